@@ -1,0 +1,98 @@
+// @ts-check
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'crypto',
+  'url',
+  'stream',
+  'events',
+  'util',
+  'buffer',
+];
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'tests/e2e/artifacts/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['*.mjs', '.ci/*.mjs', 'scripts/*.mjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      eqeqeq: ['error', 'smart'],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The renderer is a web page: it reaches main only through window.api and may take
+      // only types from src-main (the IPC contract).
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'The renderer never imports electron; use window.api.' },
+            ...nodeBuiltins.map((name) => ({ name, message: 'The renderer never imports Node modules.' })),
+          ],
+          patterns: [
+            { group: ['node:*'], message: 'The renderer never imports Node modules.' },
+            {
+              group: ['**/src-main/**'],
+              allowTypeImports: true,
+              message: 'The renderer may only `import type` from src-main (the IPC contract).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Core code outside the shell must run without Electron (tests, web mode, sandbox CLI).
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/shell/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only src-main/shell may import electron; pass what core needs through constructors.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  prettier,
+);
