@@ -40,12 +40,20 @@ const resultsDir = join(root, 'out', 'test-results');
 mkdirSync(resultsDir, { recursive: true });
 const jsonFile = join(resultsDir, 'vitest.json');
 rmSync(jsonFile, { force: true });
-const vitestArgs = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`];
+const vitestArgs = [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${jsonFile}`,
+];
 const extraArgs = process.argv.slice(2);
 
 const keyringAvailable = hasCommand('dbus-run-session') && hasCommand('gnome-keyring-daemon');
 if (!keyringAvailable && requireAll) {
-  console.error('dbus-run-session and gnome-keyring-daemon are required (apt-get install dbus gnome-keyring)');
+  console.error(
+    'dbus-run-session and gnome-keyring-daemon are required (apt-get install dbus gnome-keyring)',
+  );
   failed += 1;
 }
 if (keyringAvailable) {
@@ -74,7 +82,9 @@ if (existsSync(jsonFile)) {
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
   // A suite that fails to load has no tests to count; it still fails the run.
-  const brokenFiles = report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0);
+  const brokenFiles = report.testResults.filter(
+    (f) => f.status === 'failed' && f.assertionResults.length === 0,
+  );
   failed += brokenFiles.length;
 } else {
   console.error('vitest wrote no report');

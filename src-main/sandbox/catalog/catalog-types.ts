@@ -1,0 +1,49 @@
+export type ProductId = 'residential' | 'mobile' | 'mobile-gb';
+export const PRODUCT_IDS: readonly ProductId[] = ['residential', 'mobile', 'mobile-gb'];
+
+/** Source data of one country; the counts the API reports (cities, asns, carriers) are derived from it. */
+export interface CountryData {
+  /** ISO 3166-1 alpha-2, upper case. */
+  code: string;
+  name: string;
+  /** e.g. `Europe`, `North America`, `Asia`, `South America`, `Africa`, `Oceania`, `Middle East`. */
+  region: string;
+  products: ProductId[];
+  /** `-state-{state}` targeting values; empty for countries without state targeting. */
+  states: StateData[];
+  cities: CityData[];
+  asns: AsnData[];
+  carriers: CarrierData[];
+}
+
+export interface StateData {
+  /** Lower case, the `-state-{state}` username segment, e.g. `california`. */
+  id: string;
+  /** e.g. `CA`. */
+  code: string;
+  name: string;
+}
+
+export interface CityData {
+  /** Lower case, unique within the country, e.g. `los_angeles`. */
+  id: string;
+  name: string;
+  /** State id, or null in countries without state targeting. */
+  state: string | null;
+}
+
+export interface AsnData {
+  asn: number;
+  name: string;
+}
+
+export interface CarrierData {
+  /** Lower case, unique within the country, e.g. `tmobile_us`. */
+  id: string;
+  name: string;
+  networkTypes: string[];
+  /** False when no 4G/5G port is free: relocation there is 409 `location_unavailable`. */
+  available: boolean;
+  /** City ids where the carrier has modems. */
+  cities: string[];
+}

@@ -1,0 +1,5 @@
+import type { SandboxModule, SandboxWorld } from '../sandbox-world';
+
+export function createSubscriptionsModule(_world: SandboxWorld): SandboxModule {
+  return { name: 'subscriptions', routes: [] };
+}
