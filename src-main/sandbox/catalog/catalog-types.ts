@@ -47,3 +47,35 @@ export interface CarrierData {
   /** City ids where the carrier has modems. */
   cities: string[];
 }
+
+/*
+ * Response shapes of the catalog endpoints (the spec's "Catalog entries" table). Counts are derived
+ * from the source data so that they always equal the lengths of the lists the endpoints return.
+ */
+
+export interface CountryEntry {
+  code: string;
+  name: string;
+  region: string;
+  products: ProductId[];
+  /** Number of cities `GET .../cities` lists without a product filter. */
+  cities: number;
+  /** Number of ASNs `GET .../asns` lists (0 without the residential product). */
+  asns: number;
+  /** Number of carriers `GET .../carriers` lists, available or not. */
+  carriers: number;
+}
+
+export interface StateEntry {
+  id: string;
+  code: string;
+  name: string;
+  /** Number of the country's cities in this state. */
+  cities: number;
+}
+
+export type CityEntry = CityData;
+
+export type AsnEntry = AsnData;
+
+export type CarrierEntry = CarrierData;

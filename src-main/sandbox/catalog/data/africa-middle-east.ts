@@ -1,0 +1,142 @@
+import type { CountryData } from '../catalog-types';
+import { asn, carrier, city } from './data-builders';
+
+export const AFRICA_MIDDLE_EAST: CountryData[] = [
+  {
+    code: 'ZA',
+    name: 'South Africa',
+    region: 'Africa',
+    products: ['residential', 'mobile'],
+    states: [],
+    cities: [
+      city('cape_town', 'Cape Town'),
+      city('durban', 'Durban'),
+      city('johannesburg', 'Johannesburg'),
+      city('port_elizabeth', 'Gqeberha'),
+      city('pretoria', 'Pretoria'),
+    ],
+    asns: [
+      asn(5713, 'Telkom SA (SAIX)'),
+      asn(36994, 'Vodacom'),
+      asn(16637, 'MTN SA'),
+      asn(3741, 'Dimension Data (Internet Solutions)'),
+    ],
+    carriers: [
+      carrier('vodacom_za', 'Vodacom', ['4G', '5G'], 'available', ['johannesburg', 'cape_town', 'pretoria']),
+      carrier('mtn_za', 'MTN South Africa', ['4G', '5G'], 'available', ['johannesburg', 'durban']),
+      carrier('cell_c', 'Cell C', ['4G'], 'unavailable', ['johannesburg']),
+    ],
+  },
+  {
+    code: 'NG',
+    name: 'Nigeria',
+    region: 'Africa',
+    products: ['mobile', 'mobile-gb'],
+    states: [],
+    cities: [
+      city('abuja', 'Abuja'),
+      city('ibadan', 'Ibadan'),
+      city('kano', 'Kano'),
+      city('lagos', 'Lagos'),
+      city('port_harcourt', 'Port Harcourt'),
+    ],
+    asns: [asn(29465, 'MTN Nigeria'), asn(36873, 'Airtel Nigeria'), asn(37148, 'Globacom')],
+    carriers: [
+      carrier('mtn_ng', 'MTN Nigeria', ['4G', '5G'], 'available', ['lagos', 'abuja', 'port_harcourt']),
+      carrier('airtel_ng', 'Airtel Nigeria', ['4G', '5G'], 'available', ['lagos', 'kano']),
+      carrier('glo_ng', 'Glo', ['4G'], 'available', ['lagos', 'ibadan']),
+      carrier('nine_mobile', '9mobile', ['4G'], 'unavailable', ['lagos']),
+    ],
+  },
+  {
+    code: 'EG',
+    name: 'Egypt',
+    region: 'Africa',
+    products: ['residential'],
+    states: [],
+    cities: [
+      city('alexandria', 'Alexandria'),
+      city('cairo', 'Cairo'),
+      city('giza', 'Giza'),
+      city('luxor', 'Luxor'),
+    ],
+    asns: [asn(8452, 'TE Data'), asn(24863, 'Link.net')],
+    carriers: [
+      carrier('vodafone_eg', 'Vodafone Egypt', ['4G'], 'unavailable', []),
+      carrier('orange_eg', 'Orange Egypt', ['4G'], 'unavailable', []),
+      carrier('etisalat_eg', 'e& Egypt', ['4G'], 'unavailable', []),
+      carrier('we_eg', 'WE', ['4G'], 'unavailable', []),
+    ],
+  },
+  {
+    code: 'KE',
+    name: 'Kenya',
+    region: 'Africa',
+    products: ['residential'],
+    states: [],
+    cities: [
+      city('kisumu', 'Kisumu'),
+      city('mombasa', 'Mombasa'),
+      city('nairobi', 'Nairobi'),
+      city('nakuru', 'Nakuru'),
+    ],
+    asns: [asn(33771, 'Safaricom'), asn(15399, 'Wananchi Group (Zuku)')],
+    carriers: [
+      carrier('safaricom', 'Safaricom', ['4G', '5G'], 'unavailable', []),
+      carrier('airtel_ke', 'Airtel Kenya', ['4G'], 'unavailable', []),
+    ],
+  },
+  {
+    code: 'AE',
+    name: 'United Arab Emirates',
+    region: 'Middle East',
+    products: ['mobile'],
+    states: [],
+    cities: [city('abu_dhabi', 'Abu Dhabi'), city('dubai', 'Dubai'), city('sharjah', 'Sharjah')],
+    asns: [
+      asn(5384, 'Emirates Telecommunications (e&)'),
+      asn(15802, 'du (Emirates Integrated Telecommunications)'),
+    ],
+    carriers: [
+      carrier('etisalat_ae', 'e& (Etisalat)', ['4G', '5G'], 'available', ['dubai', 'abu_dhabi']),
+      carrier('du', 'du', ['4G', '5G'], 'unavailable', ['dubai', 'sharjah']),
+    ],
+  },
+  {
+    code: 'SA',
+    name: 'Saudi Arabia',
+    region: 'Middle East',
+    products: ['residential'],
+    states: [],
+    cities: [
+      city('dammam', 'Dammam'),
+      city('jeddah', 'Jeddah'),
+      city('mecca', 'Mecca'),
+      city('riyadh', 'Riyadh'),
+    ],
+    asns: [
+      asn(25019, 'Saudi Telecom Company (stc)'),
+      asn(35819, 'Etihad Etisalat (Mobily)'),
+      asn(43766, 'Zain KSA'),
+    ],
+    carriers: [
+      carrier('stc', 'stc', ['4G', '5G'], 'unavailable', []),
+      carrier('mobily', 'Mobily', ['4G', '5G'], 'unavailable', []),
+      carrier('zain_sa', 'Zain KSA', ['4G', '5G'], 'unavailable', []),
+    ],
+  },
+  {
+    code: 'IL',
+    name: 'Israel',
+    region: 'Middle East',
+    products: ['residential'],
+    states: [],
+    cities: [city('haifa', 'Haifa'), city('jerusalem', 'Jerusalem'), city('tel_aviv', 'Tel Aviv')],
+    asns: [asn(8551, 'Bezeq International'), asn(1680, 'Cellcom (013 Netvision)'), asn(12849, 'HOT-Net')],
+    carriers: [
+      carrier('partner_il', 'Partner', ['4G', '5G'], 'unavailable', []),
+      carrier('cellcom_il', 'Cellcom', ['4G', '5G'], 'unavailable', []),
+      carrier('pelephone', 'Pelephone', ['4G', '5G'], 'unavailable', []),
+    ],
+  },
+];
