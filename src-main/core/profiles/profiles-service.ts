@@ -1,0 +1,516 @@
+import { randomUUID } from 'node:crypto';
+import type { KeychainProbeResult } from '../secrets/keychain-probe';
+import type { SecretStore } from '../secrets/secret-store';
+import type { KeyStorage, PathStyle, Profile, Settings } from '../settings/settings-schema';
+import type { SettingsStore } from '../settings/settings-store';
+import { ProfileError } from './profile-errors';
+import {
+  maskKey,
+  normalizeBaseUrl,
+  validateApiKey,
+  validateKeyStorage,
+  validatePathStyle,
+  validateProfileName,
+} from './profile-validation';
+
+/** Keys the app core supplies for this run only; they are never written anywhere. */
+export type ProvidedKeySource = 'demo' | 'environment';
+export type KeySource = KeyStorage | ProvidedKeySource;
+
+export interface ProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  pathStyle: PathStyle;
+  keyStorage: KeyStorage;
+  createdAt: string;
+  /** Set for a profile the app core provides for this run (demo, environment); never saved. */
+  provided: ProvidedKeySource | null;
+  active: boolean;
+}
+
+/** What the renderer may know about a key: never the key itself. */
+export interface KeyStatus {
+  configured: boolean;
+  /** `…` and the last 4 characters, or null when no key is configured. */
+  masked: string | null;
+  source: KeySource;
+  /** Why the key cannot be read right now (keychain unavailable or locked), or null. */
+  problem: string | null;
+}
+
+export interface CreateProfileInput {
+  name: string;
+  baseUrl: string;
+  pathStyle?: PathStyle;
+  /** Saved with the profile, so that a failure (keychain unavailable) creates nothing. */
+  key?: string;
+  keyStorage?: KeyStorage;
+  /** Default: only when no profile is active. */
+  activate?: boolean;
+}
+
+export interface ProvidedProfileInput {
+  name: string;
+  baseUrl: string;
+  key: string;
+  source: ProvidedKeySource;
+  pathStyle?: PathStyle;
+  /** Default: only when no profile is active. */
+  activate?: boolean;
+}
+
+export interface DeleteProfileResult {
+  /** True only when `force` deleted the profile while its keychain entry could not be removed. */
+  keyLeftInKeychain: boolean;
+}
+
+export interface ProfilesServiceOptions {
+  settings: SettingsStore;
+  /** The OS keychain store (`KeychainSecretStore`). */
+  keychain: SecretStore;
+  /** The memory-only store for "keep the key for this session" (`SessionSecretStore`). */
+  session: SecretStore;
+  /** The latest `probeKeychain()` answer; read on every call, so a re-probe takes effect at once. */
+  keychainStatus: () => KeychainProbeResult;
+  now?: () => Date;
+  newId?: () => string;
+}
+
+interface ProvidedProfile {
+  profile: Profile;
+  key: string;
+  source: ProvidedKeySource;
+}
+
+const SESSION_OFFER =
+  'You can keep the key for this session only: it is not saved and must be entered again after a restart.';
+
+/**
+ * Profiles (`{ name, baseUrl, key in the keychain }`) and their keys. Profiles live in the
+ * settings file, keys in a `SecretStore` under `api-key:<profileId>`, never in a file. The app
+ * core may add profiles or keys for this run only (demo, environment): those are kept in memory.
+ * Changes run one at a time, so that, say, a key saved while its profile is deleted cannot
+ * outlive it.
+ */
+export class ProfilesService {
+  private readonly settings: SettingsStore;
+  private readonly keychain: SecretStore;
+  private readonly session: SecretStore;
+  private readonly keychainStatus: () => KeychainProbeResult;
+  private readonly now: () => Date;
+  private readonly newId: () => string;
+  private readonly provided = new Map<string, ProvidedProfile>();
+  private readonly providedKeys = new Map<string, { key: string; source: ProvidedKeySource }>();
+  /** A provided profile chosen for this run; wins over the saved `activeProfileId`. */
+  private providedActiveId: string | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: ProfilesServiceOptions) {
+    this.settings = options.settings;
+    this.keychain = options.keychain;
+    this.session = options.session;
+    this.keychainStatus = options.keychainStatus;
+    this.now = options.now ?? (() => new Date());
+    this.newId = options.newId ?? randomUUID;
+  }
+
+  /** Saved profiles in creation order, then the provided ones. */
+  list(): ProfileView[] {
+    const activeId = this.activeId();
+    const saved = this.settings.get().profiles.map((profile) => this.view(profile, null, activeId));
+    const provided = [...this.provided.values()].map((entry) =>
+      this.view(entry.profile, entry.source, activeId),
+    );
+    return [...saved, ...provided];
+  }
+
+  get(profileId: string): ProfileView {
+    const provided = this.provided.get(profileId);
+    if (provided) return this.view(provided.profile, provided.source, this.activeId());
+    return this.view(this.savedProfile(profileId), null, this.activeId());
+  }
+
+  active(): ProfileView | null {
+    const id = this.activeId();
+    return id === null ? null : this.get(id);
+  }
+
+  create(input: CreateProfileInput): Promise<ProfileView> {
+    return this.exclusive(async () => {
+      const name = validateProfileName(input.name, this.settings.get().profiles);
+      const baseUrl = normalizeBaseUrl(input.baseUrl);
+      const pathStyle = validatePathStyle(input.pathStyle ?? 'literal');
+      const storage = validateKeyStorage(input.keyStorage ?? 'keychain');
+      const key = input.key === undefined ? null : validateApiKey(input.key);
+      if (key !== null && storage === 'keychain') this.requireKeychain();
+      const activate = input.activate ?? this.activeId() === null;
+      const id = this.newId();
+      if (key !== null) await this.writeKey(storage, id, key);
+      try {
+        await this.settings.update((draft) => {
+          // Settings may have changed since the check above (another window, another service).
+          validateProfileName(name, draft.profiles);
+          draft.profiles.push({
+            id,
+            name,
+            baseUrl,
+            pathStyle,
+            keyStorage: storage,
+            createdAt: this.now().toISOString(),
+          });
+          if (activate) draft.activeProfileId = id;
+        });
+      } catch (error) {
+        if (key !== null)
+          await this.storeFor(storage)
+            .delete(accountFor(id))
+            .catch(() => false);
+        throw error;
+      }
+      if (activate) this.providedActiveId = null;
+      return this.get(id);
+    });
+  }
+
+  rename(profileId: string, newName: string): Promise<ProfileView> {
+    return this.exclusive(async () => {
+      this.requireSaved(profileId);
+      const name = validateProfileName(newName, this.settings.get().profiles, profileId);
+      await this.updateSaved(profileId, (profile, draft) => {
+        validateProfileName(name, draft.profiles, profileId);
+        profile.name = name;
+      });
+      return this.get(profileId);
+    });
+  }
+
+  /** Changes where a profile connects. A new base URL resets the path style unless one is given. */
+  updateConnection(
+    profileId: string,
+    change: { baseUrl?: string; pathStyle?: PathStyle },
+  ): Promise<ProfileView> {
+    return this.exclusive(async () => {
+      const current = this.requireSaved(profileId);
+      const baseUrl = change.baseUrl === undefined ? current.baseUrl : normalizeBaseUrl(change.baseUrl);
+      const pathStyle =
+        change.pathStyle !== undefined
+          ? validatePathStyle(change.pathStyle)
+          : baseUrl === current.baseUrl
+            ? current.pathStyle
+            : 'literal';
+      await this.updateSaved(profileId, (profile) => {
+        profile.baseUrl = baseUrl;
+        profile.pathStyle = pathStyle;
+      });
+      return this.get(profileId);
+    });
+  }
+
+  /**
+   * Deletes a profile with its key, its pending top-ups and its rotation schedules. When its key
+   * is in a keychain that cannot be reached, nothing is deleted unless `force` is set (the key is
+   * then left behind and the result says so).
+   */
+  delete(profileId: string, options: { force?: boolean } = {}): Promise<DeleteProfileResult> {
+    return this.exclusive(async () => {
+      if (this.provided.has(profileId)) {
+        this.provided.delete(profileId);
+        this.providedKeys.delete(profileId);
+        if (this.providedActiveId === profileId) this.providedActiveId = null;
+        return { keyLeftInKeychain: false };
+      }
+      const profile = this.requireSaved(profileId);
+      let keyLeftInKeychain = false;
+      try {
+        await this.deleteStoredKeys(profile);
+      } catch (error) {
+        if (!options.force) throw error;
+        keyLeftInKeychain = true;
+      }
+      await this.settings.update((draft) => {
+        draft.profiles = draft.profiles.filter((candidate) => candidate.id !== profileId);
+        delete draft.pendingTopUps[profileId];
+        draft.rotationSchedules = draft.rotationSchedules.filter(
+          (schedule) => schedule.profileId !== profileId,
+        );
+        if (draft.activeProfileId === profileId) draft.activeProfileId = draft.profiles[0]?.id ?? null;
+      });
+      this.providedKeys.delete(profileId);
+      return { keyLeftInKeychain };
+    });
+  }
+
+  /** Makes a profile the active one; a saved profile stays active after a restart. */
+  switchTo(profileId: string): Promise<ProfileView> {
+    return this.exclusive(async () => {
+      if (this.provided.has(profileId)) {
+        this.providedActiveId = profileId;
+        return this.get(profileId);
+      }
+      this.requireSaved(profileId);
+      await this.settings.update((draft) => {
+        this.findIn(draft, profileId);
+        draft.activeProfileId = profileId;
+      });
+      this.providedActiveId = null;
+      return this.get(profileId);
+    });
+  }
+
+  /**
+   * Saves the profile's key in the keychain or for this session only, replacing any key it had
+   * (in either place). With `keychain` while no keychain is usable, fails with
+   * `keychain_unavailable`, whose message offers session storage; the key is never written to a file.
+   */
+  setKey(profileId: string, key: string, options: { storage: KeyStorage }): Promise<KeyStatus> {
+    return this.exclusive(async () => {
+      const profile = this.requireWritableKey(profileId);
+      const storage = validateKeyStorage(options.storage);
+      const cleanKey = validateApiKey(key);
+      if (storage === 'keychain') this.requireKeychain();
+      await this.writeKey(storage, profileId, cleanKey);
+      if (profile.keyStorage !== storage) {
+        try {
+          await this.updateSaved(profileId, (draft) => {
+            draft.keyStorage = storage;
+          });
+        } catch (error) {
+          // The profile still points at its old key: take the new one back out.
+          await this.storeFor(storage)
+            .delete(accountFor(profileId))
+            .catch(() => false);
+          throw error;
+        }
+      }
+      if (storage === 'keychain') {
+        await this.session.delete(accountFor(profileId));
+      } else if (this.keychainStatus().available) {
+        // The old key must not stay in the keychain; when the keychain fails here it is removed
+        // by the next removeKey or delete.
+        await this.keychain.delete(accountFor(profileId)).catch(() => false);
+      }
+      return this.readKeyStatus(profileId);
+    });
+  }
+
+  /** Removes the stored key from both places; the profile stays. */
+  removeKey(profileId: string): Promise<KeyStatus> {
+    return this.exclusive(async () => {
+      const profile = this.requireWritableKey(profileId);
+      await this.deleteStoredKeys(profile);
+      return this.readKeyStatus(profileId);
+    });
+  }
+
+  /**
+   * The key to send to the service: a provided one first, then the stored one; null when none.
+   * For the main process only: it never crosses IPC.
+   */
+  async getKey(profileId: string): Promise<string | null> {
+    const provided = this.providedKey(profileId);
+    if (provided) return provided.key;
+    const profile = this.savedProfile(profileId);
+    if (profile.keyStorage === 'session') return this.session.get(accountFor(profileId));
+    this.requireKeychain();
+    try {
+      return await this.keychain.get(accountFor(profileId));
+    } catch (error) {
+      throw new ProfileError('keychain_unavailable', errorMessage(error), 'key', { cause: error });
+    }
+  }
+
+  keyStatus(profileId: string): Promise<KeyStatus> {
+    return this.readKeyStatus(profileId);
+  }
+
+  /**
+   * For the app core: a profile that exists for this run only, with its key (the in-process
+   * demo sandbox, or `PROXY_MANAGER_BASE_URL` + `PROXY_MANAGER_API_KEY`). Never saved; read-only
+   * for the user except that it can be deleted. Its name is not checked against saved profiles:
+   * the list marks it by `provided`.
+   */
+  addProvidedProfile(input: ProvidedProfileInput): ProfileView {
+    const name = validateProfileName(
+      input.name,
+      [...this.provided.values()].map((entry) => entry.profile),
+    );
+    const profile: Profile = {
+      id: `${input.source}-${this.newId()}`,
+      name,
+      baseUrl: normalizeBaseUrl(input.baseUrl),
+      pathStyle: validatePathStyle(input.pathStyle ?? 'literal'),
+      keyStorage: 'session',
+      createdAt: this.now().toISOString(),
+    };
+    const key = validateApiKey(input.key);
+    if (input.activate ?? this.activeId() === null) this.providedActiveId = profile.id;
+    this.provided.set(profile.id, { profile, key, source: input.source });
+    return this.get(profile.id);
+  }
+
+  /**
+   * For the app core: use this key for a saved profile during this run (`--profile NAME` with
+   * `PROXY_MANAGER_API_KEY`). It wins over the stored key and is never persisted.
+   */
+  provideKey(profileId: string, key: string, source: ProvidedKeySource): void {
+    this.savedProfile(profileId);
+    this.providedKeys.set(profileId, { key: validateApiKey(key), source });
+  }
+
+  clearProvidedKey(profileId: string): void {
+    this.providedKeys.delete(profileId);
+  }
+
+  private activeId(): string | null {
+    if (this.providedActiveId !== null && this.provided.has(this.providedActiveId))
+      return this.providedActiveId;
+    return this.settings.get().activeProfileId;
+  }
+
+  private view(profile: Profile, provided: ProvidedKeySource | null, activeId: string | null): ProfileView {
+    return { ...profile, provided, active: profile.id === activeId };
+  }
+
+  private savedProfile(profileId: string): Profile {
+    const profile = this.settings.get().profiles.find((candidate) => candidate.id === profileId);
+    if (!profile) throw notFound(profileId);
+    return profile;
+  }
+
+  private findIn(settings: Settings, profileId: string): Profile {
+    const profile = settings.profiles.find((candidate) => candidate.id === profileId);
+    if (!profile) throw notFound(profileId);
+    return profile;
+  }
+
+  /** A saved profile that the user may change; provided profiles are read-only. */
+  private requireSaved(profileId: string): Profile {
+    if (this.provided.has(profileId)) {
+      throw new ProfileError(
+        'profile_read_only',
+        'This profile is provided by the app for this run and cannot be changed',
+      );
+    }
+    return this.savedProfile(profileId);
+  }
+
+  private requireWritableKey(profileId: string): Profile {
+    const profile = this.requireSaved(profileId);
+    const provided = this.providedKeys.get(profileId);
+    if (provided) {
+      throw new ProfileError(
+        'profile_read_only',
+        provided.source === 'environment'
+          ? 'This profile uses the key from PROXY_MANAGER_API_KEY during this run; change it there'
+          : 'This profile uses the demo key during this run',
+        'key',
+      );
+    }
+    return profile;
+  }
+
+  private async updateSaved(
+    profileId: string,
+    change: (profile: Profile, draft: Settings) => void,
+  ): Promise<void> {
+    await this.settings.update((draft) => {
+      change(this.findIn(draft, profileId), draft);
+    });
+  }
+
+  private requireKeychain(): void {
+    const status = this.keychainStatus();
+    if (!status.available) {
+      throw new ProfileError(
+        'keychain_unavailable',
+        `The system keychain is not available. ${status.reason} ${SESSION_OFFER}`,
+        'storage',
+      );
+    }
+  }
+
+  private storeFor(storage: KeyStorage): SecretStore {
+    return storage === 'keychain' ? this.keychain : this.session;
+  }
+
+  private async writeKey(storage: KeyStorage, profileId: string, key: string): Promise<void> {
+    try {
+      await this.storeFor(storage).set(accountFor(profileId), key);
+    } catch (error) {
+      if (storage === 'session') throw error;
+      throw new ProfileError('keychain_unavailable', `${errorMessage(error)} ${SESSION_OFFER}`, 'storage', {
+        cause: error,
+      });
+    }
+  }
+
+  /** Removes the key from the session store and the keychain; fails when the keychain must be reached and cannot. */
+  private async deleteStoredKeys(profile: Profile): Promise<void> {
+    await this.session.delete(accountFor(profile.id));
+    const keychainNeeded = profile.keyStorage === 'keychain';
+    const status = this.keychainStatus();
+    if (!status.available) {
+      if (!keychainNeeded) return;
+      throw new ProfileError(
+        'keychain_unavailable',
+        `The key could not be removed from the system keychain, so nothing was deleted. ${status.reason}`,
+        'key',
+      );
+    }
+    try {
+      await this.keychain.delete(accountFor(profile.id));
+    } catch (error) {
+      if (!keychainNeeded) return;
+      throw new ProfileError(
+        'keychain_unavailable',
+        `The key could not be removed from the system keychain, so nothing was deleted. ${errorMessage(error)}`,
+        'key',
+        { cause: error },
+      );
+    }
+  }
+
+  private providedKey(profileId: string): { key: string; source: ProvidedKeySource } | null {
+    const profile = this.provided.get(profileId);
+    if (profile) return { key: profile.key, source: profile.source };
+    return this.providedKeys.get(profileId) ?? null;
+  }
+
+  private async readKeyStatus(profileId: string): Promise<KeyStatus> {
+    const provided = this.providedKey(profileId);
+    if (provided)
+      return { configured: true, masked: maskKey(provided.key), source: provided.source, problem: null };
+    const profile = this.savedProfile(profileId);
+    const source = profile.keyStorage;
+    if (source === 'keychain') {
+      const status = this.keychainStatus();
+      if (!status.available) return { configured: false, masked: null, source, problem: status.reason };
+    }
+    try {
+      const key = await this.storeFor(source).get(accountFor(profileId));
+      return { configured: key !== null, masked: key === null ? null : maskKey(key), source, problem: null };
+    } catch (error) {
+      return { configured: false, masked: null, source, problem: errorMessage(error) };
+    }
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** The account name of a profile's key in a `SecretStore`. */
+export function accountFor(profileId: string): string {
+  return `api-key:${profileId}`;
+}
+
+function notFound(profileId: string): ProfileError {
+  return new ProfileError('profile_not_found', `No profile with id ${profileId}`, 'profileId');
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
