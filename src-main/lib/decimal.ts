@@ -1,36 +1,68 @@
 /**
  * Exact decimal arithmetic on strings, for money and crypto amounts. Values are held as a BigInt
  * count of 10^-scale units, so nothing ever goes through a float.
+ *
+ * Inputs are plain decimals (`12`, `-3.5`, `0.00000001`): no exponent, no `+`, no spaces. Results are
+ * written with exactly the scale asked for. Rounding is directional: `up` goes towards +infinity and
+ * `down` towards -infinity (for the non-negative amounts of money these are ceil and floor).
  */
 
 export type Rounding = 'up' | 'down';
 
-const DECIMAL_PATTERN = /^(\d+)(?:\.(\d+))?$/;
+const DECIMAL_PATTERN = /^(-?)(\d+)(?:\.(\d+))?$/;
+const AMOUNT_PATTERN = /^(\d+)(?:\.(\d+))?$/;
+
+interface Parsed {
+  negative: boolean;
+  whole: string;
+  fraction: string;
+}
+
+function parse(value: string): Parsed {
+  const match = DECIMAL_PATTERN.exec(value);
+  if (!match) throw new RangeError(`not a decimal number: ${JSON.stringify(value)}`);
+  return { negative: match[1] === '-', whole: match[2] as string, fraction: match[3] ?? '' };
+}
 
 /** True for a non-negative plain decimal (`12`, `12.5`, `0.00000001`) with at most `maxScale` decimals. */
 export function isDecimalAmount(value: string, maxScale: number): boolean {
-  const match = DECIMAL_PATTERN.exec(value);
+  const match = AMOUNT_PATTERN.exec(value);
   if (!match) return false;
   return (match[2]?.length ?? 0) <= maxScale;
 }
 
 /** Number of decimals written in `value`. */
 export function scaleOf(value: string): number {
-  const match = DECIMAL_PATTERN.exec(value);
-  if (!match) throw new RangeError(`not a decimal amount: ${value}`);
-  return match[2]?.length ?? 0;
+  return parse(value).fraction.length;
 }
 
-/** `value` as an integer count of 10^-scale units; throws if it has more decimals than `scale`. */
+function floorDiv(numerator: bigint, denominator: bigint): bigint {
+  const quotient = numerator / denominator;
+  const inexact = numerator % denominator !== 0n;
+  return inexact && numerator < 0n !== denominator < 0n ? quotient - 1n : quotient;
+}
+
+function divideRounded(numerator: bigint, denominator: bigint, rounding: Rounding): bigint {
+  if (denominator === 0n) throw new RangeError('division by zero');
+  const floor = floorDiv(numerator, denominator);
+  return rounding === 'up' && floor * denominator !== numerator ? floor + 1n : floor;
+}
+
+/** `value` as an integer count of 10^-scale units; throws if it has more non-zero decimals than `scale`. */
 export function toUnits(value: string, scale: number): bigint {
-  const match = DECIMAL_PATTERN.exec(value);
-  if (!match) throw new RangeError(`not a decimal amount: ${value}`);
-  const fraction = match[2] ?? '';
-  if (fraction.length > scale) {
-    if (/^0*$/.test(fraction.slice(scale))) return toUnits(`${match[1]}.${fraction.slice(0, scale)}`, scale);
+  const { negative, whole, fraction } = parse(value);
+  if (fraction.length > scale && !/^0*$/.test(fraction.slice(scale))) {
     throw new RangeError(`${value} has more than ${scale} decimals`);
   }
-  return BigInt(`${match[1]}${fraction.padEnd(scale, '0')}`);
+  const units = BigInt(`${whole}${fraction.slice(0, scale).padEnd(scale, '0')}`);
+  return negative ? -units : units;
+}
+
+/** `value` as a count of 10^-scale units, rounded when it has more decimals than `scale`. */
+export function toUnitsRounded(value: string, scale: number, rounding: Rounding): bigint {
+  const written = scaleOf(value);
+  if (written <= scale) return toUnits(value, scale);
+  return divideRounded(toUnits(value, written), 10n ** BigInt(written - scale), rounding);
 }
 
 /** Formats a unit count with exactly `scale` decimals. */
@@ -42,10 +74,9 @@ export function fromUnits(units: bigint, scale: number): string {
   return `${negative ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
 }
 
-function divideRounded(numerator: bigint, denominator: bigint, rounding: Rounding): bigint {
-  const quotient = numerator / denominator;
-  const remainder = numerator % denominator;
-  return rounding === 'up' && remainder !== 0n ? quotient + 1n : quotient;
+/** `value` with `scale` decimals, rounded up or down when it has more. */
+export function round(value: string, scale: number, rounding: Rounding): string {
+  return fromUnits(toUnitsRounded(value, scale, rounding), scale);
 }
 
 /** `a / b` with `scale` decimals, rounded up or down. */
@@ -53,7 +84,6 @@ export function divide(a: string, b: string, scale: number, rounding: Rounding):
   const common = Math.max(scaleOf(a), scaleOf(b));
   const numerator = toUnits(a, common) * 10n ** BigInt(scale);
   const denominator = toUnits(b, common);
-  if (denominator === 0n) throw new RangeError('division by zero');
   return fromUnits(divideRounded(numerator, denominator, rounding), scale);
 }
 
@@ -67,6 +97,7 @@ export function multiply(a: string, b: string, scale: number, rounding: Rounding
   return fromUnits(divideRounded(product, 10n ** BigInt(productScale - scale), rounding), scale);
 }
 
+/** `a + b` with `scale` decimals; neither may have more (non-zero) decimals than `scale`. */
 export function add(a: string, b: string, scale: number): string {
   return fromUnits(toUnits(a, scale) + toUnits(b, scale), scale);
 }
@@ -83,7 +114,25 @@ export function compare(a: string, b: string): -1 | 0 | 1 {
   return ua < ub ? -1 : ua > ub ? 1 : 0;
 }
 
+/** The larger of `a` and `b`, as written. */
+export function max(a: string, b: string): string {
+  return compare(a, b) >= 0 ? a : b;
+}
+
 /** `value` rewritten with exactly `scale` decimals (it must not need rounding). */
 export function normalize(value: string, scale: number): string {
   return fromUnits(toUnits(value, scale), scale);
+}
+
+/**
+ * The shortest spelling of the value of `value` (`1.500` -> `1.5`, `2.000` -> `2`, `-0.0` -> `0`):
+ * equal numbers give equal strings, so it serves as a map key.
+ */
+export function canonical(value: string): string {
+  const { negative, whole, fraction } = parse(value);
+  const trimmedWhole = whole.replace(/^0+(?=\d)/, '');
+  const trimmedFraction = fraction.replace(/0+$/, '');
+  const isZero = /^0$/.test(trimmedWhole) && trimmedFraction.length === 0;
+  const sign = negative && !isZero ? '-' : '';
+  return `${sign}${trimmedWhole}${trimmedFraction.length > 0 ? `.${trimmedFraction}` : ''}`;
 }
