@@ -3,6 +3,8 @@ import { stableHash } from '../seeded-random';
 
 export const DAY_MS = 86_400_000;
 export const MAX_USAGE_RANGE_DAYS = 366;
+/** Roughly one request per 48 KiB transferred. */
+const BYTES_PER_REQUEST = 49_152;
 
 export interface UsagePoint {
   date: string;
@@ -34,7 +36,36 @@ export interface UsageSource {
   countries: readonly string[];
 }
 
-const startOfDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+/**
+ * The traffic a consumer would use if nothing stopped it: a deterministic curve, linear within each
+ * UTC day, whose daily height is a pure function of (key, date).
+ */
+export interface TrafficCurve {
+  key: string;
+  meanDailyBytes: number;
+}
+
+/**
+ * Traffic actually recorded for one consumer, per UTC day (`YYYY-MM-DD` -> bytes). Used where caps,
+ * toggles and depletion make usage depend on history, so it is kept rather than recomputed.
+ */
+export interface UsageLedger {
+  countries: readonly string[];
+  daily: Readonly<Record<string, number>>;
+}
+
+export const startOfDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+
+export const requestsForBytes = (bytes: number): number => Math.floor(bytes / BYTES_PER_REQUEST);
+
+/** Height of a curve over the whole UTC day starting at `dayMs` (not rounded). */
+export function fullDayBytes(curve: TrafficCurve, dayMs: number): number {
+  const noise = stableHash(`${curve.key}|${formatIsoDate(dayMs)}`) / 2 ** 32;
+  // Weekends run at 60%: the charts should look like traffic, not like a flat line.
+  const weekday = new Date(dayMs).getUTCDay();
+  const weekly = weekday === 0 || weekday === 6 ? 0.6 : 1;
+  return curve.meanDailyBytes * weekly * (0.5 + noise);
+}
 
 /** Usage of one source on the UTC day starting at `dayMs`, counting only time before `nowMs`. */
 export function dailyUsage(
@@ -47,51 +78,96 @@ export function dailyUsage(
   const activeUntil = Math.min(dayEnd, nowMs, source.activeUntilMs ?? Number.POSITIVE_INFINITY);
   if (activeUntil <= activeFrom) return { bytes: 0, requests: 0 };
   const fraction = (activeUntil - activeFrom) / DAY_MS;
-  const noise = stableHash(`${source.key}|${formatIsoDate(dayMs)}`) / 2 ** 32;
-  // Weekends run at 60%: the charts should look like traffic, not like a flat line.
-  const weekday = new Date(dayMs).getUTCDay();
-  const weekly = weekday === 0 || weekday === 6 ? 0.6 : 1;
-  const fullDay = source.meanDailyBytes * weekly * (0.5 + noise);
-  const bytes = Math.floor(fullDay * fraction);
-  // Roughly one request per 48 KiB transferred.
-  const requests = Math.floor(bytes / 49_152);
-  return { bytes, requests };
+  const bytes = Math.floor(fullDayBytes(source, dayMs) * fraction);
+  return { bytes, requests: requestsForBytes(bytes) };
 }
 
-/** Splits `bytes` over the source's countries with integer weights; the parts sum to `bytes` exactly. */
-function splitByCountry(source: UsageSource, bytes: number, into: Map<string, number>): void {
-  const countries = source.countries.length > 0 ? source.countries : ['US'];
-  const weights = countries.map((_, i) => countries.length - i);
+/** Bytes a curve reaches within its day `dayMs` by the instant `atMs` (0 before the day, all after it). */
+function dayProgress(curve: TrafficCurve, dayMs: number, atMs: number): number {
+  if (atMs <= dayMs) return 0;
+  const fraction = Math.min(1, (atMs - dayMs) / DAY_MS);
+  return Math.floor(fullDayBytes(curve, dayMs) * fraction);
+}
+
+/**
+ * Bytes of the curve between two instants. Additive by construction (each day's part is a difference
+ * of one rounded running total), so `a..b` plus `b..c` is exactly `a..c`: accounting traffic in many
+ * small steps or in one big step gives the same bytes.
+ */
+export function curveBytesBetween(curve: TrafficCurve, fromMs: number, toMs: number): number {
+  return new CurveCursor(curve, fromMs, toMs).bytesUntil(toMs);
+}
+
+/**
+ * Answers "bytes of the curve from `fromMs` to t" for any t in [fromMs, toMs] in constant time, after
+ * one pass over the days. The subscription engine asks this many times per step (binary search for
+ * the instant traffic runs out, then once per day boundary).
+ */
+export class CurveCursor {
+  private readonly firstDay: number;
+  /** `bytesBefore[k]`: bytes from `fromMs` to the start of day k (k = 0 is the day of `fromMs`). */
+  private readonly bytesBefore: number[];
+
+  constructor(
+    private readonly curve: TrafficCurve,
+    private readonly fromMs: number,
+    toMs: number,
+  ) {
+    this.firstDay = startOfDay(fromMs);
+    this.bytesBefore = [0];
+    let running = 0;
+    for (let day = this.firstDay; day < toMs; day += DAY_MS) {
+      running += dayProgress(curve, day, day + DAY_MS) - dayProgress(curve, day, fromMs);
+      this.bytesBefore.push(running);
+    }
+  }
+
+  bytesUntil(atMs: number): number {
+    if (atMs <= this.fromMs) return 0;
+    const index = Math.floor((atMs - this.firstDay) / DAY_MS);
+    const before = this.bytesBefore[index];
+    if (before === undefined) throw new RangeError('instant beyond the cursor range');
+    const day = this.firstDay + index * DAY_MS;
+    return before + dayProgress(this.curve, day, atMs) - dayProgress(this.curve, day, this.fromMs);
+  }
+}
+
+/** Splits `bytes` over countries with integer weights (first heaviest); the parts sum to `bytes` exactly. */
+function splitByCountry(countries: readonly string[], bytes: number, into: Map<string, number>): void {
+  const list = countries.length > 0 ? countries : ['US'];
+  const weights = list.map((_, i) => list.length - i);
   const totalWeight = weights.reduce((a, b) => a + b, 0);
   let assigned = 0;
-  countries.forEach((country, i) => {
+  list.forEach((country, i) => {
     const share =
-      i === countries.length - 1
-        ? bytes - assigned
-        : Math.floor((bytes * (weights[i] as number)) / totalWeight);
+      i === list.length - 1 ? bytes - assigned : Math.floor((bytes * (weights[i] as number)) / totalWeight);
     assigned += share;
     into.set(country, (into.get(country) ?? 0) + share);
   });
 }
 
-/** A report over [fromMs, toMs] (UTC midnights, inclusive): one point per day, sums that add up. */
-export function buildUsageReport(
-  sources: readonly UsageSource[],
+/**
+ * One point per day of [fromMs, toMs] (UTC midnights, inclusive) from per-consumer daily bytes, with
+ * totals and `byCountry` that are exact sums of the same numbers.
+ */
+function assembleReport(
+  consumers: readonly { countries: readonly string[] }[],
+  bytesOn: (consumerIndex: number, dayMs: number) => number,
   fromMs: number,
   toMs: number,
-  nowMs: number,
 ): UsageReport {
   const points: UsagePoint[] = [];
   const countries = new Map<string, number>();
   for (let day = startOfDay(fromMs); day <= toMs; day += DAY_MS) {
     let bytes = 0;
     let requests = 0;
-    for (const source of sources) {
-      const usage = dailyUsage(source, day, nowMs);
-      bytes += usage.bytes;
-      requests += usage.requests;
-      if (usage.bytes > 0) splitByCountry(source, usage.bytes, countries);
-    }
+    consumers.forEach((consumer, index) => {
+      const used = bytesOn(index, day);
+      if (used <= 0) return;
+      bytes += used;
+      requests += requestsForBytes(used);
+      splitByCountry(consumer.countries, used, countries);
+    });
     points.push({ date: formatIsoDate(day), bytes, requests });
   }
   return {
@@ -105,6 +181,35 @@ export function buildUsageReport(
       .map(([country, bytes]) => ({ country, bytes }))
       .sort((a, b) => b.bytes - a.bytes || a.country.localeCompare(b.country)),
   };
+}
+
+/** A report over [fromMs, toMs] (UTC midnights, inclusive): one point per day, sums that add up. */
+export function buildUsageReport(
+  sources: readonly UsageSource[],
+  fromMs: number,
+  toMs: number,
+  nowMs: number,
+): UsageReport {
+  return assembleReport(
+    sources,
+    (i, day) => dailyUsage(sources[i] as UsageSource, day, nowMs).bytes,
+    fromMs,
+    toMs,
+  );
+}
+
+/** A report over [fromMs, toMs] from recorded ledgers (subscriptions and their sub-users). */
+export function buildLedgerReport(
+  ledgers: readonly UsageLedger[],
+  fromMs: number,
+  toMs: number,
+): UsageReport {
+  return assembleReport(
+    ledgers,
+    (i, day) => (ledgers[i] as UsageLedger).daily[formatIsoDate(day)] ?? 0,
+    fromMs,
+    toMs,
+  );
 }
 
 /** Bytes a source used from its start up to `nowMs`. */

@@ -1,0 +1,72 @@
+import type { TrafficCurve } from '../usage/usage-report';
+
+export type TrafficProductId = 'residential' | 'mobile-gb';
+export const TRAFFIC_PRODUCT_IDS: readonly TrafficProductId[] = ['residential', 'mobile-gb'];
+
+/**
+ * Derived, never stored: `expired` once `expiresAt` has passed without a renewal, else `depleted` when
+ * no traffic is left, else `active`.
+ */
+export type SubscriptionStatus = 'active' | 'depleted' | 'expired';
+
+export const LABEL_MAX_LENGTH = 60;
+export const PASSWORD_MAX_LENGTH = 64;
+/** The sub-user list's `limit`: how many sub-users one subscription may have. */
+export const MAX_SUB_USERS = 20;
+
+/** Anything that draws traffic from a subscription: its main user or one of its sub-users. */
+export interface TrafficConsumer extends TrafficCurve {
+  /** ISO codes the traffic exits in, heaviest first (the report's `byCountry`). */
+  countries: string[];
+  /** Sum of `daily`. */
+  usedBytes: number;
+  /** Bytes per UTC day (`YYYY-MM-DD`), recorded as the clock moves. */
+  daily: Record<string, number>;
+}
+
+export interface SubUserRecord extends TrafficConsumer {
+  id: string;
+  label: string;
+  username: string;
+  password: string;
+  trafficLimitBytes: number | null;
+  enabled: boolean;
+  createdAt: number;
+  /** Set when deleted: the sub-user is gone from the API, but its traffic stays in the subscription's. */
+  deletedAt: number | null;
+}
+
+export interface GatewayEndpoint {
+  host: string;
+  httpPort: number;
+  socksPort: number;
+}
+
+export interface SubscriptionRecord {
+  id: string;
+  productId: TrafficProductId;
+  label: string;
+  planId: string;
+  trafficTotalBytes: number;
+  /** Null: traffic that never expires. */
+  expiresAt: number | null;
+  autoRenew: boolean;
+  username: string;
+  password: string;
+  endpoint: GatewayEndpoint;
+  createdAt: number;
+  main: TrafficConsumer;
+  /** In creation order, deleted ones included (see `deletedAt`). */
+  subUsers: SubUserRecord[];
+  /** Traffic is accounted up to this instant; expiry at or before it has been handled. */
+  settledAt: number;
+  /** Automatic renewals, for the record (`--data` files and debugging). */
+  renewals: { at: number; priceUsd: string }[];
+}
+
+/** Persisted state of this domain (plain JSON, times as epoch ms). */
+export interface SubscriptionsState {
+  version: 1;
+  /** In creation order. */
+  subscriptions: SubscriptionRecord[];
+}
