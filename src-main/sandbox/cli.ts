@@ -1,19 +1,32 @@
-import { parseSandboxArgs, SANDBOX_USAGE, UsageError } from './sandbox-cli-args';
+import { parseSandboxArgs, SANDBOX_USAGE, UsageError, wantsHelp } from './sandbox-cli-args';
 import { startSandbox } from './sandbox-server';
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
 async function main(): Promise<void> {
-  if (process.argv.includes('--help')) {
+  const argv = process.argv.slice(2);
+  if (wantsHelp(argv)) {
     process.stdout.write(`${SANDBOX_USAGE}\n`);
     return;
   }
-  const options = parseSandboxArgs(process.argv.slice(2));
+  const options = parseSandboxArgs(argv);
   const sandbox = await startSandbox(options);
+  if (options.host !== undefined && !LOOPBACK_HOSTS.has(options.host)) {
+    process.stderr.write(
+      `sandbox: listening on ${options.host}: the API (with its demo keys) is reachable from other machines; the control API still answers only on loopback\n`,
+    );
+  }
+  // The one stdout line scripts wait for; everything else goes to stderr.
   process.stdout.write(
     `SANDBOX_READY ${JSON.stringify({ baseUrl: sandbox.baseUrl, controlUrl: sandbox.controlUrl })}\n`,
   );
   let closing = false;
   const shutdown = () => {
-    if (closing) return;
+    if (closing) {
+      // A second Ctrl-C means "now": the last save may be lost, the previous file is intact (atomic writes).
+      process.stderr.write('sandbox: interrupted again, exiting without waiting\n');
+      process.exit(1);
+    }
     closing = true;
     sandbox.close().then(
       () => process.exit(0),
@@ -29,7 +42,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\n${SANDBOX_USAGE}\n`);
+    process.stderr.write(`sandbox: ${error.message}\n\n${SANDBOX_USAGE}\n`);
     process.exit(2);
   }
   process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);

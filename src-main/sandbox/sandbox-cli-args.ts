@@ -7,25 +7,47 @@ export const SANDBOX_USAGE = `Usage: npm run sandbox -- [options]
   --key KEY:SCOPES         accepted API key with comma-separated scopes, repeatable
                            (default: sandbox-demo-key:proxies; --key readonly: has no scope)
   --latency fast|realistic rotation answers after 5-15 s when realistic (default realistic)
-  --seed N                 deterministic demo data
-  --data FILE              persist state to FILE (atomically) and load it on start
+  --seed N                 deterministic demo data (0-4294967295; default random)
+  --data FILE              persist state to FILE (atomically) and load it on start;
+                           an existing FILE keeps its own seed, clock and start time
   --clock real|manual      manual: time moves only through POST /__sandbox/clock (default real)
-  --start-time ISO         sandbox time at the first start (default now)`;
+  --start-time ISO         sandbox time at the first start, e.g. 2026-03-10T12:00:00Z (default now)
+  -h, --help               show this text`;
 
 export class UsageError extends Error {}
 
-/** Parses `KEY:SCOPES` (scopes comma-separated, possibly empty). */
+const mask = (text: string): string => text.replace(/./g, '*');
+
+/** Parses `KEY:SCOPES` (scopes comma-separated, possibly empty). The key is never echoed back. */
 export function parseKeySpec(text: string): ApiKeySpec {
   const colon = text.lastIndexOf(':');
-  if (colon <= 0) throw new UsageError(`--key needs KEY:SCOPES (got "${text.replace(/./g, '*')}")`);
+  if (colon < 0) throw new UsageError(`--key needs KEY:SCOPES, e.g. my-key:proxies (got "${mask(text)}")`);
   const key = text.slice(0, colon);
+  if (key.length === 0) throw new UsageError('--key needs a non-empty KEY before the colon');
+  // A bearer key is one token: whitespace or control characters could never be sent back.
+  if ([...key].some((ch) => /\s/.test(ch) || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) {
+    throw new UsageError('--key KEY must not contain spaces or control characters');
+  }
   const scopes = text
     .slice(colon + 1)
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-  return { key, scopes };
+  return { key, scopes: [...new Set(scopes)] };
 }
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+function parseWholeNumber(flag: string, text: string, max: number): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value > max) {
+    throw new UsageError(`${flag} must be a whole number from 0 to ${max} (got "${text}")`);
+  }
+  return value;
+}
+
+/** True when the arguments ask for the usage text. */
+export const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
 
 export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
   let values;
@@ -41,6 +63,7 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
         data: { type: 'string' },
         clock: { type: 'string' },
         'start-time': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
@@ -49,34 +72,44 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
     throw new UsageError((error as Error).message);
   }
   const options: SandboxOptions = {};
-  if (values.host !== undefined) options.host = values.host;
-  if (values.port !== undefined) {
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0-65535');
-    options.port = port;
+  if (values.host !== undefined) {
+    if (values.host.trim().length === 0) throw new UsageError('--host must not be empty');
+    options.host = values.host;
   }
-  if (values.key !== undefined) options.keys = values.key.map(parseKeySpec);
+  if (values.port !== undefined) options.port = parseWholeNumber('--port', values.port, 65535);
+  if (values.key !== undefined) {
+    const keys = values.key.map(parseKeySpec);
+    if (new Set(keys.map((k) => k.key)).size !== keys.length) {
+      throw new UsageError('--key: the same KEY is given twice');
+    }
+    options.keys = keys;
+  }
   if (values.latency !== undefined) {
     if (values.latency !== 'fast' && values.latency !== 'realistic') {
-      throw new UsageError('--latency must be fast or realistic');
+      throw new UsageError(`--latency must be fast or realistic (got "${values.latency}")`);
     }
     options.latency = values.latency;
   }
-  if (values.seed !== undefined) {
-    const seed = Number(values.seed);
-    if (!Number.isInteger(seed)) throw new UsageError('--seed must be an integer');
-    options.seed = seed;
+  // SeededRandom keeps 32 bits: larger seeds would silently collide with smaller ones.
+  if (values.seed !== undefined) options.seed = parseWholeNumber('--seed', values.seed, 0xffff_ffff);
+  if (values.data !== undefined) {
+    if (values.data.length === 0) throw new UsageError('--data needs a file name');
+    options.dataFile = values.data;
   }
-  if (values.data !== undefined) options.dataFile = values.data;
   if (values.clock !== undefined) {
-    if (values.clock !== 'real' && values.clock !== 'manual')
-      throw new UsageError('--clock must be real or manual');
+    if (values.clock !== 'real' && values.clock !== 'manual') {
+      throw new UsageError(`--clock must be real or manual (got "${values.clock}")`);
+    }
     options.clock = values.clock;
   }
-  if (values['start-time'] !== undefined) {
-    if (!Number.isFinite(Date.parse(values['start-time'])))
-      throw new UsageError('--start-time must be an ISO time');
-    options.startTime = values['start-time'];
+  const startTime = values['start-time'];
+  if (startTime !== undefined) {
+    if (!ISO_TIME.test(startTime) || !Number.isFinite(Date.parse(startTime))) {
+      throw new UsageError(
+        `--start-time must be an ISO 8601 time, e.g. 2026-03-10T12:00:00Z (got "${startTime}")`,
+      );
+    }
+    options.startTime = startTime;
   }
   return options;
 }

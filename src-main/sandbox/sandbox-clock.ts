@@ -9,6 +9,8 @@ export interface ClockSnapshot {
   mode: ClockMode;
   /** Manual mode: the current time. Real mode: the offset added to the wall clock. */
   valueMs: number;
+  /** The latest time handed out, so that a restart never goes back even if the wall clock did. */
+  notBeforeMs?: number;
 }
 
 export class SandboxClock {
@@ -27,6 +29,7 @@ export class SandboxClock {
   static restore(snapshot: ClockSnapshot, wallClock: () => number = Date.now): SandboxClock {
     const clock = new SandboxClock(snapshot.mode, wallClock);
     clock.valueMs = snapshot.valueMs;
+    clock.lastReadMs = snapshot.notBeforeMs ?? 0;
     return clock;
   }
 
@@ -43,6 +46,6 @@ export class SandboxClock {
   }
 
   snapshot(): ClockSnapshot {
-    return { mode: this.mode, valueMs: this.valueMs };
+    return { mode: this.mode, valueMs: this.valueMs, notBeforeMs: this.lastReadMs };
   }
 }

@@ -1,5 +1,56 @@
 import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
 import { SANDBOX_STATE_VERSION, type SandboxState } from './sandbox-state';
+
+/** A `--data` file that cannot be used; the sandbox refuses to start rather than lose it. */
+export class SandboxStateFileError extends Error {
+  constructor(file: string, problem: string) {
+    super(`${file} ${problem}; move it away to start with fresh demo data`);
+    this.name = 'SandboxStateFileError';
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The members every state file must have; domain slices are only checked to be objects. */
+function checkShape(file: string, parsed: unknown): SandboxState {
+  if (!isObject(parsed)) throw new SandboxStateFileError(file, 'does not hold a JSON object');
+  if (parsed.version !== SANDBOX_STATE_VERSION) {
+    throw new SandboxStateFileError(
+      file,
+      `has state version ${JSON.stringify(parsed.version) ?? 'undefined'}, this sandbox reads ${SANDBOX_STATE_VERSION}`,
+    );
+  }
+  const problems: string[] = [];
+  if (!Number.isSafeInteger(parsed.seed)) problems.push('seed');
+  if (!Number.isSafeInteger(parsed.randomState)) problems.push('randomState');
+  const clock = parsed.clock;
+  if (
+    !isObject(clock) ||
+    (clock.mode !== 'real' && clock.mode !== 'manual') ||
+    typeof clock.valueMs !== 'number' ||
+    !Number.isFinite(clock.valueMs) ||
+    (clock.notBeforeMs !== undefined &&
+      (typeof clock.notBeforeMs !== 'number' || !Number.isFinite(clock.notBeforeMs)))
+  ) {
+    problems.push('clock');
+  }
+  if (!isObject(parsed.ids) || !Object.values(parsed.ids).every((n) => Number.isSafeInteger(n))) {
+    problems.push('ids');
+  }
+  if (!isObject(parsed.account) || typeof parsed.account.balanceUsd !== 'string') problems.push('account');
+  for (const slice of ['subscriptions', 'mobile', 'topUps'] as const) {
+    if (!isObject(parsed[slice])) problems.push(slice);
+  }
+  if (problems.length > 0) {
+    throw new SandboxStateFileError(
+      file,
+      `is not a sandbox state file (bad or missing: ${problems.join(', ')})`,
+    );
+  }
+  return parsed as unknown as SandboxState;
+}
 
 /** Reads a `--data` file; null when it does not exist yet. A corrupt file is an error, never silently reset. */
 export async function loadSandboxState(file: string): Promise<SandboxState | null> {
@@ -7,60 +58,93 @@ export async function loadSandboxState(file: string): Promise<SandboxState | nul
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new SandboxStateFileError(file, `cannot be read (${code ?? String(error)})`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new Error(`${file} is not valid JSON; move it away to start with fresh demo data`);
+    throw new SandboxStateFileError(file, 'is not valid JSON (corrupt or not a sandbox state file)');
   }
-  const version = (parsed as { version?: unknown } | null)?.version;
-  if (version !== SANDBOX_STATE_VERSION) {
-    throw new Error(
-      `${file} has state version ${String(version)}, this sandbox reads ${SANDBOX_STATE_VERSION}`,
-    );
-  }
-  return parsed as SandboxState;
+  return checkShape(file, parsed);
 }
 
+let tempCounter = 0;
+
 /**
- * Writes state atomically (temp file in the same folder, then rename) and serialises saves so
- * that a slow write never interleaves with the next one.
+ * Writes state atomically (temp file in the same folder, fsync, then rename) and serialises saves:
+ * a save asked for while a write runs is coalesced into one write that starts after it, so that
+ * the file never goes back in time and a burst of changes costs at most two writes.
  */
 export class SandboxStateWriter {
-  private pending: Promise<void> = Promise.resolve();
-  private dirty = false;
+  private chain: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
+  private closed = false;
 
   constructor(
     private readonly file: string,
     private readonly snapshot: () => SandboxState,
   ) {}
 
-  schedule(): void {
-    if (this.dirty) return;
-    this.dirty = true;
-    this.pending = this.pending.then(async () => {
-      this.dirty = false;
-      await this.write();
+  /**
+   * Resolves once a write that started after this call has reached the disk; rejects when it
+   * failed. After `close()`, nothing is written any more (a late handler must not overwrite the
+   * file of a sandbox started after this one).
+   */
+  save(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.queued) return this.queued;
+    const run = this.chain.then(() => {
+      this.queued = null;
+      return this.write();
     });
+    this.queued = run;
+    this.chain = run.catch(() => undefined);
+    return run;
   }
 
-  async flush(): Promise<void> {
-    this.schedule();
-    await this.pending;
+  /** Writes the final state and stops accepting saves. */
+  async close(): Promise<void> {
+    const last = this.save();
+    this.closed = true;
+    await last;
   }
 
   private async write(): Promise<void> {
-    const temp = `${this.file}.tmp-${process.pid}`;
-    const handle = await fs.open(temp, 'w');
+    tempCounter += 1;
+    const temp = `${this.file}.tmp-${process.pid}-${tempCounter}`;
+    const text = JSON.stringify(this.snapshot());
     try {
-      await handle.writeFile(JSON.stringify(this.snapshot()));
+      const handle = await fs.open(temp, 'w');
+      try {
+        await handle.writeFile(text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fs.rename(temp, this.file);
+    } catch (error) {
+      await fs.rm(temp, { force: true }).catch(() => undefined);
+      throw new Error(`cannot save sandbox state to ${this.file}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    await syncDirectory(dirname(this.file));
+  }
+}
+
+/** Makes the rename itself durable; not every platform allows opening a folder, so failures are ignored. */
+async function syncDirectory(folder: string): Promise<void> {
+  try {
+    const handle = await fs.open(folder, 'r');
+    try {
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, this.file);
+  } catch {
+    // Best effort only.
   }
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultInjector, type FaultSpec } from './control/fault-injector';
-import { createControlModule, loopbackOnly } from './control/control-module';
+import { createControlModule, loopbackHostOnly, loopbackOnly } from './control/control-module';
 import { RequestLog, redactKeyParam } from './control/request-log';
 import { type AuthenticatedKey, type RouteDefinition, type RouteResult, Router } from './http/router';
 import { SandboxError } from './http/sandbox-error';
@@ -9,12 +9,20 @@ import { SandboxClock } from './sandbox-clock';
 import { createDomainModules, seedSandboxState } from './sandbox-modules';
 import { loadSandboxState, SandboxStateWriter } from './sandbox-persistence';
 import type { SandboxState } from './sandbox-state';
-import { createIdFactory, type LatencyProfile, type SandboxModule, type SandboxWorld } from './sandbox-world';
+import {
+  createIdFactory,
+  type LatencyProfile,
+  type SandboxModule,
+  type SandboxModuleFactory,
+  type SandboxWorld,
+} from './sandbox-world';
 import { SeededRandom } from './seeded-random';
 
 export const API_PREFIX = '/api/v1';
 export const CONTROL_PREFIX = '/__sandbox';
-const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** How long `close()` lets requests in progress finish before it cuts their connections. */
+const DEFAULT_CLOSE_GRACE_MS = 1_000;
 
 export interface ApiKeySpec {
   key: string;
@@ -31,17 +39,26 @@ export interface SandboxOptions {
   keys?: readonly ApiKeySpec[];
   /** Default `realistic` (rotation answers after 5-15 s). */
   latency?: LatencyProfile;
-  /** Seed of the demo data and of every random choice. Default: random. */
+  /** Seed of the demo data and of every random choice. Default: random. Ignored when `dataFile` exists. */
   seed?: number;
   /** Persist state to this file (atomically) and load it on start. */
   dataFile?: string;
-  /** `real` (default): wall clock plus control offsets. `manual`: time moves only through the control API. */
+  /**
+   * `real` (default): wall clock plus control offsets. `manual`: time moves only through the control
+   * API. Ignored when `dataFile` exists (the saved clock continues).
+   */
   clock?: 'real' | 'manual';
-  /** Start time of a fresh sandbox (ISO string or epoch ms). Default: now. */
+  /** Start time of a fresh sandbox (ISO string or epoch ms). Default: now. Ignored when `dataFile` exists. */
   startTime?: string | number;
-  /** Injected for tests of realistic latency. */
+  /** Injected for tests of realistic latency and fault delays. */
   sleep?: (ms: number) => Promise<void>;
-  /** Where to report unexpected handler errors. Default: stderr. */
+  /** Injected for tests of the `real` clock mode. Default `Date.now`. */
+  wallClock?: () => number;
+  /** Modules added after the domain modules (tests: routes that exercise the framework). */
+  extraModules?: readonly SandboxModuleFactory[];
+  /** How long `close()` lets requests in progress finish before cutting them. Default 1000 ms. */
+  closeGraceMs?: number;
+  /** Where to report unexpected handler errors and failed saves. Default: stderr. */
   logError?: (message: string) => void;
 }
 
@@ -50,6 +67,7 @@ export interface RunningSandbox {
   baseUrl: string;
   controlUrl: string;
   world: SandboxWorld;
+  /** Stops listening, lets requests in progress finish (briefly), then saves the state one last time. */
   close(): Promise<void>;
 }
 
@@ -62,12 +80,15 @@ function resolveStart(startTime: string | number | undefined): number | undefine
   return ms;
 }
 
-async function buildWorld(options: SandboxOptions): Promise<{ world: SandboxWorld; state: SandboxState }> {
+async function buildWorld(
+  options: SandboxOptions,
+): Promise<{ world: SandboxWorld; state: SandboxState; modules: SandboxModule[] }> {
   const loaded = options.dataFile ? await loadSandboxState(options.dataFile) : null;
+  const wallClock = options.wallClock ?? Date.now;
   const seed = loaded?.seed ?? options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const clock = loaded
-    ? SandboxClock.restore(loaded.clock)
-    : new SandboxClock(options.clock ?? 'real', Date.now, resolveStart(options.startTime));
+    ? SandboxClock.restore(loaded.clock, wallClock)
+    : new SandboxClock(options.clock ?? 'real', wallClock, resolveStart(options.startTime));
   const random = new SeededRandom(loaded?.randomState ?? seed);
   const state: SandboxState = loaded ?? seedSandboxState({ seed, clock, random });
   const newId = createIdFactory(state.ids, random);
@@ -94,25 +115,37 @@ async function buildWorld(options: SandboxOptions): Promise<{ world: SandboxWorl
     },
   };
   modules.push(...createDomainModules(world));
-  worldModules.set(world, modules);
-  return { world, state };
+  for (const factory of options.extraModules ?? []) modules.push(factory(world));
+  return { world, state, modules };
 }
 
-const worldModules = new WeakMap<SandboxWorld, SandboxModule[]>();
+class BodyTooLarge extends SandboxError {
+  constructor() {
+    super(413, 'payload_too_large', `The body exceeds ${MAX_BODY_BYTES} bytes`, undefined, {
+      Connection: 'close',
+    });
+  }
+}
 
+/** Reads the whole body, refusing (413) more than MAX_BODY_BYTES without buffering the excess. */
 function readBody(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.reject(new BodyTooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new SandboxError(413, 'payload_too_large', 'The body exceeds 1 MiB'));
-        req.destroy();
+        // Stop buffering; the answer carries `Connection: close` and the rest is discarded.
+        req.off('data', onData);
+        req.resume();
+        reject(new BodyTooLarge());
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
@@ -127,6 +160,16 @@ function parseJson(text: string): unknown {
   }
 }
 
+function parseRequestUrl(raw: string | undefined): URL {
+  // Read as a path even when it starts with `//`, which `new URL(raw, base)` would take for a host.
+  const path = raw?.startsWith('/') ? raw : `/${raw ?? ''}`;
+  try {
+    return new URL(`http://sandbox.invalid${path}`);
+  } catch {
+    throw new SandboxError(400, 'bad_request', 'The request target is not a valid path');
+  }
+}
+
 function authenticate(
   route: RouteDefinition,
   req: IncomingMessage,
@@ -134,8 +177,9 @@ function authenticate(
   keys: ReadonlyMap<string, ReadonlySet<string>>,
 ): AuthenticatedKey | null {
   if (route.auth === 'public') return null;
+  const bearer = route.auth === 'bearer';
   let key: string | null;
-  if (route.auth === 'bearer') {
+  if (bearer) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     key = match?.[1] ?? null;
     if (key === null) {
@@ -144,9 +188,7 @@ function authenticate(
         'unauthorized',
         'Missing API key: send Authorization: Bearer <API_KEY>',
         undefined,
-        {
-          'WWW-Authenticate': 'Bearer',
-        },
+        { 'WWW-Authenticate': 'Bearer' },
       );
     }
   } else {
@@ -162,11 +204,19 @@ function authenticate(
       'unauthorized',
       'Invalid API key',
       undefined,
-      route.auth === 'bearer' ? { 'WWW-Authenticate': 'Bearer error="invalid_token"' } : undefined,
+      bearer ? { 'WWW-Authenticate': 'Bearer error="invalid_token"' } : undefined,
     );
   }
   if (route.scope && !scopes.has(route.scope)) {
-    throw new SandboxError(403, 'insufficient_scope', `The API key lacks the scope ${route.scope}`);
+    throw new SandboxError(
+      403,
+      'insufficient_scope',
+      `The API key lacks the scope ${route.scope}`,
+      undefined,
+      bearer
+        ? { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${route.scope}"` }
+        : undefined,
+    );
   }
   return { key, scopes };
 }
@@ -205,10 +255,26 @@ function faultResult(fault: FaultSpec): RouteResult | 'drop' {
   };
 }
 
+/** Whether the fault replaces the answer (as opposed to only delaying it). */
+const faultAnswers = (fault: FaultSpec): boolean =>
+  fault.status !== undefined || fault.dropConnection === true || fault.malformedBody === true;
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  const message =
+    error.code === 'EADDRINUSE'
+      ? `port ${port} on ${host} is already in use; choose another with --port (0 takes a free one)`
+      : error.code === 'EACCES'
+        ? `not allowed to listen on ${where} (ports below 1024 need privileges)`
+        : error.code === 'EADDRNOTAVAIL'
+          ? `${host} is not an address of this machine`
+          : `cannot listen on ${where}: ${error.message}`;
+  return Object.assign(new Error(message), { code: error.code });
+}
+
 /** Starts the sandbox HTTP server (API under `/api/v1`, control under `/__sandbox`). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const { world, state } = await buildWorld(options);
-  const modules = worldModules.get(world) ?? [];
+  const { world, state, modules } = await buildWorld(options);
   const faults = new FaultInjector();
   const requestLog = new RequestLog();
   const controlModule = createControlModule(world, faults, requestLog);
@@ -231,38 +297,65 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         return state;
       })
     : null;
+  let closing = false;
+  let inFlight = 0;
+
+  /** A change is answered only once it is on disk, so that an acknowledged change survives a crash. */
+  async function persist(): Promise<void> {
+    if (!writer) return;
+    try {
+      await writer.save();
+    } catch (error) {
+      logError(`sandbox: ${(error as Error).message}`);
+      throw new SandboxError(
+        500,
+        'persistence_failed',
+        'The change was applied but could not be saved to the data file',
+      );
+    }
+  }
+
+  function reply(res: ServerResponse, result: RouteResult): void {
+    // While closing, keep-alive clients learn that this connection will not take another request.
+    if (closing) res.setHeader('Connection', 'close');
+    send(res, result);
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const isApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
-    const isControl = url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`);
-    const pathWithQuery = `${url.pathname}${url.search}`;
-    let fault: FaultSpec | null = null;
+    let pathWithQuery = req.url ?? '/';
+    let isApi = false;
     let status = 500;
+    let persistAfter = false;
     try {
-      if (!isApi && !isControl)
+      const url = parseRequestUrl(req.url);
+      pathWithQuery = `${url.pathname}${url.search}`;
+      isApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
+      const isControl = url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`);
+      if (!isApi && !isControl) {
         throw new SandboxError(
           404,
           'not_found',
           `No endpoint at ${url.pathname}; the API is under ${API_PREFIX}`,
         );
-      if (isControl) loopbackOnly(req.socket.remoteAddress);
+      }
+      if (isControl) {
+        loopbackOnly(req.socket.remoteAddress);
+        loopbackHostOnly(req.headers.host);
+      }
       const rawBody = await readBody(req);
+      let fault: FaultSpec | null = null;
       if (isApi) {
         fault = faults.take(pathWithQuery);
         if (fault?.delayMs) await sleep(fault.delayMs);
-        if (
-          fault &&
-          fault.phase === 'before' &&
-          (fault.status !== undefined || fault.dropConnection || fault.malformedBody)
-        ) {
+        if (fault && fault.phase === 'before' && faultAnswers(fault)) {
           const result = faultResult(fault);
           if (result === 'drop') {
+            status = 0;
             req.socket.destroy();
             return;
           }
           status = result.status;
-          send(res, result);
+          reply(res, result);
           return;
         }
       }
@@ -272,6 +365,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const auth = authenticate(match.definition, req, url.searchParams, keys);
       const body = parseJson(rawBody);
       const now = world.settle();
+      // Control writes (clock, account, chain, rates) always persist, whether or not flagged.
+      const mutating = match.definition.mutates === true || (isControl && match.definition.method !== 'GET');
+      persistAfter = mutating;
       let result = await match.definition.handler({
         method: match.definition.method,
         path,
@@ -282,21 +378,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         now,
         auth,
       });
-      if (match.definition.mutates || isControl) writer?.schedule();
-      if (fault && fault.phase === 'after') {
+      persistAfter = false;
+      if (mutating) await persist();
+      if (fault && fault.phase === 'after' && faultAnswers(fault)) {
         const replaced = faultResult(fault);
         if (replaced === 'drop') {
+          status = 0;
           req.socket.destroy();
           return;
         }
         result = replaced;
       }
       status = result.status;
-      send(res, result);
+      reply(res, result);
     } catch (error) {
+      // A mutating handler that failed half-way may still have changed something.
+      if (persistAfter) await persist().catch(() => undefined);
       if (error instanceof SandboxError) {
         status = error.status;
-        send(res, {
+        reply(res, {
           status: error.status,
           body: error.toBody(),
           ...(error.headers ? { headers: error.headers } : {}),
@@ -306,7 +406,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           `sandbox: unexpected error on ${req.method ?? ''} ${redactKeyParam(pathWithQuery)}: ${String((error as Error)?.stack ?? error)}`,
         );
         status = 500;
-        send(res, {
+        reply(res, {
           status: 500,
           body: { error: { code: 'internal_error', message: 'Unexpected sandbox error' } },
         });
@@ -326,6 +426,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 
   const server: Server = createServer((req, res) => {
+    inFlight += 1;
+    res.on('close', () => {
+      inFlight -= 1;
+      if (closing && inFlight === 0) server.closeAllConnections();
+    });
     handle(req, res).catch((error: unknown) => {
       logError(`sandbox: failed to answer: ${String(error)}`);
       res.destroy();
@@ -334,28 +439,52 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   server.keepAliveTimeout = 5_000;
 
   const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 4010;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4010, host, () => {
-      server.off('error', reject);
+    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
       resolve();
     });
   });
+  server.on('error', (error) => logError(`sandbox: server error: ${String(error)}`));
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${urlHost}:${address.port}`;
-  writer?.schedule();
+
+  let closed: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      if (inFlight === 0) server.closeAllConnections();
+      else server.closeIdleConnections();
+      const cut = setTimeout(
+        () => server.closeAllConnections(),
+        options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+      );
+      await stopped;
+      clearTimeout(cut);
+      await writer?.close();
+    })();
+    return closed;
+  };
+
+  if (writer) {
+    // A fresh data file exists from the first moment; a path that cannot be written fails the start.
+    try {
+      await writer.save();
+    } catch (error) {
+      await close().catch(() => undefined);
+      throw error;
+    }
+  }
 
   return {
     baseUrl: `${origin}${API_PREFIX}`,
     controlUrl: `${origin}${CONTROL_PREFIX}`,
     world,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await writer?.flush();
-    },
+    close,
   };
 }

@@ -38,6 +38,9 @@ export interface SandboxModule {
   settle?(now: number): void;
 }
 
+/** Builds a module on the world; how the server is given extra modules (tests, plug-ins). */
+export type SandboxModuleFactory = (world: SandboxWorld) => SandboxModule;
+
 /** Ids like `port_0001x7`: a per-prefix counter (unique across restarts) plus seeded noise. */
 export function createIdFactory(counters: Record<string, number>, random: SeededRandom) {
   return (prefix: string): string => {

@@ -1,7 +1,7 @@
 import { BodyReader } from '../http/input-reader';
 import { SandboxError } from '../http/sandbox-error';
 import type { SandboxModule, SandboxWorld } from '../sandbox-world';
-import { isDecimalAmount } from '../../lib/decimal';
+import { isDecimalAmount, normalize } from '../../lib/decimal';
 import { FaultInjector } from './fault-injector';
 import type { RequestLog } from './request-log';
 
@@ -53,7 +53,7 @@ export function createControlModule(
             );
           }
           reader.throwIfAny();
-          world.state.account.balanceUsd = balance as string;
+          world.state.account.balanceUsd = normalize(balance as string, 2);
           return { status: 200, body: { balanceUsd: world.state.account.balanceUsd } };
         },
       },
@@ -101,11 +101,26 @@ export function createControlModule(
   };
 }
 
+const isLoopbackAddress = (address: string): boolean => {
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+};
+
+/** The control API has no key: it answers only to a client on this machine. */
 export const loopbackOnly = (remoteAddress: string | undefined): void => {
-  const loopback =
-    remoteAddress === '127.0.0.1' ||
-    remoteAddress === '::1' ||
-    remoteAddress === '::ffff:127.0.0.1' ||
-    (remoteAddress?.startsWith('127.') ?? false);
-  if (!loopback) throw new SandboxError(403, 'forbidden', 'The control API answers only on loopback');
+  if (remoteAddress === undefined || !isLoopbackAddress(remoteAddress)) {
+    throw new SandboxError(403, 'forbidden', 'The control API answers only on loopback');
+  }
+};
+
+/**
+ * Refuses a `Host` that is not a loopback name or address, so that a web page whose domain was
+ * re-pointed at 127.0.0.1 (DNS rebinding) cannot drive the control API from a browser.
+ */
+export const loopbackHostOnly = (host: string | undefined): void => {
+  const match = /^(?:\[([^\]]+)\]|([^:]+))(?::\d+)?$/.exec(host ?? '');
+  const name = (match?.[1] ?? match?.[2] ?? '').toLowerCase();
+  if (name !== 'localhost' && !isLoopbackAddress(name)) {
+    throw new SandboxError(403, 'forbidden', 'The control API answers only to a loopback Host');
+  }
 };

@@ -21,6 +21,10 @@ export interface FaultSpec {
   remaining: number;
 }
 
+// RFC 9110 token and field-value: checked here so that a bad fault is a 422, not a failed answer later.
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 export class FaultInjector {
   private faults: FaultSpec[] = [];
 
@@ -40,9 +44,15 @@ export class FaultInjector {
       const raw = reader.raw('headers') as Record<string, unknown>;
       headers = {};
       for (const [name, value] of Object.entries(raw)) {
-        if (typeof value !== 'string')
+        if (!HEADER_NAME.test(name)) {
+          reader.errors.add(`headers.${name}`, 'invalid_format', 'is not a valid HTTP header name');
+        } else if (typeof value !== 'string') {
           reader.errors.add(`headers.${name}`, 'invalid_type', 'must be a string');
-        else headers[name] = value;
+        } else if (!HEADER_VALUE.test(value)) {
+          reader.errors.add(`headers.${name}`, 'invalid_format', 'must not contain control characters');
+        } else {
+          headers[name] = value;
+        }
       }
     }
     if (!status && !delayMs && !dropConnection && !malformedBody) {

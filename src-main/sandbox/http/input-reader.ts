@@ -44,6 +44,8 @@ export class BodyReader {
     source: Record<string, unknown>,
     readonly errors: FieldErrors,
     private readonly prefix: string,
+    /** Set when the body itself is not an object: one error says so, members are not reported on top. */
+    private readonly bodyInvalid = false,
   ) {
     this.source = source;
   }
@@ -56,7 +58,7 @@ export class BodyReader {
     if (body === undefined && options.emptyAllowed) return new BodyReader({}, errors, '');
     if (!isPlainObject(body)) {
       errors.add('body', body === undefined ? 'required' : 'invalid_type', 'The body must be a JSON object');
-      return new BodyReader({}, errors, '');
+      return new BodyReader({}, errors, '', true);
     }
     return new BodyReader(body, errors, '');
   }
@@ -72,7 +74,7 @@ export class BodyReader {
   private missing(field: string, rules: Presence & { nullable?: boolean }): boolean {
     const value = this.source[field];
     if (!this.has(field) || value === undefined) {
-      if (rules.required) this.errors.add(this.name(field), 'required', 'is required');
+      if (rules.required && !this.bodyInvalid) this.errors.add(this.name(field), 'required', 'is required');
       return true;
     }
     return false;
