@@ -1,0 +1,601 @@
+/**
+ * The HTTP engine under the typed client: one keep-alive undici agent, explicit timeouts per phase, a
+ * concurrency limit, retries where they are safe, error classification and one redacted log line per
+ * request. It knows nothing of endpoints; `ProxyServiceClient` describes each call to it.
+ */
+import { STATUS_CODES } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import {
+  ApiError,
+  AuthError,
+  CancelledError,
+  type ErrorContext,
+  type FieldError,
+  NetworkError,
+  type NetworkPhase,
+  ProtocolError,
+  type ProtocolIssue,
+  type ProxyServiceError,
+  type ResourceRef,
+  TimeoutError,
+  type TimeoutPhase,
+} from './api-errors';
+import { ConcurrencyLimiter } from './concurrency-limiter';
+import { Redactor } from './redact';
+import {
+  backoffDelayMs,
+  DEFAULT_RETRY_OPTIONS,
+  isRetryableStatus,
+  parseRetryAfter,
+  type RetryOptions,
+} from './retry-policy';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface TransportTimeouts {
+  /** Opening the TCP/TLS connection. Default 10 s. */
+  connectMs: number;
+  /** From sending the request to the answer's headers. Default 30 s (a rotation takes 5-15 s). */
+  headersMs: number;
+  /** Longest silence while the body streams in. Default 30 s. */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Readonly<TransportTimeouts> = {
+  connectMs: 10_000,
+  headersMs: 30_000,
+  bodyMs: 30_000,
+};
+
+export const DEFAULT_MAX_CONCURRENT = 6;
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `safe`: retried on network errors, timeouts, 408/429/5xx (reads).
+ * `idempotency-key`: the same, with one `Idempotency-Key` on every attempt (top-up creation).
+ * `never`: one attempt; an ambiguous failure is flagged `outcomeUnknown` (rotate, relocate, writes).
+ */
+export type RetryMode = 'safe' | 'idempotency-key' | 'never';
+
+export type LogOutcome = 'ok' | 'http_error' | 'network_error' | 'timeout' | 'protocol_error' | 'cancelled';
+
+/** One HTTP request as logged; every member is already redacted. */
+export interface ApiLogEntry {
+  method: HttpMethod;
+  /** Path and query, e.g. `/api/v1/v1/mobile/port_1/rotate?key=[REDACTED]`. */
+  path: string;
+  status: number | null;
+  durationMs: number;
+  attempt: number;
+  outcome: LogOutcome;
+  /** Error code (`rotation_too_soon`, `ECONNREFUSED`, …) when the request failed. */
+  errorCode: string | null;
+  /** Set when the client will try again after this many ms. */
+  retryInMs: number | null;
+}
+
+/** Receives one redacted line per HTTP request, plus the same facts as a structured entry. */
+export type ApiLogger = (line: string, entry: ApiLogEntry) => void;
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export interface HttpTransportOptions {
+  /** Injected for tests (e.g. an undici `MockAgent`); default a keep-alive `Agent` owned by the transport. */
+  dispatcher?: Dispatcher;
+  timeouts?: Partial<TransportTimeouts>;
+  retry?: Partial<RetryOptions>;
+  /** Requests in flight at once across every call of this client. Default 6. */
+  maxConcurrent?: number;
+  /** A bigger answer is a `ProtocolError`. Default 16 MiB. */
+  maxResponseBytes?: number;
+  logger?: ApiLogger;
+  /** Wall clock in epoch ms: `Retry-After` dates and durations. Default `Date.now`. */
+  now?: () => number;
+  /** Waits before retries. Default a real timer that an abort signal cancels. */
+  sleep?: Sleep;
+  /** [0, 1): the jitter of backoff delays. Default `Math.random`. */
+  random?: () => number;
+  userAgent?: string;
+  /** Shared with the owner so that error text and log lines lose the same secrets. */
+  redactor?: Redactor;
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  text: string;
+}
+
+export interface TransportRequest<T> {
+  method: HttpMethod;
+  /** Method and spec path template, e.g. `GET /v1/mobile/{portId}`. */
+  endpoint: string;
+  url: string;
+  /** The bearer key, or null to send no `Authorization` header. */
+  bearer: string | null;
+  /** Serialised as JSON; `undefined` sends no body. */
+  body?: unknown;
+  accept?: string;
+  retry: RetryMode;
+  idempotencyKey?: string | null;
+  affects?: ResourceRef | null;
+  /** Turns a 2xx answer into the result; throws `AnswerProblem` when it breaks the spec. */
+  parse: (answer: RawAnswer) => T;
+  signal?: AbortSignal | undefined;
+}
+
+/** Thrown by parsers: the answer breaks the spec at these paths. */
+export class AnswerProblem extends Error {
+  constructor(readonly issues: ProtocolIssue[]) {
+    super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+    this.name = 'AnswerProblem';
+  }
+}
+
+type Failure =
+  | {
+      type: 'http';
+      status: number;
+      code: string | null;
+      message: string;
+      fields: FieldError[];
+      retryAfterMs: number | null;
+    }
+  | { type: 'network'; code: string | null; phase: NetworkPhase; message: string }
+  | { type: 'timeout'; phase: TimeoutPhase; timeoutMs: number; message: string }
+  | { type: 'protocol'; status: number; issues: ProtocolIssue[]; message: string }
+  | { type: 'cancelled'; sent: boolean };
+
+const CONNECT_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_INVALID_ARG',
+]);
+
+const TIMEOUT_PHASES: Readonly<Record<string, TimeoutPhase>> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  ETIMEDOUT: 'connect',
+  UND_ERR_HEADERS_TIMEOUT: 'headers',
+  UND_ERR_BODY_TIMEOUT: 'body',
+};
+
+const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|HOSTNAME_MISMATCH)/;
+
+class ResponseTooLarge extends Error {}
+
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
+function errorCode(error: unknown): string | null {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string')
+    return error.code;
+  return null;
+}
+
+export class HttpTransport {
+  readonly redactor: Redactor;
+  readonly timeouts: Readonly<TransportTimeouts>;
+  readonly retry: Readonly<RetryOptions>;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly maxResponseBytes: number;
+  private readonly logger: ApiLogger | null;
+  private readonly now: () => number;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private readonly userAgent: string;
+
+  constructor(options: HttpTransportOptions = {}) {
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
+    if (!Number.isInteger(this.retry.maxAttempts) || this.retry.maxAttempts < 1) {
+      throw new RangeError('retry.maxAttempts must be an integer >= 1');
+    }
+    this.redactor = options.redactor ?? new Redactor();
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: this.timeouts.connectMs },
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+      });
+    this.limiter = new ConcurrencyLimiter(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.logger = options.logger ?? null;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+    this.random = options.random ?? Math.random;
+    this.userAgent = options.userAgent ?? 'ProxyManager';
+  }
+
+  /** Requests in flight and waiting for a slot (for diagnostics and tests). */
+  get load(): { active: number; queued: number; limit: number } {
+    return { active: this.limiter.active, queued: this.limiter.queued, limit: this.limiter.limit };
+  }
+
+  /** Closes the owned agent (an injected dispatcher is left to its owner). */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  async send<T>(request: TransportRequest<T>): Promise<T> {
+    const retries = request.retry !== 'never';
+    const maxAttempts = retries ? this.retry.maxAttempts : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      const started = this.now();
+      const result = await this.attempt(request);
+      const durationMs = Math.max(0, this.now() - started);
+      if (result.ok) {
+        this.log(request, {
+          attempt,
+          durationMs,
+          status: result.status,
+          outcome: 'ok',
+          errorCode: null,
+          retryInMs: null,
+        });
+        return result.value;
+      }
+      const { failure } = result;
+      const retryInMs = attempt < maxAttempts && retries ? this.retryDelay(failure, attempt) : null;
+      this.log(request, {
+        attempt,
+        durationMs,
+        status: failure.type === 'http' || failure.type === 'protocol' ? failure.status : null,
+        outcome: logOutcome(failure),
+        errorCode: failureCode(failure),
+        retryInMs,
+      });
+      if (retryInMs === null) throw this.toError(request, failure, attempt);
+      try {
+        await this.sleep(retryInMs, request.signal);
+      } catch {
+        throw this.toError(request, { type: 'cancelled', sent: false }, attempt);
+      }
+      if (request.signal?.aborted) throw this.toError(request, { type: 'cancelled', sent: false }, attempt);
+    }
+  }
+
+  /** Milliseconds to wait before the next attempt, or null when this failure must not be retried. */
+  private retryDelay(failure: Failure, attempt: number): number | null {
+    switch (failure.type) {
+      case 'network':
+      case 'timeout':
+        return backoffDelayMs(attempt, this.retry, this.random);
+      case 'http':
+        if (!isRetryableStatus(failure.status)) return null;
+        if (failure.retryAfterMs !== null) {
+          return failure.retryAfterMs <= this.retry.maxRetryAfterMs ? failure.retryAfterMs : null;
+        }
+        return backoffDelayMs(attempt, this.retry, this.random);
+      case 'protocol':
+      case 'cancelled':
+        return null;
+    }
+  }
+
+  private async attempt<T>(
+    request: TransportRequest<T>,
+  ): Promise<{ ok: true; value: T; status: number } | { ok: false; failure: Failure }> {
+    let sent = false;
+    try {
+      return await this.limiter.run(async () => {
+        sent = true;
+        const response = await undiciRequest(request.url, {
+          dispatcher: this.dispatcher,
+          method: request.method,
+          headers: this.headersFor(request),
+          body: request.body === undefined ? null : JSON.stringify(request.body),
+          headersTimeout: this.timeouts.headersMs,
+          bodyTimeout: this.timeouts.bodyMs,
+          signal: request.signal,
+        });
+        const text = await this.readBody(response.body);
+        const answer: RawAnswer = { status: response.statusCode, headers: response.headers, text };
+        if (answer.status >= 400) return { ok: false as const, failure: this.httpFailure(answer) };
+        if (answer.status >= 300) return { ok: false as const, failure: this.redirectFailure(answer) };
+        try {
+          return { ok: true as const, value: request.parse(answer), status: answer.status };
+        } catch (error) {
+          if (!(error instanceof AnswerProblem)) throw error;
+          return {
+            ok: false as const,
+            failure: {
+              type: 'protocol' as const,
+              status: answer.status,
+              issues: error.issues,
+              message: `Unexpected answer from ${request.endpoint}: ${this.redactor.text(error.message)}`,
+            },
+          };
+        }
+      }, request.signal);
+    } catch (error) {
+      return { ok: false, failure: this.classify(error, request, sent) };
+    }
+  }
+
+  private headersFor(request: TransportRequest<unknown>): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: request.accept ?? 'application/json',
+      'user-agent': this.userAgent,
+    };
+    if (request.bearer !== null) headers.authorization = `Bearer ${request.bearer}`;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
+    return headers;
+  }
+
+  private async readBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > this.maxResponseBytes) {
+        body.destroy();
+        throw new ResponseTooLarge();
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  private httpFailure(answer: RawAnswer): Failure {
+    const body = readErrorBody(answer.text);
+    const statusText = STATUS_CODES[answer.status] ?? 'Error';
+    const fallback = defaultMessage(answer.status, statusText);
+    return {
+      type: 'http',
+      status: answer.status,
+      code: body.code,
+      message: this.redactor.text(body.message ?? fallback),
+      fields: body.fields.map((field) => ({ ...field, message: this.redactor.text(field.message) })),
+      retryAfterMs: parseRetryAfter(answer.headers['retry-after'], this.now()),
+    };
+  }
+
+  private redirectFailure(answer: RawAnswer): Failure {
+    const location = answer.headers.location;
+    let where = '';
+    if (typeof location === 'string') {
+      try {
+        // The origin only: enough to fix the base URL, nothing that could carry a key.
+        where = ` to ${new URL(location).origin}`;
+      } catch {
+        where = '';
+      }
+    }
+    return {
+      type: 'protocol',
+      status: answer.status,
+      issues: [{ path: '(status)', message: `redirect ${answer.status}${where}` }],
+      message: `The service redirected the request${where} (${answer.status}); check the base URL.`,
+    };
+  }
+
+  private classify(error: unknown, request: TransportRequest<unknown>, sent: boolean): Failure {
+    if (request.signal?.aborted) return { type: 'cancelled', sent };
+    if (error instanceof ResponseTooLarge) {
+      return {
+        type: 'protocol',
+        status: 200,
+        issues: [{ path: '(body)', message: `larger than ${this.maxResponseBytes} bytes` }],
+        message: `The answer from ${request.endpoint} is larger than ${this.maxResponseBytes} bytes.`,
+      };
+    }
+    const code = errorCode(error);
+    let host = 'the service';
+    try {
+      host = new URL(request.url).host;
+    } catch {
+      // The URL was built by the client; keep the generic name if it is somehow unreadable.
+    }
+    const phase = code !== null ? TIMEOUT_PHASES[code] : undefined;
+    if (phase !== undefined) {
+      const timeoutMs = this.timeouts[`${phase}Ms`];
+      const messages: Record<TimeoutPhase, string> = {
+        connect:
+          code === 'ETIMEDOUT'
+            ? `Could not connect to ${host}: the connection attempt timed out.`
+            : `Could not connect to ${host} within ${formatDuration(timeoutMs)}.`,
+        headers: `The service at ${host} did not answer within ${formatDuration(timeoutMs)}.`,
+        body: `The service at ${host} stopped sending its answer for ${formatDuration(timeoutMs)}.`,
+      };
+      return { type: 'timeout', phase, timeoutMs, message: messages[phase] };
+    }
+    if (code === 'ECONNREFUSED') {
+      return {
+        type: 'network',
+        code,
+        phase: 'connect',
+        message: `Could not connect to ${host}: the connection was refused. Is the service running?`,
+      };
+    }
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL') {
+      return {
+        type: 'network',
+        code,
+        phase: 'connect',
+        message: `Could not find the host ${host}; check the base URL and the network.`,
+      };
+    }
+    if (code !== null && TLS_ERROR.test(code)) {
+      return {
+        type: 'network',
+        code,
+        phase: 'connect',
+        message: `The secure connection to ${host} failed (${code}).`,
+      };
+    }
+    if (code !== null && CONNECT_ERROR_CODES.has(code)) {
+      return { type: 'network', code, phase: 'connect', message: `Could not connect to ${host} (${code}).` };
+    }
+    return {
+      type: 'network',
+      code,
+      phase: sent ? 'exchange' : 'connect',
+      message: `The connection to ${host} broke before the answer was complete${code ? ` (${code})` : ''}.`,
+    };
+  }
+
+  private toError(request: TransportRequest<unknown>, failure: Failure, attempts: number): ProxyServiceError {
+    const context: ErrorContext = {
+      endpoint: request.endpoint,
+      attempts,
+      outcomeUnknown: request.retry !== 'safe' && isAmbiguous(failure),
+      affects: request.affects ?? null,
+      idempotencyKey: request.idempotencyKey ?? null,
+    };
+    switch (failure.type) {
+      case 'http': {
+        const details = {
+          status: failure.status,
+          code: failure.code,
+          message: failure.message,
+          fields: failure.fields,
+          retryAfterMs: failure.retryAfterMs,
+        };
+        return failure.status === 401 || failure.status === 403
+          ? new AuthError(details, context)
+          : new ApiError(details, context);
+      }
+      case 'network':
+        return new NetworkError(failure.message, failure.code, failure.phase, context);
+      case 'timeout':
+        return new TimeoutError(failure.message, failure.phase, failure.timeoutMs, context);
+      case 'protocol':
+        return new ProtocolError(failure.message, failure.status, failure.issues, context);
+      case 'cancelled':
+        return new CancelledError(`The request to ${request.endpoint} was cancelled.`, context);
+    }
+  }
+
+  private log(request: TransportRequest<unknown>, facts: Omit<ApiLogEntry, 'method' | 'path'>): void {
+    if (!this.logger) return;
+    let path = request.url;
+    try {
+      const url = new URL(request.url);
+      path = `${url.pathname}${url.search}`;
+    } catch {
+      // Keep the whole URL; it is redacted below like everything else.
+    }
+    const entry: ApiLogEntry = { method: request.method, path: this.redactor.url(path), ...facts };
+    const result = entry.status !== null ? String(entry.status) : entry.outcome;
+    const code = entry.errorCode ? ` ${this.redactor.text(entry.errorCode)}` : '';
+    const retry = entry.retryInMs !== null ? `; retrying in ${entry.retryInMs} ms` : '';
+    this.logger(
+      `${entry.method} ${entry.path} -> ${result}${code} in ${entry.durationMs} ms (attempt ${entry.attempt})${retry}`,
+      entry,
+    );
+  }
+}
+
+/** Whether the service may have acted on a request that failed this way. */
+function isAmbiguous(failure: Failure): boolean {
+  switch (failure.type) {
+    case 'network':
+      return failure.phase === 'exchange';
+    case 'timeout':
+      return failure.phase !== 'connect';
+    case 'http':
+      return failure.status >= 500;
+    case 'protocol':
+      // A 2xx with an unreadable body: the write most likely happened.
+      return failure.status < 300;
+    case 'cancelled':
+      return failure.sent;
+  }
+}
+
+function logOutcome(failure: Failure): LogOutcome {
+  switch (failure.type) {
+    case 'http':
+      return 'http_error';
+    case 'network':
+      return 'network_error';
+    case 'timeout':
+      return 'timeout';
+    case 'protocol':
+      return 'protocol_error';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+function failureCode(failure: Failure): string | null {
+  switch (failure.type) {
+    case 'http':
+      return failure.code;
+    case 'network':
+      return failure.code;
+    case 'timeout':
+      return `timeout_${failure.phase}`;
+    case 'protocol':
+      return 'protocol_error';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+function defaultMessage(status: number, statusText: string): string {
+  if (status === 401) return 'The service rejected the API key (401).';
+  if (status === 403) return 'The API key is not allowed to do this (403).';
+  if (status === 404) return 'The service does not know this resource (404).';
+  if (status === 429) return 'Too many requests; try again later (429).';
+  if (status >= 500) return `The service had a problem (${status} ${statusText}).`;
+  return `The service refused the request (${status} ${statusText}).`;
+}
+
+/**
+ * Reads the documented error body `{ error: { message, code?, fields? } }` tolerantly: other members
+ * are ignored, a string `error` or a top-level `message` is used, and anything else falls back to a
+ * message made from the status.
+ */
+export function readErrorBody(text: string): {
+  code: string | null;
+  message: string | null;
+  fields: FieldError[];
+} {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { code: null, message: null, fields: [] };
+  }
+  if (!body || typeof body !== 'object') return { code: null, message: null, fields: [] };
+  const record = body as Record<string, unknown>;
+  const error = record.error;
+  if (typeof error === 'string') {
+    return { code: null, message: error, fields: [] };
+  }
+  const source: Record<string, unknown> =
+    error && typeof error === 'object' ? (error as Record<string, unknown>) : record;
+  const text_ = (value: unknown): string | null =>
+    typeof value === 'string' && value.length > 0 ? value : null;
+  const fields: FieldError[] = [];
+  if (Array.isArray(source.fields)) {
+    for (const item of source.fields as unknown[]) {
+      if (!item || typeof item !== 'object') continue;
+      const entry = item as Record<string, unknown>;
+      const field = text_(entry.field) ?? text_(entry.name) ?? text_(entry.path);
+      if (field === null) continue;
+      fields.push({
+        field,
+        code: text_(entry.code) ?? 'invalid',
+        message: text_(entry.message) ?? 'is invalid',
+      });
+    }
+  }
+  return { code: text_(source.code), message: text_(source.message), fields };
+}
