@@ -32,7 +32,7 @@ function hasCommand(name) {
 }
 
 check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']);
-check('typecheck renderer', 'npx', ['tsc', '-p', 'tsconfig.renderer.json']);
+check('typecheck renderer', 'npx', ['tsc', '-p', 'src-renderer/tsconfig.json']);
 check('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
 check('format', 'npx', ['prettier', '--check', '--log-level=warn', '.']);
 

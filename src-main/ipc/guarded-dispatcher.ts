@@ -1,0 +1,46 @@
+import { type ContractHandlers, type IpcResult, ipcCalls } from './contract';
+import { invalidInputError, toIpcError } from './ipc-error-mapping';
+
+export interface GuardedDispatcherOptions<Sender> {
+  handlers: ContractHandlers;
+  /** The transport's idea of "our own UI": the app's main frame in Electron, a token holder on the web. */
+  isTrustedSender: (sender: Sender) => boolean;
+  log: (line: string) => void;
+}
+
+export type GuardedDispatch<Sender> = (
+  sender: Sender,
+  channel: string,
+  rawInput: unknown,
+) => Promise<IpcResult<unknown>>;
+
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
+/**
+ * The one way a request from the UI reaches a handler, whatever the transport: the sender is checked,
+ * the channel must be in the contract, the input is parsed by the channel's schema, and every outcome
+ * is an `IpcResult`. Nothing a caller sends can throw past this function.
+ */
+export function createGuardedDispatcher<Sender>(
+  options: GuardedDispatcherOptions<Sender>,
+): GuardedDispatch<Sender> {
+  return async (sender, channel, rawInput) => {
+    try {
+      if (!options.isTrustedSender(sender)) {
+        options.log(`refused ${channel}: untrusted sender`);
+        return { ok: false, error: { code: 'forbidden', message: 'This window may not call the app.' } };
+      }
+      if (typeof channel !== 'string' || !hasOwn(ipcCalls, channel)) {
+        return { ok: false, error: { code: 'unknown_channel', message: 'Unknown call.' } };
+      }
+      const name = channel as keyof typeof ipcCalls;
+      const parsed = ipcCalls[name].input.safeParse(rawInput);
+      if (!parsed.success) return { ok: false, error: invalidInputError(parsed.error) };
+      const handler = options.handlers[name] as (input: unknown) => Promise<unknown>;
+      const value = await handler(parsed.data);
+      return { ok: true, value };
+    } catch (error) {
+      return { ok: false, error: toIpcError(error, options.log) };
+    }
+  };
+}

@@ -1,0 +1,34 @@
+import {
+  apiMemberOf,
+  eventMemberOf,
+  ipcCalls,
+  ipcEvents,
+  type IpcResult,
+  type RendererApi,
+} from './contract';
+
+/** What a transport must provide for `window.api` to be built on it. */
+export interface RendererTransport {
+  invoke(channel: string, input: unknown): Promise<IpcResult<unknown>>;
+  subscribe(channel: string, listener: (payload: unknown) => void): () => void;
+}
+
+/**
+ * Builds `window.api` from the contract: one function per call, one `on*` per event. Used by the
+ * preload (over Electron IPC); its plain object of functions is what contextBridge can expose.
+ */
+export function buildRendererApi(transport: RendererTransport): RendererApi {
+  const api: Record<string, Record<string, unknown>> = {};
+  for (const channel of Object.keys(ipcCalls)) {
+    const { domain, member } = apiMemberOf(channel);
+    (api[domain] ??= {})[member] = (input?: unknown) => transport.invoke(channel, input);
+  }
+  for (const channel of Object.keys(ipcEvents)) {
+    const { domain, member } = eventMemberOf(channel);
+    (api[domain] ??= {})[member] = (listener: (payload: unknown) => void) => {
+      if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+      return transport.subscribe(channel, listener);
+    };
+  }
+  return api as unknown as RendererApi;
+}

@@ -1,0 +1,18 @@
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { buildRendererApi } from '../ipc/renderer-api-builder';
+
+// Only the functions built from the contract cross the bridge; ipcRenderer itself never does, and
+// listeners get the payload alone (never the Electron event, which would leak `sender`).
+contextBridge.exposeInMainWorld(
+  'api',
+  buildRendererApi({
+    invoke: (channel, input) => ipcRenderer.invoke(channel, input),
+    subscribe: (channel, listener) => {
+      const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
+      ipcRenderer.on(channel, forward);
+      return () => {
+        ipcRenderer.removeListener(channel, forward);
+      };
+    },
+  }),
+);
