@@ -1,0 +1,94 @@
+import { expect } from 'vitest';
+import type { TestSandbox } from '../../support/sandbox-harness';
+
+export const SUBSCRIPTIONS = '/v1/residential/subscriptions';
+export const HOUR = 3600;
+export const DAY = 86_400;
+export const GB = 1_000_000_000;
+
+/** Labels of the seeded demo subscriptions (seed 7): what each one is there to show. */
+export const SEEDED = {
+  /** residential, 3 sub-users (one at its cap, one uncapped, one disabled), auto-renews in 20 days. */
+  withSubUsers: 'Price monitoring',
+  /** mobile-gb, about 93% used, auto-renews in 9 days. */
+  nearlyDepleted: 'Social accounts',
+  /** residential, expires in 2 days without auto-renewal, no sub-users. */
+  expiringSoon: 'SEO rank tracker',
+  /** mobile-gb, expiresAt null. */
+  neverExpires: 'Ad verification',
+} as const;
+
+export async function listSubscriptions(sandbox: TestSandbox, query = ''): Promise<any[]> {
+  const answer = await sandbox.request('GET', `${SUBSCRIPTIONS}${query}`);
+  expect(answer.status).toBe(200);
+  return answer.json.data;
+}
+
+export async function subscriptionByLabel(sandbox: TestSandbox, label: string): Promise<any> {
+  const found = (await listSubscriptions(sandbox)).find((s) => s.label === label);
+  if (!found) throw new Error(`no seeded subscription labelled ${label}`);
+  return found;
+}
+
+export async function getSubscription(sandbox: TestSandbox, id: string): Promise<any> {
+  const answer = await sandbox.request('GET', `${SUBSCRIPTIONS}/${id}`);
+  expect(answer.status).toBe(200);
+  return answer.json;
+}
+
+export async function listSubUsers(sandbox: TestSandbox, subscriptionId: string): Promise<any[]> {
+  const answer = await sandbox.request('GET', `${SUBSCRIPTIONS}/${subscriptionId}/sub-users`);
+  expect(answer.status).toBe(200);
+  return answer.json.data;
+}
+
+export async function subUserByLabel(
+  sandbox: TestSandbox,
+  subscriptionId: string,
+  label: string,
+): Promise<any> {
+  const found = (await listSubUsers(sandbox, subscriptionId)).find((s) => s.label === label);
+  if (!found) throw new Error(`no sub-user labelled ${label}`);
+  return found;
+}
+
+export async function createSubUser(
+  sandbox: TestSandbox,
+  subscriptionId: string,
+  body: unknown,
+): Promise<any> {
+  const answer = await sandbox.request('POST', `${SUBSCRIPTIONS}/${subscriptionId}/sub-users`, { body });
+  expect(answer.status).toBe(201);
+  return answer.json;
+}
+
+export async function usage(sandbox: TestSandbox, subscriptionId: string, query = ''): Promise<any> {
+  const answer = await sandbox.request('GET', `${SUBSCRIPTIONS}/${subscriptionId}/usage${query}`);
+  expect(answer.status).toBe(200);
+  return answer.json;
+}
+
+/** The whole life of a subscription created at most 366 days ago, as one report. */
+export async function lifetimeUsage(
+  sandbox: TestSandbox,
+  subscription: any,
+  subUserId?: string,
+): Promise<any> {
+  const from = String(subscription.createdAt).slice(0, 10);
+  const suffix = subUserId ? `&subUserId=${subUserId}` : '';
+  return usage(sandbox, subscription.id, `?from=${from}&to=${await today(sandbox)}${suffix}`);
+}
+
+export async function today(sandbox: TestSandbox): Promise<string> {
+  return (await sandbox.now()).slice(0, 10);
+}
+
+export function expectValidationError(
+  answer: { status: number; json: any },
+  fields: Record<string, string>,
+): void {
+  expect(answer.status).toBe(422);
+  expect(answer.json.error.code).toBe('validation_error');
+  const actual = Object.fromEntries(answer.json.error.fields.map((f: any) => [f.field, f.code]));
+  expect(actual).toEqual(fields);
+}
