@@ -11,7 +11,7 @@ import {
   listCountries,
   statesFor,
 } from './catalog-queries';
-import { type CountryData, PRODUCT_IDS, type ProductId } from './catalog-types';
+import { type CountryData, type CountryEntry, PRODUCT_IDS, type ProductId } from './catalog-types';
 
 const ok = (data: unknown): RouteResult => ({ status: 200, body: { data } });
 
@@ -36,12 +36,23 @@ function countryOf(ctx: RouteContext): CountryData {
 /** The public catalog: countries, states, cities, ASNs and carriers. The data never changes. */
 export function createCatalogModule(_world: SandboxWorld): SandboxModule {
   const base = '/v1/catalog/countries';
+  // The country list is the costliest answer (every count of every country) and never changes.
+  const countryLists = new Map<ProductId | 'all', CountryEntry[]>();
+  const countries = (product: ProductId | undefined): CountryEntry[] => {
+    const key = product ?? 'all';
+    let entries = countryLists.get(key);
+    if (!entries) {
+      entries = listCountries(product).map(countryEntry);
+      countryLists.set(key, entries);
+    }
+    return entries;
+  };
   const routes: RouteDefinition[] = [
     {
       method: 'GET',
       path: base,
       auth: 'public',
-      handler: (ctx) => ok(listCountries(readProduct(ctx)).map(countryEntry)),
+      handler: (ctx) => ok(countries(readProduct(ctx))),
     },
     {
       method: 'GET',
