@@ -12,7 +12,7 @@ export const AFRICA_MIDDLE_EAST: CountryData[] = [
       city('cape_town', 'Cape Town'),
       city('durban', 'Durban'),
       city('johannesburg', 'Johannesburg'),
-      city('port_elizabeth', 'Gqeberha'),
+      city('gqeberha', 'Gqeberha'),
       city('pretoria', 'Pretoria'),
     ],
     asns: [
