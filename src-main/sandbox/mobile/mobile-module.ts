@@ -5,7 +5,7 @@ import { conflict, notFound, SandboxError } from '../http/sandbox-error';
 import type { SandboxModule, SandboxWorld } from '../sandbox-world';
 import { buildUsageReport, readUsageWindow, type UsageSource } from '../usage/usage-report';
 import { newPassword } from './port-factory';
-import { nextRotationAvailableAt, rotatePort, settlePort, startRelocation } from './port-lifecycle';
+import { nextRotationAvailableAt, rotatePort, settlePorts, startRelocation } from './port-lifecycle';
 import { checkAvailability, readLocation } from './port-location';
 import {
   type IpTrigger,
@@ -205,7 +205,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
     name: 'mobile',
     routes,
     settle: (now) => {
-      for (const port of ports()) settlePort(port, now, world.state.account);
+      settlePorts(ports(), now, world.state.account);
     },
   };
 }

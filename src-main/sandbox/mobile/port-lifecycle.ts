@@ -132,12 +132,13 @@ export function finishProvisioning(port: MobilePortRecord, at: number): void {
 }
 
 /**
- * At `expiresAt` the port renews from the account balance when `autoRenew` is on and the balance
- * covers the plan's price (another period of the plan); otherwise it expires for good.
+ * At `expiresAt` the port renews from the account balance when `autoRenew` is on, its plan is still
+ * sold and the balance covers the plan's price (another period of the plan); otherwise it expires
+ * for good.
  */
 function reachExpiry(port: MobilePortRecord, account: AccountState): void {
   const plan = findPlan(port.planId);
-  if (port.autoRenew && plan && compare(account.balanceUsd, plan.unitPriceUsd) >= 0) {
+  if (port.autoRenew && plan?.available && compare(account.balanceUsd, plan.unitPriceUsd) >= 0) {
     account.balanceUsd = subtract(account.balanceUsd, plan.unitPriceUsd, 2);
     port.expiresAt += plan.durationDays * DAY_MS;
     return;
@@ -173,4 +174,22 @@ export function settlePort(port: MobilePortRecord, now: number, account: Account
     }
     return;
   }
+}
+
+/**
+ * Settles every port up to `now`. Renewals spend the shared balance, so expiries are handled across
+ * ports in time order (the earliest first), whatever the order of the list and however often this
+ * runs; what happens between them touches only its own port.
+ */
+export function settlePorts(ports: readonly MobilePortRecord[], now: number, account: AccountState): void {
+  for (;;) {
+    let next: MobilePortRecord | null = null;
+    for (const port of ports) {
+      if (port.status === 'expired' || port.expiresAt > now) continue;
+      if (next === null || port.expiresAt < next.expiresAt) next = port;
+    }
+    if (next === null) break;
+    settlePort(next, next.expiresAt, account);
+  }
+  for (const port of ports) settlePort(port, now, account);
 }
