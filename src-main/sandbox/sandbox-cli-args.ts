@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseIsoDate } from './http/input-reader';
 import type { ApiKeySpec, SandboxOptions } from './sandbox-server';
 
 export const SANDBOX_USAGE = `Usage: npm run sandbox -- [options]
@@ -36,7 +37,15 @@ export function parseKeySpec(text: string): ApiKeySpec {
   return { key, scopes: [...new Set(scopes)] };
 }
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** Date.parse rolls 2026-02-30 over into March; this refuses days and times that do not exist. */
+function isIsoTime(text: string): boolean {
+  const match = ISO_TIME.exec(text);
+  if (!match || parseIsoDate(text.slice(0, 10)) === null) return false;
+  const [hours, minutes, seconds] = [match[1], match[2], match[3]].map((part) => Number(part ?? 0));
+  return (hours ?? 0) < 24 && (minutes ?? 0) < 60 && (seconds ?? 0) < 60 && Number.isFinite(Date.parse(text));
+}
 
 function parseWholeNumber(flag: string, text: string, max: number): number {
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
@@ -104,7 +113,7 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
   }
   const startTime = values['start-time'];
   if (startTime !== undefined) {
-    if (!ISO_TIME.test(startTime) || !Number.isFinite(Date.parse(startTime))) {
+    if (!isIsoTime(startTime)) {
       throw new UsageError(
         `--start-time must be an ISO 8601 time, e.g. 2026-03-10T12:00:00Z (got "${startTime}")`,
       );

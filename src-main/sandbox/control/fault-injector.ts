@@ -55,7 +55,12 @@ export class FaultInjector {
         }
       }
     }
-    if (!status && !delayMs && !dropConnection && !malformedBody) {
+    const effects: readonly string[] = ['status', 'delayMs', 'dropConnection', 'malformedBody'];
+    const effective =
+      status !== undefined || (delayMs ?? 0) > 0 || dropConnection === true || malformedBody === true;
+    // A bad value of one of them is already reported on its own field.
+    const effectRefused = reader.errors.errors.some((error) => effects.includes(error.field));
+    if (!effective && !effectRefused) {
       reader.errors.add(
         'status',
         'required',

@@ -218,6 +218,10 @@ export class QueryReader {
       return rules.fallback;
     }
     const parsed = Number(value);
+    if (!Number.isSafeInteger(parsed)) {
+      this.errors.add(name, parsed < 0 ? 'too_small' : 'too_big', 'is out of range');
+      return rules.fallback;
+    }
     if (parsed < rules.min) {
       this.errors.add(name, 'too_small', `must be at least ${rules.min}`);
       return rules.fallback;
