@@ -92,3 +92,16 @@ export function expectValidationError(
   const actual = Object.fromEntries(answer.json.error.fields.map((f: any) => [f.field, f.code]));
   expect(actual).toEqual(fields);
 }
+
+/**
+ * Mobile ports renew from the same account balance; tests of subscription renewals turn theirs off
+ * (through the API) so that the balance moves only for subscriptions.
+ */
+export async function stopPortRenewals(sandbox: TestSandbox): Promise<void> {
+  const ports = await sandbox.request('GET', '/v1/mobile');
+  expect(ports.status).toBe(200);
+  for (const port of ports.json.data) {
+    const answer = await sandbox.request('PATCH', `/v1/mobile/${port.id}`, { body: { autoRenew: false } });
+    expect(answer.status).toBe(200);
+  }
+}
