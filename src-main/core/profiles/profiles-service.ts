@@ -162,10 +162,7 @@ export class ProfilesService {
           if (activate) draft.activeProfileId = id;
         });
       } catch (error) {
-        if (key !== null)
-          await this.storeFor(storage)
-            .delete(accountFor(id))
-            .catch(() => false);
+        if (key !== null) await this.discardKey(storage, id);
         throw error;
       }
       if (activate) this.providedActiveId = null;
@@ -277,9 +274,7 @@ export class ProfilesService {
           });
         } catch (error) {
           // The profile still points at its old key: take the new one back out.
-          await this.storeFor(storage)
-            .delete(accountFor(profileId))
-            .catch(() => false);
+          await this.discardKey(storage, profileId);
           throw error;
         }
       }
@@ -443,6 +438,13 @@ export class ProfilesService {
         cause: error,
       });
     }
+  }
+
+  /** Best-effort removal of a key just written, when what it belongs to could not be saved. */
+  private async discardKey(storage: KeyStorage, profileId: string): Promise<void> {
+    await this.storeFor(storage)
+      .delete(accountFor(profileId))
+      .catch(() => false);
   }
 
   /** Removes the key from the session store and the keychain; fails when the keychain must be reached and cannot. */
