@@ -126,8 +126,8 @@ export interface ConnectionTestResult {
 
 export interface SettingsView {
   theme: 'system' | 'light' | 'dark';
-  polling: { usageMinutes: number; topUpVerifyingSeconds: number; topUpAwaitingSeconds: number };
-  alerts: { trafficRemainingPercent: number };
+  polling: { usageMinutes: number; topUpVerifyingSeconds: number; topUpAwaitingPaymentSeconds: number };
+  alerts: { trafficRemainingPercent: number; expiryWarningDays: number };
 }
 
 /** A mobile port as the renderer sees it: the rotation link (it carries the key) is left in main. */
@@ -209,12 +209,30 @@ export const ipcCalls = {
       theme: z.enum(['system', 'light', 'dark']).optional(),
       polling: z
         .strictObject({
-          usageMinutes: z.int().min(1).max(1440).optional(),
-          topUpVerifyingSeconds: z.int().min(5).max(3600).optional(),
-          topUpAwaitingSeconds: z.int().min(5).max(3600).optional(),
+          usageMinutes: z
+            .int()
+            .min(1, 'At least 1 minute')
+            .max(1440, 'At most 1440 minutes (a day)')
+            .optional(),
+          // The spec asks clients not to poll faster than every 10 s (verifying) and 30 s (awaiting payment).
+          topUpVerifyingSeconds: z
+            .int()
+            .min(10, 'At least 10 seconds')
+            .max(600, 'At most 600 seconds')
+            .optional(),
+          topUpAwaitingPaymentSeconds: z
+            .int()
+            .min(30, 'At least 30 seconds')
+            .max(600, 'At most 600 seconds')
+            .optional(),
         })
         .optional(),
-      alerts: z.strictObject({ trafficRemainingPercent: z.int().min(0).max(100).optional() }).optional(),
+      alerts: z
+        .strictObject({
+          trafficRemainingPercent: z.int().min(0, 'At least 0').max(100, 'At most 100').optional(),
+          expiryWarningDays: z.int().min(0, 'At least 0').max(365, 'At most 365').optional(),
+        })
+        .optional(),
     }),
   ),
 

@@ -1,0 +1,19 @@
+import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
+import { ipcCalls } from '../ipc/contract';
+import type { GuardedDispatch } from '../ipc/guarded-dispatcher';
+
+/** Registers one `ipcMain.handle` per contract call; every one goes through the guarded dispatcher. */
+export function registerIpcHandlers(
+  ipcMain: IpcMain,
+  dispatch: GuardedDispatch<WebFrameMain | null>,
+): () => void {
+  const channels = Object.keys(ipcCalls);
+  for (const channel of channels) {
+    ipcMain.handle(channel, (event: IpcMainInvokeEvent, input: unknown) =>
+      dispatch(event.senderFrame, channel, input),
+    );
+  }
+  return () => {
+    for (const channel of channels) ipcMain.removeHandler(channel);
+  };
+}
