@@ -10,6 +10,7 @@ import {
   dailyUsage,
   readUsageWindow,
   requestsForBytes,
+  type UsageLedger,
   type UsageSource,
   usedBytesUntil,
 } from '../../../src-main/sandbox/usage/usage-report';
@@ -144,7 +145,7 @@ describe('curveBytesBetween', () => {
 });
 
 describe('buildLedgerReport', () => {
-  const ledgers = [
+  const ledgers: UsageLedger[] = [
     { countries: ['GB', 'IE'], daily: { '2026-03-01': 100_000, '2026-03-03': 250_001 } },
     { countries: ['US'], daily: { '2026-03-03': 98_304, '2026-03-20': 5 } },
   ];
