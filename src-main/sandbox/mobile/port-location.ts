@@ -14,8 +14,9 @@ export interface LocationRequest {
 
 /**
  * Reads `country`, `carrier` and `city` and records a field error for each one that is malformed or
- * not in the catalog (422). `prefix` is the reader's own (e.g. `purchase.options.`): BodyReader does not
- * expose it, and these errors must carry the same full field names as the reader's. Whether the carrier has a free modem there is `checkAvailability`'s job.
+ * not in the catalog (422). Whether the carrier has a free modem there is `checkAvailability`'s job.
+ * `prefix` must be the reader's own (e.g. `purchase.options.`): BodyReader does not expose it, and
+ * these errors must carry the same full field names as the reader's.
  */
 export function readLocation(reader: BodyReader, prefix: string): LocationRequest | undefined {
   const errorsBefore = reader.errors.errors.length;
