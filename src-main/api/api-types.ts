@@ -32,17 +32,22 @@ const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'Expected a decimal stri
 export const SUBSCRIPTION_PRODUCT_IDS = ['residential', 'mobile-gb'] as const;
 export type SubscriptionProductId = Open<(typeof SUBSCRIPTION_PRODUCT_IDS)[number]>;
 
+/** The spec does not list subscription statuses; these are the sandbox's documented choices. */
+export const SUBSCRIPTION_STATUSES = ['active', 'depleted', 'expired'] as const;
+export type SubscriptionStatus = Open<(typeof SUBSCRIPTION_STATUSES)[number]>;
+
 export const CATALOG_PRODUCTS = ['residential', 'mobile', 'mobile-gb'] as const;
 export type CatalogProduct = Open<(typeof CATALOG_PRODUCTS)[number]>;
 
-export const MOBILE_PORT_STATUSES = ['active', 'provisioning'] as const;
+/** `active` and `provisioning` are the spec's; `expired` is the sandbox's documented choice. */
+export const MOBILE_PORT_STATUSES = ['active', 'provisioning', 'expired'] as const;
 export type MobilePortStatus = Open<(typeof MOBILE_PORT_STATUSES)[number]>;
 
 export const ROTATION_MODES = ['interval', 'manual'] as const;
 export type RotationMode = Open<(typeof ROTATION_MODES)[number]>;
 
 /** The spec does not list triggers; these are the sandbox's documented choices. */
-export const IP_HISTORY_TRIGGERS = ['manual', 'interval', 'link', 'relocation'] as const;
+export const IP_HISTORY_TRIGGERS = ['initial', 'manual', 'interval', 'link', 'relocation'] as const;
 export type IpHistoryTrigger = Open<(typeof IP_HISTORY_TRIGGERS)[number]>;
 
 export const TOP_UP_STATUSES = ['awaiting_payment', 'verifying', 'credited', 'rejected', 'expired'] as const;
@@ -99,8 +104,7 @@ export const subscriptionSchema = z.looseObject({
   productId: openEnum(SUBSCRIPTION_PRODUCT_IDS),
   label: z.string(),
   planId: z.string(),
-  /** Values not shown by the spec. */
-  status: z.string(),
+  status: openEnum(SUBSCRIPTION_STATUSES),
   trafficTotalBytes: integer,
   trafficUsedBytes: integer,
   trafficRemainingBytes: integer,
@@ -313,7 +317,7 @@ export const topUpSchema = z.looseObject({
   creditedUsd: nullable(decimalString),
   creditedAt: nullable(timestamp),
   /** Structure not shown by the spec; read it with `describeRejection`. */
-  rejection: z.unknown().transform((value) => value ?? null),
+  rejection: z.unknown().default(null),
   purchase: nullable(purchaseSchema),
   createdAt: timestamp,
 });

@@ -290,9 +290,25 @@ export class HttpTransport {
     request: TransportRequest<T>,
   ): Promise<{ ok: true; value: T; status: number } | { ok: false; failure: Failure }> {
     let sent = false;
+    // undici's own headers/body timers are coarse (about a second), so the phases are timed here with
+    // native timers; undici's stay armed with the same values as a backstop.
+    let timedOut: TimeoutPhase | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attemptAbort = new AbortController();
+    const signal = request.signal
+      ? AbortSignal.any([request.signal, attemptAbort.signal])
+      : attemptAbort.signal;
+    const arm = (phase: 'headers' | 'body') => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = phase;
+        attemptAbort.abort();
+      }, this.timeouts[`${phase}Ms`]);
+    };
     try {
       return await this.limiter.run(async () => {
         sent = true;
+        arm('headers');
         const response = await undiciRequest(request.url, {
           dispatcher: this.dispatcher,
           method: request.method,
@@ -300,9 +316,11 @@ export class HttpTransport {
           body: request.body === undefined ? null : JSON.stringify(request.body),
           headersTimeout: this.timeouts.headersMs,
           bodyTimeout: this.timeouts.bodyMs,
-          signal: request.signal,
+          signal,
         });
-        const text = await this.readBody(response.body);
+        arm('body');
+        const text = await this.readBody(response.body, () => arm('body'));
+        clearTimeout(timer);
         const answer: RawAnswer = { status: response.statusCode, headers: response.headers, text };
         if (answer.status >= 400) return { ok: false as const, failure: this.httpFailure(answer) };
         if (answer.status >= 300) return { ok: false as const, failure: this.redirectFailure(answer) };
@@ -322,7 +340,9 @@ export class HttpTransport {
         }
       }, request.signal);
     } catch (error) {
-      return { ok: false, failure: this.classify(error, request, sent) };
+      return { ok: false, failure: this.classify(error, request, sent, timedOut) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -337,10 +357,11 @@ export class HttpTransport {
     return headers;
   }
 
-  private async readBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+  private async readBody(body: Dispatcher.ResponseData['body'], onChunk: () => void): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      onChunk();
       size += chunk.length;
       if (size > this.maxResponseBytes) {
         body.destroy();
@@ -384,7 +405,12 @@ export class HttpTransport {
     };
   }
 
-  private classify(error: unknown, request: TransportRequest<unknown>, sent: boolean): Failure {
+  private classify(
+    error: unknown,
+    request: TransportRequest<unknown>,
+    sent: boolean,
+    timedOut: TimeoutPhase | null,
+  ): Failure {
     if (request.signal?.aborted) return { type: 'cancelled', sent };
     if (error instanceof ResponseTooLarge) {
       return {
@@ -401,7 +427,7 @@ export class HttpTransport {
     } catch {
       // The URL was built by the client; keep the generic name if it is somehow unreadable.
     }
-    const phase = code !== null ? TIMEOUT_PHASES[code] : undefined;
+    const phase = timedOut ?? (code !== null ? TIMEOUT_PHASES[code] : undefined);
     if (phase !== undefined) {
       const timeoutMs = this.timeouts[`${phase}Ms`];
       const messages: Record<TimeoutPhase, string> = {
