@@ -35,6 +35,8 @@ check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']);
 check('typecheck renderer', 'npx', ['tsc', '-p', 'src-renderer/tsconfig.json']);
 check('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
 check('format', 'npx', ['prettier', '--check', '--log-level=warn', '.']);
+// Built once here, so that tests which need the renderer (web mode, e2e) never build it concurrently.
+check('build', 'npx', ['electron-vite', 'build', '--logLevel', 'warn']);
 
 const resultsDir = join(root, 'out', 'test-results');
 mkdirSync(resultsDir, { recursive: true });

@@ -1,0 +1,301 @@
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
+import { AppCore, type DemoSandbox } from '../../src-main/core/app-core';
+import { ProfilesService } from '../../src-main/core/profiles/profiles-service';
+import type { KeychainProbeResult } from '../../src-main/core/secrets/keychain-probe';
+import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
+import { SettingsStore } from '../../src-main/core/settings/settings-store';
+import type { AppState } from '../../src-main/ipc/contract';
+import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+
+const noWait = () => Promise.resolve();
+
+interface Harness {
+  core: AppCore;
+  dataDir: string;
+  events: AppState[];
+  demoStarts: number;
+  keychain: { status: KeychainProbeResult };
+}
+
+async function createHarness(
+  sandbox: TestSandbox,
+  options: { keychainAvailable?: boolean; dataDir?: string } = {},
+): Promise<Harness> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pm-core-'));
+  const settings = await SettingsStore.open({ dataDir });
+  const keychain = {
+    status: ((options.keychainAvailable ?? true)
+      ? { available: true }
+      : { available: false, reason: 'No Secret Service here.', detail: 'test' }),
+  };
+  // The OS keychain is replaced by a memory store: the keychain binding has its own tests.
+  const profiles = new ProfilesService({
+    settings,
+    keychain: new SessionSecretStore(),
+    session: new SessionSecretStore(),
+    keychainStatus: () => keychain.status,
+  });
+  const harness: Harness = {
+    core: undefined as unknown as AppCore,
+    dataDir,
+    events: [],
+    demoStarts: 0,
+    keychain,
+  };
+  harness.core = new AppCore({
+    mode: 'web',
+    settings,
+    profiles,
+    keychainStatus: () => keychain.status,
+    createClient: (config) => new ProxyServiceClient({ ...config, sleep: noWait, retry: { maxAttempts: 2 } }),
+    probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
+    startDemoSandbox: (): Promise<DemoSandbox> => {
+      harness.demoStarts += 1;
+      return Promise.resolve({ baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY, close: () => Promise.resolve() });
+    },
+    now: () => new Date('2026-03-10T12:00:00Z'),
+  });
+  harness.core.subscribe((channel, payload) => {
+    if (channel === 'app:stateChanged') harness.events.push(payload as AppState);
+  });
+  return harness;
+}
+
+describe('AppCore against the sandbox', () => {
+  let sandbox: TestSandbox;
+  let h: Harness;
+
+  beforeEach(async () => {
+    sandbox = await TestSandbox.start();
+    h = await createHarness(sandbox);
+  });
+
+  afterEach(async () => {
+    await h.core.dispose();
+    await sandbox.close();
+  });
+
+  it('starts unconfigured when there is no profile', async () => {
+    await h.core.start();
+    await h.core.checkConnection();
+    const state = await h.core.getState();
+    expect(state.activeProfile).toBeNull();
+    expect(state.connection.status).toBe('not_configured');
+  });
+
+  it('tests a connection: adopts the literal reading and accepts the key', async () => {
+    const result = await h.core.testConnection({ baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY });
+    expect(result.ok).toBe(true);
+    expect(result.pathStyle).toBe('literal');
+    expect(result.authenticated.ok).toBe(true);
+    expect(result.probes.map((p) => p.pathStyle).sort()).toEqual(['literal', 'origin', 'strip-v1']);
+    expect(JSON.stringify(result)).not.toContain(DEMO_KEY);
+  });
+
+  it('tests a connection: a wrong key is rejected with a clear message', async () => {
+    const result = await h.core.testConnection({ baseUrl: sandbox.baseUrl, apiKey: 'wrong-key-123' });
+    expect(result.ok).toBe(false);
+    expect(result.pathStyle).toBe('literal');
+    expect(result.authenticated).toEqual({ ok: false, message: 'The service rejected this API key.' });
+  });
+
+  it('tests a connection: a base URL that does not answer says so', async () => {
+    const result = await h.core.testConnection({
+      baseUrl: `${sandbox.controlUrl}/nothing`,
+      apiKey: DEMO_KEY,
+    });
+    expect(result.ok).toBe(false);
+    expect(result.pathStyle).toBeNull();
+    expect(result.authenticated.ok).toBe(false);
+  });
+
+  it('creates a profile, stores the key outside the settings file, and goes online', async () => {
+    const state = await h.core.createProfile({
+      name: 'Main account',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'keychain',
+    });
+    expect(state.activeProfile).toMatchObject({ name: 'Main account', kind: 'account' });
+    expect(state.activeProfile?.key).toEqual({ configured: true, masked: '…-key', source: 'keychain' });
+    expect(state.connection.status).toBe('online');
+    for (const file of readdirSync(h.dataDir)) {
+      expect(readFileSync(join(h.dataDir, file), 'utf8')).not.toContain(DEMO_KEY);
+    }
+    expect(h.events.at(-1)?.connection.status).toBe('online');
+  });
+
+  it('offers session storage when no keychain is available', async () => {
+    h.keychain.status = { available: false, reason: 'No Secret Service here.', detail: 'test' };
+    await expect(
+      h.core.createProfile({
+        name: 'A',
+        baseUrl: sandbox.baseUrl,
+        pathStyle: 'literal',
+        apiKey: DEMO_KEY,
+        storage: 'keychain',
+      }),
+    ).rejects.toMatchObject({ code: 'keychain_unavailable' });
+    const state = await h.core.createProfile({
+      name: 'A',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+    expect(state.activeProfile?.key.source).toBe('session');
+    expect(state.keychain).toEqual({ available: false, reason: 'No Secret Service here.' });
+  });
+
+  it('tracks the connection: offline on network faults, key rejected on 401, back online after', async () => {
+    await h.core.createProfile({
+      name: 'A',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+
+    await sandbox.control('POST', '/faults', { match: '/v1/mobile', dropConnection: true, times: 2 });
+    await expect(h.core.listPorts()).rejects.toThrow();
+    expect((await h.core.getState()).connection.status).toBe('offline');
+
+    await sandbox.control('POST', '/faults', { match: '/v1/mobile', status: 503, times: 2 });
+    await expect(h.core.listPorts()).rejects.toThrow();
+    expect((await h.core.getState()).connection.status).toBe('service_error');
+
+    expect((await h.core.listPorts()).length).toBeGreaterThan(0);
+    expect((await h.core.getState()).connection.status).toBe('online');
+
+    const active = (await h.core.getState()).activeProfile;
+    await h.core.setKey({ profileId: active?.id ?? '', apiKey: 'revoked-key', storage: 'session' });
+    const state = await h.core.getState();
+    expect(state.connection.status).toBe('key_rejected');
+    expect(state.connection.message).not.toContain('revoked-key');
+  });
+
+  it('never hands the rotation link (it carries the key) to the renderer', async () => {
+    await h.core.createProfile({
+      name: 'A',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+    const ports = await h.core.listPorts();
+    expect(ports.length).toBeGreaterThan(0);
+    for (const port of ports) {
+      expect(port).not.toHaveProperty('rotationLink');
+      expect(port.hasRotationLink).toBe(true);
+    }
+    expect(JSON.stringify(ports)).not.toContain(DEMO_KEY);
+  });
+
+  it('runs the demo: a demo profile that is active, online, and goes away on stop', async () => {
+    await h.core.createProfile({
+      name: 'Saved',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+    const demo = await h.core.startDemo();
+    expect(demo.demo.running).toBe(true);
+    expect(demo.activeProfile).toMatchObject({ kind: 'demo', key: { source: 'demo' } });
+    expect(demo.connection.status).toBe('online');
+    await h.core.startDemo();
+    expect(h.demoStarts).toBe(1);
+    const settingsText = readFileSync(join(h.dataDir, 'settings.json'), 'utf8');
+    expect(settingsText).not.toContain('demo');
+
+    const stopped = await h.core.stopDemo();
+    expect(stopped.demo.running).toBe(false);
+    expect(stopped.profiles.map((p) => p.kind)).toEqual(['account']);
+    expect(stopped.activeProfile?.name).toBe('Saved');
+  });
+
+  it('uses an environment key for this run only', async () => {
+    await h.core.start({ environment: { baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY } });
+    const state = await h.core.checkConnection();
+    expect(state.activeProfile).toMatchObject({ kind: 'environment', key: { source: 'environment' } });
+    expect(state.connection.status).toBe('online');
+    expect(
+      readdirSync(h.dataDir)
+        .map((f) => readFileSync(join(h.dataDir, f), 'utf8'))
+        .join(),
+    ).not.toContain(DEMO_KEY);
+  });
+
+  it('selects a saved profile by name at start, and refuses an unknown one', async () => {
+    await h.core.createProfile({
+      name: 'First',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+    await h.core.createProfile({
+      name: 'Second',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+    await h.core.start({ profileName: 'First' });
+    expect((await h.core.getState()).activeProfile?.name).toBe('First');
+    await expect(h.core.start({ profileName: 'Nope' })).rejects.toMatchObject({ code: 'profile_not_found' });
+  });
+
+  it('reads and updates settings', async () => {
+    expect(await h.core.getSettings()).toMatchObject({
+      theme: 'system',
+      polling: { topUpVerifyingSeconds: 10 },
+    });
+    const updated = await h.core.updateSettings({ theme: 'dark', alerts: { trafficRemainingPercent: 25 } });
+    expect(updated.theme).toBe('dark');
+    expect(updated.alerts.trafficRemainingPercent).toBe(25);
+    expect(JSON.parse(readFileSync(join(h.dataDir, 'settings.json'), 'utf8')).ui.theme).toBe('dark');
+  });
+
+  it('browses the public catalog without a key', async () => {
+    await h.core.startDemo();
+    const countries = await h.core.listCountries({ product: 'mobile' });
+    expect(countries.length).toBeGreaterThan(10);
+    expect(countries.every((c) => c.products.includes('mobile'))).toBe(true);
+    const states = await h.core.listStates({ countryCode: 'US' });
+    expect(states).toHaveLength(51);
+    expect((await h.core.listCoins()).map((c) => c.code)).toEqual(expect.arrayContaining(['BTC', 'USDT']));
+  });
+});
+
+describe('AppCore start-up notices', () => {
+  it('tells the user when the settings file was corrupt and kept aside, and lets them dismiss it', async () => {
+    const sandbox = await TestSandbox.start();
+    const dataDir = mkdtempSync(join(tmpdir(), 'pm-core-'));
+    writeFileSync(join(dataDir, 'settings.json'), '{"version": 1, "profiles": [oops');
+    const h = await createHarness(sandbox, { dataDir });
+    await h.core.start();
+    const [notice] = (await h.core.getState()).notices;
+    expect(notice?.level).toBe('warning');
+    expect(notice?.message).toContain('settings.json.corrupt-');
+    expect(readdirSync(dataDir).some((f) => f.startsWith('settings.json.corrupt-'))).toBe(true);
+    const dismissed = await h.core.dismissNotice({ noticeId: notice?.id ?? '' });
+    expect(dismissed.notices).toEqual([]);
+    await h.core.dispose();
+    await sandbox.close();
+  });
+
+  it('starts cleanly with no notice when the settings file is fine', async () => {
+    const sandbox = await TestSandbox.start();
+    const h = await createHarness(sandbox);
+    await h.core.start();
+    expect((await h.core.getState()).notices).toEqual([]);
+    await h.core.dispose();
+    await sandbox.close();
+  });
+});

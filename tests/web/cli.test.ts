@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(__dirname, '..', '..');
+
+function startWeb(args: string[]): Promise<{ child: ChildProcess; url: string; stdoutLines: string[] }> {
+  const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src-main/web/cli.ts', ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PROXY_MANAGER_DATA_DIR: mkdtempSync(join(tmpdir(), 'pm-web-cli-')),
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdoutLines: string[] = [];
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        stdoutLines.push(line);
+        const match = /^WEB_READY (\{.*\})$/.exec(line);
+        if (match?.[1]) resolve({ child, url: (JSON.parse(match[1]) as { url: string }).url, stdoutLines });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`web exited ${code}: ${stderr}`)));
+  });
+}
+
+describe('npm run web', () => {
+  let web: Awaited<ReturnType<typeof startWeb>>;
+
+  beforeAll(async () => {
+    web = await startWeb(['--port', '0', '--demo', '--demo-latency', 'fast']);
+  }, 120_000);
+
+  afterAll(() => {
+    web?.child.kill('SIGTERM');
+  });
+
+  it('prints one WEB_READY line with a loopback URL carrying the token', () => {
+    expect(web.stdoutLines).toHaveLength(1);
+    expect(web.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}$/);
+  });
+
+  it('serves the renderer and answers contract calls in demo mode', async () => {
+    const url = new URL(web.url);
+    const token = url.hash.slice('#token='.length);
+    const page = await fetch(new URL('/', url));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    const call = await fetch(new URL('/rpc/app:getState', url), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const state = (await call.json());
+    expect(state.ok).toBe(true);
+    expect(state.value.mode).toBe('web');
+    expect(state.value.activeProfile.kind).toBe('demo');
+    expect(state.value.connection.status).toBe('online');
+  });
+
+  it('exits cleanly on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => web.child.on('exit', (code) => resolve(code)));
+    web.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
