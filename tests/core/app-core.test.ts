@@ -27,11 +27,11 @@ async function createHarness(
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pm-core-'));
   const settings = await SettingsStore.open({ dataDir });
-  const keychain = {
-    status: ((options.keychainAvailable ?? true)
+  const status: KeychainProbeResult =
+    (options.keychainAvailable ?? true)
       ? { available: true }
-      : { available: false, reason: 'No Secret Service here.', detail: 'test' }),
-  };
+      : { available: false, reason: 'No Secret Service here.', detail: 'test' };
+  const keychain = { status };
   // The OS keychain is replaced by a memory store: the keychain binding has its own tests.
   const profiles = new ProfilesService({
     settings,
