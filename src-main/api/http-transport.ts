@@ -36,7 +36,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export interface TransportTimeouts {
   /** Opening the TCP/TLS connection. Default 10 s. */
   connectMs: number;
-  /** From sending the request to the answer's headers. Default 30 s (a rotation takes 5-15 s). */
+  /**
+   * From the start of a request (connection included) to the answer's headers. Default 30 s: a rotation
+   * takes 5-15 s.
+   */
   headersMs: number;
   /** Longest silence while the body streams in. Default 30 s. */
   bodyMs: number;
@@ -520,10 +523,14 @@ export class HttpTransport {
     const result = entry.status !== null ? String(entry.status) : entry.outcome;
     const code = entry.errorCode ? ` ${this.redactor.text(entry.errorCode)}` : '';
     const retry = entry.retryInMs !== null ? `; retrying in ${entry.retryInMs} ms` : '';
-    this.logger(
-      `${entry.method} ${entry.path} -> ${result}${code} in ${entry.durationMs} ms (attempt ${entry.attempt})${retry}`,
-      entry,
-    );
+    try {
+      this.logger(
+        `${entry.method} ${entry.path} -> ${result}${code} in ${entry.durationMs} ms (attempt ${entry.attempt})${retry}`,
+        entry,
+      );
+    } catch {
+      // A broken logger must not break the call it describes.
+    }
   }
 }
 

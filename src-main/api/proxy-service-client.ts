@@ -333,6 +333,8 @@ export class ProxyServiceClient {
   }
 
   createSubUser(subscriptionId: string, input: SubUserCreate, options?: CallOptions): Promise<SubUser> {
+    // Should the service echo the chosen password in an error message, it is removed from it.
+    this.redactor.add(input.password);
     return this.call(ENDPOINTS.createSubUser, subUserSchema, {
       params: { subscriptionId },
       body: input,

@@ -64,9 +64,10 @@ const RULES: readonly Rule[] = [
       /("(?:password|passwd|api[-_]?key|key|rotation[-_]?link|access[-_]?token|token|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
     replace: (_m, prefix) => `${prefix}"${REDACTED}"`,
   },
-  // `password=…` / `password: …` in free text.
+  // `password=…` in free text and form bodies. (Not `password: …`: that is how field errors read,
+  // e.g. "password: must be printable ASCII".)
   {
-    pattern: /\b(password|passwd)(\s*[=:]\s*)(?!"|\[REDACTED\])[^\s&,;"'<>]+/gi,
+    pattern: /\b(password|passwd)(\s*=\s*)(?!"|\[REDACTED\])[^\s&,;"'<>]+/gi,
     replace: (_m, name, separator) => `${name}${separator}${REDACTED}`,
   },
 ];

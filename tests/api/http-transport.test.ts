@@ -167,6 +167,7 @@ describe('writes that must not be repeated', () => {
     ],
     ['reset-password', (c: ProxyServiceClient, id: string) => c.resetMobilePortPassword(id)],
     ['PATCH', (c: ProxyServiceClient, id: string) => c.updateMobilePort(id, { label: 'x' })],
+    ['GET rotate link (it rotates)', (c: ProxyServiceClient, id: string) => c.rotateMobilePortViaLink(id)],
   ])('%s is sent once on 503', async (_name, call) => {
     const sandbox = await startSandbox();
     const client = track(sandboxClient(sandbox));

@@ -203,6 +203,23 @@ describe('error bodies', () => {
     });
   });
 
+  it('never repeats a chosen sub-user password when the service echoes it', async () => {
+    const { client } = await serve((_req, res) =>
+      sendJson(res, 422, {
+        error: {
+          code: 'validation_error',
+          message: 'password: Chosen-Secret-77 is too weak',
+          fields: [{ field: 'password', code: 'weak', message: 'Chosen-Secret-77 is too weak' }],
+        },
+      }),
+    );
+    const error = (await client
+      .createSubUser('sub_1', { label: 'A', password: 'Chosen-Secret-77' })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(JSON.stringify(error.toJSON())).not.toContain('Chosen-Secret-77');
+    expect(error.fieldMessage('password')).toBe('[REDACTED] is too weak');
+  });
+
   it('never repeats the key when the service echoes it', async () => {
     const { client } = await serve((_req, res) =>
       sendJson(res, 401, { error: { code: 'unauthorized', message: `Key ${KEY} is not valid` } }),
@@ -214,6 +231,15 @@ describe('error bodies', () => {
 });
 
 describe('requests as sent', () => {
+  it('a logger that throws does not break the call', async () => {
+    const { client } = await serve((_req, res) => sendJson(res, 200, { data: [] }), {
+      logger: () => {
+        throw new Error('disk full');
+      },
+    });
+    await expect(client.listCoins()).resolves.toEqual([]);
+  });
+
   it('sends the bearer key except to the catalog, JSON bodies, and no body when there is none', async () => {
     const { client, server } = await serve((req, res) => {
       if (req.url?.includes('/catalog/')) sendJson(res, 200, { data: [] });

@@ -30,9 +30,11 @@ describe('redactText', () => {
     expect(redactText('{"username":"u1","password":"p\\"w","rotationLink":"https://h/r?key=k"}')).toBe(
       `{"username":"u1","password":"${REDACTED}","rotationLink":"${REDACTED}"}`,
     );
-    expect(redactText('password=hunter2 and passwd: swordfish')).toBe(
-      `password=${REDACTED} and passwd: ${REDACTED}`,
+    expect(redactText('password=hunter2&passwd = swordfish')).toBe(
+      `password=${REDACTED}&passwd = ${REDACTED}`,
     );
+    // Field errors read "password: <message>"; the message is not a secret and stays readable.
+    expect(redactText('password: must be printable ASCII')).toBe('password: must be printable ASCII');
     expect(redactText('http://user-1:pa55@gw.example:8000')).toBe(
       `http://user-1:${REDACTED}@gw.example:8000`,
     );
