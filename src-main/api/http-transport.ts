@@ -84,7 +84,10 @@ export type ApiLogger = (line: string, entry: ApiLogEntry) => void;
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface HttpTransportOptions {
-  /** Injected for tests (e.g. an undici `MockAgent`); default a keep-alive `Agent` owned by the transport. */
+  /**
+   * Injected for tests (e.g. an undici `MockAgent`) or sharing; default a keep-alive `Agent` owned by the
+   * transport. An injected dispatcher keeps its own connect timeout; headers and body timeouts still apply.
+   */
   dispatcher?: Dispatcher;
   timeouts?: Partial<TransportTimeouts>;
   retry?: Partial<RetryOptions>;
