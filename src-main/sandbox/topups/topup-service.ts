@@ -230,9 +230,9 @@ export class TopUpService {
   // ---- the simulated chain -------------------------------------------------------------------
 
   /**
-   * A transfer of `amountCrypto` to the network's deposit address at `now`. A top-up that declared
-   * this txid and waits for it is checked against it; otherwise the payment goes to the top-up of
-   * the network that asks for exactly this amount and can still be paid.
+   * A transfer of `amountCrypto` to the network's deposit address at `now`. It pays the top-up of the
+   * network that asks for exactly this amount and can still be paid; a top-up that declared this txid
+   * and waits for it is then checked against it (and rejected unless it was that top-up).
    */
   receivePayment(
     input: { network: NetworkId; amountCrypto: string; txid: string | null },
@@ -255,18 +255,18 @@ export class TopUpService {
     this.state.chain.push(tx);
     this.chainByTxid.set(chainKey(tx.network, tx.txid), tx);
 
+    // The exact amount is the primary key of a payment; a declared txid only helps.
     const claimantId = this.claims.get(chainKey(tx.network, tx.txid));
+    const holderId = this.amounts.holder(tx.network, tx.amountCrypto);
+    const holder = holderId === undefined ? undefined : this.byId.get(holderId);
+    if (holder && this.isPayable(holder, now)) {
+      this.match(holder, tx);
+      this.schedule(holder);
+    }
     const claimant = claimantId === undefined ? undefined : this.byId.get(claimantId);
-    if (claimant && claimant.status === 'verifying' && claimant.paidAt === null) {
-      // Checked by its own event at `now` (amount, timing), in order with everything else.
+    if (claimant && claimant !== holder && claimant.status === 'verifying' && claimant.paidAt === null) {
+      // Checked by its own event at `now`: the transaction pays another amount (or another top-up).
       this.schedule(claimant);
-    } else {
-      const holderId = this.amounts.holder(tx.network, tx.amountCrypto);
-      const holder = holderId === undefined ? undefined : this.byId.get(holderId);
-      if (holder && this.isPayable(holder, now)) {
-        this.match(holder, tx);
-        this.schedule(holder);
-      }
     }
     this.settle(now);
     return tx;
@@ -310,6 +310,14 @@ export class TopUpService {
 
   // ---- time ----------------------------------------------------------------------------------
 
+  /**
+   * The earliest instant at which `settle` may change something (null: nothing pending), so that a
+   * caller can step several domains through time together. It may be early, never late.
+   */
+  nextEventAt(): number | null {
+    return this.events.peek()?.at ?? null;
+  }
+
   /** Applies every transition due at or before `now`, in time order. */
   settle(now: number): void {
     this.pruneIdempotency(now);
@@ -319,14 +327,14 @@ export class TopUpService {
       this.events.pop();
       const record = this.byId.get(next.id);
       // Entries left from an earlier schedule of the record are stale: only its current event counts.
-      if (!record || this.nextEventAt(record) !== next.at) continue;
+      if (!record || this.eventAtOf(record) !== next.at) continue;
       this.apply(record, next.at);
       this.schedule(record);
     }
   }
 
   private schedule(record: TopUpRecord): void {
-    const at = this.nextEventAt(record);
+    const at = this.eventAtOf(record);
     if (at !== null) this.events.push({ at, seq: record.seq, id: record.id });
   }
 
@@ -334,7 +342,7 @@ export class TopUpService {
     return record.txid === null ? undefined : this.chainByTxid.get(chainKey(record.network, record.txid));
   }
 
-  private nextEventAt(record: TopUpRecord): number | null {
+  private eventAtOf(record: TopUpRecord): number | null {
     switch (record.status) {
       case 'awaiting_payment':
         return record.expiresAt;

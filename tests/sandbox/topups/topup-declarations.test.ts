@@ -334,6 +334,20 @@ describe('verification of a declaration', () => {
     });
   });
 
+  it('gives a payment to the top-up of its exact amount and rejects the one that declared its txid', async () => {
+    const declarer = await topUpOn('bitcoin');
+    const owner = await createTopUp(sandbox, { amountUsd: '200.00', coin: 'BTC', network: 'bitcoin' });
+    await declare(sandbox, declarer.id, { txid: hex64('3') });
+    const payment = await pay(sandbox, 'bitcoin', owner.amountCrypto, hex64('3'));
+    expect(payment.topUpId).toBe(owner.id);
+    expect((await getTopUp(sandbox, declarer.id)).rejection?.reason).toBe('amount_mismatch');
+    await sandbox.advance(20 * MINUTE);
+    expect(await getTopUp(sandbox, owner.id)).toMatchObject({ status: 'credited', txid: hex64('3') });
+    const again = await declare(sandbox, declarer.id, { txid: hex64('3') });
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe('txid_already_used');
+  });
+
   it('matches the exact amount even when the declared txid was another one', async () => {
     const topUp = await topUpOn('bitcoin');
     await declare(sandbox, topUp.id, { txid: hex64('2') });
