@@ -1,9 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createWebTransport } from './api/web-transport';
+import { App } from './app/App';
+import './styles.css';
 
-function App() {
-  return <h1>Proxy Manager</h1>;
-}
+// The desktop app gets `window.api` from its preload. A browser (web mode) has none: the same contract
+// is then spoken over HTTP and a WebSocket to the server that served this page. This runs before the
+// first render so that the `#token=` fragment is read and removed before the router looks at the hash.
+if (!window.api) window.api = createWebTransport().api;
 
 const root = document.getElementById('root');
 if (root) {

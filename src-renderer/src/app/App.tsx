@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import { WEB_TOKEN_MISSING, WEB_TOKEN_REJECTED } from '../api/web-transport';
+import { useAppStore } from '../features/app/app-store';
+import { OnboardingScreen } from '../features/onboarding/OnboardingScreen';
+import { useSettingsStore } from '../features/settings/settings-store';
+import { ErrorMessage } from '../shared/components/ErrorMessage';
+import { dropAccountDataOnSwitch } from './account-data';
+import { AppShell } from './AppShell';
+import { useTheme } from './use-theme';
+
+function StartupProblem() {
+  const loadError = useAppStore((store) => store.loadError);
+  const load = useAppStore((store) => store.load);
+  if (!loadError) return null;
+  const tokenProblem = loadError.code === WEB_TOKEN_MISSING || loadError.code === WEB_TOKEN_REJECTED;
+  return (
+    <main className="startup" id="main">
+      <h1>Proxy Manager cannot start</h1>
+      <ErrorMessage error={loadError} onRetry={tokenProblem ? undefined : () => void load()} />
+      {tokenProblem ? (
+        <p>
+          Web mode only answers pages opened from the link it prints. Run <code>npm run web</code> and open
+          the <code>http://127.0.0.1:…/#token=…</code> URL from its <code>WEB_READY</code> line.
+        </p>
+      ) : null}
+    </main>
+  );
+}
+
+export function App() {
+  const state = useAppStore((store) => store.state);
+  const loadError = useAppStore((store) => store.loadError);
+  useTheme();
+
+  useEffect(() => {
+    const stopDropping = dropAccountDataOnSwitch();
+    const disconnect = useAppStore.getState().connect();
+    void useSettingsStore.getState().load();
+    return () => {
+      disconnect();
+      stopDropping();
+    };
+  }, []);
+
+  if (!state) {
+    return loadError ? (
+      <StartupProblem />
+    ) : (
+      <main className="startup" id="main" aria-busy="true">
+        <p role="status">Starting Proxy Manager…</p>
+      </main>
+    );
+  }
+  return state.activeProfile ? <AppShell /> : <OnboardingScreen />;
+}

@@ -1,0 +1,73 @@
+import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
+import { DemoBanner } from '../features/app/DemoBanner';
+import { Navigation } from '../features/app/Navigation';
+import { Notices } from '../features/app/Notices';
+import { StatusBar } from '../features/app/StatusBar';
+import { CatalogScreen } from '../features/catalog/CatalogScreen';
+import { PortsScreen } from '../features/ports/PortsScreen';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
+import { SubscriptionsScreen } from '../features/subscriptions/SubscriptionsScreen';
+import { TopUpsScreen } from '../features/topups/TopUpsScreen';
+import { useScreen, type ScreenId } from './routes';
+
+const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
+  ports: () => <PortsScreen />,
+  subscriptions: () => <SubscriptionsScreen />,
+  topups: () => <TopUpsScreen />,
+  catalog: () => <CatalogScreen />,
+  settings: () => <SettingsScreen />,
+};
+
+/** Skips the header and navigation; a plain `#main` link would be read as a screen route. */
+export function SkipLink() {
+  const skip = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    document.getElementById('main')?.focus();
+  };
+  return (
+    <a className="skip-link" href="#main" onClick={skip}>
+      Skip to content
+    </a>
+  );
+}
+
+export function AppHeader({ children }: { children?: ReactNode }) {
+  return (
+    <header className="app-header">
+      <DemoBanner />
+      <div className="app-header__bar">
+        <span className="brand">Proxy Manager</span>
+        {children}
+      </div>
+    </header>
+  );
+}
+
+export function AppShell() {
+  const screen = useScreen();
+  const mainRef = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+
+  // After a navigation, focus moves to the new screen's heading (not on first load: the page starts at the top).
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    mainRef.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [screen]);
+
+  return (
+    <div className="app">
+      <SkipLink />
+      <AppHeader>
+        <Navigation current={screen} />
+      </AppHeader>
+      <Notices />
+      <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
+        {SCREEN_COMPONENTS[screen]()}
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { hrefOf, SCREENS, type ScreenId } from '../../app/routes';
+
+export function Navigation({ current }: { current: ScreenId }) {
+  return (
+    <nav className="navigation" aria-label="Main">
+      <ul>
+        {SCREENS.map((screen) => (
+          <li key={screen.id}>
+            <a href={hrefOf(screen.id)} aria-current={screen.id === current ? 'page' : undefined}>
+              {screen.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

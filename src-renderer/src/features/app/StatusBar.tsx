@@ -1,0 +1,64 @@
+import { Time } from '../../shared/components/Time';
+import { useAppStore } from './app-store';
+import { connectionLabel, connectionTone } from './connection-status';
+
+const PROFILE_KINDS: Record<string, string> = {
+  demo: '',
+  environment: 'from the environment',
+  account: '',
+};
+
+/** Always visible: the connection state from main, the active profile, and a "Check now" button. */
+export function StatusBar() {
+  const state = useAppStore((store) => store.state);
+  const checking = useAppStore((store) => store.checking);
+  const actionError = useAppStore((store) => store.actionError);
+  const checkConnection = useAppStore((store) => store.checkConnection);
+  if (!state) return null;
+  const { connection, activeProfile } = state;
+  const kind = activeProfile ? PROFILE_KINDS[activeProfile.kind] : '';
+  return (
+    <footer className="status-bar">
+      <div className="status-bar__connection" role="status" aria-live="polite">
+        <span className={`status-dot status-dot--${connectionTone(connection.status)}`} aria-hidden="true" />
+        <span className="status-bar__label" data-testid="connection-status" data-status={connection.status}>
+          {connectionLabel(connection.status)}
+        </span>
+        <span className="status-bar__message">{connection.message}</span>
+        {connection.checkedAt ? (
+          <span className="status-bar__time">
+            {' '}
+            · checked <Time iso={connection.checkedAt} relative />
+          </span>
+        ) : null}
+      </div>
+      <div className="status-bar__profile">
+        <span className="muted">Profile:</span>{' '}
+        {activeProfile ? (
+          <strong data-testid="active-profile">
+            {activeProfile.name}
+            {kind ? <span className="muted"> ({kind})</span> : null}
+          </strong>
+        ) : (
+          <span>none</span>
+        )}
+        {state.mode === 'web' ? <span className="badge">web mode</span> : null}
+      </div>
+      {activeProfile ? (
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => void checkConnection()}
+          disabled={checking || connection.status === 'checking'}
+        >
+          {checking ? 'Checking…' : 'Check now'}
+        </button>
+      ) : null}
+      {actionError ? (
+        <p className="status-bar__error" role="alert">
+          {actionError.message}
+        </p>
+      ) : null}
+    </footer>
+  );
+}

@@ -1,0 +1,139 @@
+import type { FormEvent } from 'react';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { PasswordField } from '../../shared/components/PasswordField';
+import { TextField } from '../../shared/components/TextField';
+import { unplacedFieldErrors } from '../../shared/field-errors';
+import { useAppStore } from '../app/app-store';
+import { ConnectionTestReport } from './ConnectionTestReport';
+import { defaultProfileName, useOnboardingStore } from './onboarding-store';
+
+const PLACED_FIELDS = ['name', 'baseUrl', 'apiKey', 'storage'];
+
+/**
+ * Paste the key and the base URL, test, save. Used by onboarding and by "Add a profile" in Settings.
+ * Enter in any field runs Save (which tests first when the inputs changed since the last test).
+ */
+export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
+  const draft = useOnboardingStore((store) => store.draft);
+  const fieldErrors = useOnboardingStore((store) => store.fieldErrors);
+  const test = useOnboardingStore((store) => store.test);
+  const saving = useOnboardingStore((store) => store.saving);
+  const saveError = useOnboardingStore((store) => store.saveError);
+  const confirmUntested = useOnboardingStore((store) => store.confirmUntested);
+  const keychainUnavailable = useOnboardingStore((store) => store.keychainUnavailable);
+  const setField = useOnboardingStore((store) => store.setField);
+  const testConnection = useOnboardingStore((store) => store.testConnection);
+  const save = useOnboardingStore((store) => store.save);
+  const keychain = useAppStore((store) => store.state?.keychain);
+
+  const testing = test.status === 'loading';
+  const busy = testing || saving;
+  const unplaced = unplacedFieldErrors(fieldErrors, PLACED_FIELDS);
+  const saveAndReport = async (options?: Parameters<typeof save>[0]) => {
+    if (await save(options)) onSaved?.();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void saveAndReport();
+  };
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Connect an account">
+      <PasswordField
+        label="API key"
+        value={draft.apiKey}
+        onChange={(value) => setField('apiKey', value)}
+        error={fieldErrors.apiKey}
+        hint="It is stored in your OS keychain and never shown again, only its last four characters."
+        required
+      />
+      <TextField
+        label="Base URL"
+        type="url"
+        inputMode="url"
+        value={draft.baseUrl}
+        onChange={(value) => setField('baseUrl', value)}
+        error={fieldErrors.baseUrl}
+        placeholder="https://api.example.com/api/v1"
+        hint="The API address your provider gave you; it usually ends in /api/v1."
+        spellCheck={false}
+        autoCapitalize="off"
+        required
+      />
+      <TextField
+        label="Profile name"
+        value={draft.name}
+        onChange={(value) => setField('name', value)}
+        error={fieldErrors.name}
+        placeholder={draft.baseUrl ? defaultProfileName(draft.baseUrl) : 'e.g. Work account'}
+        hint="Leave empty to use the host name."
+        maxLength={60}
+      />
+      {keychain && !keychain.available ? (
+        <p className="message message--warn">
+          No OS keychain is available{keychain.reason ? ` (${keychain.reason})` : ''}. The key can be kept for
+          this session only.
+        </p>
+      ) : null}
+
+      {testing ? (
+        <p role="status" className="muted">
+          Testing the connection…
+        </p>
+      ) : null}
+      {test.status === 'error' && test.error && !test.error.fields ? (
+        <ErrorMessage error={test.error} title="Could not test the connection" />
+      ) : null}
+      {test.data ? <ConnectionTestReport result={test.data} /> : null}
+
+      {unplaced.length > 0 ? (
+        <ul className="field__error" role="alert">
+          {unplaced.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+
+      {keychainUnavailable && saveError ? (
+        <div className="message message--warn" role="alert">
+          <p>
+            <strong>The OS keychain cannot store the key.</strong> {saveError.message}
+          </p>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void saveAndReport({ storage: 'session', anyway: true })}
+          >
+            Keep for this session only
+          </button>
+        </div>
+      ) : saveError && !saveError.fields ? (
+        <ErrorMessage error={saveError} title="Could not save the profile" />
+      ) : null}
+
+      {confirmUntested ? (
+        <div className="message message--warn" role="alert">
+          <p>The connection test did not pass. Save this profile anyway? You can fix the key or URL later.</p>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void saveAndReport({ anyway: true })}
+          >
+            Save anyway
+          </button>
+        </div>
+      ) : null}
+
+      <div className="form__actions">
+        <button type="button" className="button" disabled={busy} onClick={() => void testConnection()}>
+          {testing ? 'Testing…' : 'Test connection'}
+        </button>
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}

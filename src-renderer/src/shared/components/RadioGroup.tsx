@@ -1,0 +1,66 @@
+import { useId } from 'react';
+
+export interface RadioOption<V extends string> {
+  value: V;
+  label: string;
+  disabled?: boolean;
+  description?: string;
+}
+
+interface RadioGroupProps<V extends string> {
+  legend: string;
+  value: V;
+  options: readonly RadioOption<V>[];
+  onChange: (value: V) => void;
+  /** Segmented look (a row of toggles) instead of a list. */
+  segmented?: boolean;
+  hideLegend?: boolean;
+  error?: string | undefined;
+}
+
+/** Native radios in a fieldset: arrow keys, labels and the group name come from the browser. */
+export function RadioGroup<V extends string>({
+  legend,
+  value,
+  options,
+  onChange,
+  segmented = false,
+  hideLegend = false,
+  error,
+}: RadioGroupProps<V>) {
+  const name = useId();
+  const errorId = `${name}-error`;
+  return (
+    <fieldset
+      className={segmented ? 'radio-group radio-group--segmented' : 'radio-group'}
+      aria-describedby={error ? errorId : undefined}
+    >
+      <legend className={hideLegend ? 'visually-hidden' : undefined}>{legend}</legend>
+      <div className="radio-group__options">
+        {options.map((option) => (
+          <label key={option.value} className="radio-group__option">
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={option.value === value}
+              disabled={option.disabled}
+              onChange={() => onChange(option.value)}
+            />
+            <span>
+              {option.label}
+              {option.description ? (
+                <span className="radio-group__description">{option.description}</span>
+              ) : null}
+            </span>
+          </label>
+        ))}
+      </div>
+      {error ? (
+        <p id={errorId} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

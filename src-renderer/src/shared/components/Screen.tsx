@@ -1,0 +1,34 @@
+import { useEffect, type ReactNode } from 'react';
+
+interface ScreenProps {
+  title: string;
+  /** One line under the title. */
+  description?: ReactNode;
+  /** Buttons at the right of the title (Refresh, …). */
+  actions?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * A screen's heading and body. The heading takes focus when the user navigates to the screen, so that
+ * keyboard and screen-reader users land at its start; it also names the window.
+ */
+export function Screen({ title, description, actions, children }: ScreenProps) {
+  useEffect(() => {
+    document.title = `${title} · Proxy Manager`;
+  }, [title]);
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <div className="screen__header">
+        <div>
+          <h1 id="screen-title" tabIndex={-1}>
+            {title}
+          </h1>
+          {description ? <p className="screen__description">{description}</p> : null}
+        </div>
+        {actions ? <div className="screen__actions">{actions}</div> : null}
+      </div>
+      {children}
+    </section>
+  );
+}
