@@ -8,7 +8,6 @@ import { SettingsError } from '../core/settings/settings-store';
 import type { IpcError, IpcFieldError } from './contract';
 
 const CODE_BY_KIND: Record<string, string> = {
-  auth: 'unauthorized',
   network: 'network_error',
   timeout: 'timeout',
   protocol: 'protocol_error',

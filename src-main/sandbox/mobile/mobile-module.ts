@@ -16,10 +16,9 @@ import {
   type RotationMode,
 } from './port-record';
 import { linkContext, renderIpHistoryEntry, renderPort, renderRotation } from './port-view';
+import { PROXIES_SCOPE } from '../sandbox-scopes';
 
 const MINUTE_MS = 60_000;
-/** Scope of the rotate link (the spec's) and, by the sandbox's choice, of every change to a port. */
-const PORT_WRITE_SCOPE = 'proxies';
 const ROTATION_DELAY_MIN_MS = 5_000;
 const ROTATION_DELAY_MAX_MS = 15_000;
 
@@ -94,7 +93,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       method: 'PATCH',
       path: '/v1/mobile/:portId',
       auth: 'bearer',
-      scope: PORT_WRITE_SCOPE,
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: (ctx) => {
         const port = findPort(ctx);
@@ -113,7 +112,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       method: 'POST',
       path: '/v1/mobile/:portId/rotate',
       auth: 'bearer',
-      scope: PORT_WRITE_SCOPE,
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: async (ctx) => {
         const outcome = await rotate(ctx, findPort(ctx), 'manual');
@@ -124,7 +123,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       method: 'GET',
       path: '/v1/mobile/:portId/rotate',
       auth: 'query-key',
-      scope: PORT_WRITE_SCOPE,
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: async (ctx) => {
         const port = findPort(ctx);
@@ -141,7 +140,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       method: 'POST',
       path: '/v1/mobile/:portId/relocate',
       auth: 'bearer',
-      scope: PORT_WRITE_SCOPE,
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: (ctx) => {
         const port = findPort(ctx);
@@ -167,7 +166,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       method: 'POST',
       path: '/v1/mobile/:portId/reset-password',
       auth: 'bearer',
-      scope: PORT_WRITE_SCOPE,
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: (ctx) => {
         const port = findPort(ctx);

@@ -14,6 +14,7 @@ import {
   TRAFFIC_PRODUCT_IDS,
 } from './subscription-types';
 import { subscriptionView, subUserView } from './subscription-views';
+import { PROXIES_SCOPE } from '../sandbox-scopes';
 
 const BASE = '/v1/residential/subscriptions';
 
@@ -90,6 +91,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
       method: 'PATCH',
       path: `${BASE}/:subscriptionId`,
       auth: 'bearer',
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: ({ params, body, now }) => {
         const sub = loadSubscription(params.subscriptionId, now);
@@ -106,6 +108,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
       method: 'POST',
       path: `${BASE}/:subscriptionId/reset-password`,
       auth: 'bearer',
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: ({ params, now }) => {
         const sub = loadSubscription(params.subscriptionId, now);
@@ -146,6 +149,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
       method: 'POST',
       path: `${BASE}/:subscriptionId/sub-users`,
       auth: 'bearer',
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: ({ params, body, now }) => {
         const sub = loadSubscription(params.subscriptionId, now);
@@ -173,6 +177,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
       method: 'PATCH',
       path: `${BASE}/:subscriptionId/sub-users/:subUserId`,
       auth: 'bearer',
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: ({ params, body, now }) => {
         const sub = loadSubscription(params.subscriptionId, now);
@@ -199,6 +204,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
       method: 'DELETE',
       path: `${BASE}/:subscriptionId/sub-users/:subUserId`,
       auth: 'bearer',
+      scope: PROXIES_SCOPE,
       mutates: true,
       handler: ({ params, now }) => {
         const sub = loadSubscription(params.subscriptionId, now);

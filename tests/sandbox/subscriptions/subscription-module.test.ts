@@ -86,11 +86,33 @@ describe('GET /v1/residential/subscriptions', () => {
     }
   });
 
-  it('needs a valid key (401) but no scope', async () => {
+  it('needs a valid key (401) but no scope to read', async () => {
     expect((await sandbox.request('GET', SUBSCRIPTIONS, { key: null })).json.error.code).toBe('unauthorized');
     const wrong = await sandbox.request('GET', SUBSCRIPTIONS, { key: 'not-a-key' });
     expect(wrong.status).toBe(401);
     expect((await sandbox.request('GET', SUBSCRIPTIONS, { key: 'readonly-key' })).status).toBe(200);
+  });
+
+  it('needs the proxies scope for every change (403 insufficient_scope), and changes nothing without it', async () => {
+    const sub = await subscriptionByLabel(sandbox, SEEDED.neverExpires);
+    const subUsers = await sandbox.request('GET', `${SUBSCRIPTIONS}/${sub.id}/sub-users`);
+    const subUserId = subUsers.json.data[0]?.id ?? 'su_none';
+    const writes: [string, string, unknown][] = [
+      ['PATCH', `${SUBSCRIPTIONS}/${sub.id}`, { label: 'renamed' }],
+      ['POST', `${SUBSCRIPTIONS}/${sub.id}/reset-password`, undefined],
+      ['POST', `${SUBSCRIPTIONS}/${sub.id}/sub-users`, { label: 'new one' }],
+      ['PATCH', `${SUBSCRIPTIONS}/${sub.id}/sub-users/${subUserId}`, { enabled: false }],
+      ['DELETE', `${SUBSCRIPTIONS}/${sub.id}/sub-users/${subUserId}`, undefined],
+    ];
+    for (const [method, path, body] of writes) {
+      const answer = await sandbox.request(method, path, { key: 'readonly-key', body });
+      expect(answer.status, `${method} ${path}`).toBe(403);
+      expect(answer.json.error.code).toBe('insufficient_scope');
+    }
+    expect(await getSubscription(sandbox, sub.id)).toEqual(sub);
+    expect((await sandbox.request('GET', `${SUBSCRIPTIONS}/${sub.id}/sub-users`)).json).toEqual(
+      subUsers.json,
+    );
   });
 });
 
