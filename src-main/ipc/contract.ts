@@ -8,6 +8,7 @@
  * type-checks against it.
  */
 import { z } from 'zod';
+import { PATH_STYLES } from '../api/base-url';
 import type {
   Asn,
   Carrier,
@@ -49,7 +50,7 @@ const baseUrl = z
 
 const profileName = z.string().trim().min(1, 'Give the profile a name').max(60, 'At most 60 characters');
 const profileId = z.string().min(1).max(128);
-const pathStyle = z.enum(['literal', 'strip-v1', 'origin']);
+const pathStyle = z.enum(PATH_STYLES);
 const keyStorage = z.enum(['keychain', 'session']);
 const countryCode = z.string().regex(/^[A-Z]{2}$/, 'A country is a two-letter upper-case ISO code, e.g. US');
 const catalogProduct = z.enum(['residential', 'mobile', 'mobile-gb']);

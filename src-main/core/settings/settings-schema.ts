@@ -1,15 +1,11 @@
 import { z } from 'zod';
+import { PATH_STYLES } from '../../api/base-url';
 
 /** The version written into the file; bump it (and add a migration) when the shape changes. */
 export const SETTINGS_VERSION = 1;
 
-/**
- * How `{baseUrl}` and the spec's `/v1/...` paths are joined: literally (`.../api/v1` + `/v1/x`),
- * with the path's `/v1` stripped, or the path from the base URL's origin. The connection test
- * adopts the one that answers.
- */
-export const PATH_STYLES = ['literal', 'strip-v1', 'origin'] as const;
-export type PathStyle = (typeof PATH_STYLES)[number];
+// How `{baseUrl}` and the spec's `/v1/...` paths are joined is the API client's notion; settings keep it.
+export { PATH_STYLES, type PathStyle } from '../../api/base-url';
 
 export const KEY_STORAGES = ['keychain', 'session'] as const;
 export type KeyStorage = (typeof KEY_STORAGES)[number];
