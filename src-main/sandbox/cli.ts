@@ -29,7 +29,12 @@ async function main(): Promise<void> {
     }
     closing = true;
     sandbox.close().then(
-      () => process.exit(0),
+      () => {
+        // Let the process end by itself so that pending output (and tsx's signal report to its
+        // parent, which otherwise exits 128+signal) is flushed; force it only if a handle lingers.
+        process.exitCode = 0;
+        setTimeout(() => process.exit(0), 2_000).unref();
+      },
       (error: unknown) => {
         process.stderr.write(`sandbox: failed to close cleanly: ${String(error)}\n`);
         process.exit(1);

@@ -450,7 +450,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   server.on('error', (error) => logError(`sandbox: server error: ${String(error)}`));
   const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // Listening on every interface: the printed URLs name loopback, which always reaches it.
+  const connectable =
+    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const urlHost = connectable.includes(':') ? `[${connectable}]` : connectable;
   const origin = `http://${urlHost}:${address.port}`;
 
   let closed: Promise<void> | null = null;

@@ -370,6 +370,16 @@ describe('sandbox server options and lifecycle', () => {
     await expect(pending).rejects.toThrow();
   });
 
+  it('names loopback in its URLs when it listens on every interface', async () => {
+    const sandbox = await TestSandbox.start({ host: '0.0.0.0' });
+    try {
+      expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+      expect((await sandbox.control('GET', '/clock')).status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('stops listening once closed', async () => {
     const sandbox = await TestSandbox.start();
     const url = `${sandbox.controlUrl}/clock`;

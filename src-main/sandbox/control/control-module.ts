@@ -5,7 +5,7 @@ import { isDecimalAmount, normalize } from '../../lib/decimal';
 import { FaultInjector } from './fault-injector';
 import type { RequestLog } from './request-log';
 
-/** Control routes owned by the framework: clock, faults, account balance and the request log. */
+/** Control routes owned by the framework: info, clock, faults, account balance and the request log. */
 export function createControlModule(
   world: SandboxWorld,
   faults: FaultInjector,
@@ -16,6 +16,15 @@ export function createControlModule(
     name: 'control',
     routes: [],
     controlRoutes: [
+      {
+        method: 'GET',
+        path: '/info',
+        auth: 'public',
+        handler: () => ({
+          status: 200,
+          body: { seed: world.state.seed, latency: world.latency, clockMode: world.clock.mode },
+        }),
+      },
       { method: 'GET', path: '/clock', auth: 'public', handler: () => ({ status: 200, body: clockBody() }) },
       {
         method: 'POST',

@@ -12,6 +12,12 @@ describe('control API', () => {
   });
   afterAll(() => sandbox.close());
 
+  it('GET /info answers the seed, the latency profile and the clock mode', async () => {
+    const answer = await sandbox.control('GET', '/info');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ seed: 7, latency: 'fast', clockMode: 'manual' });
+  });
+
   describe('clock', () => {
     it('GET /clock answers the sandbox time and the clock mode, with no key', async () => {
       const answer = await sandbox.control('GET', '/clock');
