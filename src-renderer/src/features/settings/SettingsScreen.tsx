@@ -37,6 +37,7 @@ interface NumberDraft {
   topUpVerifyingSeconds: string;
   topUpAwaitingPaymentSeconds: string;
   trafficRemainingPercent: string;
+  expiryWarningDays: string;
 }
 
 const draftOf = (settings: SettingsView): NumberDraft => ({
@@ -44,6 +45,7 @@ const draftOf = (settings: SettingsView): NumberDraft => ({
   topUpVerifyingSeconds: String(settings.polling.topUpVerifyingSeconds),
   topUpAwaitingPaymentSeconds: String(settings.polling.topUpAwaitingPaymentSeconds),
   trafficRemainingPercent: String(settings.alerts.trafficRemainingPercent),
+  expiryWarningDays: String(settings.alerts.expiryWarningDays),
 });
 
 /** An empty field reads as NaN, so that it fails the whole-number check instead of becoming 0. */
@@ -57,6 +59,7 @@ const FIELD_NAMES: Record<string, keyof NumberDraft> = {
   'polling.topUpVerifyingSeconds': 'topUpVerifyingSeconds',
   'polling.topUpAwaitingPaymentSeconds': 'topUpAwaitingPaymentSeconds',
   'alerts.trafficRemainingPercent': 'trafficRemainingPercent',
+  'alerts.expiryWarningDays': 'expiryWarningDays',
 };
 
 function PollingSection({ settings }: { settings: SettingsView }) {
@@ -99,7 +102,10 @@ function PollingSection({ settings }: { settings: SettingsView }) {
         topUpVerifyingSeconds: numbers.topUpVerifyingSeconds,
         topUpAwaitingPaymentSeconds: numbers.topUpAwaitingPaymentSeconds,
       },
-      alerts: { trafficRemainingPercent: numbers.trafficRemainingPercent },
+      alerts: {
+        trafficRemainingPercent: numbers.trafficRemainingPercent,
+        expiryWarningDays: numbers.expiryWarningDays,
+      },
     });
   };
 
@@ -125,24 +131,30 @@ function PollingSection({ settings }: { settings: SettingsView }) {
         noValidate
         aria-labelledby="polling-title"
       >
-        {numberField('usageMinutes', 'Usage refresh', 'How often traffic usage is read (1–1440).', 'minutes')}
+        {numberField('usageMinutes', 'Usage refresh', 'How often traffic usage is read.', 'minutes')}
         {numberField(
           'topUpVerifyingSeconds',
           'Top-up check while verifying',
-          'The service recommends 10 s (5–3600).',
+          'The service asks for no less than 10 s.',
           'seconds',
         )}
         {numberField(
           'topUpAwaitingPaymentSeconds',
           'Top-up check while awaiting payment',
-          'The service recommends 30 s (5–3600).',
+          'The service asks for no less than 30 s.',
           'seconds',
         )}
         {numberField(
           'trafficRemainingPercent',
           'Low-traffic alert',
-          'Warn when a subscription has this share of its traffic left (0–100).',
+          'Warn when a subscription has this share of its traffic left.',
           '% left',
+        )}
+        {numberField(
+          'expiryWarningDays',
+          'Expiry warning',
+          'Warn this many days before a port or subscription expires.',
+          'days before',
         )}
         {unplaced.length > 0 ? (
           <ul className="field__error" role="alert">

@@ -94,9 +94,11 @@ export function SubscriptionsScreen() {
   const loadable = useSubscriptionsStore((store) => store.lists[filter]);
   const setFilter = useSubscriptionsStore((store) => store.setFilter);
   const load = useSubscriptionsStore((store) => store.load);
+  // Also when the list falls back to idle: the account changed and its lists were dropped.
+  const idle = loadable === undefined || loadable.status === 'idle';
   useEffect(() => {
     void load(filter);
-  }, [load, filter]);
+  }, [load, filter, idle]);
   const refresh = () => void load(filter, true);
   return (
     <Screen

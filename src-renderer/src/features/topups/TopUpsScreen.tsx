@@ -79,9 +79,11 @@ export function TopUpsScreen() {
   const goToPage = useTopUpsStore((store) => store.goToPage);
   const load = useTopUpsStore((store) => store.load);
   const statusId = useId();
+  // Also when the page falls back to idle: the account changed and its top-ups were dropped.
+  const idle = loadable.status === 'idle';
   useEffect(() => {
     void load();
-  }, [load]);
+  }, [load, idle]);
   const refresh = () => void load(true);
   const pagination = loadable.data?.pagination;
   const busy = loadable.status === 'loading';

@@ -1,0 +1,183 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { App } from '../../../src-renderer/src/app/App';
+import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
+import { fail, ok } from '../support/fake-api';
+import {
+  appState,
+  countries,
+  demoProfile,
+  noProfileState,
+  port,
+  profile,
+  settingsView,
+} from '../support/fixtures';
+import { settle, useFakeApi } from '../support/renderer-test-kit';
+
+describe('App', () => {
+  const fake = useFakeApi(() => ({
+    'app:getState': () => ok(appState()),
+    'settings:get': () => ok(settingsView()),
+    'ports:list': () => ok([port()]),
+    'catalog:countries': () => ok(countries()),
+  }));
+
+  it('shows onboarding when no profile is active, with the status bar saying "Not configured"', async () => {
+    fake.current.handle('app:getState', () => ok(noProfileState()));
+    render(<App />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try demo' })).toBeTruthy();
+    expect(within(screen.getByRole('contentinfo')).getByText('Not configured')).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+  });
+
+  it('shows the shell with navigation, the ports screen and the active profile when a profile is active', async () => {
+    render(<App />);
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Ports', 'Subscriptions', 'Top-ups', 'Catalog', 'Settings']);
+    expect(within(nav).getByRole('link', { name: 'Ports' }).getAttribute('aria-current')).toBe('page');
+    expect(await screen.findByText('Sneaker drops LA')).toBeTruthy();
+    const status = screen.getByRole('contentinfo');
+    expect(within(status).getByText('Online')).toBeTruthy();
+    expect(within(status).getByTestId('active-profile').textContent).toContain('Work');
+    expect(screen.queryByTestId('demo-banner')).toBeNull();
+  });
+
+  it.each([
+    ['online', 'Online'],
+    ['offline', 'Offline'],
+    ['key_rejected', 'Key rejected'],
+    ['not_configured', 'Not configured'],
+    ['checking', 'Checking…'],
+    ['service_error', 'Service error'],
+  ] as const)('shows the connection state %s as "%s" with main’s sentence', async (status, label) => {
+    fake.current.handle('app:getState', () =>
+      ok(appState({ connection: { status, message: `Sentence for ${status}`, checkedAt: null } })),
+    );
+    render(<App />);
+    const bar = await screen.findByRole('contentinfo');
+    expect(within(bar).getByTestId('connection-status').textContent).toBe(label);
+    expect(within(bar).getByText(`Sentence for ${status}`)).toBeTruthy();
+  });
+
+  it('follows pushed state changes (one subscription, made once)', async () => {
+    render(<App />);
+    await screen.findByText('Online');
+    expect(fake.current.listenerCount()).toBe(1);
+    act(() =>
+      fake.current.emitState(
+        appState({ connection: { status: 'key_rejected', message: 'Rejected.', checkedAt: null } }),
+      ),
+    );
+    expect(screen.getByTestId('connection-status').textContent).toBe('Key rejected');
+  });
+
+  it('shows a permanent demo banner while the demo profile is active, and leaves the demo on request', async () => {
+    fake.current.handle('app:getState', () =>
+      ok(appState({ activeProfile: demoProfile(), demo: { running: true } })),
+    );
+    fake.current.handle('demo:stop', () => ok(noProfileState()));
+    render(<App />);
+    const banner = await screen.findByTestId('demo-banner');
+    expect(banner.textContent).toMatch(/Demo mode/);
+    fireEvent.click(within(banner).getByRole('button', { name: 'Leave demo' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome to Proxy Manager' })).toBeTruthy();
+    expect(fake.current.callsTo('demo:stop')).toHaveLength(1);
+  });
+
+  it('lists notices and dismisses one through app:dismissNotice', async () => {
+    const notice = { id: 'n1', level: 'warning' as const, message: 'The settings file was damaged.' };
+    fake.current.handle('app:getState', () => ok(appState({ notices: [notice] })));
+    fake.current.handle('app:dismissNotice', () => ok(appState({ notices: [] })));
+    render(<App />);
+    const notices = await screen.findByRole('complementary', { name: 'Notices' });
+    expect(within(notices).getByText(notice.message)).toBeTruthy();
+    fireEvent.click(within(notices).getByRole('button', { name: `Dismiss: ${notice.message}` }));
+    await settle();
+    expect(fake.current.callsTo('app:dismissNotice')).toEqual([{ noticeId: 'n1' }]);
+    expect(screen.queryByRole('complementary', { name: 'Notices' })).toBeNull();
+  });
+
+  it('explains a missing or refused web token instead of showing an empty app', async () => {
+    fake.current.handle('app:getState', () =>
+      fail('web_token_rejected', 'The web server refused this page’s access token.'),
+    );
+    render(<App />);
+    expect(await screen.findByRole('heading', { name: 'Proxy Manager cannot start' })).toBeTruthy();
+    expect(screen.getByText(/refused this page’s access token/)).toBeTruthy();
+    expect(screen.getAllByText(/npm run web/).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('offers Retry when the first load fails for another reason', async () => {
+    fake.current.handle('app:getState', () => fail('web_unreachable', 'Cannot reach the server.'));
+    render(<App />);
+    const retry = await screen.findByRole('button', { name: 'Retry' });
+    fake.current.handle('app:getState', () => ok(appState()));
+    fireEvent.click(retry);
+    expect(await screen.findByRole('navigation', { name: 'Main' })).toBeTruthy();
+  });
+
+  it('navigates through the URL fragment and moves focus to the new screen’s heading', async () => {
+    render(<App />);
+    await screen.findByRole('heading', { level: 1, name: 'Ports' });
+    act(() => {
+      window.location.hash = '#/catalog';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Catalog' });
+    expect(document.activeElement).toBe(heading);
+    expect(screen.getByRole('link', { name: 'Catalog' }).getAttribute('aria-current')).toBe('page');
+    expect(document.title).toBe('Catalog · Proxy Manager');
+  });
+
+  it('drops account data when the active profile changes', async () => {
+    render(<App />);
+    await screen.findByText('Sneaker drops LA');
+    await act(() => useCatalogStore.getState().loadCountries('all'));
+    expect(useCatalogStore.getState().countries.all?.status).toBe('ready');
+    fake.current.handle('ports:list', () => ok([port({ id: 'port_other', label: 'Other account port' })]));
+    act(() =>
+      fake.current.emitState(appState({ activeProfile: profile({ id: 'prof_other', name: 'Other' }) })),
+    );
+    expect(useCatalogStore.getState().countries).toEqual({});
+    expect(await screen.findByText('Other account port')).toBeTruthy();
+    expect(screen.queryByText('Sneaker drops LA')).toBeNull();
+  });
+
+  it('applies the theme from Settings, and the OS preference while it is "system"', async () => {
+    let prefersDark = true;
+    const listeners = new Set<() => void>();
+    window.matchMedia = ((query: string) => ({
+      get matches() {
+        return query.includes('dark') && prefersDark;
+      },
+      media: query,
+      addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
+      removeEventListener: (_type: string, listener: () => void) => listeners.delete(listener),
+    })) as unknown as typeof window.matchMedia;
+    try {
+      render(<App />);
+      await screen.findByText('Online');
+      expect(document.documentElement.dataset.theme).toBe('dark');
+      prefersDark = false;
+      act(() => listeners.forEach((listener) => listener()));
+      expect(document.documentElement.dataset.theme).toBe('light');
+      fake.current.handle('settings:update', () => ok(settingsView({ theme: 'dark' })));
+      act(() => {
+        window.location.hash = '#/settings';
+        window.dispatchEvent(new HashChangeEvent('hashchange'));
+      });
+      fireEvent.click(await screen.findByRole('radio', { name: 'Dark' }));
+      await settle();
+      expect(fake.current.callsTo('settings:update')).toEqual([{ theme: 'dark' }]);
+      expect(document.documentElement.dataset.theme).toBe('dark');
+    } finally {
+      delete (window as { matchMedia?: unknown }).matchMedia;
+    }
+  });
+});

@@ -1,0 +1,202 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
+import { fail, ok } from '../../support/fake-api';
+import { appState, demoProfile, noProfileState, profile, settingsView } from '../../support/fixtures';
+import { settle, useFakeApi } from '../../support/renderer-test-kit';
+
+const work = profile();
+const home = profile({
+  id: 'prof_home',
+  name: 'Home',
+  active: false,
+  baseUrl: 'https://proxy.example.net/api/v1',
+  key: { configured: false, masked: null, source: null },
+});
+
+describe('Settings screen', () => {
+  const fake = useFakeApi(() => ({ 'settings:get': () => ok(settingsView()) }));
+
+  function renderSettings(state = appState({ profiles: [work, home] })) {
+    useAppStore.getState().applyState(state);
+    return render(<SettingsScreen />);
+  }
+
+  const card = (name: string) => screen.getByRole('listitem', { name: new RegExp(`^${name}`) });
+
+  it('lists profiles with their base URL and masked key and its source, never more of the key', async () => {
+    renderSettings();
+    await screen.findByLabelText('Usage refresh');
+    expect(within(card('Work')).getByTestId('profile-key').textContent).toBe('…a1b2 in OS keychain');
+    expect(within(card('Work')).getByText('Active')).toBeTruthy();
+    expect(within(card('Home')).getByTestId('profile-key').textContent).toBe('No key');
+    expect(within(card('Home')).getByText('https://proxy.example.net/api/v1')).toBeTruthy();
+  });
+
+  it('switches to another profile', async () => {
+    const switched = appState({
+      profiles: [
+        { ...work, active: false },
+        { ...home, active: true },
+      ],
+      activeProfile: { ...home, active: true },
+    });
+    fake.current.handle('profiles:switch', () => ok(switched));
+    renderSettings();
+    fireEvent.click(within(card('Home')).getByRole('button', { name: 'Switch to this profile' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:switch')).toEqual([{ profileId: 'prof_home' }]);
+    expect(useAppStore.getState().state?.activeProfile?.id).toBe('prof_home');
+  });
+
+  it('renames and changes the base URL, showing field errors next to the fields', async () => {
+    fake.current.handle('profiles:update', () =>
+      fail('invalid_input', 'baseUrl: Enter a full URL', {
+        fields: [{ field: 'baseUrl', message: 'Enter a full URL' }],
+      }),
+    );
+    renderSettings();
+    fireEvent.click(within(card('Work')).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Work' });
+    fireEvent.change(within(form).getByLabelText('Profile name'), { target: { value: 'Work 2' } });
+    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: 'nope' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(await within(form).findByText('Enter a full URL')).toBeTruthy();
+    expect(within(form).getByLabelText('Base URL').getAttribute('aria-invalid')).toBe('true');
+    expect(fake.current.callsTo('profiles:update')).toEqual([
+      { profileId: 'prof_work', name: 'Work 2', baseUrl: 'nope' },
+    ]);
+
+    fake.current.handle('profiles:update', () =>
+      ok(appState({ profiles: [{ ...work, name: 'Work 2' }, home] })),
+    );
+    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: work.baseUrl } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:update').at(-1)).toEqual({
+      profileId: 'prof_work',
+      name: 'Work 2',
+    });
+    expect(screen.queryByRole('form', { name: 'Edit Work' })).toBeNull();
+  });
+
+  it('deletes a profile only after confirmation, with Cancel focused first', async () => {
+    fake.current.handle('profiles:delete', () => ok(noProfileState()));
+    renderSettings();
+    fireEvent.click(within(card('Home')).getByRole('button', { name: 'Delete' }));
+    expect(fake.current.callsTo('profiles:delete')).toEqual([]);
+    const confirm = screen.getByRole('group', { name: /Delete the profile “Home”/ });
+    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('group', { name: /Delete the profile/ })).toBeNull();
+
+    fireEvent.click(within(card('Home')).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete profile' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:delete')).toEqual([{ profileId: 'prof_home' }]);
+  });
+
+  it('sets a key with the chosen storage and shows the keychain error', async () => {
+    fake.current.handle('profiles:setKey', (input) =>
+      input.storage === 'keychain'
+        ? fail('keychain_unavailable', 'The keychain is locked.', { fields: undefined })
+        : ok(
+            appState({
+              profiles: [work, { ...home, key: { configured: true, masked: '…9f9f', source: 'session' } }],
+            }),
+          ),
+    );
+    renderSettings();
+    fireEvent.click(within(card('Home')).getByRole('button', { name: 'Set key' }));
+    const form = screen.getByRole('form', { name: 'Set the key of Home' });
+    fireEvent.change(within(form).getByLabelText('New API key'), { target: { value: 'new-key-9f9f' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save key' }));
+    expect(await within(form).findByText('The keychain is locked.')).toBeTruthy();
+    expect(within(form).getByText(/The OS keychain cannot store the key/)).toBeTruthy();
+    fireEvent.click(within(form).getByRole('radio', { name: /This session only/ }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save key' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:setKey')).toEqual([
+      { profileId: 'prof_home', apiKey: 'new-key-9f9f', storage: 'keychain' },
+      { profileId: 'prof_home', apiKey: 'new-key-9f9f', storage: 'session' },
+    ]);
+    expect(within(card('Home')).getByTestId('profile-key').textContent).toBe('…9f9f in this session only');
+  });
+
+  it('removes a key after confirmation', async () => {
+    fake.current.handle('profiles:removeKey', () =>
+      ok(appState({ profiles: [{ ...work, key: { configured: false, masked: null, source: null } }, home] })),
+    );
+    renderSettings();
+    fireEvent.click(within(card('Work')).getByRole('button', { name: 'Remove key' }));
+    const confirm = screen.getByRole('group', { name: /Remove the API key of “Work”/ });
+    expect(fake.current.callsTo('profiles:removeKey')).toEqual([]);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Remove key' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:removeKey')).toEqual([{ profileId: 'prof_work' }]);
+    expect(within(card('Work')).getByTestId('profile-key').textContent).toBe('No key');
+  });
+
+  it('offers no key or edit actions on the demo profile', async () => {
+    renderSettings(appState({ activeProfile: demoProfile(), profiles: [demoProfile()] }));
+    const demo = card('Demo \\(sandbox\\)');
+    expect(within(demo).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(within(demo).queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(within(demo).getByTestId('profile-key').textContent).toBe('…-key in demo sandbox');
+    await settle();
+  });
+
+  it('saves polling and alert settings, and shows main’s field errors next to their fields', async () => {
+    fake.current.handle('settings:update', () =>
+      fail('invalid_input', 'Some fields are invalid', {
+        fields: [
+          { field: 'polling.usageMinutes', message: 'Too big: expected number to be <=1440' },
+          { field: 'alerts.trafficRemainingPercent', message: 'Too big: expected number to be <=100' },
+        ],
+      }),
+    );
+    renderSettings();
+    fireEvent.change(await screen.findByLabelText('Usage refresh'), { target: { value: '5000' } });
+    fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '150' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Too big: expected number to be <=1440')).toBeTruthy();
+    expect(screen.getByLabelText('Usage refresh').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Low-traffic alert').getAttribute('aria-invalid')).toBe('true');
+    expect(fake.current.callsTo('settings:update')).toEqual([
+      {
+        polling: { usageMinutes: 5000, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
+        alerts: { trafficRemainingPercent: 150, expiryWarningDays: 3 },
+      },
+    ]);
+
+    fake.current.handle('settings:update', () =>
+      ok(settingsView({ alerts: { trafficRemainingPercent: 20, expiryWarningDays: 3 } })),
+    );
+    fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '60' } });
+    fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '20' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(screen.queryByText('Too big: expected number to be <=1440')).toBeNull();
+  });
+
+  it('refuses a value that is not a whole number without calling main', async () => {
+    renderSettings();
+    fireEvent.change(await screen.findByLabelText('Top-up check while verifying'), {
+      target: { value: '2.5' },
+    });
+    fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getAllByText('Enter a whole number')).toHaveLength(2);
+    expect(fake.current.callsTo('settings:update')).toEqual([]);
+  });
+
+  it('shows a failed settings load with Retry', async () => {
+    fake.current.handle('settings:get', () => fail('internal_error', 'Something went wrong inside the app.'));
+    renderSettings();
+    expect(await screen.findByText('Something went wrong inside the app.')).toBeTruthy();
+    fake.current.handle('settings:get', () => ok(settingsView()));
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByLabelText('Usage refresh')).toBeTruthy();
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { TOP_UPS_PER_PAGE, useTopUpsStore } from '../../../../src-renderer/src/features/topups/topups-store';
+import { deferred, ok } from '../../support/fake-api';
+import { topUp, topUpPage } from '../../support/fixtures';
+import { useFakeApi } from '../../support/renderer-test-kit';
+
+describe('top-ups store', () => {
+  const fake = useFakeApi(() => ({ 'topups:list': () => ok(topUpPage([topUp()])) }));
+
+  it('asks for the page, page size and status of its query', async () => {
+    await useTopUpsStore.getState().load();
+    await useTopUpsStore.getState().setStatus('verifying');
+    await useTopUpsStore.getState().goToPage(3);
+    expect(fake.current.callsTo('topups:list')).toEqual([
+      { page: 1, perPage: TOP_UPS_PER_PAGE },
+      { page: 1, perPage: TOP_UPS_PER_PAGE, status: 'verifying' },
+      { page: 3, perPage: TOP_UPS_PER_PAGE, status: 'verifying' },
+    ]);
+  });
+
+  it('goes back to page 1 when the status filter changes', async () => {
+    await useTopUpsStore.getState().goToPage(2);
+    await useTopUpsStore.getState().setStatus('credited');
+    expect(useTopUpsStore.getState().query).toEqual({ status: 'credited', page: 1 });
+  });
+
+  it('does not read the same page twice unless asked to', async () => {
+    await useTopUpsStore.getState().load();
+    await useTopUpsStore.getState().load();
+    expect(fake.current.callsTo('topups:list')).toHaveLength(1);
+    await useTopUpsStore.getState().load(true);
+    expect(fake.current.callsTo('topups:list')).toHaveLength(2);
+  });
+
+  it('drops the answer of a query the user has already left', async () => {
+    const slow = deferred<ReturnType<typeof ok>>();
+    fake.current.handle('topups:list', (input) =>
+      input?.status === 'expired'
+        ? ok(topUpPage([topUp({ id: 'expired_one', status: 'expired' })]))
+        : (slow.promise as never),
+    );
+    const first = useTopUpsStore.getState().load();
+    await useTopUpsStore.getState().setStatus('expired');
+    slow.resolve(ok(topUpPage([topUp({ id: 'stale' })])));
+    await first;
+    expect(useTopUpsStore.getState().page.data?.data.map((t) => t.id)).toEqual(['expired_one']);
+  });
+});

@@ -1,0 +1,52 @@
+import { act, cleanup } from '@testing-library/react';
+import { afterEach, beforeEach } from 'vitest';
+import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
+import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
+import { useOnboardingStore } from '../../../src-renderer/src/features/onboarding/onboarding-store';
+import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
+import { useProfilesStore } from '../../../src-renderer/src/features/profiles/profiles-store';
+import { useSettingsStore } from '../../../src-renderer/src/features/settings/settings-store';
+import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
+import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
+import { createFakeApi, type FakeApi, type FakeHandlers } from './fake-api';
+
+const STORES = [
+  useAppStore,
+  useCatalogStore,
+  useOnboardingStore,
+  usePortsStore,
+  useProfilesStore,
+  useSettingsStore,
+  useSubscriptionsStore,
+  useTopUpsStore,
+] as const;
+
+/** Back to each store's first state: stores are module singletons shared by the tests of a file. */
+export function resetStores(): void {
+  for (const store of STORES) {
+    (store as { setState: (state: unknown, replace: true) => void; getInitialState: () => unknown }).setState(
+      (store as { getInitialState: () => unknown }).getInitialState(),
+      true,
+    );
+  }
+}
+
+/** Installs a fresh fake `window.api` before each test and cleans the DOM and stores after it. */
+export function useFakeApi(handlers: () => FakeHandlers = () => ({})): { current: FakeApi } {
+  const holder = { current: createFakeApi() };
+  beforeEach(() => {
+    resetStores();
+    holder.current = createFakeApi(handlers());
+    window.api = holder.current.api;
+    window.location.hash = '';
+    document.documentElement.removeAttribute('data-theme');
+  });
+  afterEach(() => {
+    cleanup();
+    delete window.api;
+  });
+  return holder;
+}
+
+/** Lets pending promises (store actions) and the renders they cause finish. */
+export const settle = () => act(() => Promise.resolve());
