@@ -11,6 +11,17 @@ async function main(): Promise<void> {
   }
   const options = parseSandboxArgs(argv);
   const sandbox = await startSandbox(options);
+  if (sandbox.restored) {
+    const ignored = [
+      options.seed !== undefined ? '--seed' : null,
+      options.clock !== undefined ? '--clock' : null,
+      options.startTime !== undefined ? '--start-time' : null,
+    ].filter((flag) => flag !== null);
+    const info = `seed ${sandbox.world.state.seed}, clock ${sandbox.world.clock.mode}`;
+    process.stderr.write(
+      `sandbox: continuing from ${options.dataFile ?? ''} (${info})${ignored.length > 0 ? `; ${ignored.join(', ')} ignored` : ''}\n`,
+    );
+  }
   if (options.host !== undefined && !LOOPBACK_HOSTS.has(options.host)) {
     process.stderr.write(
       `sandbox: listening on ${options.host}: the API (with its demo keys) is reachable from other machines; the control API still answers only on loopback\n`,

@@ -67,6 +67,8 @@ export interface RunningSandbox {
   baseUrl: string;
   controlUrl: string;
   world: SandboxWorld;
+  /** True when the state was loaded from `dataFile` (its seed and clock won over the options). */
+  restored: boolean;
   /** Stops listening, lets requests in progress finish (briefly), then saves the state one last time. */
   close(): Promise<void>;
 }
@@ -82,7 +84,7 @@ function resolveStart(startTime: string | number | undefined): number | undefine
 
 async function buildWorld(
   options: SandboxOptions,
-): Promise<{ world: SandboxWorld; state: SandboxState; modules: SandboxModule[] }> {
+): Promise<{ world: SandboxWorld; state: SandboxState; modules: SandboxModule[]; restored: boolean }> {
   const loaded = options.dataFile ? await loadSandboxState(options.dataFile) : null;
   const wallClock = options.wallClock ?? Date.now;
   const seed = loaded?.seed ?? options.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -94,6 +96,8 @@ async function buildWorld(
   const newId = createIdFactory(state.ids, random);
   const sleep = options.sleep ?? realSleep;
   const latency = options.latency ?? 'realistic';
+  // Delays draw from their own sequence: the demo data must not depend on the latency profile.
+  const delays = new SeededRandom(seed ^ 0x5eed_de1a);
   const modules: SandboxModule[] = [];
   const world: SandboxWorld = {
     clock,
@@ -106,7 +110,7 @@ async function buildWorld(
     newId,
     simulateDelay: async (minMs, maxMs) => {
       if (latency === 'fast') return;
-      await sleep(random.int(minMs, maxMs));
+      await sleep(delays.int(minMs, maxMs));
     },
     settle: () => {
       const now = clock.now();
@@ -116,8 +120,11 @@ async function buildWorld(
   };
   modules.push(...createDomainModules(world));
   for (const factory of options.extraModules ?? []) modules.push(factory(world));
-  return { world, state, modules };
+  return { world, state, modules, restored: loaded !== null };
 }
+
+/** The client went away before its request was read: nobody to answer, nothing to log. */
+class ClientGone extends Error {}
 
 class BodyTooLarge extends SandboxError {
   constructor() {
@@ -147,7 +154,10 @@ function readBody(req: IncomingMessage): Promise<string> {
     };
     req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', () => reject(new ClientGone()));
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
   });
 }
 
@@ -274,7 +284,7 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 
 /** Starts the sandbox HTTP server (API under `/api/v1`, control under `/__sandbox`). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const { world, state, modules } = await buildWorld(options);
+  const { world, state, modules, restored } = await buildWorld(options);
   const faults = new FaultInjector();
   const requestLog = new RequestLog();
   const controlModule = createControlModule(world, faults, requestLog);
@@ -394,6 +404,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     } catch (error) {
       // A mutating handler that failed half-way may still have changed something.
       if (persistAfter) await persist().catch(() => undefined);
+      if (error instanceof ClientGone) {
+        status = 0;
+        return;
+      }
       if (error instanceof SandboxError) {
         status = error.status;
         reply(res, {
@@ -488,6 +502,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl: `${origin}${API_PREFIX}`,
     controlUrl: `${origin}${CONTROL_PREFIX}`,
     world,
+    restored,
     close,
   };
 }

@@ -276,7 +276,10 @@ describe.concurrent('npm run sandbox (src-main/sandbox/cli.ts)', () => {
     expect((await getJson(`${second.urls.controlUrl}/clock`)).body.now).toBe('2026-03-10T14:00:00.000Z');
     expect((await getJson(`${second.urls.controlUrl}/account`)).body.balanceUsd).toBe('77.70');
     expect((await getJson(`${second.urls.controlUrl}/info`)).body.seed).toBe(5);
-    await second.cli.stop();
+    const exit = await second.cli.stop();
+    expect(exit.stderr).toContain(
+      `continuing from ${file} (seed 5, clock manual); --seed, --clock, --start-time ignored`,
+    );
   });
 
   it('refuses to start on a corrupt --data file with a clear message, and leaves the file alone', async () => {

@@ -31,6 +31,7 @@ describe('--data persistence', () => {
   it('writes a fresh state file as soon as the sandbox listens', async () => {
     const sandbox = await start();
     try {
+      expect(sandbox.sandbox.restored).toBe(false);
       const state = readState();
       expect(state.version).toBe(1);
       expect(state.seed).toBe(7);
@@ -75,6 +76,7 @@ describe('--data persistence', () => {
     // Different seed, start time and clock mode: the file wins.
     const second = await start({ seed: 99, startTime: '2030-01-01T00:00:00Z', clock: 'real' });
     try {
+      expect(second.sandbox.restored).toBe(true);
       expect(await second.now()).toBe(new Date(Date.parse(TEST_START_TIME) + 3_600_000).toISOString());
       expect((await second.control('GET', '/clock')).json.mode).toBe('manual');
       expect((await second.control('GET', '/account')).json.balanceUsd).toBe('55.10');

@@ -292,6 +292,60 @@ describe('sandbox server options and lifecycle', () => {
     }
   });
 
+  it('gives the same data with realistic and fast latency (delays draw from their own sequence)', async () => {
+    const instant = () => Promise.resolve();
+    const realistic = await TestSandbox.start({ latency: 'realistic', sleep: instant });
+    const fast = await TestSandbox.start({ latency: 'fast' });
+    try {
+      // A rotation waits a drawn delay; a password reset then draws from the seeded random.
+      const run = async (sandbox: TestSandbox) => {
+        const ports = (await sandbox.request('GET', '/v1/mobile')).json.data as { id: string }[];
+        const results: unknown[] = [];
+        for (const port of ports) {
+          results.push((await sandbox.request('POST', `/v1/mobile/${port.id}/rotate`)).json);
+          const reset = await sandbox.request('POST', `/v1/mobile/${port.id}/reset-password`);
+          results.push(reset.json.password);
+        }
+        return results;
+      };
+      const [slow, quick] = [await run(realistic), await run(fast)];
+      expect(slow.length).toBeGreaterThan(0);
+      expect(slow).toEqual(quick);
+    } finally {
+      await Promise.all([realistic.close(), fast.close()]);
+    }
+  });
+
+  it('logs nothing when a client goes away in the middle of its body, and records status 0', async () => {
+    const errors: string[] = [];
+    const sandbox = await TestSandbox.start({ extraModules: [probeModule], logError: (m) => errors.push(m) });
+    try {
+      const { hostname, port } = new URL(sandbox.baseUrl);
+      await new Promise<void>((resolve) => {
+        const req = httpRequest({
+          hostname,
+          port,
+          method: 'POST',
+          path: '/api/v1/v1/__probe/echo',
+          headers: { 'Content-Length': '100', Authorization: 'Bearer sandbox-demo-key' },
+        });
+        req.on('error', () => resolve());
+        req.write('{"half":', () => setImmediate(() => req.destroy()));
+        req.on('close', () => resolve());
+      });
+      // The server sees the close asynchronously; the request log shows when it has.
+      let log: { status: number }[] = [];
+      for (let i = 0; i < 50 && log.length === 0; i += 1) {
+        log = await sandbox.requests();
+        if (log.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(log.map((entry) => entry.status)).toEqual([0]);
+      expect(errors).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('refuses to start on a port in use, with a clear message', async () => {
     const first = await TestSandbox.start();
     try {

@@ -6,7 +6,7 @@ export interface LoggedRequest {
   /** Path with query; the `key` query value is replaced by `REDACTED`. */
   path: string;
   idempotencyKey: string | null;
-  /** Status sent; 0 when the connection was dropped without an answer (injected fault). */
+  /** Status sent; 0 when no answer was sent (connection dropped by a fault, or the client went away). */
   status: number;
 }
 
