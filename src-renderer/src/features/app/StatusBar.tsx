@@ -27,8 +27,7 @@ export function StatusBar() {
         <span className="status-bar__message">{connection.message}</span>
         {connection.checkedAt ? (
           <span className="status-bar__time">
-            {' '}
-            · checked <Time iso={connection.checkedAt} relative />
+            checked <Time iso={connection.checkedAt} relative />
           </span>
         ) : null}
       </div>

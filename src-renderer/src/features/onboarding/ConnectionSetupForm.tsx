@@ -71,8 +71,8 @@ export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
       />
       {keychain && !keychain.available ? (
         <p className="message message--warn">
-          No OS keychain is available{keychain.reason ? ` (${keychain.reason})` : ''}. The key can be kept for
-          this session only.
+          No OS keychain is available{keychain.reason ? `: ${keychain.reason.replace(/\.?$/, '.')}` : '.'} The
+          key can be kept for this session only.
         </p>
       ) : null}
 

@@ -165,7 +165,9 @@ describe('onboarding', () => {
       .getState()
       .applyState(noProfileState({ keychain: { available: false, reason: 'no D-Bus session' } }));
     render(<OnboardingScreen />);
-    expect(screen.getByText(/No OS keychain is available \(no D-Bus session\)/)).toBeTruthy();
+    expect(
+      screen.getByText(/No OS keychain is available: no D-Bus session\. The key can be kept/),
+    ).toBeTruthy();
   });
 
   it('shows a save error that has no field next to the form', async () => {

@@ -1,0 +1,249 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  browserSkipReason,
+  launchBrowser,
+  requireBrowser,
+  screenshot,
+  seriousAxeViolations,
+  type TestBrowser,
+} from './support/browser';
+import { ROOT, startWebMode, type WebModeProcess } from './support/web-mode';
+
+/**
+ * Web mode started with `--demo`: the app opens connected to its in-process sandbox. Every screen is
+ * opened, photographed and scanned by axe in both themes; the catalog is browsed; and the web
+ * transport's guards are checked from the browser.
+ */
+
+const SCREENS = [
+  { link: 'Ports', heading: 'Ports', ready: 'table[aria-label="Mobile ports"]' },
+  { link: 'Subscriptions', heading: 'Subscriptions', ready: 'table[aria-label="Traffic subscriptions"]' },
+  { link: 'Top-ups', heading: 'Top-ups', ready: 'table[aria-label="Top-ups"]' },
+  { link: 'Catalog', heading: 'Catalog', ready: 'table[aria-label="Countries"]' },
+  { link: 'Settings', heading: 'Settings', ready: 'form[aria-labelledby="polling-title"]' },
+] as const;
+
+const online = (page: Page) => page.locator('[data-testid="connection-status"][data-status="online"]');
+
+async function openApp(browser: TestBrowser, web: WebModeProcess) {
+  const opened = await browser.newPage();
+  await opened.page.goto(web.url);
+  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
+  return opened;
+}
+
+async function openScreen(page: Page, screen: (typeof SCREENS)[number]) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: screen.link, exact: true })
+    .click();
+  await page.getByRole('heading', { level: 1, name: screen.heading }).waitFor();
+  await page.locator(screen.ready).first().waitFor();
+}
+
+/** The rows of a table, as the text of their first cell (the row header). */
+async function rowHeaders(page: Page, tableName: string): Promise<string[]> {
+  return page.getByRole('table', { name: tableName }).locator('tbody tr > th').allInnerTexts();
+}
+
+describe('web mode in a browser: demo', () => {
+  let web: WebModeProcess;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    if (browserSkipReason) return;
+    web = await startWebMode({ demo: true });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  it('opens with the printed URL, drops the token from the address bar, and shows the demo banner and Online', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(browser, web);
+    expect(page.url()).toBe(`${web.origin}/`);
+    await page.getByTestId('demo-banner').waitFor();
+    expect(await page.getByTestId('demo-banner').innerText()).toMatch(/Demo mode/);
+    await online(page).waitFor();
+    expect(await page.getByTestId('active-profile').innerText()).toMatch(/Demo/);
+    expect(await page.content()).not.toContain(web.token);
+
+    // A reload works: the token was kept in this tab's sessionStorage.
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await online(page).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('opens every screen; each is photographed and has no serious or critical axe violation, light and dark', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(browser, web);
+    await online(page).waitFor();
+    const violations: string[] = [];
+    for (const screen of SCREENS) {
+      await openScreen(page, screen);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
+        await screenshot(page, `demo-${screen.link.toLowerCase()}-${scheme}`);
+        violations.push(...(await seriousAxeViolations(page)).map((v) => `${screen.link} (${scheme}): ${v}`));
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    expect(violations).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows real rows on the list screens', async (context) => {
+    requireBrowser(context);
+    const { page } = await openApp(browser, web);
+    await openScreen(page, SCREENS[0]);
+    expect((await rowHeaders(page, 'Mobile ports')).length).toBeGreaterThan(0);
+    expect(await page.getByRole('table', { name: 'Mobile ports' }).innerText()).toMatch(/\d+\.\d+\.\d+\.\d+/);
+    await openScreen(page, SCREENS[1]);
+    expect(await page.getByRole('table', { name: 'Traffic subscriptions' }).innerText()).toMatch(
+      /GB of .*GB/,
+    );
+    await openScreen(page, SCREENS[2]);
+    expect(await page.getByRole('table', { name: 'Top-ups' }).innerText()).toMatch(/\d+\.\d{2} USD/);
+    await page.close();
+  });
+
+  it('browses the catalog: product filter, search, a country’s states, cities, ASNs and carriers, and coins', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(browser, web);
+    await openScreen(page, SCREENS[3]);
+    const all = await rowHeaders(page, 'Countries');
+    expect(all.length).toBeGreaterThan(10);
+
+    const product = page.getByRole('group', { name: 'Product' });
+    await product.getByText('Residential', { exact: true }).click();
+    await product.getByText('Mobile ports', { exact: true }).click();
+    await page.getByText(/^\d+ countries$/).waitFor();
+    await expect
+      .poll(async () => (await rowHeaders(page, 'Countries')).length, { timeout: 15_000 })
+      .toBeLessThan(all.length);
+    const mobile = await rowHeaders(page, 'Countries');
+    expect(mobile.length).toBeGreaterThan(0);
+
+    await product.getByText('All', { exact: true }).click();
+    await page.getByLabel('Search countries').fill('united');
+    await expect.poll(() => rowHeaders(page, 'Countries'), { timeout: 15_000 }).toContain('United States US');
+    expect((await rowHeaders(page, 'Countries')).every((name) => /united/i.test(name))).toBe(true);
+
+    await page.getByRole('button', { name: 'United States US' }).click();
+    const detail = page.getByRole('region', { name: /United States/ });
+    await detail.getByRole('table', { name: 'States of US' }).waitFor();
+    expect(await detail.getByRole('table', { name: 'States of US' }).innerText()).toMatch(/-state-/);
+
+    await detail.getByRole('tab', { name: 'Cities' }).click();
+    await detail.getByRole('table', { name: 'Cities of US' }).waitFor();
+    const allCities = await detail.getByRole('table', { name: 'Cities of US' }).locator('tbody tr').count();
+    await detail
+      .getByRole('group', { name: 'Cities for product' })
+      .getByText('Mobile ports', { exact: true })
+      .click();
+    await expect
+      .poll(() => detail.getByRole('table', { name: 'Cities of US' }).locator('tbody tr').count(), {
+        timeout: 15_000,
+      })
+      .toBeLessThanOrEqual(allCities);
+    await screenshot(page, 'demo-catalog-cities');
+
+    await detail.getByRole('tab', { name: 'ASNs' }).click();
+    await detail.getByRole('table', { name: 'ASNs of US' }).waitFor();
+    expect(await detail.getByRole('table', { name: 'ASNs of US' }).innerText()).toMatch(/AS\d+/);
+
+    await detail.getByRole('tab', { name: 'Carriers' }).click();
+    const carriers = detail.getByRole('table', { name: 'Carriers of US' });
+    await carriers.waitFor();
+    expect(await carriers.innerText()).toMatch(/Available|Not available/);
+    expect(await carriers.innerText()).toMatch(/[45]G/);
+    await screenshot(page, 'demo-catalog-carriers');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByRole('tab', { name: 'Coins' }).click();
+    const coins = page.getByRole('table', { name: 'Coins and networks' });
+    await coins.waitFor();
+    const coinText = await coins.innerText();
+    expect(coinText).toMatch(/BTC/);
+    expect(coinText).toMatch(/min|unknown/);
+    await screenshot(page, 'demo-catalog-coins');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses calls and the event socket without the token, and any other host name', async (context) => {
+    requireBrowser(context);
+    const { page } = await openApp(browser, web);
+    const answers = await page.evaluate(async (token) => {
+      const call = (headers: Record<string, string>) =>
+        fetch('/rpc/app%3AgetState', { method: 'POST', headers, body: '{}' }).then(
+          (response) => response.status,
+        );
+      const socket = (protocols: string[]) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(`ws://${location.host}/events`, protocols);
+          ws.onopen = () => {
+            ws.close();
+            resolve('open');
+          };
+          ws.onerror = () => resolve('refused');
+        });
+      return {
+        noToken: await call({ 'Content-Type': 'application/json' }),
+        wrongToken: await call({ 'Content-Type': 'application/json', Authorization: 'Bearer wrong' }),
+        withToken: await call({ 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }),
+        socketNoToken: await socket(['proxy-manager.v1']),
+        socketWrongToken: await socket(['proxy-manager.v1', 'token.wrong']),
+        socketWithToken: await socket(['proxy-manager.v1', `token.${token}`]),
+      };
+    }, web.token);
+    expect(answers).toEqual({
+      noToken: 401,
+      wrongToken: 401,
+      withToken: 200,
+      socketNoToken: 'refused',
+      socketWrongToken: 'refused',
+      socketWithToken: 'open',
+    });
+
+    // The same server under another name (what DNS rebinding would give) answers nothing.
+    const rebound = await page.goto(web.origin.replace('127.0.0.1', 'localhost'));
+    expect(rebound?.status()).toBe(403);
+    await page.close();
+  });
+
+  it('explains a missing token instead of showing an empty app', async (context) => {
+    requireBrowser(context);
+    const { page } = await browser.newPage();
+    await page.goto(`${web.origin}/`);
+    await page.getByRole('heading', { name: 'Proxy Manager cannot start' }).waitFor();
+    expect(await page.locator('main').innerText()).toMatch(/npm run web/);
+    await screenshot(page, 'web-no-token');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('saves the README screenshot of the demo when asked to (PROXY_MANAGER_UPDATE_SCREENSHOTS=1)', async (context) => {
+    requireBrowser(context);
+    if (process.env.PROXY_MANAGER_UPDATE_SCREENSHOTS !== '1')
+      context.skip('set PROXY_MANAGER_UPDATE_SCREENSHOTS=1 to refresh docs/screenshots/demo.png');
+    const { page } = await openApp(browser, web);
+    await online(page).waitFor();
+    await openScreen(page, SCREENS[0]);
+    const shot = await screenshot(page, 'readme-demo', true);
+    mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
+    copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'demo.png'));
+    await page.close();
+  });
+});

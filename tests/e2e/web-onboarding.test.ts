@@ -1,0 +1,157 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src-main/sandbox';
+import {
+  browserSkipReason,
+  launchBrowser,
+  requireBrowser,
+  screenshot,
+  seriousAxeViolations,
+  type TestBrowser,
+} from './support/browser';
+import { startWebMode, type WebModeProcess } from './support/web-mode';
+
+/**
+ * Web mode started without a profile: onboarding. A sandbox started here stands in for the provider,
+ * so that a wrong key, a right key and the demo can all be tried. The tests run in order and each
+ * leaves the app back on onboarding.
+ */
+
+const SANDBOX_KEY = 'sandbox-demo-key';
+
+const status = (page: Page, value: string) =>
+  page.locator(`[data-testid="connection-status"][data-status="${value}"]`);
+
+describe('web mode in a browser: onboarding', () => {
+  let web: WebModeProcess;
+  let browser: TestBrowser;
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    if (browserSkipReason) return;
+    sandbox = await startSandbox({ port: 0, latency: 'fast' });
+    web = await startWebMode();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+    await sandbox?.close();
+  });
+
+  async function openOnboarding() {
+    const opened = await browser.newPage();
+    await opened.page.goto(web.url);
+    await opened.page.getByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' }).waitFor();
+    return opened;
+  }
+
+  /** What main says about the keychain, read through the contract like the page does. */
+  async function keychainAvailable(page: Page): Promise<boolean> {
+    return page.evaluate(async (token) => {
+      const response = await fetch('/rpc/app%3AgetState', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+      const result = (await response.json()) as { ok: boolean; value: { keychain: { available: boolean } } };
+      return result.value.keychain.available;
+    }, web.token);
+  }
+
+  it('shows onboarding with "Not configured", and passes axe in light and dark', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openOnboarding();
+    await status(page, 'not_configured').waitFor();
+    expect(await page.getByLabel('API key', { exact: true }).getAttribute('type')).toBe('password');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
+      await screenshot(page, `onboarding-${scheme}`);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows field errors next to their fields', async (context) => {
+    requireBrowser(context);
+    const { page } = await openOnboarding();
+    await page.getByLabel('Base URL').fill('api.example.com');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Paste your API key').waitFor();
+    await page.getByText(/Enter a full http:\/\/ or https:\/\/ URL/).waitFor();
+    expect(await page.getByLabel('API key', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Base URL').getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'onboarding-field-errors');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('rejects a wrong key with a clear message, and names the URL reading it found', async (context) => {
+    requireBrowser(context);
+    const { page } = await openOnboarding();
+    await page.getByLabel('API key', { exact: true }).fill('wrong-key-0000');
+    await page.getByLabel('Base URL').fill(sandbox.baseUrl);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const verdict = page.getByTestId('key-verdict');
+    await verdict.waitFor();
+    expect(await verdict.innerText()).toMatch(/Not accepted\. The service rejected this API key\./);
+    expect(await page.getByTestId('connection-test-result').innerText()).toMatch(/Adopted: as written/);
+    await screenshot(page, 'onboarding-wrong-key');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Save does not store a profile whose key was refused; it asks first.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save anyway' }).waitFor();
+    await page.close();
+  });
+
+  it('saves a working key (in the keychain, or for this session when there is none) and connects', async (context) => {
+    requireBrowser(context);
+    const { page } = await openOnboarding();
+    const withKeychain = await keychainAvailable(page);
+    await page.getByLabel('API key', { exact: true }).fill(SANDBOX_KEY);
+    await page.getByLabel('Base URL').fill(sandbox.baseUrl);
+    await page.getByLabel('Profile name').fill('Sandbox account');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    if (!withKeychain) {
+      await page.getByText('The OS keychain cannot store the key.').waitFor();
+      await screenshot(page, 'onboarding-no-keychain');
+      await page.getByRole('button', { name: 'Keep for this session only' }).click();
+    }
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await status(page, 'online').waitFor();
+    expect(await page.getByTestId('active-profile').innerText()).toBe('Sandbox account');
+    expect(await page.getByTestId('demo-banner').count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const card = page.getByRole('listitem', { name: /^Sandbox account/ });
+    expect(await card.getByTestId('profile-key').innerText()).toBe(
+      `…${SANDBOX_KEY.slice(-4)} in ${withKeychain ? 'OS keychain' : 'this session only'}`,
+    );
+    expect(await page.content()).not.toContain(SANDBOX_KEY);
+    await screenshot(page, 'settings-account');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete profile' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' }).waitFor();
+    await page.close();
+  });
+
+  it('tries the demo: banner and Online; leaving it returns to onboarding', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openOnboarding();
+    await page.getByRole('button', { name: 'Try demo' }).click();
+    await page.getByTestId('demo-banner').waitFor();
+    await status(page, 'online').waitFor();
+    await page.getByRole('table', { name: 'Mobile ports' }).waitFor();
+    await screenshot(page, 'demo-started');
+    await page.getByRole('button', { name: 'Leave demo' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
