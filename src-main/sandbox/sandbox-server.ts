@@ -82,6 +82,26 @@ function resolveStart(startTime: string | number | undefined): number | undefine
   return ms;
 }
 
+/**
+ * Moves every module to `now` through the instants at which any of them touches shared state, in time
+ * order: all modules settle to the earliest pending instant, then the next, and so on.
+ */
+export function settleInStep(modules: readonly SandboxModule[], now: number): void {
+  let previous = Number.NEGATIVE_INFINITY;
+  for (;;) {
+    let next = Number.POSITIVE_INFINITY;
+    for (const module of modules) {
+      const at = module.nextEventAt?.() ?? null;
+      if (at !== null && at < next) next = at;
+    }
+    // A module that keeps reporting an instant it has already settled would loop forever: stop stepping.
+    if (next > now || next <= previous) break;
+    for (const module of modules) module.settle?.(next);
+    previous = next;
+  }
+  for (const module of modules) module.settle?.(now);
+}
+
 async function buildWorld(
   options: SandboxOptions,
 ): Promise<{ world: SandboxWorld; state: SandboxState; modules: SandboxModule[]; restored: boolean }> {
@@ -114,7 +134,7 @@ async function buildWorld(
     },
     settle: () => {
       const now = clock.now();
-      for (const module of modules) module.settle?.(now);
+      settleInStep(modules, now);
       return now;
     },
   };

@@ -36,6 +36,13 @@ export interface SandboxModule {
   routes: RouteDefinition[];
   controlRoutes?: RouteDefinition[];
   settle?(now: number): void;
+  /**
+   * The earliest instant at which `settle` will change state other modules share (the account
+   * balance: renewals, credits, purchases), or null when nothing is pending. It may be early, never
+   * late. The world steps every module through these instants together, so that a credit reaches the
+   * balance before a later renewal spends it, however far the clock jumps.
+   */
+  nextEventAt?(): number | null;
 }
 
 /** Builds a module on the world; how the server is given extra modules (tests, plug-ins). */

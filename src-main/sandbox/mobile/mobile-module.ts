@@ -206,6 +206,14 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
     settle: (now) => {
       settlePorts(ports(), now, world.state.account);
     },
+    // Expiries spend the balance (renewals); nothing else a port does touches shared state.
+    nextEventAt: () => {
+      let next: number | null = null;
+      for (const port of ports()) {
+        if (port.status !== 'expired' && (next === null || port.expiresAt < next)) next = port.expiresAt;
+      }
+      return next;
+    },
   };
 }
 

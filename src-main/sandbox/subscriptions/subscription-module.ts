@@ -4,7 +4,7 @@ import { conflict, notFound } from '../http/sandbox-error';
 import type { SandboxModule, SandboxWorld } from '../sandbox-world';
 import { buildLedgerReport, readUsageWindow, type UsageLedger } from '../usage/usage-report';
 import { addSubUser, generatePassword, isAcceptablePassword } from './subscription-records';
-import { liveSubUsers, settleExpiries, settleSubscription } from './subscription-traffic';
+import { liveSubUsers, nextPendingExpiry, settleExpiries, settleSubscription } from './subscription-traffic';
 import {
   LABEL_MAX_LENGTH,
   MAX_SUB_USERS,
@@ -220,5 +220,6 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
     name: 'subscriptions',
     routes,
     settle: (now) => settleExpiries(subscriptions(), now, world.state.account),
+    nextEventAt: () => nextPendingExpiry(subscriptions(), Number.POSITIVE_INFINITY)?.expiresAt ?? null,
   };
 }

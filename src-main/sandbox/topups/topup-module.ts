@@ -31,6 +31,7 @@ export function createTopUpsModule(world: SandboxWorld): SandboxModule {
   return {
     name: 'topups',
     settle: (now) => service.settle(now),
+    nextEventAt: () => service.nextEventAt(),
     routes: [
       {
         method: 'GET',
