@@ -182,6 +182,39 @@ describe('web mode in a browser: demo', () => {
     await page.close();
   });
 
+  it('works from the keyboard: skip link, navigation, visible focus, tabs with arrow keys', async (context) => {
+    requireBrowser(context);
+    const { page } = await openApp(browser, web);
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        return {
+          text: element?.innerText.trim() ?? '',
+          id: element?.id ?? '',
+          outline: element ? getComputedStyle(element).outlineStyle : '',
+        };
+      });
+
+    await page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ text: 'Skip to content', outline: 'solid' });
+    await page.keyboard.press('Enter');
+    expect((await focused()).id).toBe('main');
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Refresh');
+
+    // Into the navigation from the top, then to the Catalog link and open it.
+    await page.getByRole('link', { name: 'Ports', exact: true }).focus();
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ text: 'Catalog', outline: 'solid' });
+    await page.keyboard.press('Enter');
+    await page.getByRole('table', { name: 'Countries' }).waitFor();
+    await page.getByRole('tab', { name: 'Countries' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Coins' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('table', { name: 'Coins and networks' }).waitFor();
+    await page.close();
+  });
+
   it('refuses calls and the event socket without the token, and any other host name', async (context) => {
     requireBrowser(context);
     const { page } = await openApp(browser, web);

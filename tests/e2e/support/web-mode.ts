@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(__dirname, '..', '..', '..');
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** Bounds the start-up (it may build the renderer first); a failure to start ends the wait at once. */
 const READY_TIMEOUT_MS = 150_000;
 
@@ -49,7 +50,11 @@ export async function startWebMode(options: WebModeOptions = {}): Promise<WebMod
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // 'error' without 'exit' when the process could not be spawned at all.
+  const exited = new Promise<void>((done) => {
+    child.once('exit', () => done());
+    child.once('error', () => done());
+  });
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -78,6 +83,10 @@ export async function startWebMode(options: WebModeOptions = {}): Promise<WebMod
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
         reject(new Error(`web mode exited (${code ?? signal}) before it was ready:\n${stderr}`));
+      });
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new Error(`web mode could not start: ${error.message}`));
       });
     });
     const parsed = new URL(url);

@@ -64,6 +64,23 @@ describe('App', () => {
     expect(within(bar).getByText(`Sentence for ${status}`)).toBeTruthy();
   });
 
+  it('points to Settings when the key was rejected', async () => {
+    fake.current.handle('app:getState', () =>
+      ok(
+        appState({
+          connection: {
+            status: 'key_rejected',
+            message: 'The service rejected this API key.',
+            checkedAt: null,
+          },
+        }),
+      ),
+    );
+    render(<App />);
+    const link = await screen.findByRole('link', { name: 'Fix the key in Settings' });
+    expect(link.getAttribute('href')).toBe('#/settings');
+  });
+
   it('follows pushed state changes (one subscription, made once)', async () => {
     render(<App />);
     await screen.findByText('Online');

@@ -1,3 +1,4 @@
+import { hrefOf } from '../../app/routes';
 import { Time } from '../../shared/components/Time';
 import { useAppStore } from './app-store';
 import { connectionLabel, connectionTone } from './connection-status';
@@ -17,14 +18,26 @@ export function StatusBar() {
   if (!state) return null;
   const { connection, activeProfile } = state;
   const kind = activeProfile ? PROFILE_KINDS[activeProfile.kind] : '';
+  // A refused or missing key is fixed in Settings; say where, from wherever the user is.
+  const needsKey =
+    activeProfile?.kind === 'account' &&
+    (connection.status === 'key_rejected' || !activeProfile.key.configured);
   return (
     <footer className="status-bar">
-      <div className="status-bar__connection" role="status" aria-live="polite">
+      <div className="status-bar__connection">
         <span className={`status-dot status-dot--${connectionTone(connection.status)}`} aria-hidden="true" />
-        <span className="status-bar__label" data-testid="connection-status" data-status={connection.status}>
-          {connectionLabel(connection.status)}
+        {/* Only the state and its sentence are announced; the ticking "checked … ago" is not. */}
+        <span role="status" aria-live="polite" className="status-bar__live">
+          <span className="status-bar__label" data-testid="connection-status" data-status={connection.status}>
+            {connectionLabel(connection.status)}
+          </span>{' '}
+          <span className="status-bar__message">{connection.message}</span>
         </span>
-        <span className="status-bar__message">{connection.message}</span>
+        {needsKey ? (
+          <a href={hrefOf('settings')} className="status-bar__fix">
+            Fix the key in Settings
+          </a>
+        ) : null}
         {connection.checkedAt ? (
           <span className="status-bar__time">
             checked <Time iso={connection.checkedAt} relative />
