@@ -67,6 +67,11 @@ export class BodyReader {
     return `${this.prefix}${field}`;
   }
 
+  /** Records an error on a member of this object, under its full name (e.g. `purchase.options.city`). */
+  addError(field: string, code: string, message: string): void {
+    this.errors.add(this.name(field), code, message);
+  }
+
   has(field: string): boolean {
     return Object.prototype.hasOwnProperty.call(this.source, field);
   }

@@ -145,7 +145,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       handler: (ctx) => {
         const port = findPort(ctx);
         const reader = BodyReader.of(ctx.body, { emptyAllowed: false });
-        const location = readLocation(reader, '');
+        const location = readLocation(reader);
         reader.throwIfAny();
         if (!location) throw new Error('readLocation returned nothing without field errors');
         assertOnline(port, 'relocate');

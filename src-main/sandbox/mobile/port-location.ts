@@ -15,35 +15,32 @@ export interface LocationRequest {
 /**
  * Reads `country`, `carrier` and `city` and records a field error for each one that is malformed or
  * not in the catalog (422). Whether the carrier has a free modem there is `checkAvailability`'s job.
- * `prefix` must be the reader's own (e.g. `purchase.options.`): BodyReader does not expose it, and
- * these errors must carry the same full field names as the reader's.
  */
-export function readLocation(reader: BodyReader, prefix: string): LocationRequest | undefined {
+export function readLocation(reader: BodyReader): LocationRequest | undefined {
   const errorsBefore = reader.errors.errors.length;
-  const name = (field: string) => `${prefix}${field}`;
   const country = reader.string('country', { required: true, min: 1 });
   const carrier = reader.string('carrier', { required: true, min: 1 });
   const city = reader.string('city', { nullable: true });
   let countryKnown = false;
   if (country !== undefined) {
     if (!COUNTRY_CODE.test(country)) {
-      reader.errors.add(
-        name('country'),
+      reader.addError(
+        'country',
         'invalid_format',
         'must be an ISO 3166-1 alpha-2 code in upper case, e.g. "US"',
       );
     } else if (!findCountry(country)) {
-      reader.errors.add(name('country'), 'not_found', `${country} is not a country of the catalog`);
+      reader.addError('country', 'not_found', `${country} is not a country of the catalog`);
     } else {
       countryKnown = true;
     }
   }
   if (countryKnown && country !== undefined) {
     if (carrier !== undefined && !findCarrier(country, carrier)) {
-      reader.errors.add(name('carrier'), 'not_found', `${carrier} is not a carrier in ${country}`);
+      reader.addError('carrier', 'not_found', `${carrier} is not a carrier in ${country}`);
     }
     if (typeof city === 'string' && !findCity(country, city)) {
-      reader.errors.add(name('city'), 'not_found', `${city} is not a city in ${country}`);
+      reader.addError('city', 'not_found', `${city} is not a city in ${country}`);
     }
   }
   if (reader.errors.errors.length > errorsBefore || country === undefined || carrier === undefined) {

@@ -32,7 +32,7 @@ export function validatePortPurchaseOptions(
     );
     return;
   }
-  readLocation(options, `${PURCHASE_OPTIONS_FIELD}.`);
+  readLocation(options);
 }
 
 export interface PortPlanOrder {

@@ -10,20 +10,6 @@ const isTrafficProduct = (productId: string): productId is TrafficProductId =>
   (TRAFFIC_PRODUCT_IDS as readonly string[]).includes(productId);
 
 /**
- * `BodyReader` keeps its field prefix to itself; a throw-away required read of a member that no
- * client sends reveals the full name (`purchase.options.`), and the probe's error is removed again.
- */
-function addFieldError(reader: BodyReader, field: string, code: string, message: string): void {
-  const probe = '\u0000probe';
-  const errors = reader.errors.errors;
-  const before = errors.length;
-  reader.boolean(probe, { required: true });
-  const recorded = errors.splice(before)[0];
-  const prefix = recorded ? recorded.field.slice(0, -probe.length) : '';
-  reader.errors.add(`${prefix}${field}`, code, message);
-}
-
-/**
  * Validates the `options` of a purchase of a traffic plan: `{ subscriptionId?: string | null }`.
  * A given `subscriptionId` must name an existing subscription of the plan's product (traffic is added
  * to it); without one, the purchase creates a new subscription. Errors are recorded on the reader
@@ -42,10 +28,9 @@ export function validateTrafficPurchaseOptions(
   if (typeof subscriptionId !== 'string') return;
   const sub = world.state.subscriptions.subscriptions.find((s) => s.id === subscriptionId);
   if (!sub) {
-    addFieldError(options, 'subscriptionId', 'not_found', `no subscription ${subscriptionId}`);
+    options.addError('subscriptionId', 'not_found', `no subscription ${subscriptionId}`);
   } else if (sub.productId !== plan.productId) {
-    addFieldError(
-      options,
+    options.addError(
       'subscriptionId',
       'product_mismatch',
       `subscription ${subscriptionId} is ${sub.productId}, the plan ${plan.id} is ${plan.productId}`,
