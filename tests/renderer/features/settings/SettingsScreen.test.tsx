@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { appState, demoProfile, noProfileState, profile, settingsView } from '../../support/fixtures';
+import {
+  appState,
+  demoProfile,
+  noProfileState,
+  passedTest,
+  profile,
+  settingsView,
+} from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const work = profile();
@@ -136,6 +143,34 @@ describe('Settings screen', () => {
     await settle();
     expect(fake.current.callsTo('profiles:removeKey')).toEqual([{ profileId: 'prof_work' }]);
     expect(within(card('Work')).getByTestId('profile-key').textContent).toBe('No key');
+  });
+
+  it('adds a profile with the same form as onboarding, and closes it once saved', async () => {
+    fake.current.handle('connection:test', () => ok(passedTest()));
+    fake.current.handle('profiles:create', () =>
+      ok(appState({ profiles: [work, home, profile({ id: 'prof_new', name: 'New', active: false })] })),
+    );
+    renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Add a profile' }));
+    const form = screen.getByRole('form', { name: 'Connect an account' });
+    fireEvent.change(within(form).getByLabelText('API key'), { target: { value: 'new-key-1234' } });
+    fireEvent.change(within(form).getByLabelText('Base URL'), {
+      target: { value: 'https://new.example/api/v1' },
+    });
+    fireEvent.change(within(form).getByLabelText('Profile name'), { target: { value: 'New' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:create')).toEqual([
+      {
+        name: 'New',
+        baseUrl: 'https://new.example/api/v1',
+        pathStyle: 'strip-v1',
+        apiKey: 'new-key-1234',
+        storage: 'keychain',
+      },
+    ]);
+    expect(screen.queryByRole('form', { name: 'Connect an account' })).toBeNull();
+    expect(card('New')).toBeTruthy();
   });
 
   it('offers no key or edit actions on the demo profile', async () => {
