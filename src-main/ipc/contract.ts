@@ -131,8 +131,16 @@ export interface SettingsView {
   alerts: { trafficRemainingPercent: number; expiryWarningDays: number };
 }
 
+/**
+ * `Omit` for API types: they are loose objects with a string index signature, under which plain `Omit`
+ * would drop every named member.
+ */
+type OmitMembers<T, K extends string> = {
+  [P in keyof T as string extends P ? never : P extends K ? never : P]: T[P];
+};
+
 /** A mobile port as the renderer sees it: the rotation link (it carries the key) is left in main. */
-export type MobilePortView = Omit<MobilePort, 'rotationLink'> & { hasRotationLink: boolean };
+export type MobilePortView = OmitMembers<MobilePort, 'rotationLink'> & { hasRotationLink: boolean };
 
 export interface IpcFieldError {
   field: string;

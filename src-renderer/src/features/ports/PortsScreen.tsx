@@ -4,9 +4,9 @@ import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { usePorts } from './ports-hooks';
-import type { PortView } from './ports-store';
+import type { MobilePortView } from '../../../../src-main/ipc/contract';
 
-export function rotationText(port: Pick<PortView, 'rotation'>): string {
+export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
   if (port.rotation.mode === 'manual') return 'Manual';
   if (port.rotation.mode === 'interval')
     return port.rotation.intervalMinutes === null
@@ -15,7 +15,7 @@ export function rotationText(port: Pick<PortView, 'rotation'>): string {
   return port.rotation.mode;
 }
 
-function PortsTable({ ports }: { ports: PortView[] }) {
+function PortsTable({ ports }: { ports: MobilePortView[] }) {
   return (
     <div className="table-wrap">
       <table className="table" aria-label="Mobile ports">
