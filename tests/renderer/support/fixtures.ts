@@ -14,7 +14,7 @@ import type {
   ProfileSummary,
   SettingsView,
 } from '../../../src-main/ipc/contract';
-import type { PortView } from '../../../src-renderer/src/features/ports/ports-store';
+import type { MobilePortView } from '../../../src-main/ipc/contract';
 
 export function profile(overrides: Partial<ProfileSummary> = {}): ProfileSummary {
   return {
@@ -169,7 +169,7 @@ export const coins = (): Coin[] => [
   },
 ];
 
-export const port = (overrides: Partial<PortView> = {}): PortView => ({
+export const port = (overrides: Partial<MobilePortView> = {}): MobilePortView => ({
   id: 'port_1',
   label: 'Sneaker drops LA',
   status: 'active',
