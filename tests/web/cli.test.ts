@@ -62,7 +62,7 @@ describe('npm run web', () => {
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: '{}',
     });
-    const state = (await call.json());
+    const state = await call.json();
     expect(state.ok).toBe(true);
     expect(state.value.mode).toBe('web');
     expect(state.value.activeProfile.kind).toBe('demo');
