@@ -52,12 +52,14 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src-renderer'),
+    // Relative asset paths: the desktop app loads the page from file://, web mode from its own origin.
     base: './',
     plugins: [react(), contentSecurityPolicy()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
-      // Relative asset paths: the desktop app loads the page from file://, web mode from its own origin.
-      rollupOptions: {
+      // electron-vite leaves bundles unminified; the renderer is also served to browsers in web mode.
+      minify: true,
+      rolldownOptions: {
         input: resolve(__dirname, 'src-renderer/index.html'),
       },
     },
