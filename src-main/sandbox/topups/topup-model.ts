@@ -121,6 +121,51 @@ export function baseCryptoUnits(amountUsd: string, rate: string, precision: numb
   return toUnits(divide(amountUsd, rate, precision, 'up'), precision);
 }
 
+/** A new top-up as created: awaiting payment, nothing received, its amount reserved. */
+export function newTopUpRecord(input: {
+  id: string;
+  seq: number;
+  coin: CoinCode;
+  network: NetworkId;
+  amountUsd: string;
+  amountCrypto: string;
+  baseUnits: bigint;
+  offset: number;
+  rate: string;
+  createdAt: number;
+  purchase: TopUpRecord['purchase'];
+}): TopUpRecord {
+  const pair = findCoinNetwork(input.coin, input.network);
+  if (!pair) throw new Error(`no ${input.coin} on ${input.network}`);
+  const expiresAt = input.createdAt + TOP_UP_VALIDITY_MS;
+  return {
+    id: input.id,
+    seq: input.seq,
+    status: 'awaiting_payment',
+    amountUsd: input.amountUsd,
+    coin: input.coin,
+    network: input.network,
+    address: pair.network.address,
+    amountCrypto: input.amountCrypto,
+    baseUnits: input.baseUnits.toString(),
+    offset: input.offset,
+    rate: input.rate,
+    createdAt: input.createdAt,
+    expiresAt,
+    txidDeadline: expiresAt + TXID_GRACE_MS,
+    txid: null,
+    txidSubmittedAt: null,
+    paidAt: null,
+    amountReceivedCrypto: null,
+    creditRate: null,
+    creditedUsd: null,
+    creditedAt: null,
+    rejection: null,
+    purchase: input.purchase,
+    released: false,
+  };
+}
+
 /**
  * A final top-up of the seeded history (its amount is not reserved), so that the demo's top-up list
  * is not empty: one credited BTC top-up and one USDT top-up that expired unpaid.
@@ -141,33 +186,22 @@ function seedHistoricTopUp(
   if (!pair) throw new Error(`seed: no ${input.coin} on ${input.network}`);
   const base = baseCryptoUnits(input.amountUsd, input.rate, pair.coin.precision);
   const amountCrypto = fromUnits(base + 1n, pair.coin.precision);
-  const expiresAt = input.createdAt + TOP_UP_VALIDITY_MS;
-  const record: TopUpRecord = {
+  const record = newTopUpRecord({
     id: context.newId('topup'),
     seq: state.nextSeq++,
-    status: 'expired',
-    amountUsd: input.amountUsd,
     coin: input.coin,
     network: input.network,
-    address: pair.network.address,
+    amountUsd: input.amountUsd,
     amountCrypto,
-    baseUnits: base.toString(),
+    baseUnits: base,
     offset: 1,
     rate: input.rate,
     createdAt: input.createdAt,
-    expiresAt,
-    txidDeadline: expiresAt + TXID_GRACE_MS,
-    txid: null,
-    txidSubmittedAt: null,
-    paidAt: null,
-    amountReceivedCrypto: null,
-    creditRate: null,
-    creditedUsd: null,
-    creditedAt: null,
-    rejection: null,
     purchase: null,
-    released: true,
-  };
+  });
+  // History: final from the start, so its amount is not reserved.
+  record.status = 'expired';
+  record.released = true;
   if (input.paidAfterMs !== null) {
     const paidAt = input.createdAt + input.paidAfterMs;
     const txid = generateTxid(input.network, context.random);

@@ -17,8 +17,7 @@ import {
   type TopUpRecord,
   type TopUpsState,
   type TopUpStatus,
-  TOP_UP_VALIDITY_MS,
-  TXID_GRACE_MS,
+  newTopUpRecord,
 } from './topup-model';
 import { generateTxid } from './txid-format';
 
@@ -129,30 +128,17 @@ export class TopUpService {
       baseUnits,
       holderId: id,
     });
-    const expiresAt = now + TOP_UP_VALIDITY_MS;
-    const record: TopUpRecord = {
+    const record = newTopUpRecord({
       id,
       seq: this.state.nextSeq++,
-      status: 'awaiting_payment',
-      amountUsd: input.amountUsd,
       coin: input.coin,
       network: input.network,
-      address: pair.network.address,
+      amountUsd: input.amountUsd,
       amountCrypto: amount,
-      baseUnits: baseUnits.toString(),
+      baseUnits,
       offset,
       rate,
       createdAt: now,
-      expiresAt,
-      txidDeadline: expiresAt + TXID_GRACE_MS,
-      txid: null,
-      txidSubmittedAt: null,
-      paidAt: null,
-      amountReceivedCrypto: null,
-      creditRate: null,
-      creditedUsd: null,
-      creditedAt: null,
-      rejection: null,
       purchase: input.purchase
         ? {
             planId: input.purchase.plan.id,
@@ -166,8 +152,7 @@ export class TopUpService {
             failureReason: null,
           }
         : null,
-      released: false,
-    };
+    });
     this.state.items.push(record);
     this.byId.set(id, record);
     this.schedule(record);
