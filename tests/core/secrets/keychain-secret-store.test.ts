@@ -109,13 +109,16 @@ describe('describeKeychainFailure', () => {
 const realKeychain = process.env.PROXY_MANAGER_TEST_KEYCHAIN === '1';
 const requireAll = process.env.PROXY_MANAGER_REQUIRE_ALL === '1';
 
-describe.runIf(!realKeychain && requireAll)(
-  'real Secret Service (required by PROXY_MANAGER_REQUIRE_ALL=1)',
-  () => {
+// Registered only where it must fail, so that a normal run does not list it as skipped.
+if (!realKeychain && requireAll) {
+  describe('real Secret Service (required by PROXY_MANAGER_REQUIRE_ALL=1)', () => {
     it('is available to this run', () => {
       expect.fail(
         'PROXY_MANAGER_TEST_KEYCHAIN is not 1: run the suite through `npm test` on a machine with dbus and gnome-keyring',
       );
+    });
+  });
+}
     });
   },
 );
