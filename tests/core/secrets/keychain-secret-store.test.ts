@@ -119,9 +119,6 @@ if (!realKeychain && requireAll) {
     });
   });
 }
-    });
-  },
-);
 
 describe.skipIf(!realKeychain)(
   'KeychainSecretStore against a real Secret Service (skipped unless PROXY_MANAGER_TEST_KEYCHAIN=1, set by `npm test` when dbus-run-session and gnome-keyring are installed)',
