@@ -9,7 +9,6 @@ import {
 } from '../api';
 import type {
   AppState,
-  CallInput,
   ConnectionState,
   ConnectionStatus,
   ConnectionTestResult,
@@ -359,7 +358,6 @@ export class AppCore {
       keyStorage: input.storage,
       activate: true,
     });
-    await this.options.profiles.switchTo(this.requireActive().id);
     return this.checkConnection();
   }
 
@@ -398,12 +396,6 @@ export class AppCore {
 
   private afterProfileChange(profileId: string): Promise<AppState> {
     return this.options.profiles.active()?.id === profileId ? this.checkConnection() : this.pushState();
-  }
-
-  private requireActive(): ProfileView {
-    const active = this.options.profiles.active();
-    if (!active) throw new CoreError('not_configured', 'No profile is active.');
-    return active;
   }
 
   // --- demo ------------------------------------------------------------------------------------
@@ -457,7 +449,7 @@ export class AppCore {
 
   // --- service calls ---------------------------------------------------------------------------
 
-  listCountries(input: CallInput<'catalog:countries'>) {
+  listCountries(input: ParsedCallInput<'catalog:countries'>) {
     return this.callService('public', (client) =>
       client.listCountries(input?.product ? { product: input.product } : {}),
     );

@@ -219,6 +219,18 @@ describe('AppCore against the sandbox', () => {
     expect(stopped.activeProfile?.name).toBe('Saved');
   });
 
+  it('makes a profile created during the demo the active one', async () => {
+    await h.core.startDemo();
+    const state = await h.core.createProfile({
+      name: 'Real account',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+    expect(state.activeProfile).toMatchObject({ name: 'Real account', kind: 'account' });
+  });
+
   it('uses an environment key for this run only', async () => {
     await h.core.start({ environment: { baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY } });
     const state = await h.core.checkConnection();
