@@ -79,6 +79,16 @@ describe('AppCore against the sandbox', () => {
     await sandbox.close();
   });
 
+  /** A saved profile on the sandbox with the demo key kept for the session. */
+  const addAccount = (name: string) =>
+    h.core.createProfile({
+      name,
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+
   it('starts unconfigured when there is no profile', async () => {
     await h.core.start();
     await h.core.checkConnection();
@@ -141,25 +151,13 @@ describe('AppCore against the sandbox', () => {
         storage: 'keychain',
       }),
     ).rejects.toMatchObject({ code: 'keychain_unavailable' });
-    const state = await h.core.createProfile({
-      name: 'A',
-      baseUrl: sandbox.baseUrl,
-      pathStyle: 'literal',
-      apiKey: DEMO_KEY,
-      storage: 'session',
-    });
+    const state = await addAccount('A');
     expect(state.activeProfile?.key.source).toBe('session');
     expect(state.keychain).toEqual({ available: false, reason: 'No Secret Service here.' });
   });
 
   it('tracks the connection: offline on network faults, key rejected on 401, back online after', async () => {
-    await h.core.createProfile({
-      name: 'A',
-      baseUrl: sandbox.baseUrl,
-      pathStyle: 'literal',
-      apiKey: DEMO_KEY,
-      storage: 'session',
-    });
+    await addAccount('A');
 
     await sandbox.control('POST', '/faults', { match: '/v1/mobile', dropConnection: true, times: 2 });
     await expect(h.core.listPorts()).rejects.toThrow();
@@ -180,13 +178,7 @@ describe('AppCore against the sandbox', () => {
   });
 
   it('never hands the rotation link (it carries the key) to the renderer', async () => {
-    await h.core.createProfile({
-      name: 'A',
-      baseUrl: sandbox.baseUrl,
-      pathStyle: 'literal',
-      apiKey: DEMO_KEY,
-      storage: 'session',
-    });
+    await addAccount('A');
     const ports = await h.core.listPorts();
     expect(ports.length).toBeGreaterThan(0);
     for (const port of ports) {
@@ -197,13 +189,7 @@ describe('AppCore against the sandbox', () => {
   });
 
   it('runs the demo: a demo profile that is active, online, and goes away on stop', async () => {
-    await h.core.createProfile({
-      name: 'Saved',
-      baseUrl: sandbox.baseUrl,
-      pathStyle: 'literal',
-      apiKey: DEMO_KEY,
-      storage: 'session',
-    });
+    await addAccount('Saved');
     const demo = await h.core.startDemo();
     expect(demo.demo.running).toBe(true);
     expect(demo.activeProfile).toMatchObject({ kind: 'demo', key: { source: 'demo' } });
@@ -221,13 +207,7 @@ describe('AppCore against the sandbox', () => {
 
   it('makes a profile created during the demo the active one', async () => {
     await h.core.startDemo();
-    const state = await h.core.createProfile({
-      name: 'Real account',
-      baseUrl: sandbox.baseUrl,
-      pathStyle: 'literal',
-      apiKey: DEMO_KEY,
-      storage: 'session',
-    });
+    const state = await addAccount('Real account');
     expect(state.activeProfile).toMatchObject({ name: 'Real account', kind: 'account' });
   });
 
@@ -244,20 +224,8 @@ describe('AppCore against the sandbox', () => {
   });
 
   it('selects a saved profile by name at start, and refuses an unknown one', async () => {
-    await h.core.createProfile({
-      name: 'First',
-      baseUrl: sandbox.baseUrl,
-      pathStyle: 'literal',
-      apiKey: DEMO_KEY,
-      storage: 'session',
-    });
-    await h.core.createProfile({
-      name: 'Second',
-      baseUrl: sandbox.baseUrl,
-      pathStyle: 'literal',
-      apiKey: DEMO_KEY,
-      storage: 'session',
-    });
+    await addAccount('First');
+    await addAccount('Second');
     await h.core.start({ profileName: 'First' });
     expect((await h.core.getState()).activeProfile?.name).toBe('First');
     await expect(h.core.start({ profileName: 'Nope' })).rejects.toMatchObject({ code: 'profile_not_found' });
