@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { PATH_STYLES } from '../api/base-url';
+import { API_KEY_MAX, BASE_URL_MAX, PROFILE_NAME_MAX } from '../core/profiles/profile-validation';
 import type {
   Asn,
   Carrier,
@@ -31,14 +32,15 @@ const apiKey = z
   .string()
   .trim()
   .min(1, 'Paste your API key')
-  .max(512, 'An API key is at most 512 characters')
-  .regex(/^\S+$/, 'An API key has no spaces');
+  .max(API_KEY_MAX, `An API key is at most ${API_KEY_MAX} characters`)
+  // It goes into an `Authorization: Bearer` header: one run of visible ASCII characters.
+  .regex(/^[\x21-\x7e]+$/, 'An API key is one run of visible characters, without spaces');
 
 const baseUrl = z
   .string()
   .trim()
   .min(1, 'Enter the base URL your provider gave you')
-  .max(2048, 'The base URL is too long')
+  .max(BASE_URL_MAX, 'The base URL is too long')
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -48,7 +50,11 @@ const baseUrl = z
     }
   }, 'Enter a full http:// or https:// URL, e.g. https://api.example.com/api/v1');
 
-const profileName = z.string().trim().min(1, 'Give the profile a name').max(60, 'At most 60 characters');
+const profileName = z
+  .string()
+  .trim()
+  .min(1, 'Give the profile a name')
+  .max(PROFILE_NAME_MAX, `At most ${PROFILE_NAME_MAX} characters`);
 const profileId = z.string().min(1).max(128);
 const pathStyle = z.enum(PATH_STYLES);
 const keyStorage = z.enum(['keychain', 'session']);
