@@ -1,12 +1,125 @@
 import { join } from 'node:path';
-import { probeBaseUrl, ProxyServiceClient } from '../api';
+import { probeBaseUrl, type BaseUrlProbeResult, ProxyServiceClient } from '../api';
+import type { JobsStatus } from '../ipc/contract';
 import { DEFAULT_API_KEYS, startSandbox } from '../sandbox';
-import { AppCore, type DemoSandbox } from './app-core';
+import { AppCore } from './app-core';
+import { AppStateService } from './app-state';
+import { CatalogService } from './catalog/catalog-service';
+import { ConnectionService } from './connection/connection-service';
+import { type DemoSandbox, DemoService } from './demo/demo-service';
+import type { Lifecycle } from './domain-service';
+import { EventBus } from './events';
+import { PortsService } from './ports/ports-service';
+import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
 import { probeKeychain, type KeychainProbeResult } from './secrets/keychain-probe';
 import { KeychainSecretStore } from './secrets/keychain-secret-store';
+import type { SecretStore } from './secrets/secret-store';
 import { SessionSecretStore } from './secrets/session-secret-store';
+import { ApiCaller } from './session/api-caller';
+import { type ClientConfig, ClientPool } from './session/client-pool';
+import { ConnectionMonitor } from './session/connection-monitor';
+import { SettingsService } from './settings/settings-service';
 import { SettingsStore } from './settings/settings-store';
+import { SubscriptionsService } from './subscriptions/subscriptions-service';
+import { TopUpsService } from './topups/topups-service';
+
+export type { DemoSandbox } from './demo/demo-service';
+
+/** Everything outside the core's own logic, so that tests can put a sandbox or a memory store in. */
+export interface AppCoreDependencies {
+  mode: 'desktop' | 'web';
+  settings: SettingsStore;
+  /** The OS keychain (tests: a memory store). */
+  keychain: SecretStore;
+  keychainStatus: () => KeychainProbeResult;
+  createClient: (config: ClientConfig) => ProxyServiceClient;
+  probeBaseUrl: (baseUrl: string) => Promise<BaseUrlProbeResult>;
+  startDemoSandbox: () => Promise<DemoSandbox>;
+  /** Whether this process runs the background jobs (the instance lock decides). */
+  jobs?: () => JobsStatus;
+  now?: () => Date;
+  log?: (line: string) => void;
+}
+
+/**
+ * The composition root: builds the services from their dependencies, in dependency order, and
+ * hands the lifecycle list (start in order, stop in reverse) to `AppCore`. A new domain service is
+ * built here and added to `services` (the type requires one per contract domain).
+ */
+export function buildAppCore(deps: AppCoreDependencies): AppCore {
+  const log = deps.log ?? (() => undefined);
+  const now = deps.now ?? (() => new Date());
+  const jobs = deps.jobs ?? (() => ({ owner: true, message: null }));
+  const events = new EventBus(log);
+  const profiles = new ProfilesService({
+    settings: deps.settings,
+    keychain: deps.keychain,
+    session: new SessionSecretStore(),
+    keychainStatus: deps.keychainStatus,
+    now,
+  });
+  const pool = new ClientPool({ profiles, createClient: deps.createClient, log });
+  // The monitor and the demo are needed by the state, the state by them: they meet through closures.
+  const monitor: ConnectionMonitor = new ConnectionMonitor({
+    profiles,
+    pool,
+    events,
+    now,
+    onChange: () => void state.push(),
+  });
+  const state: AppStateService = new AppStateService({
+    mode: deps.mode,
+    events,
+    profiles,
+    connection: () => monitor.state(),
+    keychainStatus: deps.keychainStatus,
+    demoRunning: () => demo.running,
+    jobs,
+  });
+  const demo: DemoService = new DemoService({
+    profiles,
+    startDemoSandbox: deps.startDemoSandbox,
+    monitor,
+    state,
+  });
+  const api = new ApiCaller(pool, monitor);
+  const services = {
+    app: state,
+    connection: new ConnectionService({
+      probeBaseUrl: deps.probeBaseUrl,
+      createClient: deps.createClient,
+      monitor,
+      state,
+    }),
+    profiles: new ProfilesController({ profiles, monitor, state, demo }),
+    demo,
+    settings: new SettingsService(deps.settings, events),
+    catalog: new CatalogService(api),
+    ports: new PortsService(api, events),
+    subscriptions: new SubscriptionsService(api, events),
+    topups: new TopUpsService(api, events),
+  };
+  const lifecycle: Lifecycle[] = [
+    { name: 'client pool', stop: () => pool.close() },
+    { name: 'connection monitor', stop: () => monitor.stop() },
+    { name: 'app state', stop: () => state.stop() },
+    demo,
+  ];
+  return new AppCore({
+    events,
+    state,
+    profiles,
+    services,
+    lifecycle,
+    settingsRecovery: deps.settings.recovery,
+    keychainStatus: deps.keychainStatus,
+    probeBaseUrl: deps.probeBaseUrl,
+    startDemo: () => demo.startDemo(),
+    checkConnection: () => monitor.check(),
+    log,
+  });
+}
 
 export interface NodeAppCoreOptions {
   mode: 'desktop' | 'web';
@@ -15,24 +128,20 @@ export interface NodeAppCoreOptions {
   demoLatency?: 'fast' | 'realistic';
   /** How long to wait for the OS keychain at start (a locked keyring may be asking for a password). */
   keychainProbeTimeoutMs?: number;
+  /** Whether this process runs the background jobs; default: it does. */
+  jobs?: () => JobsStatus;
   log?: (line: string) => void;
 }
 
 /**
- * Wires the real services (settings file, OS keychain, undici client, in-process sandbox) into an
- * `AppCore`. The one composition root for both the Electron shell and web mode.
+ * Wires the real dependencies (settings file, OS keychain, undici client, in-process sandbox) into
+ * the core. The one entry point for both the Electron shell and web mode.
  */
 export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<AppCore> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const settings = await SettingsStore.open({ dataDir: options.dataDir });
   const keychain: KeychainProbeResult = await probeKeychain({
     timeoutMs: options.keychainProbeTimeoutMs ?? 10_000,
-  });
-  const profiles = new ProfilesService({
-    settings,
-    keychain: new KeychainSecretStore(),
-    session: new SessionSecretStore(),
-    keychainStatus: () => keychain,
   });
   const startDemoSandbox = async (): Promise<DemoSandbox> => {
     // The demo keeps its state in the data folder, so what the user did in the demo is there next time.
@@ -45,15 +154,15 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     });
     return { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEYS[0]?.key ?? '', close: () => sandbox.close() };
   };
-  const core = new AppCore({
+  return buildAppCore({
     mode: options.mode,
     settings,
-    profiles,
+    keychain: new KeychainSecretStore(),
     keychainStatus: () => keychain,
     createClient: (config) => new ProxyServiceClient(config),
     probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
     startDemoSandbox,
+    ...(options.jobs ? { jobs: options.jobs } : {}),
     log,
   });
-  return core;
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ProxyServiceError } from '../api/api-errors';
 import { redactText } from '../api/redact';
-import { CoreError } from '../core/core-error';
-import { ProfileError } from '../core/profiles/profile-errors';
+import { AppError } from '../core/errors';
 import { SecretStoreError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-store';
 import type { IpcError, IpcFieldError } from './contract';
@@ -52,7 +51,14 @@ export function toIpcError(error: unknown, log: (line: string) => void): IpcErro
       ...(plain.outcomeUnknown ? { outcomeUnknown: true } : {}),
     };
   }
-  if (error instanceof ProfileError || error instanceof SettingsError) {
+  if (error instanceof AppError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.fields.length > 0 ? { fields: error.fields.map((f) => ({ ...f })) } : {}),
+    };
+  }
+  if (error instanceof SettingsError) {
     return {
       code: error.code,
       message: error.message,
@@ -60,9 +66,6 @@ export function toIpcError(error: unknown, log: (line: string) => void): IpcErro
     };
   }
   if (error instanceof SecretStoreError) return { code: error.code, message: error.message };
-  if (error instanceof CoreError) {
-    return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
-  }
   log(
     `internal error: ${redactText(error instanceof Error ? (error.stack ?? error.message) : String(error))}`,
   );

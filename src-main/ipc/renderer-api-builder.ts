@@ -1,11 +1,5 @@
-import {
-  apiMemberOf,
-  eventMemberOf,
-  ipcCalls,
-  ipcEvents,
-  type IpcResult,
-  type RendererApi,
-} from './contract';
+import type { IpcResult, RendererApi } from './contract';
+import { apiMemberOf, CALL_CHANNELS, EVENT_CHANNELS, eventMemberOf } from './channel-names';
 
 /** What a transport must provide for `window.api` to be built on it. */
 export interface RendererTransport {
@@ -14,16 +8,17 @@ export interface RendererTransport {
 }
 
 /**
- * Builds `window.api` from the contract: one function per call, one `on*` per event. Used by the
- * preload (over Electron IPC); its plain object of functions is what contextBridge can expose.
+ * Builds `window.api` from the contract's channel names: one function per call, one `on*` per event.
+ * Used by the preload (over Electron IPC); its plain object of functions is what contextBridge can
+ * expose. Inputs are not checked here: main parses every one, and the preload stays free of schemas.
  */
 export function buildRendererApi(transport: RendererTransport): RendererApi {
   const api: Record<string, Record<string, unknown>> = {};
-  for (const channel of Object.keys(ipcCalls)) {
+  for (const channel of CALL_CHANNELS) {
     const { domain, member } = apiMemberOf(channel);
     (api[domain] ??= {})[member] = (input?: unknown) => transport.invoke(channel, input);
   }
-  for (const channel of Object.keys(ipcEvents)) {
+  for (const channel of EVENT_CHANNELS) {
     const { domain, member } = eventMemberOf(channel);
     (api[domain] ??= {})[member] = (listener: (payload: unknown) => void) => {
       if (typeof listener !== 'function') throw new TypeError('listener must be a function');

@@ -3,25 +3,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
-import { AppCore, type DemoSandbox } from '../../src-main/core/app-core';
-import { ProfilesService } from '../../src-main/core/profiles/profiles-service';
+import type { AppCore } from '../../src-main/core/app-core';
+import { buildAppCore, type DemoSandbox } from '../../src-main/core/create-app-core';
 import type { KeychainProbeResult } from '../../src-main/core/secrets/keychain-probe';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../src-main/core/settings/settings-store';
-import type { AppState } from '../../src-main/ipc/contract';
+import type { AppState, CallChannel, CallInput, CallOutput, EventChannel } from '../../src-main/ipc/contract';
+import { createGuardedDispatcher } from '../../src-main/ipc/guarded-dispatcher';
+import { createIpcHandlers } from '../../src-main/ipc/ipc-handlers';
 import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
 
 const noWait = () => Promise.resolve();
 
-interface Harness {
+export interface Harness {
   core: AppCore;
   dataDir: string;
   events: AppState[];
+  allEvents: { channel: EventChannel; payload: unknown }[];
   demoStarts: number;
   keychain: { status: KeychainProbeResult };
+  /** A call through the guarded dispatcher, as the renderer makes it; a failure throws its `IpcError`. */
+  call<C extends CallChannel>(
+    channel: C,
+    ...input: undefined extends CallInput<C> ? [CallInput<C>?] : [CallInput<C>]
+  ): Promise<CallOutput<C>>;
 }
 
-async function createHarness(
+export async function createHarness(
   sandbox: TestSandbox,
   options: { keychainAvailable?: boolean; dataDir?: string } = {},
 ): Promise<Harness> {
@@ -32,24 +40,18 @@ async function createHarness(
       ? { available: true }
       : { available: false, reason: 'No Secret Service here.', detail: 'test' };
   const keychain = { status };
-  // The OS keychain is replaced by a memory store: the keychain binding has its own tests.
-  const profiles = new ProfilesService({
-    settings,
-    keychain: new SessionSecretStore(),
-    session: new SessionSecretStore(),
-    keychainStatus: () => keychain.status,
-  });
-  const harness: Harness = {
-    core: undefined as unknown as AppCore,
+  const harness = {
     dataDir,
-    events: [],
+    events: [] as AppState[],
+    allEvents: [] as { channel: EventChannel; payload: unknown }[],
     demoStarts: 0,
     keychain,
-  };
-  harness.core = new AppCore({
+  } as Harness;
+  harness.core = buildAppCore({
     mode: 'web',
     settings,
-    profiles,
+    // The OS keychain is replaced by a memory store: the keychain binding has its own tests.
+    keychain: new SessionSecretStore(),
     keychainStatus: () => keychain.status,
     createClient: (config) => new ProxyServiceClient({ ...config, sleep: noWait, retry: { maxAttempts: 2 } }),
     probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
@@ -60,8 +62,19 @@ async function createHarness(
     now: () => new Date('2026-03-10T12:00:00Z'),
   });
   harness.core.subscribe((channel, payload) => {
+    harness.allEvents.push({ channel, payload });
     if (channel === 'app:stateChanged') harness.events.push(payload as AppState);
   });
+  const dispatch = createGuardedDispatcher({
+    handlers: createIpcHandlers(harness.core),
+    isTrustedSender: () => true,
+    log: () => undefined,
+  });
+  harness.call = (async (channel: CallChannel, input?: unknown) => {
+    const result = await dispatch('ui', channel, input);
+    if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
+    return result.value;
+  }) as Harness['call'];
   return harness;
 }
 
@@ -81,7 +94,7 @@ describe('AppCore against the sandbox', () => {
 
   /** A saved profile on the sandbox with the demo key kept for the session. */
   const addAccount = (name: string) =>
-    h.core.createProfile({
+    h.call('profiles:create', {
       name,
       baseUrl: sandbox.baseUrl,
       pathStyle: 'literal',
@@ -91,14 +104,14 @@ describe('AppCore against the sandbox', () => {
 
   it('starts unconfigured when there is no profile', async () => {
     await h.core.start();
-    await h.core.checkConnection();
+    await h.call('connection:check');
     const state = await h.core.getState();
     expect(state.activeProfile).toBeNull();
     expect(state.connection.status).toBe('not_configured');
   });
 
   it('tests a connection: adopts the literal reading and accepts the key', async () => {
-    const result = await h.core.testConnection({ baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY });
+    const result = await h.call('connection:test', { baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY });
     expect(result.ok).toBe(true);
     expect(result.pathStyle).toBe('literal');
     expect(result.authenticated.ok).toBe(true);
@@ -107,14 +120,14 @@ describe('AppCore against the sandbox', () => {
   });
 
   it('tests a connection: a wrong key is rejected with a clear message', async () => {
-    const result = await h.core.testConnection({ baseUrl: sandbox.baseUrl, apiKey: 'wrong-key-123' });
+    const result = await h.call('connection:test', { baseUrl: sandbox.baseUrl, apiKey: 'wrong-key-123' });
     expect(result.ok).toBe(false);
     expect(result.pathStyle).toBe('literal');
     expect(result.authenticated).toEqual({ ok: false, message: 'The service rejected this API key.' });
   });
 
   it('tests a connection: a base URL that does not answer says so', async () => {
-    const result = await h.core.testConnection({
+    const result = await h.call('connection:test', {
       baseUrl: `${sandbox.controlUrl}/nothing`,
       apiKey: DEMO_KEY,
     });
@@ -124,7 +137,7 @@ describe('AppCore against the sandbox', () => {
   });
 
   it('creates a profile, stores the key outside the settings file, and goes online', async () => {
-    const state = await h.core.createProfile({
+    const state = await h.call('profiles:create', {
       name: 'Main account',
       baseUrl: sandbox.baseUrl,
       pathStyle: 'literal',
@@ -143,7 +156,7 @@ describe('AppCore against the sandbox', () => {
   it('offers session storage when no keychain is available', async () => {
     h.keychain.status = { available: false, reason: 'No Secret Service here.', detail: 'test' };
     await expect(
-      h.core.createProfile({
+      h.call('profiles:create', {
         name: 'A',
         baseUrl: sandbox.baseUrl,
         pathStyle: 'literal',
@@ -160,18 +173,22 @@ describe('AppCore against the sandbox', () => {
     await addAccount('A');
 
     await sandbox.control('POST', '/faults', { match: '/v1/mobile', dropConnection: true, times: 2 });
-    await expect(h.core.listPorts()).rejects.toThrow();
+    await expect(h.call('ports:list')).rejects.toThrow();
     expect((await h.core.getState()).connection.status).toBe('offline');
 
     await sandbox.control('POST', '/faults', { match: '/v1/mobile', status: 503, times: 2 });
-    await expect(h.core.listPorts()).rejects.toThrow();
+    await expect(h.call('ports:list')).rejects.toThrow();
     expect((await h.core.getState()).connection.status).toBe('service_error');
 
-    expect((await h.core.listPorts()).length).toBeGreaterThan(0);
+    expect((await h.call('ports:list')).length).toBeGreaterThan(0);
     expect((await h.core.getState()).connection.status).toBe('online');
 
     const active = (await h.core.getState()).activeProfile;
-    await h.core.setKey({ profileId: active?.id ?? '', apiKey: 'revoked-key', storage: 'session' });
+    await h.call('profiles:setKey', {
+      profileId: active?.id ?? '',
+      apiKey: 'revoked-key',
+      storage: 'session',
+    });
     const state = await h.core.getState();
     expect(state.connection.status).toBe('key_rejected');
     expect(state.connection.message).not.toContain('revoked-key');
@@ -179,7 +196,7 @@ describe('AppCore against the sandbox', () => {
 
   it('never hands the rotation link (it carries the key) to the renderer', async () => {
     await addAccount('A');
-    const ports = await h.core.listPorts();
+    const ports = await h.call('ports:list');
     expect(ports.length).toBeGreaterThan(0);
     for (const port of ports) {
       expect(port).not.toHaveProperty('rotationLink');
@@ -190,30 +207,30 @@ describe('AppCore against the sandbox', () => {
 
   it('runs the demo: a demo profile that is active, online, and goes away on stop', async () => {
     await addAccount('Saved');
-    const demo = await h.core.startDemo();
+    const demo = await h.call('demo:start');
     expect(demo.demo.running).toBe(true);
     expect(demo.activeProfile).toMatchObject({ kind: 'demo', key: { source: 'demo' } });
     expect(demo.connection.status).toBe('online');
-    await h.core.startDemo();
+    await h.call('demo:start');
     expect(h.demoStarts).toBe(1);
     const settingsText = readFileSync(join(h.dataDir, 'settings.json'), 'utf8');
     expect(settingsText).not.toContain('demo');
 
-    const stopped = await h.core.stopDemo();
+    const stopped = await h.call('demo:stop');
     expect(stopped.demo.running).toBe(false);
     expect(stopped.profiles.map((p) => p.kind)).toEqual(['account']);
     expect(stopped.activeProfile?.name).toBe('Saved');
   });
 
   it('makes a profile created during the demo the active one', async () => {
-    await h.core.startDemo();
+    await h.call('demo:start');
     const state = await addAccount('Real account');
     expect(state.activeProfile).toMatchObject({ name: 'Real account', kind: 'account' });
   });
 
   it('uses an environment key for this run only', async () => {
     await h.core.start({ environment: { baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY } });
-    const state = await h.core.checkConnection();
+    const state = await h.call('connection:check');
     expect(state.activeProfile).toMatchObject({ kind: 'environment', key: { source: 'environment' } });
     expect(state.connection.status).toBe('online');
     expect(
@@ -232,24 +249,29 @@ describe('AppCore against the sandbox', () => {
   });
 
   it('reads and updates settings', async () => {
-    expect(await h.core.getSettings()).toMatchObject({
+    expect(await h.call('settings:get')).toMatchObject({
       theme: 'system',
       polling: { topUpVerifyingSeconds: 10 },
     });
-    const updated = await h.core.updateSettings({ theme: 'dark', alerts: { trafficRemainingPercent: 25 } });
+    const updated = await h.call('settings:update', {
+      theme: 'dark',
+      alerts: { trafficRemainingPercent: 25 },
+    });
     expect(updated.theme).toBe('dark');
     expect(updated.alerts.trafficRemainingPercent).toBe(25);
     expect(JSON.parse(readFileSync(join(h.dataDir, 'settings.json'), 'utf8')).ui.theme).toBe('dark');
   });
 
   it('browses the public catalog without a key', async () => {
-    await h.core.startDemo();
-    const countries = await h.core.listCountries({ product: 'mobile' });
+    await h.call('demo:start');
+    const countries = await h.call('catalog:countries', { product: 'mobile' });
     expect(countries.length).toBeGreaterThan(10);
     expect(countries.every((c) => c.products.includes('mobile'))).toBe(true);
-    const states = await h.core.listStates({ countryCode: 'US' });
+    const states = await h.call('catalog:states', { countryCode: 'US' });
     expect(states).toHaveLength(51);
-    expect((await h.core.listCoins()).map((c) => c.code)).toEqual(expect.arrayContaining(['BTC', 'USDT']));
+    expect((await h.call('catalog:coins')).map((c) => c.code)).toEqual(
+      expect.arrayContaining(['BTC', 'USDT']),
+    );
   });
 });
 
@@ -264,7 +286,7 @@ describe('AppCore start-up notices', () => {
     expect(notice?.level).toBe('warning');
     expect(notice?.message).toContain('settings.json.corrupt-');
     expect(readdirSync(dataDir).some((f) => f.startsWith('settings.json.corrupt-'))).toBe(true);
-    const dismissed = await h.core.dismissNotice({ noticeId: notice?.id ?? '' });
+    const dismissed = await h.call('app:dismissNotice', { noticeId: notice?.id ?? '' });
     expect(dismissed.notices).toEqual([]);
     await h.core.dispose();
     await sandbox.close();

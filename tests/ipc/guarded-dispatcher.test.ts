@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src-main/api';
-import { CoreError } from '../../src-main/core/core-error';
+import { AppError } from '../../src-main/core/errors';
 import { type CallChannel, type ContractHandlers, ipcCalls } from '../../src-main/ipc/contract';
 import { createGuardedDispatcher } from '../../src-main/ipc/guarded-dispatcher';
 
@@ -149,7 +149,7 @@ describe('guarded dispatcher over the whole contract', () => {
             },
           ),
         ),
-      'demo:start': () => Promise.reject(new CoreError('not_configured', 'No profile is active.')),
+      'demo:start': () => Promise.reject(new AppError('not_configured', 'No profile is active.')),
       'demo:stop': () => {
         throw new TypeError('synchronous throw');
       },

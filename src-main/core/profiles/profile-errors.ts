@@ -1,9 +1,12 @@
+import { AppError } from '../errors';
+
 export type ProfileErrorCode =
   | 'invalid_name'
   | 'duplicate_name'
   | 'invalid_base_url'
   | 'invalid_path_style'
   | 'invalid_key'
+  | 'key_required'
   | 'invalid_key_storage'
   | 'profile_not_found'
   | 'profile_read_only'
@@ -13,19 +16,16 @@ export type ProfileErrorCode =
  * A profile operation the user can fix: `field` names the form field to mark, when there is one.
  * Messages never contain the API key.
  */
-export class ProfileError extends Error {
+export class ProfileError extends AppError {
+  declare readonly code: ProfileErrorCode;
+
   constructor(
-    readonly code: ProfileErrorCode,
+    code: ProfileErrorCode,
     message: string,
     readonly field?: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, field === undefined ? [] : [{ field, message }], options?.cause);
     this.name = 'ProfileError';
-  }
-
-  /** `{ [field]: message }`, the shape of a contract error's `fields`. */
-  get fields(): Record<string, string> | undefined {
-    return this.field === undefined ? undefined : { [this.field]: this.message };
   }
 }

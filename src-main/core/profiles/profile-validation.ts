@@ -1,9 +1,7 @@
+import { checkBaseUrl } from '../../shared/base-url-rule';
+import { API_KEY_MAX, PROFILE_NAME_MAX } from '../../shared/limits';
 import { KEY_STORAGES, PATH_STYLES, type KeyStorage, type PathStyle } from '../settings/settings-schema';
 import { ProfileError } from './profile-errors';
-
-export const PROFILE_NAME_MAX = 60;
-export const BASE_URL_MAX = 2048;
-export const API_KEY_MAX = 4096;
 
 /** Compares names the way a person reads them: case and Unicode form do not make a new name. */
 const nameKey = (name: string): string => name.normalize('NFC').toLocaleLowerCase('en');
@@ -36,32 +34,14 @@ export function validateProfileName(
 }
 
 /**
- * The base URL as stored: an absolute http(s) URL without credentials, query or fragment
- * (they would break the path join, and a key there would end up in the settings file), with
- * the host lower-cased, a default port dropped and trailing slashes removed.
+ * The base URL as stored, by the one rule in `shared/base-url-rule.ts` (https, http only to
+ * loopback; no credentials, query or fragment), with the host lower-cased, a default port dropped
+ * and trailing slashes removed.
  */
 export function normalizeBaseUrl(input: string): string {
-  const text = typeof input === 'string' ? input.trim() : '';
-  const fail = (message: string): ProfileError => new ProfileError('invalid_base_url', message, 'baseUrl');
-  if (text.length === 0) throw fail('Enter the base URL your provider gave you');
-  if (text.length > BASE_URL_MAX) throw fail(`A base URL has at most ${BASE_URL_MAX} characters`);
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw fail('Enter an absolute URL such as https://example.com/api/v1');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw fail('The base URL must start with https:// or http://');
-  }
-  if (url.hostname === '') throw fail('The base URL needs a host name');
-  if (url.username !== '' || url.password !== '') {
-    throw fail('The base URL must not contain a user name or password; enter the API key in its own field');
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw fail('The base URL must not contain a query (?...) or a fragment (#...)');
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  const check = checkBaseUrl(input);
+  if (!check.ok) throw new ProfileError('invalid_base_url', check.message, 'baseUrl');
+  return check.url;
 }
 
 export function validatePathStyle(input: string): PathStyle {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { originOf } from '../../shared/base-url-rule';
 import type { KeychainProbeResult } from '../secrets/keychain-probe';
 import type { SecretStore } from '../secrets/secret-store';
 import type { KeyStorage, PathStyle, Profile, Settings } from '../settings/settings-schema';
@@ -60,6 +61,28 @@ export interface ProvidedProfileInput {
   activate?: boolean;
 }
 
+/** What changed about a profile; caches (clients, key status) drop what they hold for it. */
+export interface ProfileChange {
+  profileId: string;
+  kind: 'created' | 'renamed' | 'connection' | 'key' | 'deleted' | 'activated';
+}
+
+/** A key with the origin it may be sent to (see `keyOrigin` in the settings schema). */
+export interface BoundKey {
+  key: string;
+  origin: string;
+}
+
+export interface ConnectionChange {
+  baseUrl?: string;
+  pathStyle?: PathStyle;
+  /**
+   * The key to use at the new address. Required when the origin changes while the profile has a
+   * key: a key is sent only to the origin it was saved for.
+   */
+  key?: { value: string; storage?: KeyStorage };
+}
+
 export interface DeleteProfileResult {
   /** True only when `force` deleted the profile while its keychain entry could not be removed. */
   keyLeftInKeychain: boolean;
@@ -101,7 +124,11 @@ export class ProfilesService {
   private readonly now: () => Date;
   private readonly newId: () => string;
   private readonly provided = new Map<string, ProvidedProfile>();
-  private readonly providedKeys = new Map<string, { key: string; source: ProvidedKeySource }>();
+  private readonly providedKeys = new Map<
+    string,
+    { key: string; source: ProvidedKeySource; origin: string }
+  >();
+  private readonly listeners = new Set<(change: ProfileChange) => void>();
   /** A provided profile chosen for this run; wins over the saved `activeProfileId`. */
   private providedActiveId: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -113,6 +140,24 @@ export class ProfilesService {
     this.keychainStatus = options.keychainStatus;
     this.now = options.now ?? (() => new Date());
     this.newId = options.newId ?? randomUUID;
+  }
+
+  /** Told after every change, once it is saved; a listener that throws does not undo it. */
+  onChange(listener: (change: ProfileChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private notify(profileId: string, kind: ProfileChange['kind']): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener({ profileId, kind });
+      } catch {
+        // A cache that fails to drop an entry must not fail the change the user made.
+      }
+    }
   }
 
   /** Saved profiles in creation order, then the provided ones. */
@@ -157,6 +202,7 @@ export class ProfilesService {
             baseUrl,
             pathStyle,
             keyStorage: storage,
+            ...(key !== null ? { keyOrigin: originOrThrow(baseUrl) } : {}),
             createdAt: this.now().toISOString(),
           });
           if (activate) draft.activeProfileId = id;
@@ -166,6 +212,8 @@ export class ProfilesService {
         throw error;
       }
       if (activate) this.providedActiveId = null;
+      this.notify(id, 'created');
+      if (activate) this.notify(id, 'activated');
       return this.get(id);
     });
   }
@@ -178,15 +226,18 @@ export class ProfilesService {
         validateProfileName(name, draft.profiles, profileId);
         profile.name = name;
       });
+      this.notify(profileId, 'renamed');
       return this.get(profileId);
     });
   }
 
-  /** Changes where a profile connects. A new base URL resets the path style unless one is given. */
-  updateConnection(
-    profileId: string,
-    change: { baseUrl?: string; pathStyle?: PathStyle },
-  ): Promise<ProfileView> {
+  /**
+   * Changes where a profile connects. A new base URL resets the path style unless one is given.
+   * The key stays bound to the origin it was saved for: moving to another origin with a key needs
+   * `change.key` (saved for the new origin), else it fails with `key_required` on `apiKey` and
+   * nothing changes.
+   */
+  updateConnection(profileId: string, change: ConnectionChange): Promise<ProfileView> {
     return this.exclusive(async () => {
       const current = this.requireSaved(profileId);
       const baseUrl = change.baseUrl === undefined ? current.baseUrl : normalizeBaseUrl(change.baseUrl);
@@ -196,10 +247,50 @@ export class ProfilesService {
           : baseUrl === current.baseUrl
             ? current.pathStyle
             : 'literal';
-      await this.updateSaved(profileId, (profile) => {
-        profile.baseUrl = baseUrl;
-        profile.pathStyle = pathStyle;
-      });
+      const newOrigin = originOrThrow(baseUrl);
+      const boundOrigin = keyOriginOf(current);
+      const newKey =
+        change.key === undefined
+          ? null
+          : {
+              value: validateApiKey(change.key.value),
+              storage: validateKeyStorage(change.key.storage ?? current.keyStorage),
+            };
+      if (newKey === null && newOrigin !== boundOrigin) {
+        if (this.providedKeys.has(profileId)) this.requireWritableKey(profileId);
+        const status = await this.readKeyStatus(profileId);
+        // A key that cannot be read right now (locked keychain) may still be there: ask for it too.
+        if (status.configured || status.problem !== null) {
+          throw new ProfileError(
+            'key_required',
+            `The API key of "${current.name}" was saved for ${boundOrigin}. Enter the key again to use it ` +
+              `with ${newOrigin}, or remove the key first.`,
+            'apiKey',
+          );
+        }
+      }
+      if (newKey !== null) {
+        this.requireWritableKey(profileId);
+        if (newKey.storage === 'keychain') this.requireKeychain();
+        await this.replaceKey(current, newKey.value, newKey.storage, async () => {
+          await this.updateSaved(profileId, (profile) => {
+            profile.baseUrl = baseUrl;
+            profile.pathStyle = pathStyle;
+            profile.keyStorage = newKey.storage;
+            profile.keyOrigin = newOrigin;
+          });
+        });
+      } else {
+        await this.updateSaved(profileId, (profile) => {
+          profile.baseUrl = baseUrl;
+          profile.pathStyle = pathStyle;
+          // Same origin: the key stays bound to it (now written down, older files had no binding).
+          // Another origin: there is no key (checked above); the next key is bound when it is set.
+          profile.keyOrigin = newOrigin;
+        });
+      }
+      this.notify(profileId, 'connection');
+      if (newKey !== null) this.notify(profileId, 'key');
       return this.get(profileId);
     });
   }
@@ -215,6 +306,7 @@ export class ProfilesService {
         this.provided.delete(profileId);
         this.providedKeys.delete(profileId);
         if (this.providedActiveId === profileId) this.providedActiveId = null;
+        this.notify(profileId, 'deleted');
         return { keyLeftInKeychain: false };
       }
       const profile = this.requireSaved(profileId);
@@ -234,6 +326,7 @@ export class ProfilesService {
         if (draft.activeProfileId === profileId) draft.activeProfileId = draft.profiles[0]?.id ?? null;
       });
       this.providedKeys.delete(profileId);
+      this.notify(profileId, 'deleted');
       return { keyLeftInKeychain };
     });
   }
@@ -243,6 +336,7 @@ export class ProfilesService {
     return this.exclusive(async () => {
       if (this.provided.has(profileId)) {
         this.providedActiveId = profileId;
+        this.notify(profileId, 'activated');
         return this.get(profileId);
       }
       this.requireSaved(profileId);
@@ -251,6 +345,7 @@ export class ProfilesService {
         draft.activeProfileId = profileId;
       });
       this.providedActiveId = null;
+      this.notify(profileId, 'activated');
       return this.get(profileId);
     });
   }
@@ -266,27 +361,50 @@ export class ProfilesService {
       const storage = validateKeyStorage(options.storage);
       const cleanKey = validateApiKey(key);
       if (storage === 'keychain') this.requireKeychain();
-      await this.writeKey(storage, profileId, cleanKey);
-      if (profile.keyStorage !== storage) {
-        try {
+      // The user gives this key for the profile's address as it is now: it is bound to that origin.
+      const origin = originOrThrow(profile.baseUrl);
+      await this.replaceKey(profile, cleanKey, storage, async () => {
+        if (profile.keyStorage !== storage || profile.keyOrigin !== origin) {
           await this.updateSaved(profileId, (draft) => {
             draft.keyStorage = storage;
+            draft.keyOrigin = origin;
           });
-        } catch (error) {
-          // The profile still points at its old key: take the new one back out.
-          await this.discardKey(storage, profileId);
-          throw error;
         }
-      }
-      if (storage === 'keychain') {
-        await this.session.delete(accountFor(profileId));
-      } else if (this.keychainStatus().available) {
-        // The old key must not stay in the keychain; when the keychain fails here it is removed
-        // by the next removeKey or delete.
-        await this.keychain.delete(accountFor(profileId)).catch(() => false);
-      }
+      });
+      this.notify(profileId, 'key');
       return this.readKeyStatus(profileId);
     });
+  }
+
+  /**
+   * Writes `key` to `storage`, then runs `save` (the settings change that points the profile at it).
+   * When `save` fails, the key that was there before is put back, so a failed change loses nothing
+   * and never leaves a new key bound to an old origin. Then the copy in the other store goes.
+   */
+  private async replaceKey(
+    profile: Profile,
+    key: string,
+    storage: KeyStorage,
+    save: () => Promise<void>,
+  ): Promise<void> {
+    const previous = await this.storeFor(storage)
+      .get(accountFor(profile.id))
+      .catch(() => null);
+    await this.writeKey(storage, profile.id, key);
+    try {
+      await save();
+    } catch (error) {
+      if (previous === null) await this.discardKey(storage, profile.id);
+      else await this.writeKey(storage, profile.id, previous).catch(() => undefined);
+      throw error;
+    }
+    if (storage === 'keychain') {
+      await this.session.delete(accountFor(profile.id));
+    } else if (this.keychainStatus().available) {
+      // The old key must not stay in the keychain; when the keychain fails here it is removed
+      // by the next removeKey or delete.
+      await this.keychain.delete(accountFor(profile.id)).catch(() => false);
+    }
   }
 
   /** Removes the stored key from both places; the profile stays. */
@@ -294,6 +412,7 @@ export class ProfilesService {
     return this.exclusive(async () => {
       const profile = this.requireWritableKey(profileId);
       await this.deleteStoredKeys(profile);
+      this.notify(profileId, 'key');
       return this.readKeyStatus(profileId);
     });
   }
@@ -313,6 +432,19 @@ export class ProfilesService {
     } catch (error) {
       throw new ProfileError('keychain_unavailable', errorMessage(error), 'key', { cause: error });
     }
+  }
+
+  /**
+   * The key with the origin it is bound to: a caller sends it to that origin only. Null when the
+   * profile has no key. For the main process only: it never crosses IPC.
+   */
+  async getBoundKey(profileId: string): Promise<BoundKey | null> {
+    const provided = this.provided.get(profileId);
+    if (provided) return { key: provided.key, origin: originOrThrow(provided.profile.baseUrl) };
+    const providedKey = this.providedKeys.get(profileId);
+    if (providedKey) return { key: providedKey.key, origin: providedKey.origin };
+    const key = await this.getKey(profileId);
+    return key === null ? null : { key, origin: keyOriginOf(this.savedProfile(profileId)) };
   }
 
   keyStatus(profileId: string): Promise<KeyStatus> {
@@ -339,8 +471,11 @@ export class ProfilesService {
       createdAt: this.now().toISOString(),
     };
     const key = validateApiKey(input.key);
-    if (input.activate ?? this.activeId() === null) this.providedActiveId = profile.id;
+    const activate = input.activate ?? this.activeId() === null;
+    if (activate) this.providedActiveId = profile.id;
     this.provided.set(profile.id, { profile, key, source: input.source });
+    this.notify(profile.id, 'created');
+    if (activate) this.notify(profile.id, 'activated');
     return this.get(profile.id);
   }
 
@@ -349,12 +484,18 @@ export class ProfilesService {
    * `PROXY_MANAGER_API_KEY`). It wins over the stored key and is never persisted.
    */
   provideKey(profileId: string, key: string, source: ProvidedKeySource): void {
-    this.savedProfile(profileId);
-    this.providedKeys.set(profileId, { key: validateApiKey(key), source });
+    const profile = this.savedProfile(profileId);
+    // Bound to the address the profile has now: the user named both for this run.
+    this.providedKeys.set(profileId, {
+      key: validateApiKey(key),
+      source,
+      origin: originOrThrow(profile.baseUrl),
+    });
+    this.notify(profileId, 'key');
   }
 
   clearProvidedKey(profileId: string): void {
-    this.providedKeys.delete(profileId);
+    if (this.providedKeys.delete(profileId)) this.notify(profileId, 'key');
   }
 
   private activeId(): string | null {
@@ -507,6 +648,18 @@ export class ProfilesService {
 /** The account name of a profile's key in a `SecretStore`. */
 export function accountFor(profileId: string): string {
   return `api-key:${profileId}`;
+}
+
+/** The origin a saved profile's key may be sent to; files without `keyOrigin` bound it to `baseUrl`. */
+function keyOriginOf(profile: Profile): string {
+  return profile.keyOrigin ?? originOrThrow(profile.baseUrl);
+}
+
+function originOrThrow(url: string): string {
+  const origin = originOf(url);
+  if (origin === null)
+    throw new ProfileError('invalid_base_url', 'The base URL is not a valid URL', 'baseUrl');
+  return origin;
 }
 
 function notFound(profileId: string): ProfileError {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PATH_STYLES } from '../../api/base-url';
+import { ALERT_LIMITS, BASE_URL_MAX, POLLING_LIMITS, PROFILE_NAME_MAX } from '../../shared/limits';
 
 /** The version written into the file; bump it (and add a migration) when the shape changes. */
 export const SETTINGS_VERSION = 1;
@@ -15,28 +16,58 @@ export type Theme = (typeof THEMES)[number];
 
 export const profileSchema = z.object({
   id: z.string().min(1).max(100),
-  name: z.string().min(1).max(60),
-  baseUrl: z.url({ protocol: /^https?$/ }).max(2048),
+  name: z.string().min(1).max(PROFILE_NAME_MAX),
+  // Lenient on purpose: a file from an older version may hold a URL today's rule refuses (plain
+  // http to another host); the profile must still load so the user can fix it. The client pool
+  // applies today's rule before it sends a key anywhere.
+  baseUrl: z.url({ protocol: /^https?$/ }).max(BASE_URL_MAX),
   pathStyle: z.enum(PATH_STYLES).default('literal'),
   /** Where the key was put; session keys are gone after a restart and must be entered again. */
   keyStorage: z.enum(KEY_STORAGES).default('keychain'),
+  /**
+   * The origin (`https://host:port`) the stored key was saved for: the key is sent there and nowhere
+   * else. Absent in files written before the binding existed: then the origin of `baseUrl`.
+   */
+  keyOrigin: z.string().min(1).max(BASE_URL_MAX).optional(),
   createdAt: z.iso.datetime(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
 // Polling floors are the spec's recommendations (10 s while verifying, 30 s while awaiting
 // payment): the app never polls the service faster than it asks.
+const { usageMinutes, topUpVerifyingSeconds, topUpAwaitingPaymentSeconds } = POLLING_LIMITS;
 const pollingSchema = z.object({
-  usageMinutes: z.int().min(1).max(1440).default(15),
-  topUpVerifyingSeconds: z.int().min(10).max(600).default(10),
-  topUpAwaitingPaymentSeconds: z.int().min(30).max(600).default(30),
+  usageMinutes: z.int().min(usageMinutes.min).max(usageMinutes.max).default(15),
+  topUpVerifyingSeconds: z.int().min(topUpVerifyingSeconds.min).max(topUpVerifyingSeconds.max).default(10),
+  topUpAwaitingPaymentSeconds: z
+    .int()
+    .min(topUpAwaitingPaymentSeconds.min)
+    .max(topUpAwaitingPaymentSeconds.max)
+    .default(30),
 });
 
 const alertsSchema = z.object({
   /** Warn when a traffic subscription has this share of its traffic left, or less. */
-  trafficRemainingPercent: z.number().min(0).max(100).default(10),
+  trafficRemainingPercent: z
+    .number()
+    .min(ALERT_LIMITS.trafficRemainingPercent.min)
+    .max(ALERT_LIMITS.trafficRemainingPercent.max)
+    .default(10),
   /** Warn this many days before a subscription or port expires. */
-  expiryWarningDays: z.int().min(0).max(365).default(3),
+  expiryWarningDays: z
+    .int()
+    .min(ALERT_LIMITS.expiryWarningDays.min)
+    .max(ALERT_LIMITS.expiryWarningDays.max)
+    .default(3),
+});
+
+/** Preferences of the desktop shell (the tray, the login item); web mode ignores them. */
+const desktopSchema = z.object({
+  /** Closing the window keeps the app in the tray, so that background jobs go on. */
+  closeToTray: z.boolean().default(true),
+  startAtLogin: z.boolean().default(false),
+  /** Start in the tray without showing the window. */
+  startMinimized: z.boolean().default(false),
 });
 
 /**
@@ -66,6 +97,7 @@ export const settingsSchema = z
     /** Top-ups still being watched, by profile id, so that the watcher resumes after a restart. */
     pendingTopUps: z.record(z.string(), z.array(z.string().min(1).max(128))).default({}),
     ui: uiSchema.prefault({}),
+    desktop: desktopSchema.prefault({}),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();

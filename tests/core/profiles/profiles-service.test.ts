@@ -118,7 +118,7 @@ describe('ProfilesService: profiles', () => {
     ['two\nlines', 'invalid_name'],
   ])('refuses the name %j with %s on the name field', async (name, code) => {
     const error = await errorOf(service.create({ ...work, name }));
-    expect(error).toMatchObject({ code, field: 'name', fields: { name: error.message } });
+    expect(error).toMatchObject({ code, field: 'name', fields: [{ field: 'name', message: error.message }] });
     expect(service.list()).toEqual([]);
   });
 
@@ -141,8 +141,10 @@ describe('ProfilesService: profiles', () => {
 
   it.each([
     ['', /Enter the base URL/],
-    ['proxy.example.com/api/v1', /absolute URL/],
-    ['ftp://proxy.example.com/api/v1', /https:\/\/ or http:\/\//],
+    ['proxy.example.com/api/v1', /full https:\/\/ URL/],
+    ['ftp://proxy.example.com/api/v1', /must start with https:\/\//],
+    ['http://proxy.example.com/api/v1', /unencrypted/],
+    ['http://10.0.0.1/api/v1', /unencrypted/],
     ['https://user:secret@proxy.example.com/api/v1', /user name or password/],
     ['https://proxy.example.com/api/v1?key=abc', /query/],
     ['https://proxy.example.com/api/v1#top', /fragment/],

@@ -57,6 +57,7 @@ describe('SettingsStore: defaults and round trip', () => {
       rotationSchedules: [],
       pendingTopUps: {},
       ui: { theme: 'system', lastScreen: 'ports' },
+      desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
     });
     expect(store.get()).toEqual(defaultSettings());
     expect(await readdir(dataDir)).toEqual([]);

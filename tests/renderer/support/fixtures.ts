@@ -48,6 +48,7 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     connection: { status: 'online', message: 'Connected to Work.', checkedAt: '2026-03-10T12:00:00.000Z' },
     keychain: { available: true, reason: null },
     demo: { running: false },
+    jobs: { owner: true, message: null },
     notices: [],
     ...overrides,
   };
@@ -65,6 +66,7 @@ export const settingsView = (overrides: Partial<SettingsView> = {}): SettingsVie
   theme: 'system',
   polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
   alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
+  desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
   ...overrides,
 });
 

@@ -1,0 +1,126 @@
+import type {
+  AppState,
+  ConnectionState,
+  DomainHandlers,
+  JobsStatus,
+  Notice,
+  ProfileSummary,
+} from '../ipc/contract';
+import type { DomainService } from './domain-service';
+import type { EventSink } from './events';
+import type { KeyStatus, ProfileChange, ProfilesService, ProfileView } from './profiles/profiles-service';
+import type { KeychainProbeResult } from './secrets/keychain-probe';
+
+export interface AppStateOptions {
+  mode: 'desktop' | 'web';
+  events: EventSink;
+  profiles: Pick<ProfilesService, 'list' | 'keyStatus' | 'onChange'>;
+  connection: () => ConnectionState;
+  keychainStatus: () => KeychainProbeResult;
+  demoRunning: () => boolean;
+  jobs: () => JobsStatus;
+}
+
+const NO_KEY: ProfileSummary['key'] = { configured: false, masked: null, source: null };
+
+/**
+ * The app state the UI's shell shows (`app:getState`, pushed as `app:stateChanged` on every change).
+ * Assembling it is cheap: the key status of each profile (which may need the OS keychain) is cached
+ * and read again only when that profile's key changes or the keychain comes or goes.
+ */
+export class AppStateService implements DomainService<'app'> {
+  private notices: Notice[] = [];
+  private noticeCounter = 0;
+  private pushes = 0;
+  private readonly keyStatuses = new Map<string, Promise<ProfileSummary['key']>>();
+  private keychainAvailable: boolean | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: AppStateOptions) {
+    this.unsubscribe = options.profiles.onChange((change: ProfileChange) => {
+      if (change.kind === 'key' || change.kind === 'deleted' || change.kind === 'created') {
+        this.keyStatuses.delete(change.profileId);
+      }
+    });
+  }
+
+  handlers(): DomainHandlers<'app'> {
+    return {
+      'app:getState': () => this.getState(),
+      'app:dismissNotice': (input) => this.dismissNotice(input.noticeId),
+    };
+  }
+
+  async getState(): Promise<AppState> {
+    const keychain = this.options.keychainStatus();
+    if (keychain.available !== this.keychainAvailable) {
+      this.keyStatuses.clear();
+      this.keychainAvailable = keychain.available;
+    }
+    const profiles = await Promise.all(this.options.profiles.list().map((view) => this.summarize(view)));
+    return {
+      mode: this.options.mode,
+      profiles,
+      activeProfile: profiles.find((p) => p.active) ?? null,
+      connection: this.options.connection(),
+      keychain: { available: keychain.available, reason: keychain.available ? null : keychain.reason },
+      demo: { running: this.options.demoRunning() },
+      jobs: { ...this.options.jobs() },
+      notices: [...this.notices],
+    };
+  }
+
+  /**
+   * Sends the current state to every window. When pushes overlap, only the newest is sent, so a
+   * slow older one never overwrites it.
+   */
+  async push(): Promise<AppState> {
+    const push = ++this.pushes;
+    const state = await this.getState();
+    if (push === this.pushes) this.options.events.emit('app:stateChanged', state);
+    return state;
+  }
+
+  addNotice(level: Notice['level'], message: string): void {
+    this.noticeCounter += 1;
+    this.notices.push({ id: `notice-${this.noticeCounter}`, level, message });
+  }
+
+  dismissNotice(noticeId: string): Promise<AppState> {
+    this.notices = this.notices.filter((notice) => notice.id !== noticeId);
+    return this.push();
+  }
+
+  stop(): void {
+    this.unsubscribe();
+  }
+
+  private async summarize(view: ProfileView): Promise<ProfileSummary> {
+    return {
+      id: view.id,
+      name: view.name,
+      baseUrl: view.baseUrl,
+      pathStyle: view.pathStyle,
+      kind: view.provided === 'demo' ? 'demo' : view.provided === 'environment' ? 'environment' : 'account',
+      active: view.active,
+      key: await this.keyStatusOf(view.id),
+    };
+  }
+
+  private keyStatusOf(profileId: string): Promise<ProfileSummary['key']> {
+    let status = this.keyStatuses.get(profileId);
+    if (!status) {
+      status = this.options.profiles.keyStatus(profileId).then(toKeySummary, () => NO_KEY);
+      this.keyStatuses.set(profileId, status);
+    }
+    return status;
+  }
+}
+
+function toKeySummary(status: KeyStatus): ProfileSummary['key'] {
+  return {
+    configured: status.configured,
+    masked: status.masked,
+    source: status.configured ? status.source : null,
+  };
+}

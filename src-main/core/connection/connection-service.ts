@@ -1,0 +1,77 @@
+import type { BaseUrlProbeResult, ProxyServiceClient } from '../../api';
+import type { AppState, ConnectionTestResult, DomainHandlers, ParsedCallInput } from '../../ipc/contract';
+import type { DomainService } from '../domain-service';
+import type { ClientConfig } from '../session/client-pool';
+import { type ConnectionMonitor, describeFailure, probeKey } from '../session/connection-monitor';
+
+export interface ConnectionServiceOptions {
+  probeBaseUrl: (baseUrl: string) => Promise<BaseUrlProbeResult>;
+  /** For the test of a key the user typed (not a stored one): a client outside the pool. */
+  createClient: (config: ClientConfig) => ProxyServiceClient;
+  monitor: Pick<ConnectionMonitor, 'check'>;
+  state: { getState(): Promise<AppState> };
+}
+
+/** `connection:test` (a base URL and key the user typed, before saving) and `connection:check`. */
+export class ConnectionService implements DomainService<'connection'> {
+  constructor(private readonly options: ConnectionServiceOptions) {}
+
+  handlers(): DomainHandlers<'connection'> {
+    return {
+      'connection:test': (input) => this.test(input),
+      'connection:check': async () => {
+        await this.options.monitor.check();
+        return this.options.state.getState();
+      },
+    };
+  }
+
+  /**
+   * Probes the base URL's readings (the public catalog: no key), then makes one authenticated call
+   * with the key typed alongside it, to the address typed with it. Saves nothing.
+   */
+  async test(input: ParsedCallInput<'connection:test'>): Promise<ConnectionTestResult> {
+    const probe = await this.options.probeBaseUrl(input.baseUrl);
+    const probes = probe.readings.map((reading) => ({
+      pathStyle: reading.style,
+      url: reading.url,
+      ok: reading.ok,
+      detail: reading.summary,
+    }));
+    if (probe.adopted === null) {
+      return {
+        ok: false,
+        pathStyle: null,
+        message: `The service did not answer at this base URL. ${probe.summary}`,
+        probes,
+        authenticated: { ok: false, message: 'Not tried: the base URL did not answer.' },
+      };
+    }
+    const client = this.options.createClient({
+      baseUrl: input.baseUrl,
+      pathStyle: probe.adopted,
+      apiKey: input.apiKey,
+    });
+    try {
+      const answer = await probeKey(client);
+      if (answer.ok) {
+        return {
+          ok: true,
+          pathStyle: probe.adopted,
+          message: `Connected. ${probe.summary}`,
+          probes,
+          authenticated: { ok: true, message: answer.message },
+        };
+      }
+      return {
+        ok: false,
+        pathStyle: probe.adopted,
+        message: `The base URL answers, but the key did not work. ${probe.summary}`,
+        probes,
+        authenticated: { ok: false, message: describeFailure(answer.error) },
+      };
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  }
+}

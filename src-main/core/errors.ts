@@ -1,0 +1,35 @@
+import type { IpcFieldError } from '../ipc/contract';
+
+/** Codes of errors the core raises itself (API errors keep the service's codes). */
+export type AppErrorCode =
+  | 'not_configured'
+  | 'profile_not_found'
+  | 'key_origin_mismatch'
+  | 'insecure_base_url'
+  | 'keychain_unavailable'
+  | 'internal_error'
+  // profiles (see ProfileErrorCode)
+  | 'invalid_name'
+  | 'duplicate_name'
+  | 'invalid_base_url'
+  | 'invalid_path_style'
+  | 'invalid_key'
+  | 'key_required'
+  | 'invalid_key_storage'
+  | 'profile_read_only';
+
+/**
+ * An error the user can act on: its code, message and fields go to the renderer as they are, so
+ * the message is written for the user and never holds a key. `cause` stays in main (for the log).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly fields: IpcFieldError[] = [],
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'AppError';
+  }
+}

@@ -1,0 +1,88 @@
+import type { AppState, DomainHandlers, ParsedCallInput } from '../../ipc/contract';
+import type { DomainService } from '../domain-service';
+import type { ConnectionMonitor } from '../session/connection-monitor';
+import type { ProfilesService } from './profiles-service';
+
+export interface ProfilesControllerOptions {
+  profiles: ProfilesService;
+  monitor: Pick<ConnectionMonitor, 'check'>;
+  state: { getState(): Promise<AppState>; push(): Promise<AppState> };
+  /** Deleting the demo's profile stops the demo. */
+  demo: { readonly demoProfileId: string | null; stopDemo(): Promise<AppState> };
+}
+
+/**
+ * The `profiles:*` calls: each changes profiles through the profiles service, then re-checks the
+ * connection when the active profile changed (the answer is the new app state).
+ */
+export class ProfilesController implements DomainService<'profiles'> {
+  constructor(private readonly options: ProfilesControllerOptions) {}
+
+  handlers(): DomainHandlers<'profiles'> {
+    return {
+      'profiles:create': (input) => this.create(input),
+      'profiles:update': (input) => this.update(input),
+      'profiles:delete': (input) => this.delete(input.profileId),
+      'profiles:switch': async (input) => {
+        await this.options.profiles.switchTo(input.profileId);
+        return this.recheck();
+      },
+      'profiles:setKey': async (input) => {
+        await this.options.profiles.setKey(input.profileId, input.apiKey, { storage: input.storage });
+        return this.afterChange(input.profileId);
+      },
+      'profiles:removeKey': async (input) => {
+        await this.options.profiles.removeKey(input.profileId);
+        return this.afterChange(input.profileId);
+      },
+    };
+  }
+
+  private async create(input: ParsedCallInput<'profiles:create'>): Promise<AppState> {
+    await this.options.profiles.create({
+      name: input.name,
+      baseUrl: input.baseUrl,
+      pathStyle: input.pathStyle,
+      key: input.apiKey,
+      keyStorage: input.storage,
+      activate: true,
+    });
+    return this.recheck();
+  }
+
+  private async update(input: ParsedCallInput<'profiles:update'>): Promise<AppState> {
+    const { profiles } = this.options;
+    if (input.name !== undefined) await profiles.rename(input.profileId, input.name);
+    if (input.baseUrl !== undefined || input.pathStyle !== undefined || input.apiKey !== undefined) {
+      await profiles.updateConnection(input.profileId, {
+        ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl } : {}),
+        ...(input.pathStyle !== undefined ? { pathStyle: input.pathStyle } : {}),
+        ...(input.apiKey !== undefined
+          ? {
+              key: {
+                value: input.apiKey,
+                ...(input.storage !== undefined ? { storage: input.storage } : {}),
+              },
+            }
+          : {}),
+      });
+    }
+    return this.afterChange(input.profileId);
+  }
+
+  private async delete(profileId: string): Promise<AppState> {
+    if (profileId === this.options.demo.demoProfileId) return this.options.demo.stopDemo();
+    const wasActive = this.options.profiles.active()?.id === profileId;
+    await this.options.profiles.delete(profileId);
+    return wasActive ? this.recheck() : this.options.state.push();
+  }
+
+  private afterChange(profileId: string): Promise<AppState> {
+    return this.options.profiles.active()?.id === profileId ? this.recheck() : this.options.state.push();
+  }
+
+  private async recheck(): Promise<AppState> {
+    await this.options.monitor.check();
+    return this.options.state.getState();
+  }
+}

@@ -1,0 +1,50 @@
+import type { DomainHandlers, ParsedCallInput, SettingsView } from '../../ipc/contract';
+import type { DomainService } from '../domain-service';
+import type { EventSink } from '../events';
+import type { Settings } from './settings-schema';
+import type { SettingsStore } from './settings-store';
+
+export function toSettingsView(settings: Settings): SettingsView {
+  return {
+    theme: settings.ui.theme,
+    polling: { ...settings.polling },
+    alerts: { ...settings.alerts },
+    desktop: { ...settings.desktop },
+  };
+}
+
+/** The user's preferences (not profiles: those are the profiles service's). Every change is announced. */
+export class SettingsService implements DomainService<'settings'> {
+  constructor(
+    private readonly settings: Pick<SettingsStore, 'get' | 'update'>,
+    private readonly events: EventSink,
+  ) {}
+
+  handlers(): DomainHandlers<'settings'> {
+    return {
+      'settings:get': () => Promise.resolve(this.view()),
+      'settings:update': (input) => this.update(input),
+    };
+  }
+
+  view(): SettingsView {
+    return toSettingsView(this.settings.get());
+  }
+
+  async update(input: ParsedCallInput<'settings:update'>): Promise<SettingsView> {
+    await this.settings.update((draft) => {
+      if (input.theme !== undefined) draft.ui.theme = input.theme;
+      Object.assign(draft.polling, definedOnly(input.polling));
+      Object.assign(draft.alerts, definedOnly(input.alerts));
+      Object.assign(draft.desktop, definedOnly(input.desktop));
+    });
+    const view = this.view();
+    this.events.emit('settings:changed', view);
+    return view;
+  }
+}
+
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  if (value === undefined) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

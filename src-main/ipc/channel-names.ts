@@ -1,0 +1,51 @@
+/**
+ * The contract's channel names as plain data, for the preload: it builds `window.api` from these
+ * lists and must not bundle zod or any schema (main validates every input; the preload only
+ * forwards). `contract/index.ts` checks at compile time that these lists are exactly the contract's
+ * channels, so they cannot drift.
+ */
+
+export const CALL_CHANNELS = [
+  'app:getState',
+  'app:dismissNotice',
+  'connection:test',
+  'connection:check',
+  'profiles:create',
+  'profiles:update',
+  'profiles:delete',
+  'profiles:switch',
+  'profiles:setKey',
+  'profiles:removeKey',
+  'demo:start',
+  'demo:stop',
+  'settings:get',
+  'settings:update',
+  'catalog:countries',
+  'catalog:states',
+  'catalog:cities',
+  'catalog:asns',
+  'catalog:carriers',
+  'catalog:coins',
+  'ports:list',
+  'subscriptions:list',
+  'topups:list',
+] as const;
+
+export const EVENT_CHANNELS = [
+  'app:stateChanged',
+  'ports:changed',
+  'subscriptions:changed',
+  'topups:changed',
+  'settings:changed',
+] as const;
+
+/** Splits `domain:name` and gives the `window.api` member names; shared by the preload and the web transport. */
+export function apiMemberOf(channel: string): { domain: string; member: string } {
+  const [domain = '', name = ''] = channel.split(':');
+  return { domain, member: name };
+}
+
+export function eventMemberOf(channel: string): { domain: string; member: string } {
+  const { domain, member } = apiMemberOf(channel);
+  return { domain, member: `on${member.charAt(0).toUpperCase()}${member.slice(1)}` };
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import type { ConnectionState } from './connection';
+import { call, type DomainCalls, type DomainEvents, event } from './define';
+import type { ProfileSummary } from './profiles';
+import { noInput, noticeId } from './shared-inputs';
+
+export interface Notice {
+  id: string;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+/** What this process does about background jobs (schedules, pollers, watchers). */
+export interface JobsStatus {
+  /** True when this process runs the background jobs for its data folder. */
+  owner: boolean;
+  /** Why not, when it does not (another window or web server owns them); null otherwise. */
+  message: string | null;
+}
+
+/** Everything the shell of the UI needs, pushed again on every change (`app:stateChanged`). */
+export interface AppState {
+  mode: 'desktop' | 'web';
+  profiles: ProfileSummary[];
+  activeProfile: ProfileSummary | null;
+  connection: ConnectionState;
+  keychain: { available: boolean; reason: string | null };
+  demo: { running: boolean };
+  jobs: JobsStatus;
+  notices: Notice[];
+}
+
+export const appCalls = {
+  'app:getState': call<AppState>()(noInput),
+  'app:dismissNotice': call<AppState>()(z.strictObject({ noticeId })),
+} as const satisfies DomainCalls<'app'>;
+
+export const appEvents = {
+  'app:stateChanged': event<AppState>(),
+} as const satisfies DomainEvents<'app'>;

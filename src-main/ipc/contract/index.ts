@@ -1,0 +1,109 @@
+/**
+ * The one IPC contract between main and the renderer, merged from one file per domain
+ * (`contract/<domain>.ts`). Every call is declared once, named `domain:name`, with a zod schema for
+ * its input (validated in main before any handler runs) and the type of its output; every
+ * main-to-renderer event is declared once too. A channel that is not here does not exist.
+ *
+ * Free of Node and Electron imports: the renderer type-checks against it (`import type` only). The
+ * preload does not bundle it: it builds `window.api` from `../channel-names.ts`.
+ */
+import type { z } from 'zod';
+import type { CALL_CHANNELS, EVENT_CHANNELS } from '../channel-names';
+import { appCalls, appEvents } from './app';
+import { catalogCalls } from './catalog';
+import { connectionCalls } from './connection';
+import { demoCalls } from './demo';
+import { portsCalls, portsEvents } from './ports';
+import { profilesCalls } from './profiles';
+import type { IpcResult } from './results';
+import { settingsCalls, settingsEvents } from './settings';
+import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
+import { topupsCalls, topupsEvents } from './topups';
+
+export type { AppState, JobsStatus, Notice } from './app';
+export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
+export type { MobilePortView, PortsChanged } from './ports';
+export type { KeyStatus, ProfileSummary } from './profiles';
+export type { IpcError, IpcFieldError, IpcResult } from './results';
+export type { DesktopPreferences, SettingsView } from './settings';
+export type { KeyStorage, PathStyle } from './shared-inputs';
+export type { SubscriptionsChanged } from './subscriptions';
+export type { TopUpsChanged } from './topups';
+export { apiMemberOf, eventMemberOf } from '../channel-names';
+
+export const ipcCalls = {
+  ...appCalls,
+  ...connectionCalls,
+  ...profilesCalls,
+  ...demoCalls,
+  ...settingsCalls,
+  ...catalogCalls,
+  ...portsCalls,
+  ...subscriptionsCalls,
+  ...topupsCalls,
+} as const;
+
+export const ipcEvents = {
+  ...appEvents,
+  ...settingsEvents,
+  ...portsEvents,
+  ...subscriptionsEvents,
+  ...topupsEvents,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------
+// Types derived from the contract
+
+export type CallChannel = keyof typeof ipcCalls;
+export type EventChannel = keyof typeof ipcEvents;
+
+type CallSchema<C extends CallChannel> = (typeof ipcCalls)[C]['input'];
+/** What the renderer may pass. */
+export type CallInput<C extends CallChannel> = z.input<CallSchema<C>>;
+/** What the handler receives, after parsing (defaults applied). */
+export type ParsedCallInput<C extends CallChannel> = z.output<CallSchema<C>>;
+export type CallOutput<C extends CallChannel> = NonNullable<(typeof ipcCalls)[C]['output']>;
+export type EventPayload<E extends EventChannel> = NonNullable<(typeof ipcEvents)[E]['payload']>;
+
+export type CallHandler<C extends CallChannel> = (input: ParsedCallInput<C>) => Promise<CallOutput<C>>;
+
+/** Main's side: one handler per call, exhaustively. */
+export type ContractHandlers = { [C in CallChannel]: CallHandler<C> };
+
+type DomainOf<K extends string> = K extends `${infer Domain}:${string}` ? Domain : never;
+type NameOf<K extends string> = K extends `${string}:${infer Name}` ? Name : never;
+export type Domain = DomainOf<CallChannel> | DomainOf<EventChannel>;
+export type CallDomain = DomainOf<CallChannel>;
+
+/** The handlers of one domain, exactly: what a domain service's `handlers()` returns. */
+export type DomainHandlers<D extends CallDomain> = {
+  [C in CallChannel as C extends `${D}:${string}` ? C : never]: CallHandler<C>;
+};
+
+type CallFunction<C extends CallChannel> =
+  undefined extends CallInput<C>
+    ? (input?: CallInput<C>) => Promise<IpcResult<CallOutput<C>>>
+    : (input: CallInput<C>) => Promise<IpcResult<CallOutput<C>>>;
+
+type Listener<E extends EventChannel> = (payload: EventPayload<E>) => void;
+
+/**
+ * `window.api`: `api.catalog.countries({ product })` for the call `catalog:countries`, and
+ * `api.app.onStateChanged(listener)` (returning an unsubscribe function) for the event `app:stateChanged`.
+ */
+export type RendererApi = {
+  [D in Domain]: {
+    [C in CallChannel as DomainOf<C> extends D ? NameOf<C> : never]: CallFunction<C>;
+  } & {
+    [E in EventChannel as DomainOf<E> extends D ? `on${Capitalize<NameOf<E>>}` : never]: (
+      listener: Listener<E>,
+    ) => () => void;
+  };
+};
+
+// The preload's plain lists must be exactly the contract's channels (both ways).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const callNamesMatch: Same<(typeof CALL_CHANNELS)[number], CallChannel> = true;
+const eventNamesMatch: Same<(typeof EVENT_CHANNELS)[number], EventChannel> = true;
+void callNamesMatch;
+void eventNamesMatch;

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { AppState } from './app';
+import { call, type DomainCalls } from './define';
+import {
+  apiKey,
+  baseUrl,
+  keyStorage,
+  pathStyle,
+  type PathStyle,
+  profileId,
+  profileName,
+} from './shared-inputs';
+
+export interface KeyStatus {
+  configured: boolean;
+  /** `…a1b2`: the last four characters only. */
+  masked: string | null;
+  source: 'keychain' | 'session' | 'demo' | 'environment' | null;
+}
+
+export interface ProfileSummary {
+  id: string;
+  name: string;
+  baseUrl: string;
+  pathStyle: PathStyle;
+  kind: 'account' | 'demo' | 'environment';
+  active: boolean;
+  key: KeyStatus;
+}
+
+export const profilesCalls = {
+  'profiles:create': call<AppState>()(
+    z.strictObject({
+      name: profileName,
+      baseUrl,
+      pathStyle: pathStyle.default('literal'),
+      apiKey,
+      storage: keyStorage.default('keychain'),
+    }),
+  ),
+  /**
+   * A key is bound to the origin it was saved for: moving a profile with a key to another origin
+   * (scheme, host or port) needs the key again in the same call (`apiKey`, kept in `storage`, default
+   * where the old one was), else it is refused with a field error on `apiKey`.
+   */
+  'profiles:update': call<AppState>()(
+    z.strictObject({
+      profileId,
+      name: profileName.optional(),
+      baseUrl: baseUrl.optional(),
+      pathStyle: pathStyle.optional(),
+      apiKey: apiKey.optional(),
+      storage: keyStorage.optional(),
+    }),
+  ),
+  'profiles:delete': call<AppState>()(z.strictObject({ profileId })),
+  'profiles:switch': call<AppState>()(z.strictObject({ profileId })),
+  'profiles:setKey': call<AppState>()(
+    z.strictObject({ profileId, apiKey, storage: keyStorage.default('keychain') }),
+  ),
+  'profiles:removeKey': call<AppState>()(z.strictObject({ profileId })),
+} as const satisfies DomainCalls<'profiles'>;

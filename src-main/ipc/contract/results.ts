@@ -1,0 +1,18 @@
+/** What every call answers: a value, or an error written for the user. */
+
+export interface IpcFieldError {
+  field: string;
+  message: string;
+}
+
+export interface IpcError {
+  /** Machine code: `invalid_input`, `not_configured`, `unauthorized`, `network_error`, an API code, … */
+  code: string;
+  message: string;
+  fields?: IpcFieldError[];
+  retryAfterMs?: number;
+  /** A write may or may not have happened; the UI re-reads before offering a retry. */
+  outcomeUnknown?: boolean;
+}
+
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { ALERT_LIMITS, POLLING_LIMITS } from '../../shared/limits';
+import { call, type DomainCalls, type DomainEvents, event } from './define';
+import { noInput } from './shared-inputs';
+
+export interface DesktopPreferences {
+  /** Closing the window keeps the app running in the tray (background jobs go on). */
+  closeToTray: boolean;
+  startAtLogin: boolean;
+  /** Start in the tray without showing the window. */
+  startMinimized: boolean;
+}
+
+export interface SettingsView {
+  theme: 'system' | 'light' | 'dark';
+  polling: { usageMinutes: number; topUpVerifyingSeconds: number; topUpAwaitingPaymentSeconds: number };
+  alerts: { trafficRemainingPercent: number; expiryWarningDays: number };
+  desktop: DesktopPreferences;
+}
+
+const bounded = (limits: { min: number; max: number }, unit: string) =>
+  z
+    .int()
+    .min(limits.min, `At least ${limits.min}${unit}`)
+    .max(limits.max, `At most ${limits.max}${unit}`)
+    .optional();
+
+export const settingsCalls = {
+  'settings:get': call<SettingsView>()(noInput),
+  'settings:update': call<SettingsView>()(
+    z.strictObject({
+      theme: z.enum(['system', 'light', 'dark']).optional(),
+      polling: z
+        .strictObject({
+          usageMinutes: bounded(POLLING_LIMITS.usageMinutes, ' minutes'),
+          // The spec asks clients not to poll faster than every 10 s (verifying) and 30 s (awaiting payment).
+          topUpVerifyingSeconds: bounded(POLLING_LIMITS.topUpVerifyingSeconds, ' seconds'),
+          topUpAwaitingPaymentSeconds: bounded(POLLING_LIMITS.topUpAwaitingPaymentSeconds, ' seconds'),
+        })
+        .optional(),
+      alerts: z
+        .strictObject({
+          trafficRemainingPercent: bounded(ALERT_LIMITS.trafficRemainingPercent, ''),
+          expiryWarningDays: bounded(ALERT_LIMITS.expiryWarningDays, ''),
+        })
+        .optional(),
+      desktop: z
+        .strictObject({
+          closeToTray: z.boolean().optional(),
+          startAtLogin: z.boolean().optional(),
+          startMinimized: z.boolean().optional(),
+        })
+        .optional(),
+    }),
+  ),
+} as const satisfies DomainCalls<'settings'>;
+
+export const settingsEvents = {
+  /** After every change, whoever made it (another window, the tray, web mode). */
+  'settings:changed': event<SettingsView>(),
+} as const satisfies DomainEvents<'settings'>;

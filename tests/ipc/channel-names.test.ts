@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { CALL_CHANNELS, EVENT_CHANNELS } from '../../src-main/ipc/channel-names';
+import { ipcCalls, ipcEvents } from '../../src-main/ipc/contract';
+
+describe('channel names for the preload', () => {
+  it('are exactly the contract channels, each once', () => {
+    expect([...CALL_CHANNELS].sort()).toEqual(Object.keys(ipcCalls).sort());
+    expect([...EVENT_CHANNELS].sort()).toEqual(Object.keys(ipcEvents).sort());
+    expect(new Set(CALL_CHANNELS).size).toBe(CALL_CHANNELS.length);
+    expect(new Set(EVENT_CHANNELS).size).toBe(EVENT_CHANNELS.length);
+  });
+
+  it('declare the per-domain events the renderer builds against', () => {
+    expect([...EVENT_CHANNELS].sort()).toEqual(
+      [
+        'app:stateChanged',
+        'ports:changed',
+        'settings:changed',
+        'subscriptions:changed',
+        'topups:changed',
+      ].sort(),
+    );
+  });
+});
