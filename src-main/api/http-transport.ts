@@ -50,16 +50,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export interface TransportTimeouts {
   /** Opening the TCP/TLS connection. Default 10 s. */
   connectMs: number;
-  /** From taking a slot (connection included) to the answer's headers. Default 30 s. */
+  /**
+   * From taking a slot (connection included) to the answer's headers. Default 60 s: longer than every
+   * default attempt (a rotation's is 40 s), so that the attempt's deadline is what normally applies.
+   */
   headersMs: number;
-  /** Longest silence while the body streams in. Default 30 s. */
+  /** Longest silence while the body streams in. Default 60 s, like `headersMs`. */
   bodyMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: Readonly<TransportTimeouts> = {
   connectMs: 10_000,
-  headersMs: 30_000,
-  bodyMs: 30_000,
+  headersMs: 60_000,
+  bodyMs: 60_000,
 };
 
 export const DEFAULT_MAX_CONCURRENT = 6;
@@ -128,6 +131,13 @@ export interface HttpTransportOptions {
   userAgent?: string;
   /** Shared with the owner so that error text and log lines lose the same secrets. */
   redactor?: Redactor;
+}
+
+export interface TransportLoad {
+  active: number;
+  queued: number;
+  limit: number;
+  reading: number;
 }
 
 export interface RawAnswer {
@@ -257,6 +267,7 @@ export class HttpTransport {
   private readonly clock: TransportClock;
   private readonly budgets: Readonly<Record<BudgetClass, Readonly<CallBudget>>>;
   private readonly maxAttemptsOverride: number | null;
+  private reading = 0;
 
   constructor(options: HttpTransportOptions = {}) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -292,9 +303,17 @@ export class HttpTransport {
     this.userAgent = options.userAgent ?? 'ProxyManager';
   }
 
-  /** Requests in flight and waiting for a slot (for diagnostics and tests). */
-  get load(): { active: number; queued: number; limit: number } {
-    return { active: this.limiter.active, queued: this.limiter.queued, limit: this.limiter.limit };
+  /**
+   * Requests in flight (`reading`: of those, the ones whose headers have come and whose body is
+   * streaming in) and waiting for a slot; for diagnostics and tests.
+   */
+  get load(): TransportLoad {
+    return {
+      active: this.limiter.active,
+      queued: this.limiter.queued,
+      limit: this.limiter.limit,
+      reading: this.reading,
+    };
   }
 
   /** Closes the owned agent (an injected dispatcher is left to its owner). */
@@ -378,7 +397,7 @@ export class HttpTransport {
         errorCode: failureCode(failure),
         retryInMs,
       });
-      if (retryInMs === null) throw this.toError(request, failure, attempt);
+      if (retryInMs === null) throw this.toError(request, this.summed(failure, call), attempt);
       try {
         await this.sleep(retryInMs, request.signal);
       } catch {
@@ -386,6 +405,14 @@ export class HttpTransport {
       }
       if (request.signal?.aborted) throw this.toError(request, { type: 'cancelled', sent: false }, attempt);
     }
+  }
+
+  /** A timeout after retries says how long the whole call took, not only its last (shorter) attempt. */
+  private summed(failure: Failure, call: CallState): Failure {
+    if (failure.type !== 'timeout' || call.attempt < 2) return failure;
+    const total = formatDuration(Math.round(this.clock.now() - call.startedAt));
+    const message = `${failure.message.replace(/\.$/, '')} (attempt ${call.attempt}; ${total} in all).`;
+    return { ...failure, message };
   }
 
   private clockSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -474,7 +501,13 @@ export class HttpTransport {
             signal,
           });
           arm('body');
-          const text = await this.readBody(response.body, () => arm('body'));
+          this.reading += 1;
+          let text: string;
+          try {
+            text = await this.readBody(response.body, () => arm('body'));
+          } finally {
+            this.reading -= 1;
+          }
           cancelTimer();
           const answer: RawAnswer = { status: response.statusCode, headers: response.headers, text };
           if (answer.status >= 400) return { ok: false as const, failure: this.httpFailure(answer) };

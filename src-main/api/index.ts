@@ -23,6 +23,7 @@ export {
   type LogOutcome,
   type RetryMode,
   type Sleep,
+  type TransportLoad,
   type TransportTimeouts,
 } from './http-transport';
 export {

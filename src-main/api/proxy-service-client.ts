@@ -62,6 +62,7 @@ import {
   type HttpTransportOptions,
   type RawAnswer,
   type RetryMode,
+  type TransportLoad,
 } from './http-transport';
 import { Redactor } from './redact';
 
@@ -336,7 +337,7 @@ export class ProxyServiceClient {
   }
 
   /** Requests in flight and queued behind the concurrency limit. */
-  get load(): { active: number; queued: number; limit: number } {
+  get load(): TransportLoad {
     return this.transport.load;
   }
 
