@@ -235,6 +235,32 @@ describe('a deadline for every attempt, a budget for every call', () => {
   });
 });
 
+describe('on the system clock', () => {
+  it('small budgets given as options hold with real timers too (about 0.15 s of real time)', async () => {
+    // The one place real time passes: it checks that the default clock arms the same deadlines.
+    const local = await server(hang);
+    const api = sandboxClient(
+      { baseUrl: `${local.origin}/api/v1` },
+      {
+        budgets: { interactive: { totalMs: 150, attemptMs: 60 } },
+        retry: { baseDelayMs: 10 },
+        sleep: undefined,
+      },
+    );
+    cleanups.unshift(() => api.close());
+    const started = performance.now();
+
+    const error = await api.listCountries().catch((e: unknown) => e);
+
+    const elapsed = performance.now() - started;
+    // 60 ms, a real 8 ms pause, 60 ms; a third attempt would not get the 30 ms it needs after its pause.
+    expect(error).toMatchObject({ kind: 'timeout', phase: 'headers', attempts: 2 });
+    expect(local.requests).toHaveLength(2);
+    expect(elapsed).toBeGreaterThanOrEqual(120);
+    expect(elapsed).toBeLessThan(1_000);
+  });
+});
+
 describe('the limiter keeps room for the user', () => {
   const usageOrCatalog: Route = (req, res) =>
     (req.url ?? '').includes('/catalog/') ? answerCountries(req, res) : trickle(req, res);
