@@ -180,8 +180,12 @@ export class NetworkError extends ProxyServiceError {
   }
 }
 
-/** `connect`: opening the connection; `headers`: waiting for the answer; `body`: reading it. */
-export type TimeoutPhase = 'connect' | 'headers' | 'body';
+/**
+ * `connect`: opening the connection; `headers`: waiting for the answer; `body`: reading it (silence, or
+ * the attempt's deadline); `queue`: the call's budget ran out while it waited for a request slot, so
+ * nothing was sent.
+ */
+export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'queue';
 
 export class TimeoutError extends ProxyServiceError {
   readonly kind: ProxyServiceErrorKind = 'timeout';
@@ -232,7 +236,17 @@ export class ProtocolError extends ProxyServiceError {
   }
 }
 
-/** The caller aborted the call through its `AbortSignal`. */
+/**
+ * A success status whose body did not come from the API: a web page (`text/html`, `<!doctype …`) or
+ * nothing at all. Usually a captive portal, a proxy's page or a base URL pointing at a website.
+ */
+export class NotApiAnswerError extends ProtocolError {
+  override toJSON(): SerializedProxyServiceError {
+    return { ...super.toJSON(), code: 'not_api_answer' };
+  }
+}
+
+/** The caller aborted the call through its `AbortSignal`; never retried. */
 export class CancelledError extends ProxyServiceError {
   readonly kind: ProxyServiceErrorKind = 'cancelled';
 

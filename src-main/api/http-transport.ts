@@ -1,10 +1,10 @@
 /**
- * The HTTP engine under the typed client: one keep-alive undici agent, explicit timeouts per phase, a
- * concurrency limit, retries where they are safe, error classification and one redacted log line per
- * request. It knows nothing of endpoints; `ProxyServiceClient` describes each call to it.
+ * The HTTP engine under the typed client: one keep-alive undici agent, a budget per call and a deadline
+ * per attempt, a concurrency limit with an interactive lane, retries where they are safe and fit the
+ * budget, error classification and one redacted log line per request. It knows nothing of endpoints;
+ * `ProxyServiceClient` describes each call to it.
  */
 import { STATUS_CODES } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import {
   ApiError,
@@ -14,6 +14,7 @@ import {
   type FieldError,
   NetworkError,
   type NetworkPhase,
+  NotApiAnswerError,
   ProtocolError,
   type ProtocolIssue,
   type ProxyServiceError,
@@ -21,7 +22,16 @@ import {
   TimeoutError,
   type TimeoutPhase,
 } from './api-errors';
-import { ConcurrencyLimiter } from './concurrency-limiter';
+import {
+  type BudgetClass,
+  type BudgetOverrides,
+  type CallBudget,
+  resolveBudgets,
+  type SlowCallInfo,
+  systemClock,
+  type TransportClock,
+} from './call-budget';
+import { ConcurrencyLimiter, type Lane } from './concurrency-limiter';
 import { Redactor } from './redact';
 import {
   backoffDelayMs,
@@ -33,22 +43,26 @@ import {
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/**
+ * Per-phase limits inside an attempt. The attempt's overall deadline (its budget's `attemptMs`, cut to
+ * what is left of the call's budget) always applies as well; these only end an attempt earlier.
+ */
 export interface TransportTimeouts {
   /** Opening the TCP/TLS connection. Default 10 s. */
   connectMs: number;
   /**
-   * From the start of a request (connection included) to the answer's headers. Default 30 s: a rotation
-   * takes 5-15 s.
+   * From taking a slot (connection included) to the answer's headers. Default 60 s: longer than every
+   * default attempt (a rotation's is 40 s), so that the attempt's deadline is what normally applies.
    */
   headersMs: number;
-  /** Longest silence while the body streams in. Default 30 s. */
+  /** Longest silence while the body streams in. Default 60 s, like `headersMs`. */
   bodyMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: Readonly<TransportTimeouts> = {
   connectMs: 10_000,
-  headersMs: 30_000,
-  bodyMs: 30_000,
+  headersMs: 60_000,
+  bodyMs: 60_000,
 };
 
 export const DEFAULT_MAX_CONCURRENT = 6;
@@ -90,21 +104,40 @@ export interface HttpTransportOptions {
    */
   dispatcher?: Dispatcher;
   timeouts?: Partial<TransportTimeouts>;
+  /**
+   * Backoff and `Retry-After` limits. `maxAttempts`, when given here, replaces every budget's own
+   * `maxAttempts` (e.g. 1 to disable retries).
+   */
   retry?: Partial<RetryOptions>;
   /** Requests in flight at once across every call of this client. Default 6. */
   maxConcurrent?: number;
+  /** Of those, at most this many for `background` calls. Default 4 of 6 (a third kept for the user). */
+  maxConcurrentBackground?: number;
+  /** Of those, at most this many for one endpoint template. Default 4 of 6. */
+  maxConcurrentPerEndpoint?: number;
+  /** Per budget class: total, per attempt, attempts, "still waiting" point. Defaults `DEFAULT_BUDGETS`. */
+  budgets?: BudgetOverrides;
+  /** Monotonic time and timers for budgets, deadlines and the default sleep. Default the system's. */
+  clock?: TransportClock;
   /** A bigger answer is a `ProtocolError`. Default 16 MiB. */
   maxResponseBytes?: number;
   logger?: ApiLogger;
   /** Wall clock in epoch ms: `Retry-After` dates and durations. Default `Date.now`. */
   now?: () => number;
-  /** Waits before retries. Default a real timer that an abort signal cancels. */
+  /** Waits before retries. Default a timer on `clock` that an abort signal cancels. */
   sleep?: Sleep;
   /** [0, 1): the jitter of backoff delays. Default `Math.random`. */
   random?: () => number;
   userAgent?: string;
   /** Shared with the owner so that error text and log lines lose the same secrets. */
   redactor?: Redactor;
+}
+
+export interface TransportLoad {
+  active: number;
+  queued: number;
+  limit: number;
+  reading: number;
 }
 
 export interface RawAnswer {
@@ -129,11 +162,41 @@ export interface TransportRequest<T> {
   /** Turns a 2xx answer into the result; throws `AnswerProblem` when it breaks the spec. */
   parse: (answer: RawAnswer) => T;
   signal?: AbortSignal | undefined;
+  /** Default `interactive`. */
+  budget?: BudgetClass;
+  /** The limiter lane. Default `interactive`. */
+  lane?: Lane;
+  /** Called once when the call is still unsettled after its budget's `slowAfterMs`. */
+  onSlow?: ((info: SlowCallInfo) => void) | undefined;
 }
 
-/** Thrown by parsers: the answer breaks the spec at these paths. */
+/** One call in progress: its budget and where it stands. */
+interface CallState {
+  budgetClass: BudgetClass;
+  budget: Readonly<CallBudget>;
+  startedAt: number;
+  /** On `clock`: the call settles by then. */
+  endsAt: number;
+  attempt: number;
+}
+
+/** Which limit ended an attempt: a phase's silence limit, the attempt's deadline, or the slot wait. */
+interface Expiry {
+  phase: TimeoutPhase;
+  timeoutMs: number;
+  cause: 'silence' | 'deadline';
+}
+
+/**
+ * Thrown by parsers: the answer breaks the spec at these paths. `notApi` marks an answer that did not
+ * come from the API at all (a web page, an empty body); `sentence` then replaces the generic message.
+ */
 export class AnswerProblem extends Error {
-  constructor(readonly issues: ProtocolIssue[]) {
+  constructor(
+    readonly issues: ProtocolIssue[],
+    readonly notApi = false,
+    readonly sentence: string | null = null,
+  ) {
     super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
     this.name = 'AnswerProblem';
   }
@@ -150,7 +213,7 @@ type Failure =
     }
   | { type: 'network'; code: string | null; phase: NetworkPhase; message: string }
   | { type: 'timeout'; phase: TimeoutPhase; timeoutMs: number; message: string }
-  | { type: 'protocol'; status: number; issues: ProtocolIssue[]; message: string }
+  | { type: 'protocol'; status: number; issues: ProtocolIssue[]; message: string; notApi?: boolean }
   | { type: 'cancelled'; sent: boolean };
 
 const CONNECT_ERROR_CODES = new Set([
@@ -165,7 +228,7 @@ const CONNECT_ERROR_CODES = new Set([
   'UND_ERR_INVALID_ARG',
 ]);
 
-const TIMEOUT_PHASES: Readonly<Record<string, TimeoutPhase>> = {
+const TIMEOUT_PHASES: Readonly<Record<string, 'connect' | 'headers' | 'body'>> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect',
   ETIMEDOUT: 'connect',
   UND_ERR_HEADERS_TIMEOUT: 'headers',
@@ -201,6 +264,10 @@ export class HttpTransport {
   private readonly sleep: Sleep;
   private readonly random: () => number;
   private readonly userAgent: string;
+  private readonly clock: TransportClock;
+  private readonly budgets: Readonly<Record<BudgetClass, Readonly<CallBudget>>>;
+  private readonly maxAttemptsOverride: number | null;
+  private reading = 0;
 
   constructor(options: HttpTransportOptions = {}) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -217,18 +284,36 @@ export class HttpTransport {
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyMs,
       });
-    this.limiter = new ConcurrencyLimiter(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+    this.maxAttemptsOverride = options.retry?.maxAttempts ?? null;
+    this.budgets = resolveBudgets(options.budgets);
+    this.clock = options.clock ?? systemClock;
+    this.limiter = new ConcurrencyLimiter(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, {
+      ...(options.maxConcurrentBackground !== undefined
+        ? { backgroundLimit: options.maxConcurrentBackground }
+        : {}),
+      ...(options.maxConcurrentPerEndpoint !== undefined
+        ? { perKeyLimit: options.maxConcurrentPerEndpoint }
+        : {}),
+    });
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.logger = options.logger ?? null;
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+    this.sleep = options.sleep ?? ((ms, signal) => this.clockSleep(ms, signal));
     this.random = options.random ?? Math.random;
     this.userAgent = options.userAgent ?? 'ProxyManager';
   }
 
-  /** Requests in flight and waiting for a slot (for diagnostics and tests). */
-  get load(): { active: number; queued: number; limit: number } {
-    return { active: this.limiter.active, queued: this.limiter.queued, limit: this.limiter.limit };
+  /**
+   * Requests in flight (`reading`: of those, the ones whose headers have come and whose body is
+   * streaming in) and waiting for a slot; for diagnostics and tests.
+   */
+  get load(): TransportLoad {
+    return {
+      active: this.limiter.active,
+      queued: this.limiter.queued,
+      limit: this.limiter.limit,
+      reading: this.reading,
+    };
   }
 
   /** Closes the owned agent (an injected dispatcher is left to its owner). */
@@ -236,12 +321,59 @@ export class HttpTransport {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
+  /** The budget a call of this class gets (after the client's overrides). */
+  budgetFor(budgetClass: BudgetClass): Readonly<CallBudget> {
+    return this.budgets[budgetClass];
+  }
+
   async send<T>(request: TransportRequest<T>): Promise<T> {
     const retries = request.retry !== 'never';
-    const maxAttempts = retries ? this.retry.maxAttempts : 1;
+    const budgetClass = request.budget ?? 'interactive';
+    const budget = this.budgets[budgetClass];
+    const maxAttempts = retries ? (this.maxAttemptsOverride ?? budget.maxAttempts) : 1;
+    const startedAt = this.clock.now();
+    const call: CallState = {
+      budgetClass,
+      budget,
+      startedAt,
+      endsAt: startedAt + budget.totalMs,
+      attempt: 1,
+    };
+    const onSlow = request.onSlow;
+    const cancelSlow = onSlow
+      ? this.clock.after(budget.slowAfterMs, () => {
+          try {
+            onSlow({
+              endpoint: request.endpoint,
+              budget: budgetClass,
+              elapsedMs: Math.round(this.clock.now() - startedAt),
+              budgetMs: budget.totalMs,
+              attempt: call.attempt,
+            });
+          } catch {
+            // A broken listener must not break the call it watches.
+          }
+        })
+      : () => undefined;
+    try {
+      return await this.sendWithin(request, call, maxAttempts, retries);
+    } finally {
+      cancelSlow();
+    }
+  }
+
+  private async sendWithin<T>(
+    request: TransportRequest<T>,
+    call: CallState,
+    maxAttempts: number,
+    retries: boolean,
+  ): Promise<T> {
+    // Below this, another attempt could not even connect and read a small answer: give up instead.
+    const minAttemptMs = Math.min(1_000, call.budget.attemptMs / 2);
     for (let attempt = 1; ; attempt += 1) {
+      call.attempt = attempt;
       const started = this.now();
-      const result = await this.attempt(request);
+      const result = await this.attempt(request, call);
       const durationMs = Math.max(0, this.now() - started);
       if (result.ok) {
         this.log(request, {
@@ -255,7 +387,8 @@ export class HttpTransport {
         return result.value;
       }
       const { failure } = result;
-      const retryInMs = attempt < maxAttempts && retries ? this.retryDelay(failure, attempt) : null;
+      let retryInMs = attempt < maxAttempts && retries ? this.retryDelay(failure, attempt) : null;
+      if (retryInMs !== null && this.clock.now() + retryInMs + minAttemptMs > call.endsAt) retryInMs = null;
       this.log(request, {
         attempt,
         durationMs,
@@ -264,7 +397,7 @@ export class HttpTransport {
         errorCode: failureCode(failure),
         retryInMs,
       });
-      if (retryInMs === null) throw this.toError(request, failure, attempt);
+      if (retryInMs === null) throw this.toError(request, this.summed(failure, call), attempt);
       try {
         await this.sleep(retryInMs, request.signal);
       } catch {
@@ -272,6 +405,32 @@ export class HttpTransport {
       }
       if (request.signal?.aborted) throw this.toError(request, { type: 'cancelled', sent: false }, attempt);
     }
+  }
+
+  /** A timeout after retries says how long the whole call took, not only its last (shorter) attempt. */
+  private summed(failure: Failure, call: CallState): Failure {
+    if (failure.type !== 'timeout' || call.attempt < 2) return failure;
+    const total = formatDuration(Math.round(this.clock.now() - call.startedAt));
+    const message = `${failure.message.replace(/\.$/, '')} (attempt ${call.attempt}; ${total} in all).`;
+    return { ...failure, message };
+  }
+
+  private clockSleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const onAbort = () => {
+        cancel();
+        reject(signal?.reason as Error);
+      };
+      const cancel = this.clock.after(ms, () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Milliseconds to wait before the next attempt, or null when this failure must not be retried. */
@@ -294,62 +453,104 @@ export class HttpTransport {
 
   private async attempt<T>(
     request: TransportRequest<T>,
+    call: CallState,
   ): Promise<{ ok: true; value: T; status: number } | { ok: false; failure: Failure }> {
     let sent = false;
-    // undici's own headers/body timers are coarse (about a second), so the phases are timed here with
-    // native timers; undici's stay armed with the same values as a backstop.
-    let timedOut: TimeoutPhase | null = null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Timed here on the injected clock: undici's own headers/body timers are coarse (about a second),
+    // know no overall deadline, and stay armed with the phase limits only as a backstop.
+    let expired: Expiry | null = null;
+    let queueExpired = false;
+    let cancelTimer: () => void = () => undefined;
     const attemptAbort = new AbortController();
     const signal = request.signal
       ? AbortSignal.any([request.signal, attemptAbort.signal])
       : attemptAbort.signal;
-    const arm = (phase: 'headers' | 'body') => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = phase;
-        attemptAbort.abort();
-      }, this.timeouts[`${phase}Ms`]);
-    };
+    // The wait for a slot counts against the call's budget.
+    cancelTimer = this.clock.after(call.endsAt - this.clock.now(), () => {
+      queueExpired = true;
+      attemptAbort.abort();
+    });
     try {
-      return await this.limiter.run(async () => {
-        sent = true;
-        arm('headers');
-        const response = await undiciRequest(request.url, {
-          dispatcher: this.dispatcher,
-          method: request.method,
-          headers: this.headersFor(request),
-          body: request.body === undefined ? null : JSON.stringify(request.body),
-          headersTimeout: this.timeouts.headersMs,
-          bodyTimeout: this.timeouts.bodyMs,
-          signal,
-        });
-        arm('body');
-        const text = await this.readBody(response.body, () => arm('body'));
-        clearTimeout(timer);
-        const answer: RawAnswer = { status: response.statusCode, headers: response.headers, text };
-        if (answer.status >= 400) return { ok: false as const, failure: this.httpFailure(answer) };
-        if (answer.status >= 300) return { ok: false as const, failure: this.redirectFailure(answer) };
-        try {
-          return { ok: true as const, value: request.parse(answer), status: answer.status };
-        } catch (error) {
-          if (!(error instanceof AnswerProblem)) throw error;
-          return {
-            ok: false as const,
-            failure: {
-              type: 'protocol' as const,
-              status: answer.status,
-              issues: error.issues,
-              message: `Unexpected answer from ${request.endpoint}: ${this.redactor.text(error.message)}`,
-            },
+      return await this.limiter.run(
+        async () => {
+          sent = true;
+          cancelTimer();
+          const slotAt = this.clock.now();
+          const deadline = Math.min(slotAt + call.budget.attemptMs, call.endsAt);
+          const arm = (phase: 'headers' | 'body') => {
+            cancelTimer();
+            const silenceMs = this.timeouts[`${phase}Ms`];
+            const leftMs = deadline - this.clock.now();
+            const expiry: Expiry =
+              silenceMs < leftMs
+                ? { phase, timeoutMs: silenceMs, cause: 'silence' }
+                : { phase, timeoutMs: Math.round(deadline - slotAt), cause: 'deadline' };
+            cancelTimer = this.clock.after(Math.min(silenceMs, leftMs), () => {
+              expired = expiry;
+              attemptAbort.abort();
+            });
           };
-        }
-      }, request.signal);
+          arm('headers');
+          const response = await undiciRequest(request.url, {
+            dispatcher: this.dispatcher,
+            method: request.method,
+            headers: this.headersFor(request),
+            body: request.body === undefined ? null : JSON.stringify(request.body),
+            headersTimeout: this.timeouts.headersMs,
+            bodyTimeout: this.timeouts.bodyMs,
+            signal,
+          });
+          arm('body');
+          this.reading += 1;
+          let text: string;
+          try {
+            text = await this.readBody(response.body, () => arm('body'));
+          } finally {
+            this.reading -= 1;
+          }
+          cancelTimer();
+          const answer: RawAnswer = { status: response.statusCode, headers: response.headers, text };
+          if (answer.status >= 400) return { ok: false as const, failure: this.httpFailure(answer) };
+          if (answer.status >= 300) return { ok: false as const, failure: this.redirectFailure(answer) };
+          try {
+            return { ok: true as const, value: request.parse(answer), status: answer.status };
+          } catch (error) {
+            if (!(error instanceof AnswerProblem)) throw error;
+            return {
+              ok: false as const,
+              failure: {
+                type: 'protocol' as const,
+                status: answer.status,
+                issues: error.issues,
+                message: error.sentence
+                  ? this.redactor.text(error.sentence)
+                  : `Unexpected answer from ${request.endpoint}: ${this.redactor.text(error.message)}`,
+                notApi: error.notApi,
+              },
+            };
+          }
+        },
+        { signal, lane: request.lane ?? 'interactive', key: request.endpoint },
+      );
     } catch (error) {
-      return { ok: false, failure: this.classify(error, request, sent, timedOut) };
+      if (queueExpired && !sent && !request.signal?.aborted)
+        return { ok: false, failure: this.queueFailure(call) };
+      return { ok: false, failure: this.classify(error, request, sent, expired) };
     } finally {
-      clearTimeout(timer);
+      cancelTimer();
     }
+  }
+
+  private queueFailure(call: CallState): Failure {
+    const waitedMs = Math.round(this.clock.now() - call.startedAt);
+    return {
+      type: 'timeout',
+      phase: 'queue',
+      timeoutMs: call.budget.totalMs,
+      message:
+        `No request slot became free within ${formatDuration(waitedMs)}: ` +
+        `${this.limiter.active} other requests to the service are still running.`,
+    };
   }
 
   private headersFor(request: TransportRequest<unknown>): Record<string, string> {
@@ -415,7 +616,7 @@ export class HttpTransport {
     error: unknown,
     request: TransportRequest<unknown>,
     sent: boolean,
-    timedOut: TimeoutPhase | null,
+    expired: Expiry | null,
   ): Failure {
     if (request.signal?.aborted) return { type: 'cancelled', sent };
     if (error instanceof ResponseTooLarge) {
@@ -433,16 +634,30 @@ export class HttpTransport {
     } catch {
       // The URL was built by the client; keep the generic name if it is somehow unreadable.
     }
-    const phase = timedOut ?? (code !== null ? TIMEOUT_PHASES[code] : undefined);
-    if (phase !== undefined) {
-      const timeoutMs = this.timeouts[`${phase}Ms`];
+    const undiciPhase = code !== null ? TIMEOUT_PHASES[code] : undefined;
+    const timeout: Expiry | null =
+      expired ??
+      (undiciPhase !== undefined
+        ? {
+            phase: undiciPhase,
+            timeoutMs: this.timeouts[`${undiciPhase}Ms`],
+            cause: 'silence',
+          }
+        : null);
+    if (timeout !== null) {
+      const { phase, timeoutMs } = timeout;
+      const within = formatDuration(timeoutMs);
       const messages: Record<TimeoutPhase, string> = {
         connect:
           code === 'ETIMEDOUT'
             ? `Could not connect to ${host}: the connection attempt timed out.`
-            : `Could not connect to ${host} within ${formatDuration(timeoutMs)}.`,
-        headers: `The service at ${host} did not answer within ${formatDuration(timeoutMs)}.`,
-        body: `The service at ${host} stopped sending its answer for ${formatDuration(timeoutMs)}.`,
+            : `Could not connect to ${host} within ${within}.`,
+        headers: `The service at ${host} did not answer within ${within}.`,
+        body:
+          timeout.cause === 'deadline'
+            ? `The service at ${host} did not finish its answer within ${within}.`
+            : `The service at ${host} stopped sending its answer for ${within}.`,
+        queue: `No request slot became free within ${within}.`,
       };
       return { type: 'timeout', phase, timeoutMs, message: messages[phase] };
     }
@@ -507,7 +722,9 @@ export class HttpTransport {
       case 'timeout':
         return new TimeoutError(failure.message, failure.phase, failure.timeoutMs, context);
       case 'protocol':
-        return new ProtocolError(failure.message, failure.status, failure.issues, context);
+        return failure.notApi
+          ? new NotApiAnswerError(failure.message, failure.status, failure.issues, context)
+          : new ProtocolError(failure.message, failure.status, failure.issues, context);
       case 'cancelled':
         return new CancelledError(`The request to ${request.endpoint} was cancelled.`, context);
     }
@@ -543,7 +760,8 @@ function isAmbiguous(failure: Failure): boolean {
     case 'network':
       return failure.phase === 'exchange';
     case 'timeout':
-      return failure.phase !== 'connect';
+      // Nothing was sent before a connect timeout or while waiting for a slot.
+      return failure.phase !== 'connect' && failure.phase !== 'queue';
     case 'http':
       return failure.status >= 500;
     case 'protocol':

@@ -2,7 +2,17 @@ export * from './api-errors';
 export * from './api-types';
 export * from './base-url';
 export * from './base-url-probe';
-export { ConcurrencyLimiter } from './concurrency-limiter';
+export {
+  type BudgetClass,
+  type BudgetOverrides,
+  type CallBudget,
+  type CallPriority,
+  DEFAULT_BUDGETS,
+  type SlowCallInfo,
+  systemClock,
+  type TransportClock,
+} from './call-budget';
+export { ConcurrencyLimiter, type Lane, type LimiterOptions } from './concurrency-limiter';
 export {
   type ApiLogEntry,
   type ApiLogger,
@@ -13,16 +23,19 @@ export {
   type LogOutcome,
   type RetryMode,
   type Sleep,
+  type TransportLoad,
   type TransportTimeouts,
 } from './http-transport';
 export {
   type CallOptions,
+  EMPTY_ANSWER,
   ENDPOINTS,
   ProxyServiceClient,
   type ProxyServiceClientOptions,
   type RereadResult,
   type RotateViaLinkOptions,
   type TopUpCreateOptions,
+  WEB_PAGE_ANSWER,
 } from './proxy-service-client';
 export * from './redact';
 export { DEFAULT_RETRY_OPTIONS, parseRetryAfter, type RetryOptions } from './retry-policy';

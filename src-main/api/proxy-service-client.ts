@@ -53,6 +53,7 @@ import {
   type UsageReport,
   usageReportSchema,
 } from './api-types';
+import type { BudgetClass, CallBudget, CallPriority, SlowCallInfo } from './call-budget';
 import { joinUrl, normalizeBaseUrl, type PathStyle, type QueryParams } from './base-url';
 import {
   AnswerProblem,
@@ -61,6 +62,7 @@ import {
   type HttpTransportOptions,
   type RawAnswer,
   type RetryMode,
+  type TransportLoad,
 } from './http-transport';
 import { Redactor } from './redact';
 
@@ -75,8 +77,28 @@ export interface ProxyServiceClientOptions extends Omit<HttpTransportOptions, 'r
   newIdempotencyKey?: () => string;
 }
 
+/**
+ * Per call: how the caller can cancel it, who is waiting for it and how to hear that it is slow.
+ * Every public method takes one as its last argument.
+ */
 export interface CallOptions {
-  signal?: AbortSignal;
+  /**
+   * Aborting cancels the call at once: the waiting slot, the open socket or the pause before a retry.
+   * The call then fails with `CancelledError` (never retried); a write that may have reached the
+   * service is `outcomeUnknown`.
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * `interactive` (default): someone is waiting; `background`: refreshes and jobs. Background calls get
+   * the patient `background` budget and never take the slots kept for interactive calls. Rotations keep
+   * the `rotation` budget either way.
+   */
+  priority?: CallPriority | undefined;
+  /**
+   * Called once if the call is still unsettled after its budget's `slowAfterMs` (3 s for interactive
+   * calls): the moment to show "still waiting…" next to a Cancel that aborts `signal`.
+   */
+  onSlow?: ((info: SlowCallInfo) => void) | undefined;
 }
 
 export interface TopUpCreateOptions extends CallOptions {
@@ -103,24 +125,31 @@ export type RereadResult =
 
 type Auth = 'bearer' | 'public';
 
+/** `rotation`: the rotation budget whatever the priority; `call`: the caller's priority decides. */
+type EndpointBudget = 'rotation' | 'call';
+
 interface Endpoint {
   method: HttpMethod;
   /** Spec path template, e.g. `/v1/mobile/{portId}`. */
   path: string;
   auth: Auth;
   retry: RetryMode;
+  budget: EndpointBudget;
 }
 
-const endpoint = (method: HttpMethod, path: string, auth: Auth, retry: RetryMode): Endpoint => ({
-  method,
-  path,
-  auth,
-  retry,
-});
+const endpoint = (
+  method: HttpMethod,
+  path: string,
+  auth: Auth,
+  retry: RetryMode,
+  budget: EndpointBudget = 'call',
+): Endpoint => ({ method, path, auth, retry, budget });
 
 /**
- * Every endpoint of the spec with its retry rule: reads are retried; top-up creation is retried with
- * one Idempotency-Key; every other write (and the GET rotate link, which rotates) is sent once.
+ * Every endpoint of the spec with its retry rule and budget: reads are retried; top-up creation is
+ * retried with one Idempotency-Key; every other write (and the GET rotate link, which rotates) is sent
+ * once. Both rotations get the longer `rotation` budget; every other call gets `interactive`, or
+ * `background` when the caller says so.
  */
 export const ENDPOINTS = {
   listSubscriptions: endpoint('GET', '/v1/residential/subscriptions', 'bearer', 'safe'),
@@ -160,8 +189,8 @@ export const ENDPOINTS = {
   listMobilePorts: endpoint('GET', '/v1/mobile', 'bearer', 'safe'),
   getMobilePort: endpoint('GET', '/v1/mobile/{portId}', 'bearer', 'safe'),
   updateMobilePort: endpoint('PATCH', '/v1/mobile/{portId}', 'bearer', 'never'),
-  rotateMobilePort: endpoint('POST', '/v1/mobile/{portId}/rotate', 'bearer', 'never'),
-  rotateMobilePortViaLink: endpoint('GET', '/v1/mobile/{portId}/rotate', 'public', 'never'),
+  rotateMobilePort: endpoint('POST', '/v1/mobile/{portId}/rotate', 'bearer', 'never', 'rotation'),
+  rotateMobilePortViaLink: endpoint('GET', '/v1/mobile/{portId}/rotate', 'public', 'never', 'rotation'),
   relocateMobilePort: endpoint('POST', '/v1/mobile/{portId}/relocate', 'bearer', 'never'),
   resetMobilePortPassword: endpoint('POST', '/v1/mobile/{portId}/reset-password', 'bearer', 'never'),
   getMobileIpHistory: endpoint('GET', '/v1/mobile/{portId}/ip-history', 'bearer', 'safe'),
@@ -180,6 +209,22 @@ export const ENDPOINTS = {
 
 const endpointName = (e: Endpoint): string => `${e.method} ${e.path}`;
 
+/** The budget of one call of `e` made with `options`. */
+function budgetClassFor(e: Endpoint, options: CallOptions = {}): BudgetClass {
+  if (e.budget === 'rotation') return 'rotation';
+  return options.priority === 'background' ? 'background' : 'interactive';
+}
+
+/** What the transport needs from the caller's options, whatever else they carry. */
+function callControls(e: Endpoint, options: CallOptions) {
+  return {
+    signal: options.signal,
+    budget: budgetClassFor(e, options),
+    lane: options.priority ?? 'interactive',
+    onSlow: options.onSlow,
+  } as const;
+}
+
 /** `data[2].currentIp` from zod's `['data', 2, 'currentIp']`. */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   let text = '';
@@ -190,13 +235,35 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
   return text === '' ? '(body)' : text;
 }
 
+export const WEB_PAGE_ANSWER =
+  'The answer was a web page, not the API: a captive portal, a proxy or a wrong base URL?';
+export const EMPTY_ANSWER =
+  'The answer was empty, not the API: a captive portal, a proxy or a wrong base URL?';
+
+/**
+ * An `AnswerProblem` when a success answer is plainly not from the API: empty, or a web page (an HTML
+ * content type or markup). Null when it may be the API's and the parser should judge it.
+ */
+function notApiProblem(answer: RawAnswer): AnswerProblem | null {
+  const text = answer.text.trim();
+  if (text === '') {
+    return new AnswerProblem([{ path: '(body)', message: 'empty' }], true, EMPTY_ANSWER);
+  }
+  const type = answer.headers['content-type'];
+  const html = (Array.isArray(type) ? type.join(',') : (type ?? '')).toLowerCase().includes('html');
+  if (html || text.startsWith('<')) {
+    return new AnswerProblem([{ path: '(body)', message: 'a web page (HTML)' }], true, WEB_PAGE_ANSWER);
+  }
+  return null;
+}
+
 /** Parses a JSON answer with `schema`; any break is an `AnswerProblem` naming the field paths. */
 export function parseJsonAnswer<S extends z.ZodType>(schema: S, answer: RawAnswer): z.output<S> {
   let body: unknown;
   try {
     body = JSON.parse(answer.text);
   } catch {
-    throw new AnswerProblem([{ path: '(body)', message: 'not valid JSON' }]);
+    throw notApiProblem(answer) ?? new AnswerProblem([{ path: '(body)', message: 'not valid JSON' }]);
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
@@ -214,7 +281,9 @@ export function parseRotationText(answer: RawAnswer): RotationTextResult {
   if (text.startsWith('{')) {
     return { ip: parseJsonAnswer(rotationResultSchema, answer).ip };
   }
-  if (text === '' || /\s/.test(text)) {
+  const notApi = notApiProblem(answer);
+  if (notApi) throw notApi;
+  if (/\s/.test(text)) {
     throw new AnswerProblem([{ path: '(body)', message: 'expected the new IP as plain text' }]);
   }
   return { ip: text };
@@ -262,8 +331,13 @@ export class ProxyServiceClient {
     return this.apiKey !== null;
   }
 
+  /** The budget of a class, after this client's overrides (e.g. to show "answers within 20 s"). */
+  budgetFor(budgetClass: BudgetClass): Readonly<CallBudget> {
+    return this.transport.budgetFor(budgetClass);
+  }
+
   /** Requests in flight and queued behind the concurrency limit. */
-  get load(): { active: number; queued: number; limit: number } {
+  get load(): TransportLoad {
     return this.transport.load;
   }
 
@@ -553,7 +627,9 @@ export class ProxyServiceClient {
       body: input,
       idempotencyKey,
       affects: { kind: 'topUps' },
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
+      priority: options.priority,
+      onSlow: options.onSlow,
     });
   }
 
@@ -626,7 +702,7 @@ export class ProxyServiceClient {
       retry: e.retry,
       affects: { kind: 'mobilePort', portId },
       parse: text ? parseRotationText : (answer) => parseJsonAnswer(rotationResultSchema, answer),
-      signal: options.signal,
+      ...callControls(e, options),
     });
   }
 
@@ -663,16 +739,15 @@ export class ProxyServiceClient {
       idempotencyKey: request.idempotencyKey ?? null,
       affects: request.affects ?? null,
       parse,
-      signal: request.signal,
+      ...callControls(e, request),
     });
   }
 }
 
-interface CallRequest {
+interface CallRequest extends CallOptions {
   params?: Record<string, string>;
   query?: QueryParams;
   body?: unknown;
   idempotencyKey?: string;
   affects?: ResourceRef;
-  signal?: AbortSignal | undefined;
 }

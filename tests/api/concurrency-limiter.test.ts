@@ -69,5 +69,68 @@ describe('ConcurrencyLimiter', () => {
   it('refuses a limit below 1', () => {
     expect(() => new ConcurrencyLimiter(0)).toThrow(RangeError);
     expect(() => new ConcurrencyLimiter(1.5)).toThrow(RangeError);
+    expect(() => new ConcurrencyLimiter(6, { backgroundLimit: 0 })).toThrow(RangeError);
+  });
+
+  it('keeps a third of the slots from background tasks: 4 of 6 by default', async () => {
+    const limiter = new ConcurrencyLimiter(6);
+    expect([limiter.backgroundLimit, limiter.perKeyLimit]).toEqual([4, 4]);
+    const gate = deferred();
+    const started: string[] = [];
+    const task = (name: string) => () => {
+      started.push(name);
+      return gate.promise;
+    };
+    const runs = [
+      ...Array.from({ length: 6 }, (_, i) => limiter.run(task(`bg${i}`), { lane: 'background' })),
+      limiter.run(task('ui0')),
+      limiter.run(task('ui1')),
+      limiter.run(task('ui2')),
+    ];
+    await tick();
+    expect(started).toEqual(['bg0', 'bg1', 'bg2', 'bg3', 'ui0', 'ui1']);
+    expect([limiter.active, limiter.queued]).toEqual([6, 3]);
+    gate.resolve();
+    await Promise.all(runs);
+    expect(started).toHaveLength(9);
+  });
+
+  it('caps one key, so that another key still gets a slot', async () => {
+    const limiter = new ConcurrencyLimiter(6, { perKeyLimit: 3 });
+    const gate = deferred();
+    const started: string[] = [];
+    const task = (name: string) => () => {
+      started.push(name);
+      return gate.promise;
+    };
+    const runs = [
+      ...Array.from({ length: 5 }, (_, i) => limiter.run(task(`usage${i}`), { key: 'usage' })),
+      limiter.run(task('catalog'), { key: 'catalog' }),
+    ];
+    await tick();
+    expect(started).toEqual(['usage0', 'usage1', 'usage2', 'catalog']);
+    gate.resolve();
+    await Promise.all(runs);
+  });
+
+  it('starts waiting interactive tasks before waiting background ones, each in arrival order', async () => {
+    const limiter = new ConcurrencyLimiter(1);
+    const first = deferred();
+    const started: string[] = [];
+    const record = (name: string) => () => {
+      started.push(name);
+      return Promise.resolve();
+    };
+    const runs = [
+      limiter.run(() => first.promise),
+      limiter.run(record('bg1'), { lane: 'background' }),
+      limiter.run(record('bg2'), { lane: 'background' }),
+      limiter.run(record('ui1')),
+      limiter.run(record('ui2')),
+    ];
+    await tick();
+    first.resolve();
+    await Promise.all(runs);
+    expect(started).toEqual(['ui1', 'ui2', 'bg1', 'bg2']);
   });
 });

@@ -446,7 +446,7 @@ describe('concurrency limit', () => {
     // Give any request that slipped past the limit time to arrive.
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(held.count).toBe(2);
-    expect(client.load).toEqual({ active: 2, queued: 3, limit: 2 });
+    expect(client.load).toEqual({ active: 2, queued: 3, limit: 2, reading: 0 });
 
     held.releaseAll();
     await waitFor(() => held.count === 2);
@@ -456,7 +456,7 @@ describe('concurrency limit', () => {
     held.releaseAll();
     const results = await Promise.all(calls);
     expect(results.every((r) => r.length > 0)).toBe(true);
-    expect(client.load).toEqual({ active: 0, queued: 0, limit: 2 });
+    expect(client.load).toEqual({ active: 0, queued: 0, limit: 2, reading: 0 });
   });
 
   it('defaults to 6', async () => {

@@ -4,6 +4,7 @@ import {
   ProxyServiceClient,
   type ProxyServiceClientOptions,
 } from '../../../src-main/api/proxy-service-client';
+import type { TransportClock } from '../../../src-main/api/call-budget';
 import type { ApiLogEntry } from '../../../src-main/api/http-transport';
 import { DEMO_KEY, type TestSandbox } from '../../support/sandbox-harness';
 
@@ -25,6 +26,71 @@ export class HeldSleep {
 
   releaseAll(): void {
     for (const entry of this.pending.splice(0)) entry.resolve();
+  }
+}
+
+/**
+ * The client's clock in tests: time moves only through `advance`, which fires due timers in order at
+ * their exact time. Sockets stay real; only budgets, deadlines and backoff pauses run on this clock.
+ */
+export class FakeClock implements TransportClock {
+  private time = 0;
+  private sequence = 0;
+  private readonly timers: Array<{ at: number; seq: number; fn: () => void }> = [];
+
+  readonly now = (): number => this.time;
+
+  readonly after = (ms: number, fn: () => void): (() => void) => {
+    const timer = { at: this.time + Math.max(0, ms), seq: (this.sequence += 1), fn };
+    this.timers.push(timer);
+    return () => {
+      const index = this.timers.indexOf(timer);
+      if (index >= 0) this.timers.splice(index, 1);
+    };
+  };
+
+  /** Backoff pauses in progress (the client's `sleep` when given `clock.sleep`). */
+  sleeping = 0;
+  /** Every pause asked for, in ms. */
+  readonly waits: number[] = [];
+
+  /** A sleep on this clock: it ends when `advance` reaches it, or rejects when `signal` aborts. */
+  readonly sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      this.waits.push(ms);
+      this.sleeping += 1;
+      const onAbort = () => {
+        cancel();
+        this.sleeping -= 1;
+        reject(signal?.reason as Error);
+      };
+      const cancel = this.after(ms, () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.sleeping -= 1;
+        resolve();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+
+  get pending(): number {
+    return this.timers.length;
+  }
+
+  /** When the next timer is due, or null when none is set. */
+  nextAt(): number | null {
+    return this.timers.reduce<number | null>((min, t) => (min === null || t.at < min ? t.at : min), null);
+  }
+
+  advance(ms: number): void {
+    const end = this.time + ms;
+    for (;;) {
+      const due = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (!due) break;
+      this.timers.splice(this.timers.indexOf(due), 1);
+      this.time = due.at;
+      due.fn();
+    }
+    this.time = end;
   }
 }
 
@@ -109,6 +175,10 @@ export interface LocalServer {
   origin: string;
   /** Requests seen, in order. */
   requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
+  /** Requests received whose response is neither finished nor cut off by a closed connection. */
+  readonly open: number;
+  /** Connections that carried a request and have closed (the client aborting closes its socket). */
+  readonly closedConnections: number;
   close(): Promise<void>;
 }
 
@@ -117,12 +187,22 @@ export async function startLocalServer(
   handler: (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>,
 ): Promise<LocalServer> {
   const requests: LocalServer['requests'] = [];
+  let open = 0;
+  let closedConnections = 0;
+  const seen = new WeakSet<object>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      open += 1;
+      res.once('close', () => (open -= 1));
+      // Only connections that carried a request: undici may open a spare one after an abort.
+      if (!seen.has(req.socket)) {
+        seen.add(req.socket);
+        req.socket.once('close', () => (closedConnections += 1));
+      }
       Promise.resolve(handler(req, res, body)).catch(() => res.destroy());
     });
   });
@@ -131,6 +211,12 @@ export async function startLocalServer(
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
+    get open() {
+      return open;
+    },
+    get closedConnections() {
+      return closedConnections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
