@@ -254,8 +254,9 @@ describe('on the system clock', () => {
 
     const elapsed = performance.now() - started;
     // 60 ms, a real 8 ms pause, 60 ms; a third attempt would not get the 30 ms it needs after its pause.
+    // (How many requests reached the server is not checked: on a busy machine a 60 ms real deadline
+    // may pass before a request arrives.)
     expect(error).toMatchObject({ kind: 'timeout', phase: 'headers', attempts: 2 });
-    expect(local.requests).toHaveLength(2);
     expect(elapsed).toBeGreaterThanOrEqual(120);
     expect(elapsed).toBeLessThan(1_000);
   });

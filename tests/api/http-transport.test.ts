@@ -14,6 +14,7 @@ import {
   addFault,
   captureLog,
   clearRequestLog,
+  FakeClock,
   HeldSleep,
   recordingSleep,
   requestLog,
@@ -354,13 +355,30 @@ describe('429 and Retry-After', () => {
 });
 
 describe('timeouts', () => {
+  // The client's timers run on a fake clock moved only once the sandbox holds the request, so a busy
+  // machine cannot fire a deadline before the request has arrived.
   it('a slow answer is a TimeoutError (headers) and a GET is retried', async () => {
     const held = new HeldSleep();
     const sandbox = await startSandbox(held);
-    const client = track(sandboxClient(sandbox, { timeouts: { headersMs: 40 }, retry: { maxAttempts: 2 } }));
+    const clock = new FakeClock();
+    const client = track(
+      sandboxClient(sandbox, {
+        clock,
+        sleep: clock.sleep,
+        timeouts: { headersMs: 40 },
+        retry: { maxAttempts: 2 },
+      }),
+    );
     await addFault(sandbox, { match: '/catalog/coins', delayMs: 60_000, times: 2 });
 
-    const error = await client.listCoins().catch((e: unknown) => e);
+    const call = client.listCoins().catch((e: unknown) => e);
+    await waitFor(() => held.count === 1);
+    clock.advance(40);
+    await waitFor(() => clock.sleeping === 1);
+    clock.advance(clock.nextAt()! - clock.now());
+    await waitFor(() => held.count === 2);
+    clock.advance(40);
+    const error = await call;
 
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ phase: 'headers', attempts: 2, outcomeUnknown: false });
@@ -371,11 +389,15 @@ describe('timeouts', () => {
   it('a timeout on rotate is sent once with an unknown outcome', async () => {
     const held = new HeldSleep();
     const sandbox = await startSandbox(held);
-    const client = track(sandboxClient(sandbox, { timeouts: { headersMs: 40 } }));
+    const clock = new FakeClock();
+    const client = track(sandboxClient(sandbox, { clock, timeouts: { headersMs: 40 } }));
     const port = await activePort(client);
     await addFault(sandbox, { match: '/rotate', delayMs: 60_000, times: 3 });
 
-    const error = await client.rotateMobilePort(port.id).catch((e: unknown) => e);
+    const call = client.rotateMobilePort(port.id).catch((e: unknown) => e);
+    await waitFor(() => held.count === 1);
+    clock.advance(40);
+    const error = await call;
 
     expect(error).toMatchObject({ kind: 'timeout', phase: 'headers', attempts: 1, outcomeUnknown: true });
     expect(held.count).toBe(1);
