@@ -312,7 +312,8 @@ function parseForSave(candidate: Settings): Settings {
   return normalizeSettings(parsed.data);
 }
 
-function describeIssue(error: z.ZodError): string {
+/** The first problem of a zod error, as `path: message`, for a user-facing sentence. */
+export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'unknown problem';
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
