@@ -2,6 +2,8 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFileAtomic } from '../../lib/atomic-file';
+import { withFileLock, type FileLockOptions } from '../storage/file-lock';
+import { deepFreeze, fileStamp, freePath, readTextOrNull } from '../storage/json-file';
 import {
   defaultSettings,
   normalizeSettings,
@@ -61,29 +63,51 @@ export interface SettingsStoreOptions {
   migrations?: SettingsMigrations;
   /** Default: `writeFileAtomic`. Injected by tests to observe write ordering. */
   writeFile?: (file: string, data: string) => Promise<void>;
+  /**
+   * The inter-process lock (`settings.json.lock`) held around each read-modify-write, so that
+   * the desktop app and web mode on one data folder do not lose each other's updates. Tests
+   * inject its clock, pid and liveness check.
+   */
+  lock?: FileLockOptions;
 }
 
 export type SettingsMutator = (draft: Settings) => Settings | void;
+
+interface StoreIo {
+  writeFile: (file: string, data: string) => Promise<void>;
+  now: () => Date;
+  migrations: SettingsMigrations;
+  lock: FileLockOptions;
+}
 
 /**
  * The app's settings in one JSON file. Reads are synchronous snapshots (frozen); updates are
  * applied one at a time, in call order, each on the result of the previous one, and each is
  * written atomically before its promise resolves. A failed write leaves memory as it was.
+ *
+ * Another process (desktop and web mode share the data folder) may write the file too: each
+ * update takes the inter-process lock, re-reads the file, and applies its mutation to what is
+ * there when it changed since this store last read or wrote it. No update is lost to the other
+ * process's, and the other process's changes become this store's snapshot.
  */
 export class SettingsStore {
   readonly file: string;
   private current: Settings;
+  /** The file's text as this store last read or wrote it: a different text was written by someone else. */
+  private lastText: string | null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<(settings: Settings) => void>();
 
   private constructor(
     file: string,
     initial: Settings,
+    initialText: string | null,
     readonly recovery: SettingsRecovery | null,
-    private readonly writeFile: (file: string, data: string) => Promise<void>,
+    private readonly io: StoreIo,
   ) {
     this.file = file;
     this.current = deepFreeze(initial);
+    this.lastText = initialText;
   }
 
   /**
@@ -95,47 +119,20 @@ export class SettingsStore {
   static async open(options: SettingsStoreOptions): Promise<SettingsStore> {
     const fileName = options.fileName ?? SETTINGS_FILE_NAME;
     const file = join(options.dataDir, fileName);
-    const now = options.now ?? (() => new Date());
-    const writeFile = options.writeFile ?? ((target: string, data: string) => writeFileAtomic(target, data));
+    const io: StoreIo = {
+      now: options.now ?? (() => new Date()),
+      writeFile: options.writeFile ?? ((target: string, data: string) => writeFileAtomic(target, data)),
+      migrations: options.migrations ?? SETTINGS_MIGRATIONS,
+      lock: { mode: 'settings-update', ...options.lock },
+    };
     await fs.mkdir(options.dataDir, { recursive: true, mode: 0o700 });
 
-    let text: string | null;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new SettingsError('settings_unreadable', `Cannot read the settings file ${file}`, undefined, {
-          cause: error,
-        });
-      }
-      text = null;
-    }
-    if (text === null) return new SettingsStore(file, defaultSettings(), null, writeFile);
-
-    const loaded = loadSettingsText(text, options.migrations ?? SETTINGS_MIGRATIONS);
-    if (loaded.ok && loaded.fromVersion <= SETTINGS_VERSION) {
-      return new SettingsStore(file, loaded.settings, null, writeFile);
-    }
-    const stamp = now().toISOString().replace(/[:.]/g, '-');
-    if (loaded.ok) {
-      const copy = await freePath(`${file}.newer-${stamp}`);
-      await fs.copyFile(file, copy);
-      const reason = `The settings file was written by a newer version of the app (settings version ${loaded.fromVersion}); a copy was kept.`;
-      return new SettingsStore(
-        file,
-        loaded.settings,
-        { kind: 'newer-version', recoveredFrom: copy, reason },
-        writeFile,
-      );
-    }
-    const aside = await freePath(`${file}.corrupt-${stamp}`);
-    await fs.rename(file, aside);
-    return new SettingsStore(
-      file,
-      defaultSettings(),
-      { kind: 'corrupt', recoveredFrom: aside, reason: loaded.reason },
-      writeFile,
-    );
+    const text = await readSettingsText(file);
+    if (text === null) return new SettingsStore(file, defaultSettings(), null, null, io);
+    const found = await interpretSettingsText(file, text, io);
+    // A corrupt file was moved away; a newer one stays (and its copy is made once, here).
+    const kept = found.recovery?.kind === 'corrupt' ? null : text;
+    return new SettingsStore(file, found.settings, kept, found.recovery, io);
   }
 
   /** The current settings: a frozen snapshot, never changed in place. */
@@ -149,15 +146,33 @@ export class SettingsStore {
    * result fails the schema, holds something that looks like a secret, or cannot be written.
    */
   update(mutate: SettingsMutator): Promise<Settings> {
+    const run = this.queue.then(() =>
+      withFileLock(
+        `${this.file}.lock`,
+        async () => {
+          await this.adoptFileChanges();
+          const draft = structuredClone<Settings>(this.current);
+          const next = parseForSave(mutate(draft) ?? draft);
+          const text = `${JSON.stringify(next, null, 2)}\n`;
+          await this.io.writeFile(this.file, text);
+          this.lastText = text;
+          return this.setCurrent(next);
+        },
+        this.io.lock,
+      ),
+    );
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Reads the file again and makes what another process saved the current settings (telling
+   * subscribers). Updates do this on their own; call it to show another process's change sooner.
+   */
+  reload(): Promise<Settings> {
     const run = this.queue.then(async () => {
-      const draft = structuredClone<Settings>(this.current);
-      const next = parseForSave(mutate(draft) ?? draft);
-      await this.writeFile(this.file, `${JSON.stringify(next, null, 2)}\n`);
-      this.current = deepFreeze(next);
-      const saved = this.current;
-      // A failing listener must not turn a saved update into a rejected one.
-      for (const listener of this.listeners) queueMicrotask(() => listener(saved));
-      return saved;
+      await this.adoptFileChanges();
+      return this.current;
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -173,6 +188,64 @@ export class SettingsStore {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+
+  /** When the file is not what this store last read or wrote, makes its contents current. */
+  private async adoptFileChanges(): Promise<void> {
+    const text = await readSettingsText(this.file);
+    // Gone (deleted by hand) or unchanged: memory is the latest good state.
+    if (text === null || text === this.lastText) return;
+    const found = await interpretSettingsText(this.file, text, this.io);
+    this.lastText = found.recovery?.kind === 'corrupt' ? null : text;
+    // A damaged file was moved aside: keep what this store had rather than defaults.
+    if (found.recovery?.kind === 'corrupt') return;
+    this.setCurrent(found.settings);
+  }
+
+  private setCurrent(settings: Settings): Settings {
+    this.current = deepFreeze(settings);
+    const saved = this.current;
+    // A failing listener must not turn a saved update into a rejected one.
+    for (const listener of this.listeners) queueMicrotask(() => listener(saved));
+    return saved;
+  }
+}
+
+async function readSettingsText(file: string): Promise<string | null> {
+  try {
+    return await readTextOrNull(file);
+  } catch (error) {
+    throw new SettingsError('settings_unreadable', `Cannot read the settings file ${file}`, undefined, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The settings a file's text holds. A file that is not JSON, fails the schema or cannot be
+ * migrated is moved aside as `<name>.corrupt-<time>` (defaults then); one written by a newer
+ * app is copied to `<name>.newer-<time>` and what this version understands of it is used.
+ */
+async function interpretSettingsText(
+  file: string,
+  text: string,
+  io: StoreIo,
+): Promise<{ settings: Settings; recovery: SettingsRecovery | null }> {
+  const loaded = loadSettingsText(text, io.migrations);
+  if (loaded.ok && loaded.fromVersion <= SETTINGS_VERSION)
+    return { settings: loaded.settings, recovery: null };
+  const stamp = fileStamp(io.now());
+  if (loaded.ok) {
+    const copy = await freePath(`${file}.newer-${stamp}`);
+    await fs.copyFile(file, copy);
+    const reason = `The settings file was written by a newer version of the app (settings version ${loaded.fromVersion}); a copy was kept.`;
+    return { settings: loaded.settings, recovery: { kind: 'newer-version', recoveredFrom: copy, reason } };
+  }
+  const aside = await freePath(`${file}.corrupt-${stamp}`);
+  await fs.rename(file, aside);
+  return {
+    settings: defaultSettings(),
+    recovery: { kind: 'corrupt', recoveredFrom: aside, reason: loaded.reason },
+  };
 }
 
 type LoadResult = { ok: true; settings: Settings; fromVersion: number } | { ok: false; reason: string };
@@ -239,7 +312,8 @@ function parseForSave(candidate: Settings): Settings {
   return normalizeSettings(parsed.data);
 }
 
-function describeIssue(error: z.ZodError): string {
+/** The first problem of a zod error, as `path: message`, for a user-facing sentence. */
+export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'unknown problem';
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
@@ -269,24 +343,4 @@ export function findSecretLikeMember(value: unknown, path = ''): string | null {
     }
   }
   return null;
-}
-
-/** `base`, or `base-1`, `base-2`... when something already has that name. */
-async function freePath(base: string): Promise<string> {
-  for (let attempt = 0; ; attempt += 1) {
-    const candidate = attempt === 0 ? base : `${base}-${attempt}`;
-    try {
-      await fs.access(candidate);
-    } catch {
-      return candidate;
-    }
-  }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
 }

@@ -208,24 +208,30 @@ async function isStale(
   return owner.hostname === options.hostname && !options.isProcessAlive(owner.pid);
 }
 
+/** A takeover older than this (file-system time) was left by a process that died during it. */
+const TAKEOVER_STALE_MS = 10_000;
+
 /**
- * Removes a stale lock only if it is still the one judged stale: renamed aside first (only one
- * contender's rename can move a given file), then compared. A contender that moved a fresh lock
- * taken meanwhile puts it back.
+ * Removes a stale lock only if it is still the one judged stale. Removers take turns through a
+ * second lock (`<lock>.takeover`, held for one read and one delete) and compare the text under
+ * it, so a contender that judged an old lock stale can never delete the fresh lock another one
+ * took meanwhile. Creating a lock needs no turn: the exclusive create already picks one winner.
  */
 export async function removeIfUnchanged(path: string, staleText: string): Promise<void> {
-  const aside = `${path}.stale-${randomBytes(6).toString('hex')}`;
+  const takeover = `${path}.takeover`;
+  if (!(await createExclusive(takeover, `${process.pid}\n`))) {
+    const stat = await fs.stat(takeover).catch(() => null);
+    // Another contender is at it (try again next round), unless it died there long ago.
+    if (stat !== null && Date.now() - stat.mtimeMs > TAKEOVER_STALE_MS)
+      await fs.rm(takeover, { force: true });
+    return;
+  }
   try {
-    await fs.rename(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+    const current = await fs.readFile(path, 'utf8').catch(() => null);
+    if (current === staleText) await fs.rm(path, { force: true });
+  } finally {
+    await fs.rm(takeover, { force: true });
   }
-  const moved = await fs.readFile(aside, 'utf8').catch(() => null);
-  if (moved !== staleText) {
-    await fs.link(aside, path).catch(() => undefined);
-  }
-  await fs.rm(aside, { force: true });
 }
 
 async function createExclusive(path: string, text: string): Promise<boolean> {

@@ -65,6 +65,7 @@ export class InstanceLock {
   private current: InstanceLockStatus | null = null;
   private lastBeat = 0;
   private released = false;
+  private attempting: Promise<InstanceLockStatus> | null = null;
   private readonly listeners = new Set<(status: InstanceLockStatus) => void>();
   /** The owner's heartbeat, and a non-owner's retry, on one beat. */
   private readonly beat: DeadlineJob;
@@ -103,7 +104,15 @@ export class InstanceLock {
     return status;
   }
 
-  private async attempt(): Promise<InstanceLockStatus> {
+  /** One attempt at a time: a second one would find this instance's own lock and report it as foreign. */
+  private attempt(): Promise<InstanceLockStatus> {
+    this.attempting ??= this.attemptOnce().finally(() => {
+      this.attempting = null;
+    });
+    return this.attempting;
+  }
+
+  private async attemptOnce(): Promise<InstanceLockStatus> {
     if (this.released) throw new Error('This instance lock was released; create a new one');
     if (this.held) return this.setStatus({ owner: true, since: this.held.since });
     const result = await tryLockFile(this.file, {

@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../../src-main/core/runtime/clock';
 import { defaultSettings, SETTINGS_VERSION } from '../../../src-main/core/settings/settings-schema';
+import { FileLockTimeoutError } from '../../../src-main/core/storage/file-lock';
 import {
   findSecretLikeMember,
   SettingsError,
@@ -400,6 +402,143 @@ describe('SettingsStore: recovery', () => {
   });
 });
 
+/**
+ * Lock waits that take one event-loop turn each, so contention resolves without real time.
+ * Time stands still unless `advancing` (then each wait moves it on by its length): a waiter
+ * retries on every turn while the holder's fsync takes many, and would otherwise reach its
+ * timeout in fake time while the holder is still writing.
+ */
+const turnClock = (advancing = false): Clock => {
+  let now = NOW.getTime();
+  return {
+    now: () => now,
+    sleep: (ms) => {
+      if (advancing) now += ms;
+      return new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+};
+
+describe('SettingsStore: two processes on one data folder', () => {
+  // Two stores on one folder stand for the desktop app and web mode: each has its own memory.
+  const openProcess = (pid: number, overrides: Partial<SettingsStoreOptions> = {}) =>
+    open({ lock: { clock: turnClock(), pid, isProcessAlive: () => true }, ...overrides });
+
+  it('keeps both updates when each process changes the settings it loaded earlier', async () => {
+    const desktop = await openProcess(1000);
+    const web = await openProcess(2000);
+    await desktop.update((draft) => {
+      draft.profiles.push(profile('from-desktop'));
+    });
+    const saved = await web.update((draft) => {
+      draft.profiles.push(profile('from-web'));
+      draft.ui.theme = 'dark';
+    });
+    expect(saved.profiles.map((p) => p.id)).toEqual(['from-desktop', 'from-web']);
+    await desktop.update((draft) => {
+      draft.polling.usageMinutes = 5;
+    });
+    const reopened = await open();
+    expect(reopened.get().profiles.map((p) => p.id)).toEqual(['from-desktop', 'from-web']);
+    expect(reopened.get().ui.theme).toBe('dark');
+    expect(reopened.get().polling.usageMinutes).toBe(5);
+    expect(desktop.get().ui.theme).toBe('dark');
+  });
+
+  it('loses nothing when both processes update at the same time, many times', async () => {
+    const stores = [await openProcess(1000), await openProcess(2000), await openProcess(3000)];
+    const updates = stores.flatMap((store, storeIndex) =>
+      Array.from({ length: 8 }, (_, index) =>
+        store.update((draft) => {
+          draft.pendingTopUps[`p${storeIndex}`] = [
+            ...(draft.pendingTopUps[`p${storeIndex}`] ?? []),
+            `tu_${index}`,
+          ];
+        }),
+      ),
+    );
+    await Promise.all(updates);
+    const onDisk = (await open()).get().pendingTopUps;
+    const expected = Array.from({ length: 8 }, (_, index) => `tu_${index}`);
+    expect(onDisk).toEqual({ p0: expected, p1: expected, p2: expected });
+    expect(await readdir(dataDir)).toEqual(['settings.json']);
+  });
+
+  it("shows the other process's change on reload, telling subscribers", async () => {
+    const desktop = await openProcess(1000);
+    const web = await openProcess(2000);
+    const seen: string[] = [];
+    web.subscribe((settings) => seen.push(settings.ui.theme));
+    await desktop.update((draft) => {
+      draft.ui.theme = 'light';
+    });
+    expect(web.get().ui.theme).toBe('system');
+    expect((await web.reload()).ui.theme).toBe('light');
+    await Promise.resolve();
+    expect(seen).toEqual(['light']);
+    await web.reload();
+    await Promise.resolve();
+    expect(seen).toEqual(['light']);
+  });
+
+  it('waits for a lock held by the other process and fails, changing nothing, when it is never freed', async () => {
+    const store = await openProcess(1000, {
+      lock: {
+        clock: turnClock(true),
+        pid: 1000,
+        isProcessAlive: () => true,
+        hostname: 'h',
+        timeoutMs: 1_000,
+      },
+    });
+    await writeFile(
+      `${file}.lock`,
+      JSON.stringify({
+        pid: 2000,
+        hostname: 'h',
+        token: 'x',
+        since: NOW.getTime(),
+        heartbeatAt: NOW.getTime(),
+        mode: 'settings-update',
+      }),
+    );
+    await expect(
+      store.update((draft) => {
+        draft.ui.theme = 'dark';
+      }),
+    ).rejects.toBeInstanceOf(FileLockTimeoutError);
+    expect(store.get().ui.theme).toBe('system');
+    await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('keeps a file damaged by someone else aside and writes its own last good settings', async () => {
+    const store = await openProcess(1000);
+    await store.update((draft) => {
+      draft.ui.theme = 'dark';
+    });
+    await writeFile(file, '{ broken');
+    await store.update((draft) => {
+      draft.polling.usageMinutes = 7;
+    });
+    expect(await readFile(join(dataDir, `settings.json.corrupt-${STAMP}`), 'utf8')).toBe('{ broken');
+    const reopened = await open();
+    expect(reopened.get().ui.theme).toBe('dark');
+    expect(reopened.get().polling.usageMinutes).toBe(7);
+  });
+
+  it('copies a newer file only once, not again at each update', async () => {
+    await writeSettingsFile(JSON.stringify({ version: 2, profiles: [profile('p1')] }));
+    const store = await openProcess(1000);
+    await store.update((draft) => {
+      draft.ui.theme = 'dark';
+    });
+    await store.update((draft) => {
+      draft.ui.theme = 'light';
+    });
+    expect((await readdir(dataDir)).sort()).toEqual(['settings.json', `settings.json.newer-${STAMP}`]);
+  });
+});
+
 describe('findSecretLikeMember', () => {
   it('finds secret-looking names and key= URLs, and leaves ordinary settings alone', () => {
     expect(findSecretLikeMember(defaultSettings())).toBeNull();
@@ -409,9 +548,13 @@ describe('findSecretLikeMember', () => {
   });
 });
 
-/** Lets queued promise callbacks run until `condition` holds (no timers, no real waiting). */
+/**
+ * Lets the event loop run until `condition` holds (no timers). Each update takes the settings
+ * lock through real file I/O first, which may need many turns on a loaded machine: the bound
+ * only stops a hang.
+ */
 async function settleUntil(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 1000 && !condition(); turn += 1)
+  for (let turn = 0; turn < 200_000 && !condition(); turn += 1)
     await new Promise<void>((resolve) => setImmediate(resolve));
   if (!condition()) throw new Error('condition never became true');
 }

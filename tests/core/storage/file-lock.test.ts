@@ -155,6 +155,25 @@ describe('removeIfUnchanged', () => {
     expect(await readdir(dir)).toEqual(['settings.json.lock']);
   });
 
+  it('leaves even a stale lock while another contender holds the takeover turn', async () => {
+    await writeFile(lockPath, 'stale');
+    await writeFile(`${lockPath}.takeover`, '77');
+    await removeIfUnchanged(lockPath, 'stale');
+    expect(await readFile(lockPath, 'utf8')).toBe('stale');
+    expect((await readdir(dir)).sort()).toEqual(['settings.json.lock', 'settings.json.lock.takeover']);
+  });
+
+  it('clears a takeover turn left by a process that died during it, so the next round can proceed', async () => {
+    await writeFile(lockPath, 'stale');
+    await writeFile(`${lockPath}.takeover`, '77');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${lockPath}.takeover`, old, old);
+    await removeIfUnchanged(lockPath, 'stale');
+    expect(await readdir(dir)).toEqual(['settings.json.lock']);
+    await removeIfUnchanged(lockPath, 'stale');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('does nothing when the lock is already gone', async () => {
     await removeIfUnchanged(lockPath, 'stale');
     expect(await readdir(dir)).toEqual([]);

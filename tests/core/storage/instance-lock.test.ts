@@ -91,6 +91,16 @@ describe('InstanceLock', () => {
     expect((await readLockFile()).pid).toBe(1000);
   });
 
+  it('answers the same to overlapping acquire calls of one process', async () => {
+    const desktop = lockFor(1000, 'desktop');
+    const results = await Promise.all([desktop.acquire(), desktop.retry(), desktop.acquire()]);
+    expect(results).toEqual([
+      { owner: true, since: START },
+      { owner: true, since: START },
+      { owner: true, since: START },
+    ]);
+  });
+
   it('releases on dispose, after which another process takes over', async () => {
     const desktop = lockFor(1000, 'desktop');
     const web = lockFor(2000, 'web', { watch: false });
