@@ -69,7 +69,7 @@ describe('AppStateService', () => {
     const b = await profiles.create({ name: 'B', baseUrl: 'https://b.example.com', key: 'key-bbbb-2222' });
     keychain.reads = [];
     for (let i = 0; i < 5; i += 1) await state.push();
-    expect(keychain.reads.sort()).toEqual([`api-key:${a.id}`, `api-key:${b.id}`]);
+    expect(keychain.reads.sort()).toEqual([`api-key:${a.id}`, `api-key:${b.id}`].sort());
     expect(pushed).toHaveLength(5);
     expect(pushed.at(-1)?.profiles.map((p) => p.key.masked)).toEqual(['…1111', '…2222']);
 
