@@ -1,7 +1,7 @@
 import type { BaseUrlProbeResult } from '../api';
 import type { AppState } from '../ipc/contract';
 import type { AppStateService } from './app-state';
-import type { AppServices } from './app-services';
+import type { CoreServices } from './app-services';
 import type { Lifecycle } from './domain-service';
 import { AppError } from './errors';
 import type { AnyEventListener, EventBus } from './events';
@@ -14,7 +14,7 @@ export interface AppCoreOptions {
   state: AppStateService;
   profiles: ProfilesService;
   /** Every domain service, for the IPC handler table (`createIpcHandlers`). */
-  services: AppServices;
+  services: CoreServices;
   /** Started in this order at `start`, stopped in the reverse order at `dispose`. */
   lifecycle: readonly Lifecycle[];
   settingsRecovery: SettingsRecovery | null;
@@ -42,7 +42,7 @@ const ENVIRONMENT_PROFILE_NAME = 'Environment';
  * of its own: calls live in the domain services (`services`), wired by `create-app-core.ts`.
  */
 export class AppCore {
-  readonly services: AppServices;
+  readonly services: CoreServices;
   readonly state: AppStateService;
   private readonly log: (line: string) => void;
   private started: Lifecycle[] = [];

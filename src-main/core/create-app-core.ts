@@ -4,6 +4,7 @@ import type { JobsStatus } from '../ipc/contract';
 import { DEFAULT_API_KEYS, startSandbox } from '../sandbox';
 import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
+import type { CoreServices } from './app-services';
 import { CatalogService } from './catalog/catalog-service';
 import { ConnectionService } from './connection/connection-service';
 import { type DemoSandbox, DemoService } from './demo/demo-service';
@@ -84,7 +85,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     state,
   });
   const api = new ApiCaller(pool, monitor);
-  const services = {
+  const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
       probeBaseUrl: deps.probeBaseUrl,

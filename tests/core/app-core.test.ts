@@ -1,82 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
-import type { AppCore } from '../../src-main/core/app-core';
-import { buildAppCore, type DemoSandbox } from '../../src-main/core/create-app-core';
-import type { KeychainProbeResult } from '../../src-main/core/secrets/keychain-probe';
-import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
-import { SettingsStore } from '../../src-main/core/settings/settings-store';
-import type { AppState, CallChannel, CallInput, CallOutput, EventChannel } from '../../src-main/ipc/contract';
-import { createGuardedDispatcher } from '../../src-main/ipc/guarded-dispatcher';
-import { createIpcHandlers } from '../../src-main/ipc/ipc-handlers';
 import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
-
-const noWait = () => Promise.resolve();
-
-export interface Harness {
-  core: AppCore;
-  dataDir: string;
-  events: AppState[];
-  allEvents: { channel: EventChannel; payload: unknown }[];
-  demoStarts: number;
-  keychain: { status: KeychainProbeResult };
-  /** A call through the guarded dispatcher, as the renderer makes it; a failure throws its `IpcError`. */
-  call<C extends CallChannel>(
-    channel: C,
-    ...input: undefined extends CallInput<C> ? [CallInput<C>?] : [CallInput<C>]
-  ): Promise<CallOutput<C>>;
-}
-
-export async function createHarness(
-  sandbox: TestSandbox,
-  options: { keychainAvailable?: boolean; dataDir?: string } = {},
-): Promise<Harness> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pm-core-'));
-  const settings = await SettingsStore.open({ dataDir });
-  const status: KeychainProbeResult =
-    (options.keychainAvailable ?? true)
-      ? { available: true }
-      : { available: false, reason: 'No Secret Service here.', detail: 'test' };
-  const keychain = { status };
-  const harness = {
-    dataDir,
-    events: [] as AppState[],
-    allEvents: [] as { channel: EventChannel; payload: unknown }[],
-    demoStarts: 0,
-    keychain,
-  } as Harness;
-  harness.core = buildAppCore({
-    mode: 'web',
-    settings,
-    // The OS keychain is replaced by a memory store: the keychain binding has its own tests.
-    keychain: new SessionSecretStore(),
-    keychainStatus: () => keychain.status,
-    createClient: (config) => new ProxyServiceClient({ ...config, sleep: noWait, retry: { maxAttempts: 2 } }),
-    probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
-    startDemoSandbox: (): Promise<DemoSandbox> => {
-      harness.demoStarts += 1;
-      return Promise.resolve({ baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY, close: () => Promise.resolve() });
-    },
-    now: () => new Date('2026-03-10T12:00:00Z'),
-  });
-  harness.core.subscribe((channel, payload) => {
-    harness.allEvents.push({ channel, payload });
-    if (channel === 'app:stateChanged') harness.events.push(payload as AppState);
-  });
-  const dispatch = createGuardedDispatcher({
-    handlers: createIpcHandlers(harness.core),
-    isTrustedSender: () => true,
-    log: () => undefined,
-  });
-  harness.call = (async (channel: CallChannel, input?: unknown) => {
-    const result = await dispatch('ui', channel, input);
-    if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
-    return result.value;
-  }) as Harness['call'];
-  return harness;
-}
+import { createHarness, type Harness } from './support/core-harness';
 
 describe('AppCore against the sandbox', () => {
   let sandbox: TestSandbox;

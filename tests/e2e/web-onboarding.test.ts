@@ -81,7 +81,7 @@ describe('web mode in a browser: onboarding', () => {
     await page.getByLabel('Base URL').fill('api.example.com');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Paste your API key').waitFor();
-    await page.getByText(/Enter a full http:\/\/ or https:\/\/ URL/).waitFor();
+    await page.getByText(/Enter a full https:\/\/ URL/).waitFor();
     expect(await page.getByLabel('API key', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Base URL').getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'onboarding-field-errors');

@@ -284,9 +284,9 @@ export class ProfilesService {
         await this.updateSaved(profileId, (profile) => {
           profile.baseUrl = baseUrl;
           profile.pathStyle = pathStyle;
-          // Same origin: the key stays bound to it (now written down, older files had no binding).
-          // Another origin: there is no key (checked above); the next key is bound when it is set.
-          profile.keyOrigin = newOrigin;
+          // The binding never follows the address: only a key given for an origin binds to it
+          // (`setKey`, or `change.key` above). Written down now, as older files have none.
+          profile.keyOrigin = boundOrigin;
         });
       }
       this.notify(profileId, 'connection');
