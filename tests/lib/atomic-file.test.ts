@@ -78,7 +78,7 @@ describe('writeFileAtomic', () => {
 /** A pid that belonged to a process which has exited (reuse this soon is practically impossible). */
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '0']);
-  return child.pid as number;
+  return child.pid;
 }
 
 describe('stale temp files of interrupted writes', () => {

@@ -142,7 +142,7 @@ describe('--data persistence', () => {
   });
 
   it('removes temp files that interrupted saves left, of a writer that is gone, at start', async () => {
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const stale = [`state.json.tmp-${dead}-7`, `.state.json.${dead}.0123456789ab.tmp`];
     for (const name of stale) writeFileSync(join(folder, name), '{"half":');
     writeFileSync(join(folder, 'notes.txt'), 'kept');
