@@ -1,6 +1,12 @@
 import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename } from 'node:path';
+import { removeStaleTempFiles, writeFileAtomic } from '../lib/atomic-file';
 import { SANDBOX_STATE_VERSION, type SandboxState } from './sandbox-state';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `state.json.tmp-<pid>-<n>`: the temp files of this writer before it used `writeFileAtomic`. */
+const legacyTempPattern = (file: string) => new RegExp(`^${escapeRegExp(basename(file))}\\.tmp-(\\d+)-\\d+$`);
 
 /** A `--data` file that cannot be used; the sandbox refuses to start rather than lose it. */
 export class SandboxStateFileError extends Error {
@@ -54,6 +60,8 @@ function checkShape(file: string, parsed: unknown): SandboxState {
 
 /** Reads a `--data` file; null when it does not exist yet. A corrupt file is an error, never silently reset. */
 export async function loadSandboxState(file: string): Promise<SandboxState | null> {
+  // Temp files of saves a crash interrupted: the demo state they hold (proxy passwords) must not linger.
+  await removeStaleTempFiles(file, { extraPatterns: [legacyTempPattern(file)] });
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -71,10 +79,9 @@ export async function loadSandboxState(file: string): Promise<SandboxState | nul
   return checkShape(file, parsed);
 }
 
-let tempCounter = 0;
-
 /**
- * Writes state atomically (temp file in the same folder, fsync, then rename) and serialises saves:
+ * Writes state atomically (`writeFileAtomic`: owner-only file, temp file in the same folder, fsync,
+ * then rename) and serialises saves:
  * a save asked for while a write runs is coalesced into one write that starts after it, so that
  * the file never goes back in time and a burst of changes costs at most two writes.
  */
@@ -113,38 +120,12 @@ export class SandboxStateWriter {
   }
 
   private async write(): Promise<void> {
-    tempCounter += 1;
-    const temp = `${this.file}.tmp-${process.pid}-${tempCounter}`;
-    const text = JSON.stringify(this.snapshot());
     try {
-      const handle = await fs.open(temp, 'w');
-      try {
-        await handle.writeFile(text);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await fs.rename(temp, this.file);
+      await writeFileAtomic(this.file, JSON.stringify(this.snapshot()));
     } catch (error) {
-      await fs.rm(temp, { force: true }).catch(() => undefined);
       throw new Error(`cannot save sandbox state to ${this.file}: ${(error as Error).message}`, {
         cause: error,
       });
     }
-    await syncDirectory(dirname(this.file));
-  }
-}
-
-/** Makes the rename itself durable; not every platform allows opening a folder, so failures are ignored. */
-async function syncDirectory(folder: string): Promise<void> {
-  try {
-    const handle = await fs.open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Best effort only.
   }
 }

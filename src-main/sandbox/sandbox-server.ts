@@ -4,6 +4,7 @@ import { FaultInjector, type FaultSpec } from './control/fault-injector';
 import { createControlModule, loopbackHostOnly, loopbackOnly } from './control/control-module';
 import { RequestLog, redactKeyParam } from './control/request-log';
 import { type AuthenticatedKey, type RouteDefinition, type RouteResult, Router } from './http/router';
+import { requireJsonBody, requireOwnOrigin } from './http/request-screen';
 import { SandboxError } from './http/sandbox-error';
 import { SandboxClock } from './sandbox-clock';
 import { createDomainModules, seedSandboxState } from './sandbox-modules';
@@ -372,6 +373,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         loopbackOnly(req.socket.remoteAddress);
         loopbackHostOnly(req.headers.host);
       }
+      // Screened before the body is read: a web page must not drive the API or the control API.
+      requireOwnOrigin(req);
+      requireJsonBody(req);
       const rawBody = await readBody(req);
       let fault: FaultSpec | null = null;
       if (isApi) {

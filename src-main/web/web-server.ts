@@ -2,9 +2,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { IpcResult } from '../ipc/contract';
+import { isJsonMediaType } from '../lib/json-media-type';
 
 /** The token holder's identity as the guarded dispatcher sees it. */
 export interface WebSender {
@@ -23,7 +25,43 @@ export interface WebServerOptions {
   /** Injected for tests; default 32 random bytes, hex. */
   token?: string;
   log?: (line: string) => void;
+  /** Overrides of the defences' limits (tests shorten the timeouts); see WEB_LIMITS for the defaults. */
+  limits?: Partial<WebServerLimits>;
 }
+
+/** What one client may cost the server. A client over a limit is answered or dropped; the server stays up. */
+export interface WebServerLimits {
+  /** Largest `/rpc` body; a larger one is 413 as soon as it is announced or read past the limit. */
+  maxBodyBytes: number;
+  /** Largest WebSocket message; the page never sends any, so a larger one closes the socket (1009). */
+  maxMessageBytes: number;
+  /** Open TCP connections at once (HTTP and WebSocket); Node drops any connection over the cap. */
+  maxConnections: number;
+  /** Open event sockets at once; more is 503 at the upgrade, so that HTTP calls keep room. */
+  maxEventSockets: number;
+  /** Time to receive a request's headers, from the connection's start (Node `headersTimeout`). */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included (Node `requestTimeout`). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept between requests (Node `keepAliveTimeout`). */
+  keepAliveTimeoutMs: number;
+  /** A connection with no traffic for this long is closed (Node `server.timeout`). */
+  idleTimeoutMs: number;
+  /** How often Node checks the header and request timeouts (`connectionsCheckingInterval`). */
+  timeoutCheckIntervalMs: number;
+}
+
+export const WEB_LIMITS: Readonly<WebServerLimits> = {
+  maxBodyBytes: 1024 * 1024,
+  maxMessageBytes: 4 * 1024,
+  maxConnections: 64,
+  maxEventSockets: 16,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  timeoutCheckIntervalMs: 1_000,
+};
 
 export interface RunningWebServer {
   /** `http://127.0.0.1:PORT/#token=…`: the only way in. */
@@ -34,7 +72,6 @@ export interface RunningWebServer {
 }
 
 export const WEB_HOST = '127.0.0.1';
-const MAX_RPC_BODY = 1024 * 1024;
 const WS_PROTOCOL = 'proxy-manager.v1';
 const TOKEN_PROTOCOL_PREFIX = 'token.';
 
@@ -92,19 +129,51 @@ function plain(
   res.end(text);
 }
 
-function readBody(req: IncomingMessage): Promise<string | null> {
+class BodyTooLarge extends Error {}
+
+/**
+ * Reads a call's body, refusing more than `limit` bytes as soon as that is known: from the announced
+ * `Content-Length`, or while reading. The rest is never buffered.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge());
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_RPC_BODY) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolveBody(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      // Discard what is still in flight; the answer closes the connection, and requestTimeout bounds it.
+      req.resume();
+      reject(new BodyTooLarge());
+    };
+    req.on('data', onData);
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** A request target as a path: `//x` and absolute forms are not taken for a host, garbage is null. */
+function parsePath(raw: string | undefined): string | null {
+  if (raw === undefined || !raw.startsWith('/')) return null;
+  try {
+    return new URL(`http://web.invalid${raw}`).pathname;
+  } catch {
+    return null;
+  }
+}
+
+function decodeSegment(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -118,6 +187,7 @@ function readBody(req: IncomingMessage): Promise<string | null> {
  */
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
+  const limits: WebServerLimits = { ...WEB_LIMITS, ...options.limits };
   const log = options.log ?? (() => undefined);
   const staticRoot = resolve(options.staticDir);
   let origin = '';
@@ -139,10 +209,8 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
       return;
     }
-    let relative: string;
-    try {
-      relative = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
-    } catch {
+    const relative = decodeSegment(pathname === '/' ? '/index.html' : pathname);
+    if (relative === null) {
       plain(res, 400, 'Bad path');
       return;
     }
@@ -179,13 +247,16 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       return;
     }
     // A JSON content type cannot be sent cross-site without a CORS preflight, which this server never grants.
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
-      plain(res, 415, 'Calls are JSON');
+    if (!isJsonMediaType(req.headers['content-type'])) {
+      plain(res, 415, 'Calls are JSON (Content-Type: application/json)');
       return;
     }
-    const text = await readBody(req);
-    if (text === null) {
-      plain(res, 413, 'Body too large');
+    let text: string;
+    try {
+      text = await readBody(req, limits.maxBodyBytes);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      plain(res, 413, `Body too large (over ${limits.maxBodyBytes} bytes)`, { Connection: 'close' });
       return;
     }
     let input: unknown;
@@ -206,44 +277,98 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     res.end(JSON.stringify(result));
   }
 
-  const server: Server = createServer((req, res) => {
-    const handle = async () => {
-      if (!originAllowed(req)) {
-        plain(res, 403, 'Forbidden: this server answers only on its own loopback address');
-        return;
-      }
-      const { pathname } = new URL(req.url ?? '/', origin);
-      if (pathname.startsWith('/rpc/'))
-        await serveRpc(req, res, decodeURIComponent(pathname.slice('/rpc/'.length)));
-      else await serveStatic(req, res, pathname);
-    };
-    handle().catch((error: unknown) => {
-      log(`web: request failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (!res.headersSent) plain(res, 500, 'Internal error');
-      else res.destroy();
-    });
+  const server: Server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    },
+    (req, res) => {
+      const handle = async () => {
+        if (!originAllowed(req)) {
+          plain(res, 403, 'Forbidden: this server answers only on its own loopback address');
+          return;
+        }
+        const pathname = parsePath(req.url);
+        if (pathname === null) {
+          plain(res, 400, 'Bad request target');
+          return;
+        }
+        if (pathname.startsWith('/rpc/')) {
+          const channel = decodeSegment(pathname.slice('/rpc/'.length));
+          if (channel === null) {
+            plain(res, 400, 'Bad channel name (malformed percent-encoding)');
+            return;
+          }
+          await serveRpc(req, res, channel);
+        } else await serveStatic(req, res, pathname);
+      };
+      handle().catch((error: unknown) => {
+        log(`web: request failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) plain(res, 500, 'Internal error');
+        else res.destroy();
+      });
+    },
+  );
+  server.timeout = limits.idleTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  let droppedInBurst = 0;
+  server.on('drop', () => {
+    // One line when a flood starts and one when it ends: a flood must not flood the log too.
+    if (droppedInBurst === 0)
+      log(`web: connection cap (${limits.maxConnections}) reached; dropping new connections`);
+    droppedInBurst += 1;
+  });
+  server.on('connection', () => {
+    if (droppedInBurst === 0) return;
+    log(`web: ${droppedInBurst} connection(s) dropped at the cap`);
+    droppedInBurst = 0;
   });
 
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: 64 * 1024,
+    maxPayload: limits.maxMessageBytes,
+    // The upgrade below refuses a handshake without the app's subprotocol, so it is always offered here.
     handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
   });
-  server.on('upgrade', (req, socket, head) => {
-    const { pathname } = new URL(req.url ?? '/', origin);
+  wss.on('error', (error) => log(`web: event socket server error: ${error.message}`));
+
+  const refuseUpgrade = (socket: Duplex, status: number, reason: string) => {
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () =>
+      socket.destroy(),
+    );
+  };
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node removes its own error handler from an upgraded socket: without this one a reset crashes the process.
+    socket.on('error', () => socket.destroy());
+    const pathname = parsePath(req.url);
     const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
     const offeredToken = offered
       .find((p) => p.startsWith(TOKEN_PROTOCOL_PREFIX))
       ?.slice(TOKEN_PROTOCOL_PREFIX.length);
     if (pathname !== '/events' || !originAllowed(req) || !tokensMatch(token, offeredToken)) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      socket.destroy();
+      refuseUpgrade(socket, 403, 'Forbidden');
+      return;
+    }
+    if (!offered.includes(WS_PROTOCOL)) {
+      refuseUpgrade(socket, 400, 'Bad Request');
+      return;
+    }
+    if (sockets.size >= limits.maxEventSockets) {
+      refuseUpgrade(socket, 503, 'Service Unavailable');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
+      // A frame over maxPayload or a broken frame: ws closes the socket (1009/1002) and reports it here.
+      ws.on('error', (error) => {
+        log(`web: event socket dropped: ${error.message}`);
+        ws.terminate();
+      });
       // The socket only carries events to the page; anything the page sends is ignored.
       ws.on('message', () => undefined);
     });
@@ -251,7 +376,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
 
   const unsubscribe = options.subscribe((channel, payload) => {
     const message = JSON.stringify({ channel, payload });
-    for (const ws of sockets) ws.send(message);
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(message);
   });
 
   await new Promise<void>((resolveListen, reject) => {
@@ -261,6 +386,8 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       resolveListen();
     });
   });
+  // After listening, a server error (e.g. EMFILE on accept) is logged; it must not end the process.
+  server.on('error', (error) => log(`web: server error: ${error.message}`));
   const { port } = server.address() as AddressInfo;
   hostHeader = `${WEB_HOST}:${port}`;
   origin = `http://${hostHeader}`;

@@ -1,4 +1,13 @@
-import { promises as fs, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  promises as fs,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -115,9 +124,31 @@ describe('--data persistence', () => {
     expect(rename).toHaveBeenCalled();
     for (const [from, to] of rename.mock.calls) {
       expect(to).toBe(file);
-      expect(String(from).startsWith(`${file}.tmp-`)).toBe(true);
+      expect(String(from).startsWith(join(folder, '.state.json.'))).toBe(true);
     }
     expect(readdirSync(folder)).toEqual(['state.json']);
+  });
+
+  it('writes the state file readable by its owner only (it holds proxy passwords)', async () => {
+    if (process.platform === 'win32') return;
+    const sandbox = await start();
+    try {
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      await sandbox.request('POST', '/v1/__probe/counter');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('removes temp files that interrupted saves left, of a writer that is gone, at start', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const stale = [`state.json.tmp-${dead}-7`, `.state.json.${dead}.0123456789ab.tmp`];
+    for (const name of stale) writeFileSync(join(folder, name), '{"half":');
+    writeFileSync(join(folder, 'notes.txt'), 'kept');
+    const sandbox = await start();
+    await sandbox.close();
+    expect(readdirSync(folder).sort()).toEqual(['notes.txt', 'state.json']);
   });
 
   it('keeps the previous file intact and leaves no temp file when a write fails', async () => {

@@ -172,7 +172,7 @@ describe('sandbox server over HTTP', () => {
       const response = await fetch(`${sandbox.baseUrl}/v1/__probe/echo`, {
         method: 'POST',
         body,
-        headers: { Authorization: 'Bearer sandbox-demo-key' },
+        headers: { Authorization: 'Bearer sandbox-demo-key', 'Content-Type': 'application/json' },
         duplex: 'half',
       } as RequestInit);
       expect(response.status).toBe(413);
@@ -183,6 +183,93 @@ describe('sandbox server over HTTP', () => {
       expect(Buffer.byteLength(rawBody)).toBe(MiB);
       const answer = await sandbox.request('POST', '/v1/__probe/echo', { rawBody });
       expect(answer.status).toBe(200);
+    });
+  });
+
+  describe('request screening (cross-site requests)', () => {
+    const balance = async () =>
+      (await sandbox.control<{ balanceUsd: string }>('GET', '/account')).json.balanceUsd;
+    const post = (url: string, body: string, headers: Record<string, string>) =>
+      fetch(url, { method: 'POST', body, headers });
+
+    it('refuses a text/plain control call from a foreign page, and changes nothing', async () => {
+      const before = await balance();
+      const response = await post(`${sandbox.controlUrl}/account`, '{"balanceUsd":"999999.00"}', {
+        'Content-Type': 'text/plain',
+        Origin: 'http://evil.example',
+      });
+      expect(response.status).toBe(403);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('origin_not_allowed');
+      expect(await balance()).toBe(before);
+    });
+
+    it('refuses a foreign, null or rebound Origin even with a JSON body, on the API and control API', async () => {
+      const host = new URL(sandbox.baseUrl).host;
+      for (const origin of ['http://evil.example', 'null', `https://${host}`, 'http://localhost:1']) {
+        const control = await post(`${sandbox.controlUrl}/clock`, '{"advanceSeconds":1}', {
+          'Content-Type': 'application/json',
+          Origin: origin,
+        });
+        expect(control.status, origin).toBe(403);
+        const api = await fetch(`${sandbox.baseUrl}/v1/__probe/echo`, {
+          method: 'POST',
+          body: '{}',
+          headers: {
+            Authorization: 'Bearer sandbox-demo-key',
+            'Content-Type': 'application/json',
+            Origin: origin,
+          },
+        });
+        expect(api.status, origin).toBe(403);
+      }
+      // A DNS name pointed at the sandbox names itself in both Host and Origin: still refused.
+      const rebound = await rawAnswer(sandbox.baseUrl, {
+        method: 'GET',
+        path: '/api/v1/v1/__probe/public',
+        headers: { Host: 'rebind.example', Origin: 'http://rebind.example' },
+      });
+      expect(rebound).toBe(403);
+    });
+
+    it('accepts requests without an Origin or from its own origin', async () => {
+      const own = new URL(sandbox.baseUrl).origin;
+      const answer = await fetch(`${sandbox.baseUrl}/v1/__probe/echo`, {
+        method: 'POST',
+        body: '{"a":1}',
+        headers: {
+          Authorization: 'Bearer sandbox-demo-key',
+          'Content-Type': 'application/json',
+          Origin: own,
+        },
+      });
+      expect(answer.status).toBe(200);
+      const control = await post(`${sandbox.controlUrl}/clock`, '{"advanceSeconds":0}', {
+        'Content-Type': 'application/json; charset=utf-8',
+      });
+      expect(control.status).toBe(200);
+    });
+
+    it('answers 415 unsupported_media_type to a body not declared as JSON, and changes nothing', async () => {
+      const before = await balance();
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonfoo', '']) {
+        const response = await post(`${sandbox.controlUrl}/account`, '{"balanceUsd":"999999.00"}', {
+          'Content-Type': type,
+        });
+        expect(response.status, type).toBe(415);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+          'unsupported_media_type',
+        );
+      }
+      const api = await post(`${sandbox.baseUrl}/v1/__probe/echo`, '{}', {
+        Authorization: 'Bearer sandbox-demo-key',
+        'Content-Type': 'text/plain',
+      });
+      expect(api.status).toBe(415);
+      expect(await balance()).toBe(before);
+    });
+
+    it('takes a body-less POST without a Content-Type', async () => {
+      expect((await sandbox.request('POST', '/v1/__probe/echo')).status).toBe(200);
     });
   });
 
@@ -327,7 +414,11 @@ describe('sandbox server options and lifecycle', () => {
           port,
           method: 'POST',
           path: '/api/v1/v1/__probe/echo',
-          headers: { 'Content-Length': '100', Authorization: 'Bearer sandbox-demo-key' },
+          headers: {
+            'Content-Length': '100',
+            'Content-Type': 'application/json',
+            Authorization: 'Bearer sandbox-demo-key',
+          },
         });
         req.on('error', () => resolve());
         req.write('{"half":', () => setImmediate(() => req.destroy()));
@@ -452,6 +543,22 @@ describe('sandbox server options and lifecycle', () => {
 });
 
 /** Status of a request sent with a raw request target (fetch would normalise it). */
+/** Raw HTTP, because fetch will not let a test forge Host. */
+function rawAnswer(
+  baseUrl: string,
+  options: { method: string; path: string; headers: Record<string, string> },
+): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, ...options }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 function rawStatus(baseUrl: string, target: string): Promise<number> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {

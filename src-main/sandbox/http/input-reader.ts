@@ -8,7 +8,22 @@ interface StringRules extends Presence {
   max?: number;
   min?: number;
   nullable?: boolean;
+  /** Text shown to people (labels): no control, bidi-override or unpaired surrogate characters. */
+  displayText?: boolean;
 }
+
+/**
+ * Characters a label must not hold: C0 and C1 controls and DEL (NUL, ANSI escape sequences,
+ * line breaks that forge log lines), the bidi embeddings, overrides and isolates U+202A-U+202E and
+ * U+2066-U+2069 (text that reads differently from what it is), and unpaired UTF-16 surrogates
+ * (with the `u` flag a pair is one code point, so only a lone half matches), which no encoder can
+ * write out as UTF-8.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_DISPLAY_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
+
+/** Whether `value` holds a character that `displayText` refuses. */
+export const hasUnsafeDisplayCharacter = (value: string): boolean => UNSAFE_DISPLAY_TEXT.test(value);
 
 interface IntegerRules extends Presence {
   min?: number;
@@ -109,6 +124,14 @@ export class BodyReader {
     }
     if (rules.max !== undefined && value.length > rules.max) {
       this.errors.add(this.name(field), 'too_long', `must be at most ${rules.max} characters`);
+      return undefined;
+    }
+    if (rules.displayText && hasUnsafeDisplayCharacter(value)) {
+      this.errors.add(
+        this.name(field),
+        'invalid_value',
+        'must not contain control characters, bidirectional overrides or unpaired surrogates',
+      );
       return undefined;
     }
     return value;

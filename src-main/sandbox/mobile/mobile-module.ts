@@ -98,7 +98,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       handler: (ctx) => {
         const port = findPort(ctx);
         const reader = BodyReader.of(ctx.body, { emptyAllowed: true });
-        const label = reader.string('label', { max: LABEL_MAX_LENGTH });
+        const label = reader.string('label', { max: LABEL_MAX_LENGTH, displayText: true });
         const autoRenew = reader.boolean('autoRenew');
         const rotation = readRotation(reader);
         reader.throwIfAny();

@@ -18,9 +18,9 @@ import { PROXIES_SCOPE } from '../sandbox-scopes';
 
 const BASE = '/v1/residential/subscriptions';
 
-/** A label: 1-60 characters, not only spaces. */
+/** A label: 1-60 characters, not only spaces, no control, bidi-override or unpaired surrogate characters. */
 function readLabel(reader: BodyReader, required: boolean): string | undefined {
-  const label = reader.string('label', { required, min: 1, max: LABEL_MAX_LENGTH });
+  const label = reader.string('label', { required, min: 1, max: LABEL_MAX_LENGTH, displayText: true });
   if (label !== undefined && label.trim().length === 0) {
     reader.errors.add('label', 'required', 'must not be blank');
     return undefined;

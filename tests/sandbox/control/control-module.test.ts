@@ -56,7 +56,11 @@ describe('control API', () => {
     });
 
     it('refuses a body that is not JSON with 400 invalid_json', async () => {
-      const response = await fetch(`${sandbox.controlUrl}/clock`, { method: 'POST', body: '{' });
+      const response = await fetch(`${sandbox.controlUrl}/clock`, {
+        method: 'POST',
+        body: '{',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
     });

@@ -3,12 +3,52 @@ import {
   BodyReader,
   type FieldErrors,
   formatIsoDate,
+  hasUnsafeDisplayCharacter,
   parseIsoDate,
   QueryReader,
 } from '../../../src-main/sandbox/http/input-reader';
 import { SandboxError, validationFailed } from '../../../src-main/sandbox/http/sandbox-error';
 
 const codes = (reader: { errors: FieldErrors }) => reader.errors.errors.map((e) => `${e.field}:${e.code}`);
+
+describe('display text (labels)', () => {
+  it('finds controls, DEL, C1, bidi overrides and isolates, and unpaired surrogates', () => {
+    for (const bad of [
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\u0080',
+      '\u009f',
+      '\u202a',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+      '\ud800',
+      '\udfff',
+    ]) {
+      expect(hasUnsafeDisplayCharacter(`ok${bad}ok`), JSON.stringify(bad)).toBe(true);
+    }
+    for (const good of [
+      'plain',
+      '😀',
+      '\u00a0',
+      '\u2029x'.slice(1),
+      '\u200f',
+      '\u2065',
+      '\u206a',
+      '\u202f',
+    ]) {
+      expect(hasUnsafeDisplayCharacter(good), JSON.stringify(good)).toBe(false);
+    }
+  });
+
+  it('records invalid_value on the field only when displayText is asked for', () => {
+    const reader = BodyReader.of({ label: 'a\u001b[2Jb', note: 'a\u001bb' }, { emptyAllowed: false });
+    expect(reader.string('label', { displayText: true })).toBeUndefined();
+    expect(reader.string('note')).toBe('a\u001bb');
+    expect(codes(reader)).toEqual(['label:invalid_value']);
+  });
+});
 
 describe('BodyReader', () => {
   it('treats a missing body as {} only when the endpoint allows it', () => {

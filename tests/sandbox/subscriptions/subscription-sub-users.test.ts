@@ -112,9 +112,12 @@ describe('POST .../sub-users', () => {
     expectValidationError(await sandbox.request('POST', subUsersPath(sub.id), { body: { label: '' } }), {
       label: 'required',
     });
-    expectValidationError(await sandbox.request('POST', subUsersPath(sub.id), { body: { label: ' \t' } }), {
-      label: 'required',
-    });
+    expectValidationError(
+      await sandbox.request('POST', subUsersPath(sub.id), { body: { label: ' \u00a0 ' } }),
+      {
+        label: 'required',
+      },
+    );
   });
 
   it('refuses a label over 60 characters', async () => {
