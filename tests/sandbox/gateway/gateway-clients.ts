@@ -87,7 +87,7 @@ export class SocketReader {
     }
     const length = options.noBody ? 0 : Number(headers['content-length'] ?? 0);
     const body = (await this.take(length)).toString('utf8');
-    let json: any = null;
+    let json: any;
     try {
       json = JSON.parse(body);
     } catch {
