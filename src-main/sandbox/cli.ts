@@ -24,12 +24,12 @@ async function main(): Promise<void> {
   }
   if (options.host !== undefined && !LOOPBACK_HOSTS.has(options.host)) {
     process.stderr.write(
-      `sandbox: listening on ${options.host}: the API (with its demo keys) is reachable from other machines; the control API still answers only on loopback\n`,
+      `sandbox: listening on ${options.host}: the API (with its demo keys) and the proxy gateway are reachable from other machines; the control API still answers only on loopback\n`,
     );
   }
   // The one stdout line scripts wait for; everything else goes to stderr.
   process.stdout.write(
-    `SANDBOX_READY ${JSON.stringify({ baseUrl: sandbox.baseUrl, controlUrl: sandbox.controlUrl })}\n`,
+    `SANDBOX_READY ${JSON.stringify({ baseUrl: sandbox.baseUrl, controlUrl: sandbox.controlUrl, gateway: sandbox.gateway })}\n`,
   );
   let closing = false;
   const shutdown = () => {

@@ -7,3 +7,4 @@ export {
   type RunningSandbox,
   type SandboxOptions,
 } from './sandbox-server';
+export type { GatewayEndpoint } from './gateway/gateway-endpoint';

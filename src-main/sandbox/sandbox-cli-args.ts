@@ -5,6 +5,10 @@ import type { ApiKeySpec, SandboxOptions } from './sandbox-server';
 export const SANDBOX_USAGE = `Usage: npm run sandbox -- [options]
   --host HOST              listen address (default 127.0.0.1)
   --port N                 port, 0 for a free one (default 4010)
+  --gateway-http-port N    the proxy gateway's HTTP proxy port, 0 for a free one
+                           (default: --port + 1, or a free one with --port 0)
+  --gateway-socks-port N   the proxy gateway's SOCKS5 port, 0 for a free one
+                           (default: --port + 2, or a free one with --port 0)
   --key KEY:SCOPES         accepted API key with comma-separated scopes, repeatable
                            (default: sandbox-demo-key:proxies; --key readonly: has no scope)
   --latency fast|realistic rotation answers after 5-15 s when realistic (default realistic)
@@ -66,6 +70,8 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
       options: {
         host: { type: 'string' },
         port: { type: 'string' },
+        'gateway-http-port': { type: 'string' },
+        'gateway-socks-port': { type: 'string' },
         key: { type: 'string', multiple: true },
         latency: { type: 'string' },
         seed: { type: 'string' },
@@ -86,6 +92,14 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
     options.host = values.host;
   }
   if (values.port !== undefined) options.port = parseWholeNumber('--port', values.port, 65535);
+  const gatewayHttpPort = values['gateway-http-port'];
+  if (gatewayHttpPort !== undefined) {
+    options.gatewayHttpPort = parseWholeNumber('--gateway-http-port', gatewayHttpPort, 65535);
+  }
+  const gatewaySocksPort = values['gateway-socks-port'];
+  if (gatewaySocksPort !== undefined) {
+    options.gatewaySocksPort = parseWholeNumber('--gateway-socks-port', gatewaySocksPort, 65535);
+  }
   if (values.key !== undefined) {
     const keys = values.key.map(parseKeySpec);
     if (new Set(keys.map((k) => k.key)).size !== keys.length) {

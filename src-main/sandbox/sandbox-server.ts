@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultInjector, type FaultSpec } from './control/fault-injector';
+import type { GatewayEndpoint } from './gateway/gateway-endpoint';
+import { type RunningGateway, startGateway } from './gateway/gateway-server';
 import { createControlModule, loopbackHostOnly, loopbackOnly } from './control/control-module';
 import { RequestLog, redactKeyParam } from './control/request-log';
 import { type AuthenticatedKey, type RouteDefinition, type RouteResult, Router } from './http/router';
@@ -37,6 +39,10 @@ export interface SandboxOptions {
   host?: string;
   /** Default 4010; 0 takes a free port. */
   port?: number;
+  /** The gateway's HTTP proxy port. Default `port` + 1, or a free port when `port` is 0; 0 takes a free port. */
+  gatewayHttpPort?: number;
+  /** The gateway's SOCKS5 port. Default `port` + 2, or a free port when `port` is 0; 0 takes a free port. */
+  gatewaySocksPort?: number;
   keys?: readonly ApiKeySpec[];
   /** Default `realistic` (rotation answers after 5-15 s). */
   latency?: LatencyProfile;
@@ -68,9 +74,14 @@ export interface RunningSandbox {
   baseUrl: string;
   controlUrl: string;
   world: SandboxWorld;
+  /** Where the proxy gateway listens (HTTP proxy and SOCKS5): every endpoint the API hands out. */
+  gateway: GatewayEndpoint;
   /** True when the state was loaded from `dataFile` (its seed and clock won over the options). */
   restored: boolean;
-  /** Stops listening, lets requests in progress finish (briefly), then saves the state one last time. */
+  /**
+   * Stops the gateway and the API, lets API requests in progress finish (briefly), then saves the
+   * state one last time.
+   */
   close(): Promise<void>;
 }
 
@@ -120,7 +131,10 @@ async function buildWorld(
   // Delays draw from their own sequence: the demo data must not depend on the latency profile.
   const delays = new SeededRandom(seed ^ 0x5eed_de1a);
   const modules: SandboxModule[] = [];
+  // Filled in once the gateway listens, before anything is answered.
+  const gateway: GatewayEndpoint = { host: '127.0.0.1', httpPort: 0, socksPort: 0 };
   const world: SandboxWorld = {
+    gateway,
     clock,
     random,
     state,
@@ -494,10 +508,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const urlHost = connectable.includes(':') ? `[${connectable}]` : connectable;
   const origin = `http://${urlHost}:${address.port}`;
 
+  let gateway: RunningGateway | null = null;
+  /** Gateway traffic changes usage all the time: it is saved at most once a second, not per request. */
+  let trafficSave: NodeJS.Timeout | null = null;
+  const onTraffic = () => {
+    if (!writer || trafficSave) return;
+    trafficSave = setTimeout(() => {
+      trafficSave = null;
+      writer.save().catch((error: unknown) => logError(`sandbox: ${(error as Error).message}`));
+    }, 1_000);
+    trafficSave.unref();
+  };
+
   let closed: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closed ??= (async () => {
       closing = true;
+      if (trafficSave) clearTimeout(trafficSave);
+      await gateway?.close();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       if (inFlight === 0) server.closeAllConnections();
       else server.closeIdleConnections();
@@ -511,6 +539,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     })();
     return closed;
   };
+
+  const defaultGatewayPort = (offset: number) => (port === 0 || port + offset > 65535 ? 0 : port + offset);
+  try {
+    gateway = await startGateway({
+      world,
+      host,
+      httpPort: options.gatewayHttpPort ?? defaultGatewayPort(1),
+      socksPort: options.gatewaySocksPort ?? defaultGatewayPort(2),
+      onTraffic,
+      logError,
+    });
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  Object.assign(world.gateway, gateway.endpoint);
 
   if (writer) {
     // A fresh data file exists from the first moment; a path that cannot be written fails the start.
@@ -526,6 +570,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl: `${origin}${API_PREFIX}`,
     controlUrl: `${origin}${CONTROL_PREFIX}`,
     world,
+    gateway: { ...gateway.endpoint },
     restored,
     close,
   };

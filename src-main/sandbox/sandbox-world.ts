@@ -1,3 +1,4 @@
+import type { GatewayEndpoint } from './gateway/gateway-endpoint';
 import type { RouteDefinition } from './http/router';
 import type { SandboxClock } from './sandbox-clock';
 import type { SeededRandom } from './seeded-random';
@@ -24,6 +25,11 @@ export interface SandboxWorld extends SeedContext {
   simulateDelay(minMs: number, maxMs: number): Promise<void>;
   /** Runs every module's time-driven transitions up to the current sandbox time. */
   settle(): number;
+  /**
+   * Where the proxy gateway listens now: the `endpoint` of every subscription and port. Ports are 0
+   * until the gateway is listening (before the sandbox answers anything).
+   */
+  readonly gateway: GatewayEndpoint;
 }
 
 /**

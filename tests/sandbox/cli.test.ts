@@ -16,6 +16,7 @@ const START = '2026-03-10T12:00:00.000Z';
 interface Ready {
   baseUrl: string;
   controlUrl: string;
+  gateway: { host: string; httpPort: number; socksPort: number };
 }
 
 interface Exit {
@@ -108,15 +109,25 @@ afterAll(async () => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
+/** Each sandbox names its own addresses (rotation links, gateway endpoints); the rest must be equal. */
 const normaliseOrigin = (value: unknown, urls: Ready): unknown =>
-  JSON.parse(JSON.stringify(value).replaceAll(new URL(urls.baseUrl).origin, 'http://ORIGIN'));
+  JSON.parse(
+    JSON.stringify(value)
+      .replaceAll(new URL(urls.baseUrl).origin, 'http://ORIGIN')
+      .replaceAll(JSON.stringify(urls.gateway), '"GATEWAY"'),
+  );
 
 describe.concurrent('npm run sandbox (src-main/sandbox/cli.ts)', () => {
   it('with defaults: one SANDBOX_READY line on loopback, key sandbox-demo-key with scope proxies, exit 0 on SIGINT', async () => {
     const { cli, urls } = await started('--port', '0');
     expect(urls.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     expect(urls.controlUrl).toBe(urls.baseUrl.replace('/api/v1', '/__sandbox'));
-    expect(Object.keys(urls)).toEqual(['baseUrl', 'controlUrl']);
+    expect(Object.keys(urls)).toEqual(['baseUrl', 'controlUrl', 'gateway']);
+    expect(urls.gateway).toEqual({
+      host: '127.0.0.1',
+      httpPort: expect.any(Number),
+      socksPort: expect.any(Number),
+    });
     expect((await getJson(`${urls.controlUrl}/info`)).body).toMatchObject({
       latency: 'realistic',
       clockMode: 'real',

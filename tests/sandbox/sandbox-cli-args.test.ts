@@ -19,6 +19,10 @@ describe('parseSandboxArgs', () => {
         '0.0.0.0',
         '--port',
         '0',
+        '--gateway-http-port',
+        '8080',
+        '--gateway-socks-port',
+        '0',
         '--key',
         'a:proxies',
         '--key',
@@ -37,6 +41,8 @@ describe('parseSandboxArgs', () => {
     ).toEqual({
       host: '0.0.0.0',
       port: 0,
+      gatewayHttpPort: 8080,
+      gatewaySocksPort: 0,
       keys: [
         { key: 'a', scopes: ['proxies'] },
         { key: 'readonly', scopes: [] },
@@ -47,6 +53,15 @@ describe('parseSandboxArgs', () => {
       clock: 'manual',
       startTime: '2026-03-10T12:00:00Z',
     });
+  });
+
+  it.each([
+    ['--gateway-http-port', '65536'],
+    ['--gateway-socks-port', '-1'],
+    ['--gateway-http-port', 'http'],
+  ])('refuses %s %s with a usage error naming the flag', (flag, value) => {
+    expect(() => parseSandboxArgs([flag, value])).toThrow(UsageError);
+    expect(() => parseSandboxArgs([flag, value])).toThrow(flag);
   });
 
   it.each(['2026-03-10', '2026-03-10T12:00Z', '2026-03-10T12:00:00.250+02:00'])(

@@ -3,12 +3,17 @@ import { TestSandbox } from '../support/sandbox-harness';
 
 const DAY = 86_400;
 
-/** Everything that spends or fills the balance, as the API shows it (rotation links name the server). */
+/**
+ * Everything that spends or fills the balance, as the API shows it (rotation links and gateway
+ * endpoints name the running server, so they are left out).
+ */
 async function snapshot(sandbox: TestSandbox) {
   const balance = (await sandbox.control('GET', '/account')).json.balanceUsd as string;
-  const subscriptions = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data;
+  const subscriptions = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data.map(
+    ({ endpoint: _endpoint, ...sub }: Record<string, unknown>) => sub,
+  );
   const ports = (await sandbox.request('GET', '/v1/mobile')).json.data.map(
-    ({ rotationLink: _link, ...port }: Record<string, unknown>) => port,
+    ({ rotationLink: _link, endpoint: _endpoint, ...port }: Record<string, unknown>) => port,
   );
   const topUps = (await sandbox.request('GET', '/v1/topups?perPage=100')).json.data;
   return { balance, subscriptions, ports, topUps };

@@ -8,7 +8,7 @@ import { stableHash } from '../seeded-random';
 const SHARED_SPACE_BASE = (100 << 24) | (64 << 16);
 const BLOCKS_IN_SHARED_SPACE = 4096;
 /** Per /22: four /24s, hosts .1 to .254 in each. */
-const HOSTS_PER_POOL = 4 * 254;
+export const HOSTS_PER_POOL = 4 * 254;
 /** One rotation in eight hands back the same IP, as CGNAT pools do. */
 const SAME_IP_ONE_IN = 8;
 

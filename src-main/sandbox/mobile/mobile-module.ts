@@ -1,3 +1,4 @@
+import { replacePassword } from '../gateway/gateway-credentials';
 import { BodyReader, QueryReader } from '../http/input-reader';
 import { paginate, readPageRequest } from '../http/pagination';
 import type { RouteContext, RouteDefinition, RouteResult } from '../http/router';
@@ -35,7 +36,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
 
   const portBody = (ctx: RouteContext, port: MobilePortRecord, status = 200): RouteResult => ({
     status,
-    body: renderPort(port, linkContext(ctx.headers, ctx.auth?.key ?? '')),
+    body: renderPort(port, linkContext(ctx.headers, ctx.auth?.key ?? ''), world.gateway),
   });
 
   /** Expired and provisioning ports cannot change modem; `action` names what was refused. */
@@ -80,7 +81,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       auth: 'bearer',
       handler: (ctx) => {
         const link = linkContext(ctx.headers, ctx.auth?.key ?? '');
-        return { status: 200, body: { data: ports().map((port) => renderPort(port, link)) } };
+        return { status: 200, body: { data: ports().map((port) => renderPort(port, link, world.gateway)) } };
       },
     },
     {
@@ -151,14 +152,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
         assertOnline(port, 'relocate');
         const availability = checkAvailability(location);
         if (!availability.ok) throw conflict(availability.reason, availability.message);
-        startRelocation(
-          port,
-          world,
-          ports().filter((p) => p !== port),
-          location,
-          availability.carrier,
-          ctx.now,
-        );
+        startRelocation(port, world, location, availability.carrier, ctx.now);
         return portBody(ctx, port, 202);
       },
     },
@@ -170,7 +164,7 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       mutates: true,
       handler: (ctx) => {
         const port = findPort(ctx);
-        port.password = newPassword(world.random);
+        replacePassword(port, newPassword(world.random), ctx.now);
         return portBody(ctx, port);
       },
     },
@@ -195,7 +189,10 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       handler: (ctx) => {
         const port = findPort(ctx);
         const { fromMs, toMs } = readUsageWindow(new QueryReader(ctx.query), ctx.now);
-        return { status: 200, body: buildUsageReport(usageSources(port), fromMs, toMs, ctx.now) };
+        return {
+          status: 200,
+          body: buildUsageReport(usageSources(port), fromMs, toMs, ctx.now, port.gateway),
+        };
       },
     },
   ];

@@ -81,12 +81,12 @@ function pastInstants(context: SeedContext, from: number, to: number, count: num
   return [...instants].filter((t) => t > from + MINUTE_MS && t < to).sort((a, b) => a - b);
 }
 
-function seedPort(context: SeedContext, ports: MobilePortRecord[], spec: SeedPort): MobilePortRecord {
+function seedPort(context: SeedContext, spec: SeedPort): MobilePortRecord {
   const carrier = findCarrier(spec.country, spec.carrier);
   const plan = findPlan(spec.planId);
   if (!carrier || !plan) throw new Error(`seed port ${spec.label}: unknown carrier or plan`);
   const createdAt = context.now - spec.ageDays * DAY_MS - context.random.int(0, 600) * MINUTE_MS;
-  const port = createPortRecord(context, ports, {
+  const port = createPortRecord(context, {
     country: spec.country,
     carrier,
     city: spec.city,
@@ -129,6 +129,6 @@ function seedPort(context: SeedContext, ports: MobilePortRecord[], spec: SeedPor
 
 export function seedMobilePorts(context: SeedContext): MobilePortRecord[] {
   const ports: MobilePortRecord[] = [];
-  for (const spec of SEED_PORTS) ports.push(seedPort(context, ports, spec));
+  for (const spec of SEED_PORTS) ports.push(seedPort(context, spec));
   return ports;
 }

@@ -3,34 +3,20 @@ import type { SeedContext } from '../sandbox-world';
 import type { SeededRandom } from '../seeded-random';
 import { stableHash } from '../seeded-random';
 import { freshModemIp } from './ip-pool';
-import type { IpTrigger, MobilePortRecord, PortEndpoint } from './port-record';
+import type { IpTrigger, MobilePortRecord } from './port-record';
 
 const DAY_MS = 86_400_000;
 const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
-const HTTP_PORT_MIN = 20_000;
-const HTTP_PORT_MAX = 29_999;
-/** The SOCKS port of a modem is its HTTP port plus this. */
-const SOCKS_PORT_OFFSET = 10_000;
-
-/** The gateway of a country's mobile ports; `.invalid` so that nothing ever resolves it. */
-export const gatewayHost = (country: string): string => `${country.toLowerCase()}.mobile.sandbox.invalid`;
 
 export const newPassword = (random: SeededRandom): string => random.chars(16, PASSWORD_ALPHABET);
 
-/** A free HTTP/SOCKS port pair on the country's gateway (free among `ports`). */
-export function allocateEndpoint(
-  random: SeededRandom,
-  ports: readonly MobilePortRecord[],
-  country: string,
-): PortEndpoint {
-  const host = gatewayHost(country);
-  const used = new Set(ports.filter((p) => p.endpoint.host === host).map((p) => p.endpoint.httpPort));
-  let httpPort = random.int(HTTP_PORT_MIN, HTTP_PORT_MAX);
-  // Linear probing keeps this bounded even on a crowded gateway.
-  for (let tries = 0; used.has(httpPort) && tries <= HTTP_PORT_MAX - HTTP_PORT_MIN; tries += 1) {
-    httpPort = httpPort === HTTP_PORT_MAX ? HTTP_PORT_MIN : httpPort + 1;
-  }
-  return { host, httpPort, socksPort: httpPort + SOCKS_PORT_OFFSET };
+/**
+ * Ports used to draw a made-up gateway port of their own here; they now share the sandbox's real
+ * gateway. The draw is kept so that a seed still gives the same demo data (ids, credentials, cities)
+ * as before, which saved demo states and other tests rely on.
+ */
+export function drawRetiredEndpoint(random: SeededRandom): void {
+  random.int(20_000, 29_999);
 }
 
 /** The city a modem is in: the one asked for, else one the carrier serves (null if it lists none). */
@@ -66,13 +52,11 @@ export interface NewPortInput {
 }
 
 /** A new, active port on a fresh modem, with credentials from the seeded random. */
-export function createPortRecord(
-  context: SeedContext,
-  existing: readonly MobilePortRecord[],
-  input: NewPortInput,
-): MobilePortRecord {
+export function createPortRecord(context: SeedContext, input: NewPortInput): MobilePortRecord {
   const id = context.newId('port');
   const city = chooseCity(context.random, input.carrier, input.city);
+  const networkType = chooseNetworkType(context.random, input.carrier);
+  drawRetiredEndpoint(context.random);
   return {
     id,
     label: input.label ?? '',
@@ -81,8 +65,7 @@ export function createPortRecord(
     city,
     carrier: input.carrier.id,
     carrierName: input.carrier.name,
-    networkType: chooseNetworkType(context.random, input.carrier),
-    endpoint: allocateEndpoint(context.random, existing, input.country),
+    networkType,
     username: `mob_${context.random.chars(8)}`,
     password: newPassword(context.random),
     rotation: { mode: 'manual', intervalMinutes: null },

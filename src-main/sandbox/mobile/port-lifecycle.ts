@@ -4,7 +4,7 @@ import { findPlan } from '../orders/plan-catalog';
 import type { CarrierData } from '../catalog/catalog-types';
 import type { SandboxWorld } from '../sandbox-world';
 import { freshModemIp, rotationDraw } from './ip-pool';
-import { allocateEndpoint, chooseCity, chooseNetworkType } from './port-factory';
+import { chooseCity, chooseNetworkType, drawRetiredEndpoint } from './port-factory';
 import type { LocationRequest } from './port-location';
 import {
   currentEntry,
@@ -98,7 +98,6 @@ const LOCATION_CAP = 100;
 export function startRelocation(
   port: MobilePortRecord,
   world: Pick<SandboxWorld, 'random'>,
-  otherPorts: readonly MobilePortRecord[],
   location: LocationRequest,
   carrier: CarrierData,
   now: number,
@@ -112,7 +111,7 @@ export function startRelocation(
   port.carrierName = carrier.name;
   port.city = chooseCity(world.random, carrier, location.city);
   port.networkType = chooseNetworkType(world.random, carrier);
-  port.endpoint = allocateEndpoint(world.random, otherPorts, location.country);
+  drawRetiredEndpoint(world.random);
   const lastLocation = port.locations[port.locations.length - 1];
   if (lastLocation?.country !== location.country) {
     port.locations.push({ country: location.country, since: now });

@@ -67,7 +67,7 @@ export function provisionPortPlan(world: SandboxWorld, order: PortPlanOrder): Po
   const ports = world.state.mobile.ports;
   const portIds: string[] = [];
   for (let i = 0; i < order.quantity; i += 1) {
-    const port = createPortRecord(world, ports, {
+    const port = createPortRecord(world, {
       country: order.country,
       carrier: availability.carrier,
       city: order.city ?? null,

@@ -1,3 +1,6 @@
+import type { RetiredPassword } from '../gateway/gateway-credentials';
+import type { GatewayLedger } from '../usage/usage-report';
+
 /** The spec's `minRotationIntervalSeconds`: one rotation per 30 s. */
 export const MIN_ROTATION_INTERVAL_SECONDS = 30;
 /** Allowed `rotation.intervalMinutes` (the spec does not say): from 1 minute to 24 hours. */
@@ -26,12 +29,6 @@ export interface IpHistoryRecord {
   trigger: IpTrigger;
 }
 
-export interface PortEndpoint {
-  host: string;
-  httpPort: number;
-  socksPort: number;
-}
-
 /** Where the port's traffic exited from `since` on (relocations add entries), for usage by country. */
 export interface PortLocationRecord {
   country: string;
@@ -48,9 +45,10 @@ export interface MobilePortRecord {
   /** Kept with the port so that it still renders if the catalog drops the carrier. */
   carrierName: string;
   networkType: string;
-  endpoint: PortEndpoint;
   username: string;
   password: string;
+  /** Passwords replaced less than a minute ago, still accepted by the gateway. */
+  retiredPasswords?: RetiredPassword[];
   rotation: { mode: RotationMode; intervalMinutes: number | null };
   /** When the interval timer rotates next; null in manual mode. Paused while provisioning. */
   nextIntervalRotationAt: number | null;
@@ -65,6 +63,8 @@ export interface MobilePortRecord {
   locations: PortLocationRecord[];
   /** Mean traffic per day, for the (informational) usage report. */
   meanDailyBytes: number;
+  /** Traffic that went through the sandbox's gateway (absent until some did), added to the report. */
+  gateway?: GatewayLedger;
 }
 
 /** The entry of the IP the port has now. */

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { GatewayEndpoint } from '../gateway/gateway-endpoint';
 import type { RotationOutcome } from './port-lifecycle';
 import {
   currentEntry,
@@ -29,7 +30,8 @@ export function linkContext(headers: IncomingHttpHeaders, key: string): LinkCont
 export const rotationLink = (port: MobilePortRecord, link: LinkContext): string =>
   `http://${link.host}${API_MOUNT}/v1/mobile/${encodeURIComponent(port.id)}/rotate?key=${encodeURIComponent(link.key)}`;
 
-export function renderPort(port: MobilePortRecord, link: LinkContext) {
+/** `endpoint`: where the sandbox's gateway listens now (shared by every port and subscription). */
+export function renderPort(port: MobilePortRecord, link: LinkContext, endpoint: GatewayEndpoint) {
   const current = currentEntry(port);
   return {
     id: port.id,
@@ -42,7 +44,7 @@ export function renderPort(port: MobilePortRecord, link: LinkContext) {
     networkType: port.networkType,
     currentIp: current.ip,
     ipChangedAt: iso(current.assignedAt),
-    endpoint: { ...port.endpoint },
+    endpoint: { ...endpoint },
     username: port.username,
     password: port.password,
     rotation: { ...port.rotation },

@@ -1,3 +1,4 @@
+import { replacePassword } from '../gateway/gateway-credentials';
 import { BodyReader, QueryReader } from '../http/input-reader';
 import type { RouteDefinition } from '../http/router';
 import { conflict, notFound } from '../http/sandbox-error';
@@ -73,7 +74,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
           .filter((s) => productId === undefined || s.productId === productId)
           .map((s) => {
             settleSubscription(s, now, world.state.account);
-            return subscriptionView(s, now);
+            return subscriptionView(s, now, world.gateway);
           });
         return { status: 200, body: { data } };
       },
@@ -84,7 +85,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
       auth: 'bearer',
       handler: ({ params, now }) => ({
         status: 200,
-        body: subscriptionView(loadSubscription(params.subscriptionId, now), now),
+        body: subscriptionView(loadSubscription(params.subscriptionId, now), now, world.gateway),
       }),
     },
     {
@@ -101,7 +102,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
         reader.throwIfAny();
         if (label !== undefined) sub.label = label;
         if (autoRenew !== undefined) sub.autoRenew = autoRenew;
-        return { status: 200, body: subscriptionView(sub, now) };
+        return { status: 200, body: subscriptionView(sub, now, world.gateway) };
       },
     },
     {
@@ -114,8 +115,8 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
         const sub = loadSubscription(params.subscriptionId, now);
         let password = generatePassword(world.random);
         while (password === sub.password) password = generatePassword(world.random);
-        sub.password = password;
-        return { status: 200, body: subscriptionView(sub, now) };
+        replacePassword(sub, password, now);
+        return { status: 200, body: subscriptionView(sub, now, world.gateway) };
       },
     },
     {
@@ -195,7 +196,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
         if (regeneratePassword === true) {
           let password = generatePassword(world.random);
           while (password === subUser.password) password = generatePassword(world.random);
-          subUser.password = password;
+          replacePassword(subUser, password, now);
         }
         return { status: 200, body: subUserView(subUser) };
       },

@@ -2,18 +2,11 @@ import { CATALOG_COUNTRIES } from '../catalog/catalog-data';
 import type { SeedContext } from '../sandbox-world';
 import type { SeededRandom } from '../seeded-random';
 import type {
-  GatewayEndpoint,
   SubscriptionRecord,
   SubscriptionsState,
   SubUserRecord,
   TrafficProductId,
 } from './subscription-types';
-
-/** Hosts under the reserved `.invalid` TLD: they can never resolve to someone's real proxy. */
-export const GATEWAY_ENDPOINTS: Readonly<Record<TrafficProductId, GatewayEndpoint>> = {
-  residential: { host: 'residential.gw.sandbox.invalid', httpPort: 10000, socksPort: 10001 },
-  'mobile-gb': { host: 'mobile-gb.gw.sandbox.invalid', httpPort: 11000, socksPort: 11001 },
-};
 
 const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 const USERNAME_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -100,7 +93,6 @@ export function addSubscription(
     autoRenew: input.autoRenew,
     username: uniqueMainUsername(state, context.random),
     password: generatePassword(context.random),
-    endpoint: { ...GATEWAY_ENDPOINTS[input.productId] },
     createdAt: input.createdAt,
     main: {
       key: id,

@@ -1,4 +1,8 @@
-import type { TrafficCurve } from '../usage/usage-report';
+import type { GatewayEndpoint } from '../gateway/gateway-endpoint';
+import type { RetiredPassword } from '../gateway/gateway-credentials';
+import type { GatewayLedger, TrafficCurve } from '../usage/usage-report';
+
+export type { GatewayEndpoint };
 
 export type TrafficProductId = 'residential' | 'mobile-gb';
 export const TRAFFIC_PRODUCT_IDS: readonly TrafficProductId[] = ['residential', 'mobile-gb'];
@@ -20,8 +24,10 @@ export interface TrafficConsumer extends TrafficCurve {
   countries: string[];
   /** Sum of `daily`. */
   usedBytes: number;
-  /** Bytes per UTC day (`YYYY-MM-DD`), recorded as the clock moves. */
+  /** Bytes per UTC day (`YYYY-MM-DD`), recorded as the clock moves; gateway traffic included. */
   daily: Record<string, number>;
+  /** The part of `daily` that went through the sandbox's gateway (absent until some did). */
+  gateway?: GatewayLedger;
 }
 
 export interface SubUserRecord extends TrafficConsumer {
@@ -29,17 +35,13 @@ export interface SubUserRecord extends TrafficConsumer {
   label: string;
   username: string;
   password: string;
+  /** Passwords replaced less than a minute ago, still accepted by the gateway. */
+  retiredPasswords?: RetiredPassword[];
   trafficLimitBytes: number | null;
   enabled: boolean;
   createdAt: number;
   /** Set when deleted: the sub-user is gone from the API, but its traffic stays in the subscription's. */
   deletedAt: number | null;
-}
-
-export interface GatewayEndpoint {
-  host: string;
-  httpPort: number;
-  socksPort: number;
 }
 
 export interface SubscriptionRecord {
@@ -53,7 +55,8 @@ export interface SubscriptionRecord {
   autoRenew: boolean;
   username: string;
   password: string;
-  endpoint: GatewayEndpoint;
+  /** Passwords replaced less than a minute ago, still accepted by the gateway. */
+  retiredPasswords?: RetiredPassword[];
   createdAt: number;
   main: TrafficConsumer;
   /** In creation order, deleted ones included (see `deletedAt`). */

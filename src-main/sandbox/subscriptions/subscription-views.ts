@@ -37,8 +37,15 @@ export interface SubUserView {
   createdAt: string;
 }
 
-/** The API shape of a subscription settled up to `now`. */
-export function subscriptionView(sub: SubscriptionRecord, now: number): SubscriptionView {
+/**
+ * The API shape of a subscription settled up to `now`. `endpoint` is where the sandbox's gateway
+ * listens now (shared by every account), never what a `--data` file from an earlier run stored.
+ */
+export function subscriptionView(
+  sub: SubscriptionRecord,
+  now: number,
+  endpoint: GatewayEndpoint,
+): SubscriptionView {
   return {
     id: sub.id,
     productId: sub.productId,
@@ -52,7 +59,7 @@ export function subscriptionView(sub: SubscriptionRecord, now: number): Subscrip
     autoRenew: sub.autoRenew,
     username: sub.username,
     password: sub.password,
-    endpoint: { ...sub.endpoint },
+    endpoint: { ...endpoint },
     subUserCount: liveSubUsers(sub).length,
     createdAt: iso(sub.createdAt),
   };

@@ -45,13 +45,40 @@ export interface TrafficCurve {
   meanDailyBytes: number;
 }
 
+/** What went through the sandbox's proxy gateway on one UTC day: real requests, exact exit countries. */
+export interface GatewayDay {
+  bytes: number;
+  requests: number;
+  /** Bytes by exit country (ISO code); sums to `bytes`. */
+  countries: Record<string, number>;
+}
+
+/** Gateway traffic of one consumer (or port) by UTC day (`YYYY-MM-DD`). */
+export type GatewayLedger = Record<string, GatewayDay>;
+
+/** Adds one gateway exchange to a ledger. */
+export function addGatewayTraffic(
+  ledger: GatewayLedger,
+  date: string,
+  bytes: number,
+  requests: number,
+  country: string,
+): void {
+  const day = (ledger[date] ??= { bytes: 0, requests: 0, countries: {} });
+  day.bytes += bytes;
+  day.requests += requests;
+  day.countries[country] = (day.countries[country] ?? 0) + bytes;
+}
+
 /**
  * Traffic actually recorded for one consumer, per UTC day (`YYYY-MM-DD` -> bytes). Used where caps,
- * toggles and depletion make usage depend on history, so it is kept rather than recomputed.
+ * toggles and depletion make usage depend on history, so it is kept rather than recomputed. `daily`
+ * includes the gateway's bytes; `gateway` says which part of them went through the gateway.
  */
 export interface UsageLedger {
   countries: readonly string[];
   daily: Readonly<Record<string, number>>;
+  gateway?: Readonly<GatewayLedger>;
 }
 
 export const startOfDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
@@ -148,27 +175,38 @@ function splitByCountry(countries: readonly string[], bytes: number, into: Map<s
 
 /**
  * One point per day of [fromMs, toMs] (UTC midnights, inclusive) from per-consumer daily bytes, with
- * totals and `byCountry` that are exact sums of the same numbers.
+ * totals and `byCountry` that are exact sums of the same numbers. `curveBytesOn` is the simulated
+ * load only; gateway traffic is added with its own request count and exact exit countries.
  */
 function assembleReport(
-  consumers: readonly { countries: readonly string[] }[],
-  bytesOn: (consumerIndex: number, dayMs: number) => number,
+  consumers: readonly { countries: readonly string[]; gateway?: Readonly<GatewayLedger> | undefined }[],
+  curveBytesOn: (consumerIndex: number, dayMs: number) => number,
   fromMs: number,
   toMs: number,
 ): UsageReport {
   const points: UsagePoint[] = [];
   const countries = new Map<string, number>();
   for (let day = startOfDay(fromMs); day <= toMs; day += DAY_MS) {
+    const date = formatIsoDate(day);
     let bytes = 0;
     let requests = 0;
     consumers.forEach((consumer, index) => {
-      const used = bytesOn(index, day);
-      if (used <= 0) return;
-      bytes += used;
-      requests += requestsForBytes(used);
-      splitByCountry(consumer.countries, used, countries);
+      const used = curveBytesOn(index, day);
+      if (used > 0) {
+        bytes += used;
+        requests += requestsForBytes(used);
+        splitByCountry(consumer.countries, used, countries);
+      }
+      const gateway = consumer.gateway?.[date];
+      if (gateway && gateway.bytes > 0) {
+        bytes += gateway.bytes;
+        requests += gateway.requests;
+        for (const [country, share] of Object.entries(gateway.countries)) {
+          countries.set(country, (countries.get(country) ?? 0) + share);
+        }
+      }
     });
-    points.push({ date: formatIsoDate(day), bytes, requests });
+    points.push({ date, bytes, requests });
   }
   return {
     from: formatIsoDate(fromMs),
@@ -183,16 +221,24 @@ function assembleReport(
   };
 }
 
-/** A report over [fromMs, toMs] (UTC midnights, inclusive): one point per day, sums that add up. */
+/**
+ * A report over [fromMs, toMs] (UTC midnights, inclusive): one point per day, sums that add up.
+ * `gateway`: traffic that went through the sandbox's gateway, added on top of the sources' curves.
+ */
 export function buildUsageReport(
   sources: readonly UsageSource[],
   fromMs: number,
   toMs: number,
   nowMs: number,
+  gateway?: Readonly<GatewayLedger>,
 ): UsageReport {
+  const consumers = gateway ? [...sources, { countries: [], gateway }] : sources;
   return assembleReport(
-    sources,
-    (i, day) => dailyUsage(sources[i] as UsageSource, day, nowMs).bytes,
+    consumers,
+    (i, day) => {
+      const source = sources[i];
+      return source ? dailyUsage(source, day, nowMs).bytes : 0;
+    },
     fromMs,
     toMs,
   );
@@ -206,7 +252,12 @@ export function buildLedgerReport(
 ): UsageReport {
   return assembleReport(
     ledgers,
-    (i, day) => (ledgers[i] as UsageLedger).daily[formatIsoDate(day)] ?? 0,
+    (i, day) => {
+      const ledger = ledgers[i] as UsageLedger;
+      const date = formatIsoDate(day);
+      // `daily` holds all the consumer's bytes; the gateway's part is reported on its own.
+      return (ledger.daily[date] ?? 0) - (ledger.gateway?.[date]?.bytes ?? 0);
+    },
     fromMs,
     toMs,
   );

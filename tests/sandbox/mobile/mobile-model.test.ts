@@ -38,10 +38,11 @@ describe('mobile state', () => {
 
     const second = await TestSandbox.start({ dataFile });
     try {
-      // The link names the new server's address; everything else is as it was.
-      const { rotationLink: _before, ...kept } = before.port;
-      const { rotationLink: _after, ...restored } = await getPort(second, port.id);
+      // The link and the endpoint name the new server's addresses; everything else is as it was.
+      const { rotationLink: _before, endpoint: _oldEndpoint, ...kept } = before.port;
+      const { rotationLink: _after, endpoint, ...restored } = await getPort(second, port.id);
       expect(restored).toEqual(kept);
+      expect(endpoint).toEqual(second.sandbox.gateway);
       expect(await fullHistory(second, port.id)).toEqual(before.history);
       expect((await getPort(second, moving.id)).status).toBe('provisioning');
       await second.advance(7 * 60);

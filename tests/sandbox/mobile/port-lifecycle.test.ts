@@ -76,7 +76,7 @@ describe('interval rotation', () => {
       const once = await fullHistory(sandbox, port.id);
       expect(once.filter((e) => e.trigger === 'interval')).toHaveLength(20);
       expect(await fullHistory(stepped, port.id)).toEqual(once);
-      const withoutLink = ({ rotationLink: _link, ...rest }: any) => rest;
+      const withoutLink = ({ rotationLink: _link, endpoint: _endpoint, ...rest }: any) => rest;
       expect(withoutLink(await getPort(stepped, port.id))).toEqual(
         withoutLink(await getPort(sandbox, port.id)),
       );
@@ -267,7 +267,7 @@ describe('settlePort (direct)', () => {
     const context = { now: startMs, random, newId: createIdFactory({}, random) };
     const carrier = findCarrier('US', 'verizon');
     if (!carrier) throw new Error('verizon missing');
-    const port = createPortRecord(context, [], {
+    const port = createPortRecord(context, {
       country: 'US',
       carrier,
       city: null,

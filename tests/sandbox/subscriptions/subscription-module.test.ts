@@ -71,12 +71,13 @@ describe('GET /v1/residential/subscriptions', () => {
     }
   });
 
-  it('gives each product a gateway under the reserved .invalid domain', async () => {
-    for (const s of await listSubscriptions(sandbox)) {
-      expect(s.endpoint.host).toMatch(/\.sandbox\.invalid$/);
-      expect(s.endpoint.host).toContain(s.productId);
-      expect(s.endpoint.httpPort).not.toBe(s.endpoint.socksPort);
-    }
+  it('points every subscription at the sandbox gateway that is listening (shared ports)', async () => {
+    const gateway = sandbox.sandbox.gateway;
+    expect(gateway.host).toBe('127.0.0.1');
+    expect(gateway.httpPort).toBeGreaterThan(0);
+    expect(gateway.socksPort).toBeGreaterThan(0);
+    expect(gateway.httpPort).not.toBe(gateway.socksPort);
+    for (const s of await listSubscriptions(sandbox)) expect(s.endpoint).toEqual(gateway);
   });
 
   it('counts live sub-users in subUserCount', async () => {
@@ -266,7 +267,11 @@ describe('persistence', () => {
 
       const second = await TestSandbox.start({ dataFile });
       try {
-        expect(await getSubscription(second, sub.id)).toEqual(before);
+        // The endpoint shows where the new run's gateway listens, not what the file saw.
+        const { endpoint, ...restored } = await getSubscription(second, sub.id);
+        const { endpoint: _oldEndpoint, ...kept } = before;
+        expect(restored).toEqual(kept);
+        expect(endpoint).toEqual(second.sandbox.gateway);
         const subUsers = (await second.request('GET', `${SUBSCRIPTIONS}/${sub.id}/sub-users`)).json.data;
         expect(subUsers.find((s: any) => s.label === 'Kept')).toMatchObject({ trafficUsedBytes: 5 });
         await second.advance(DAY);
