@@ -248,21 +248,23 @@ describe('Settings screen', () => {
       fake.current.handle('settings:update', () => ok(withDesktop({ closeToTray: false })));
       renderSettings(appState({ mode: 'desktop', profiles: [work, home] }));
       const section = await screen.findByRole('region', { name: 'Desktop' });
-      const tray = within(section).getByRole('checkbox', { name: 'Keep running in the tray' });
-      expect((tray as HTMLInputElement).checked).toBe(true);
+      const tray = within(section).getByRole<HTMLInputElement>('checkbox', {
+        name: 'Keep running in the tray',
+      });
+      expect(tray.checked).toBe(true);
       expect(tray.getAttribute('aria-describedby')).toBeTruthy();
       expect(document.getElementById(tray.getAttribute('aria-describedby')!)?.textContent).toBe(
         'Keep running in the tray when the window is closed, so schedules and payment watching continue.',
       );
       expect(
-        (within(section).getByRole('checkbox', { name: 'Start at login' }) as HTMLInputElement).checked,
+        within(section).getByRole<HTMLInputElement>('checkbox', { name: 'Start at login' }).checked,
       ).toBe(false);
       expect(within(section).getByRole('checkbox', { name: 'Start minimized' })).toBeTruthy();
 
       fireEvent.click(tray);
       await settle();
       expect(fake.current.callsTo('settings:update')).toEqual([{ desktop: { closeToTray: false } }]);
-      expect((tray as HTMLInputElement).checked).toBe(false);
+      expect(tray.checked).toBe(false);
     });
 
     it('shows why a change was refused', async () => {
