@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
-const TICK_MS = 30_000;
+/** How stale `useNow` may be: a relative time newer than it reads as "just now". */
+export const NOW_TICK_MS = 30_000;
 
 /**
  * One ticker for every relative time on screen ("3 min ago"): a single interval while at least one
@@ -18,7 +19,7 @@ function tick(): void {
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  timer ??= setInterval(tick, TICK_MS);
+  timer ??= setInterval(tick, NOW_TICK_MS);
   return () => {
     listeners.delete(listener);
     if (listeners.size === 0 && timer !== null) {
@@ -28,16 +29,17 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** A reader never gets a time more than this behind the clock, even between ticks. */
-const FRESH_MS = 1000;
-
 /**
- * Between ticks a newly shown time takes a fresh reading (a port whose IP changed 5 s ago must not
- * read "in 20 s"). The value still changes at most once a second, as React requires of a snapshot.
+ * The snapshot changes only on a tick (all readers agree, and React never sees it move in the middle
+ * of a render, which would make it render the whole list again). After a pause with nothing on
+ * screen the ticker is stopped: the first reader then takes a fresh time.
  */
 function snapshot(): number {
-  const current = Date.now();
-  if (current - now >= FRESH_MS || current < now) now = current;
+  if (timer === null) {
+    const current = Date.now();
+    // Also when the clock was set back.
+    if (current - now >= NOW_TICK_MS || current < now) now = current;
+  }
   return now;
 }
 

@@ -29,16 +29,26 @@ describe('Time', () => {
   it('keeps every relative time true as the clock moves', () => {
     render(<div data-testid="cells">{cells(3)}</div>);
     expect(screen.getAllByText('(5 min ago)')).toHaveLength(3);
-    act(() => vi.advanceTimersByTime(60_000));
+    act(() => void vi.advanceTimersByTime(60_000));
     expect(screen.getAllByText('(6 min ago)')).toHaveLength(3);
   });
 
-  it('reads a fresh time for a cell shown between two ticks', () => {
+  it('says "just now" for a time after the last tick, not "in 15 s"', () => {
     render(<Time iso={new Date(START - 60_000).toISOString()} relative />);
-    act(() => vi.advanceTimersByTime(25_000));
-    const changedNow = new Date(START + 25_000 - 15_000).toISOString();
-    render(<Time iso={changedNow} relative />);
-    expect(screen.getByText('(15 s ago)')).toBeTruthy();
+    act(() => void vi.advanceTimersByTime(25_000));
+    const changed = new Date(START + 15_000).toISOString();
+    render(<Time iso={changed} relative />);
+    expect(screen.getByText('(just now)')).toBeTruthy();
+    act(() => void vi.advanceTimersByTime(35_000));
+    expect(screen.getByText('(45 s ago)')).toBeTruthy();
+  });
+
+  it('takes a fresh time when the ticker was stopped (nothing was shown)', () => {
+    const { unmount } = render(<Time iso={new Date(START).toISOString()} relative />);
+    unmount();
+    act(() => void vi.advanceTimersByTime(10 * 60_000));
+    render(<Time iso={new Date(START).toISOString()} relative />);
+    expect(screen.getByText('(10 min ago)')).toBeTruthy();
   });
 
   it('needs no ticker for an absolute time', () => {
