@@ -16,6 +16,9 @@
  * sees the first data row (`domMs`), and to the end of the next frame (`frameMs`, a requestAnimationFrame
  * callback followed by a task: style, layout and paint of what was committed).
  *
+ * Chromium's own counters (Performance.getMetrics: layouts, layout, style and script time) are
+ * reported too: the machine may be shared, and they say where the time went.
+ *
  * `--root` measures another checkout (e.g. the code before a change) with this same script.
  * Prints a table and one line `BENCH_RESULT {json}`.
  */
@@ -26,7 +29,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -201,6 +204,22 @@ interface Timing {
   domMs: number;
   frameMs: number;
   rows: number;
+  /** From Chromium's own counters, from before the click to the end of the next frame. */
+  layouts: number;
+  layoutMs: number;
+  styleMs: number;
+  scriptMs: number;
+}
+
+const METRICS = ['LayoutCount', 'LayoutDuration', 'RecalcStyleDuration', 'ScriptDuration'] as const;
+
+async function readMetrics(client: CDPSession): Promise<Record<(typeof METRICS)[number], number>> {
+  const { metrics } = await client.send('Performance.getMetrics');
+  const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? 0;
+  return Object.fromEntries(METRICS.map((name) => [name, value(name)])) as Record<
+    (typeof METRICS)[number],
+    number
+  >;
 }
 
 /**
@@ -208,7 +227,12 @@ interface Timing {
  * listener on the document) so that the bench's own round trips are not counted. Arming is awaited
  * before the click so that the listener is surely in place.
  */
-async function timeNavigation(page: Page, linkName: string, tableName: string): Promise<Timing> {
+async function timeNavigation(
+  page: Page,
+  client: CDPSession,
+  linkName: string,
+  tableName: string,
+): Promise<Timing> {
   await page.evaluate(
     ({ linkName: link, tableName: table }) => {
       const holder = window as unknown as { benchTiming?: Promise<unknown> };
@@ -237,18 +261,33 @@ async function timeNavigation(page: Page, linkName: string, tableName: string): 
     },
     { linkName, tableName },
   );
+  const before = await readMetrics(client);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: linkName }).click();
-  return (await page.evaluate(
+  const timing = (await page.evaluate(
     () => (window as unknown as { benchTiming: Promise<unknown> }).benchTiming,
-  )) as Timing;
+  )) as Pick<Timing, 'domMs' | 'frameMs' | 'rows'>;
+  const after = await readMetrics(client);
+  const ms = (name: (typeof METRICS)[number]) => Math.round((after[name] - before[name]) * 10_000) / 10;
+  return {
+    ...timing,
+    layouts: after.LayoutCount - before.LayoutCount,
+    layoutMs: ms('LayoutDuration'),
+    styleMs: ms('RecalcStyleDuration'),
+    scriptMs: ms('ScriptDuration'),
+  };
 }
 
-async function openOnSettings(context: BrowserContext, origin: string): Promise<Page> {
+async function openOnSettings(
+  context: BrowserContext,
+  origin: string,
+): Promise<{ page: Page; client: CDPSession }> {
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('page error:', error));
+  const client = await context.newCDPSession(page);
+  await client.send('Performance.enable');
   await page.goto(`${origin}/index.html#/settings`);
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-  return page;
+  return { page, client };
 }
 
 interface Summary {
@@ -264,6 +303,17 @@ function summarise(values: number[]): Summary {
     sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
   const round = (value: number) => Math.round(value * 10) / 10;
   return { median: round(median), min: round(sorted[0] ?? 0), max: round(sorted.at(-1) ?? 0) };
+}
+
+/** Medians of Chromium's counters: where the time went, less sensitive to a busy machine than wall time. */
+function breakdown(timings: Timing[]) {
+  const median = (pick: (timing: Timing) => number) => summarise(timings.map(pick)).median;
+  return {
+    layouts: median((t) => t.layouts),
+    layoutMs: median((t) => t.layoutMs),
+    styleMs: median((t) => t.styleMs),
+    scriptMs: median((t) => t.scriptMs),
+  };
 }
 
 async function main(): Promise<void> {
@@ -294,15 +344,15 @@ async function main(): Promise<void> {
     });
     // One unmeasured run: the first page pays for compiling the bundle.
     const warmUp = await openOnSettings(context, origin);
-    await timeNavigation(warmUp, 'Ports', 'Mobile ports');
-    await warmUp.close();
+    await timeNavigation(warmUp.page, warmUp.client, 'Ports', 'Mobile ports');
+    await warmUp.page.close();
 
     for (let run = 0; run < options.runs; run += 1) {
-      const page = await openOnSettings(context, origin);
-      cold.push(await timeNavigation(page, 'Ports', 'Mobile ports'));
+      const { page, client } = await openOnSettings(context, origin);
+      cold.push(await timeNavigation(page, client, 'Ports', 'Mobile ports'));
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-      warm.push(await timeNavigation(page, 'Ports', 'Mobile ports'));
+      warm.push(await timeNavigation(page, client, 'Ports', 'Mobile ports'));
       await page.close();
     }
   } finally {
@@ -321,6 +371,8 @@ async function main(): Promise<void> {
     coldFrameMs: summarise(cold.map((t) => t.frameMs)),
     warmDomMs: summarise(warm.map((t) => t.domMs)),
     warmFrameMs: summarise(warm.map((t) => t.frameMs)),
+    cold: breakdown(cold),
+    warm: breakdown(warm),
   };
   const line = (name: string, summary: Summary) =>
     `  ${name.padEnd(34)} median ${String(summary.median).padStart(7)}  min ${String(summary.min).padStart(7)}  max ${String(summary.max).padStart(7)}`;
@@ -330,6 +382,14 @@ async function main(): Promise<void> {
   console.log(line('warm (cached): rows in DOM', result.warmDomMs));
   console.log(line('warm: end of next frame', result.warmFrameMs));
   console.log(`  rows in the DOM after the click: ${result.rowsInDom}`);
+  for (const [name, parts] of [
+    ['cold', result.cold],
+    ['warm', result.warm],
+  ] as const) {
+    console.log(
+      `  ${name}: medians of ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
+    );
+  }
   console.log(`\nBENCH_RESULT ${JSON.stringify(result)}`);
 }
 
