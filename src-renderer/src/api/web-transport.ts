@@ -1,4 +1,5 @@
 import type { IpcError, IpcResult, RendererApi } from '../../../src-main/ipc/contract';
+import type { ConnectedListener, OnConnected } from './transport-events';
 
 /**
  * Web mode's `window.api`: the same contract as the preload's, spoken over `POST /rpc/<channel>` and
@@ -13,7 +14,6 @@ import type { IpcError, IpcResult, RendererApi } from '../../../src-main/ipc/con
 export const TOKEN_STORAGE_KEY = 'proxy-manager.web-token';
 export const EVENTS_PROTOCOL = 'proxy-manager.v1';
 export const TOKEN_PROTOCOL_PREFIX = 'token.';
-const STATE_CHANGED = 'app:stateChanged';
 
 /** Codes the UI recognises as "this page cannot talk to its server at all". */
 export const WEB_TOKEN_MISSING = 'web_token_missing';
@@ -100,6 +100,11 @@ function isIpcResult(value: unknown): value is IpcResult<unknown> {
 
 export interface WebTransport {
   api: RendererApi;
+  /**
+   * Every time the event socket opens. Events sent while it was down are lost, so whoever listens
+   * reads again what it shows (the event bridge does); the transport itself re-reads nothing.
+   */
+  onConnected: OnConnected;
   /** Closes the event socket and stops reconnecting. */
   close(): void;
 }
@@ -111,6 +116,8 @@ export function createWebTransport(env: WebTransportEnvironment = browserEnviron
   let reconnectTimer: unknown = null;
   let failures = 0;
   let closed = false;
+  let openedBefore = false;
+  const connectedListeners = new Set<ConnectedListener>();
 
   async function invoke(channel: string, input: unknown): Promise<IpcResult<unknown>> {
     if (!token) {
@@ -164,11 +171,16 @@ export function createWebTransport(env: WebTransportEnvironment = browserEnviron
     }
   }
 
-  /** Events may have been missed while the socket was down: read the state again. */
-  async function resync(): Promise<void> {
-    if (!listeners.get(STATE_CHANGED)?.size) return;
-    const result = await invoke('app:getState', undefined);
-    if (result.ok && !closed) deliver(STATE_CHANGED, result.value);
+  function announceConnected(): void {
+    const info = { reconnect: openedBefore };
+    openedBefore = true;
+    for (const listener of [...connectedListeners]) {
+      try {
+        listener(info);
+      } catch (error) {
+        console.error('a connection listener failed', error);
+      }
+    }
   }
 
   function scheduleReconnect(): void {
@@ -197,7 +209,7 @@ export function createWebTransport(env: WebTransportEnvironment = browserEnviron
     socket = current;
     current.onopen = () => {
       failures = 0;
-      void resync();
+      if (!closed) announceConnected();
     };
     current.onmessage = (event) => {
       if (typeof event.data !== 'string') return;
@@ -267,6 +279,12 @@ export function createWebTransport(env: WebTransportEnvironment = browserEnviron
 
   return {
     api,
+    onConnected(listener) {
+      connectedListeners.add(listener);
+      return () => {
+        connectedListeners.delete(listener);
+      };
+    },
     close() {
       closed = true;
       if (reconnectTimer !== null) env.clearTimeout(reconnectTimer);

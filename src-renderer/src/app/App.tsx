@@ -4,8 +4,9 @@ import { useAppStore } from '../features/app/app-store';
 import { OnboardingScreen } from '../features/onboarding/OnboardingScreen';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { ErrorMessage } from '../shared/components/ErrorMessage';
-import { dropAccountDataOnSwitch } from './account-data';
+import { watchAccountScope } from './account-scope';
 import { AppShell } from './AppShell';
+import { connectEventBridge } from './event-bridge';
 import { useTheme } from './use-theme';
 
 function StartupProblem() {
@@ -33,12 +34,13 @@ export function App() {
   useTheme();
 
   useEffect(() => {
-    const stopDropping = dropAccountDataOnSwitch();
-    const disconnect = useAppStore.getState().connect();
+    // The scope watches the app store before the bridge feeds it, so the first switch is seen too.
+    const stopWatchingScope = watchAccountScope();
+    const disconnect = connectEventBridge();
     void useSettingsStore.getState().load();
     return () => {
       disconnect();
-      stopDropping();
+      stopWatchingScope();
     };
   }, []);
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
 import { DemoBanner } from '../features/app/DemoBanner';
+import { JobsBanner } from '../features/app/JobsBanner';
 import { Navigation } from '../features/app/Navigation';
 import { Notices } from '../features/app/Notices';
 import { StatusBar } from '../features/app/StatusBar';
@@ -35,12 +36,25 @@ export function AppHeader({ children }: { children?: ReactNode }) {
   return (
     <header className="app-header">
       <DemoBanner />
+      <JobsBanner />
       <div className="app-header__bar">
         <span className="brand">Proxy Manager</span>
         {children}
       </div>
     </header>
   );
+}
+
+/**
+ * Focuses without forcing a layout now: a plain `focus()` scrolls the element into view, which lays
+ * out the whole new screen (1,000 table rows) synchronously, before the browser would have done it for
+ * the next frame anyway. The scroll waits for that frame, whose layout it then reuses.
+ */
+function focusWithoutLayout(element: HTMLElement): void {
+  element.focus({ preventScroll: true });
+  window.requestAnimationFrame?.(() => {
+    if (document.activeElement === element) element.scrollIntoView?.({ block: 'nearest' });
+  });
 }
 
 export function AppShell() {
@@ -54,7 +68,8 @@ export function AppShell() {
       firstRender.current = false;
       return;
     }
-    mainRef.current?.querySelector<HTMLElement>('h1')?.focus();
+    const heading = mainRef.current?.querySelector<HTMLElement>('h1');
+    if (heading) focusWithoutLayout(heading);
   }, [screen]);
 
   return (

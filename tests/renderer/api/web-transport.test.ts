@@ -246,13 +246,12 @@ describe('web transport: events', () => {
     expect(browser.sockets).toHaveLength(1);
   });
 
-  it('reconnects with growing delays after drops, then reads the state again and delivers it', async () => {
+  it('reconnects with growing delays after drops, then tells its connection listeners (and re-reads nothing itself)', async () => {
     const browser = fakeBrowser({ hash: `#token=${TOKEN}` });
-    const fresh = appState({ connection: { status: 'offline', message: 'Gone', checkedAt: null } });
-    browser.answerWith(() => Promise.resolve(jsonResponse(200, { ok: true, value: fresh })));
-    const { api } = createWebTransport(browser.env);
-    const received: unknown[] = [];
-    api.app.onStateChanged((state) => received.push(state));
+    const transport = createWebTransport(browser.env);
+    const connections: unknown[] = [];
+    transport.onConnected((info) => connections.push(info));
+    transport.api.app.onStateChanged(() => undefined);
 
     browser.sockets[0]?.drop();
     expect(browser.timers.map((t) => t.ms)).toEqual([500]);
@@ -262,16 +261,35 @@ describe('web transport: events', () => {
     browser.fireTimer();
     browser.sockets[2]?.drop();
     expect(browser.timers.map((t) => t.ms)).toEqual([500, 1000, 2000]);
+    expect(connections).toEqual([]);
 
     browser.fireTimer();
     browser.sockets[3]?.open();
-    await flush();
-    expect(browser.fetches.map((f) => f.url)).toEqual(['/rpc/app%3AgetState']);
-    expect(received).toEqual([fresh]);
+    expect(connections).toEqual([{ reconnect: false }]);
 
     // A successful open resets the backoff.
     browser.sockets[3]?.drop();
     expect(browser.timers.at(-1)?.ms).toBe(500);
+    browser.fireTimer();
+    browser.sockets[4]?.open();
+    expect(connections).toEqual([{ reconnect: false }, { reconnect: true }]);
+    await flush();
+    // Reading again is the event bridge's job (one place), not the transport's.
+    expect(browser.fetches).toEqual([]);
+  });
+
+  it('stops telling a connection listener once it unsubscribed', () => {
+    const browser = fakeBrowser({ hash: `#token=${TOKEN}` });
+    const transport = createWebTransport(browser.env);
+    const connections: unknown[] = [];
+    const stop = transport.onConnected((info) => connections.push(info));
+    transport.api.app.onStateChanged(() => undefined);
+    browser.sockets[0]?.open();
+    stop();
+    browser.sockets[0]?.drop();
+    browser.fireTimer();
+    browser.sockets[1]?.open();
+    expect(connections).toEqual([{ reconnect: false }]);
   });
 
   it('caps the delay and adds jitter', () => {

@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { AppState } from '../../../src-main/ipc/contract';
 import { App } from '../../../src-renderer/src/app/App';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
 import { fail, ok } from '../support/fake-api';
@@ -150,6 +151,45 @@ describe('App', () => {
     expect(document.activeElement).toBe(heading);
     expect(screen.getByRole('link', { name: 'Catalog' }).getAttribute('aria-current')).toBe('page');
     expect(document.title).toBe('Catalog · Proxy Manager');
+  });
+
+  it('focuses the new heading without scrolling it into view at once (that would lay out the whole table)', async () => {
+    render(<App />);
+    await screen.findByRole('heading', { level: 1, name: 'Ports' });
+    const focus = vi.spyOn(HTMLElement.prototype, 'focus');
+    try {
+      act(() => {
+        window.location.hash = '#/settings';
+        window.dispatchEvent(new HashChangeEvent('hashchange'));
+      });
+      const heading = await screen.findByRole('heading', { level: 1, name: 'Settings' });
+      expect(document.activeElement).toBe(heading);
+      expect(focus).toHaveBeenCalledWith({ preventScroll: true });
+    } finally {
+      focus.mockRestore();
+    }
+  });
+
+  it('says, in a permanent banner, when another process runs the background jobs', async () => {
+    const message =
+      'Background jobs run in another Proxy Manager process (pid 4242); this one is read-only for schedules.';
+    // PENDING CONTRACT: `jobs` joins AppState.
+    fake.current.handle('app:getState', () => ok({ ...appState(), jobs: { owner: false, message } }));
+    render(<App />);
+    const banner = await screen.findByTestId('jobs-banner');
+    expect(banner.getAttribute('role')).toBe('note');
+    expect(banner.textContent).toBe(message);
+    // Not blocking: the screens work under it.
+    expect(await screen.findByText('Sneaker drops LA')).toBeTruthy();
+
+    act(() => fake.current.emitState({ ...appState(), jobs: { owner: true, message: null } } as AppState));
+    expect(screen.queryByTestId('jobs-banner')).toBeNull();
+  });
+
+  it('shows no jobs banner when main does not say who runs the jobs', async () => {
+    render(<App />);
+    await screen.findByText('Sneaker drops LA');
+    expect(screen.queryByTestId('jobs-banner')).toBeNull();
   });
 
   it('drops account data when the active profile changes', async () => {

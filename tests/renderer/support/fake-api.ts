@@ -29,7 +29,10 @@ export interface FakeApi {
   handle: <C extends CallChannel>(channel: C, handler: Handler<C>) => void;
   /** Pushes `app:stateChanged` to the renderer's listeners. */
   emitState: (state: AppState) => void;
-  listenerCount: () => number;
+  /** Pushes any event (`ports:changed`, …) to the listeners subscribed through `api.<domain>.on<Name>`. */
+  emit: (channel: string, payload: unknown) => void;
+  /** Listeners of one event (default `app:stateChanged`), or of every event with `'*'`. */
+  listenerCount: (channel?: string) => number;
 }
 
 /**
@@ -41,7 +44,10 @@ export function createFakeApi(handlers: FakeHandlers = {}): FakeApi {
     Object.entries(handlers) as [string, (input: unknown) => unknown][],
   );
   const calls: { channel: CallChannel; input: unknown }[] = [];
-  const stateListeners = new Set<(state: AppState) => void>();
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const emit = (channel: string, payload: unknown) => {
+    for (const listener of [...(listeners.get(channel) ?? [])]) listener(payload);
+  };
   const api = new Proxy(
     {},
     {
@@ -52,10 +58,14 @@ export function createFakeApi(handlers: FakeHandlers = {}): FakeApi {
           {
             get(_inner, member) {
               if (typeof member !== 'string' || member === 'then') return undefined;
-              if (domain === 'app' && member === 'onStateChanged') {
-                return (listener: (state: AppState) => void) => {
-                  stateListeners.add(listener);
-                  return () => stateListeners.delete(listener);
+              const event = /^on([A-Z])(.*)$/.exec(member);
+              if (event) {
+                const channel = `${domain}:${(event[1] ?? '').toLowerCase()}${event[2] ?? ''}`;
+                return (listener: (payload: unknown) => void) => {
+                  let set = listeners.get(channel);
+                  if (!set) listeners.set(channel, (set = new Set()));
+                  set.add(listener);
+                  return () => set.delete(listener);
                 };
               }
               const channel = `${domain}:${member}` as CallChannel;
@@ -76,10 +86,12 @@ export function createFakeApi(handlers: FakeHandlers = {}): FakeApi {
     calls,
     callsTo: (channel) => calls.filter((call) => call.channel === channel).map((call) => call.input),
     handle: (channel, handler) => table.set(channel, handler as (input: unknown) => unknown),
-    emitState: (state) => {
-      for (const listener of [...stateListeners]) listener(state);
-    },
-    listenerCount: () => stateListeners.size,
+    emitState: (state) => emit('app:stateChanged', state),
+    emit,
+    listenerCount: (channel = 'app:stateChanged') =>
+      channel === '*'
+        ? [...listeners.values()].reduce((sum, set) => sum + set.size, 0)
+        : (listeners.get(channel)?.size ?? 0),
   };
 }
 

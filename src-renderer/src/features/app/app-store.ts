@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { AppState, IpcError } from '../../../../src-main/ipc/contract';
-import { api, callApi } from '../../api/window-api';
+import { callApi } from '../../api/window-api';
 
 interface AppStore {
   /** Null until the first `app:getState` answers. */
@@ -14,10 +14,10 @@ interface AppStore {
   checking: boolean;
   load: () => Promise<void>;
   /**
-   * Listens to main's `app:stateChanged` and reads the state once. The app calls this in one place
-   * only (App's mount); it answers the unsubscribe function.
+   * The event bridge could not subscribe to main's events. The app still reads, but it cannot follow
+   * changes made elsewhere: said in the status bar.
    */
-  connect: () => () => void;
+  listenFailed: (error: unknown) => void;
   /** Every `AppState` from main goes through here: pushed events and the answers of writes. */
   applyState: (state: AppState) => void;
   dismissNotice: (noticeId: string) => Promise<void>;
@@ -40,21 +40,15 @@ export const useAppStore = create<AppStore>()((set, get) => ({
     else set({ loadError: result.error });
   },
 
-  connect: () => {
-    let unsubscribe: () => void = () => undefined;
-    try {
-      unsubscribe = api().app.onStateChanged((state) => get().applyState(state));
-    } catch (error) {
-      set({
-        loadError: {
-          code: 'transport_error',
-          message: `Cannot listen to the app: ${error instanceof Error ? error.message : String(error)}`,
-        },
-      });
-    }
-    void get().load();
-    return unsubscribe;
-  },
+  listenFailed: (error) =>
+    set({
+      actionError: {
+        code: 'transport_error',
+        message:
+          `Cannot listen to the app (${error instanceof Error ? error.message : String(error)}): ` +
+          'changes made elsewhere show only after a reload.',
+      },
+    }),
 
   applyState: (state) => set({ state, loadError: null }),
 

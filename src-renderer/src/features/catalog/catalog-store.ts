@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 import type { Asn, Carrier, City, Coin, Country, State } from '../../../../src-main/api/api-types';
-import type { IpcResult } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
-import { idle, loading, needsLoad, settled, type Loadable } from '../../shared/loadable';
+import { idle, type Loadable } from '../../shared/loadable';
+import { createLoadableSlice, inField, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 
 export type CatalogProduct = 'residential' | 'mobile' | 'mobile-gb';
 /** `all` is "no product filter". */
@@ -48,102 +48,92 @@ interface CatalogStore {
   reset: () => void;
 }
 
-type KeyedList = 'states' | 'cities' | 'asns' | 'carriers';
-
 export const citiesKey = (countryCode: string, product: ProductFilter) => `${countryCode}|${product}`;
 
-const initialData = {
+/** The lists with no account behind them: also what `reset` goes back to. */
+const empty = () => ({
   countries: {},
   states: {},
   cities: {},
   asns: {},
   carriers: {},
   coins: idle<Coin[]>(),
-};
-
-/** Bumped by `reset`: answers to calls made before it belong to the previous account. */
-let generation = 0;
-
-export const useCatalogStore = create<CatalogStore>()((set, get) => {
-  /** Loads one keyed list; the generic keeps each list's element type. */
-  async function loadKeyed<T>(
-    list: KeyedList,
-    key: string,
-    force: boolean,
-    run: () => Promise<IpcResult<T[]>>,
-  ): Promise<void> {
-    const current = (get()[list] as Record<string, Loadable<T[]>>)[key];
-    if (!needsLoad(current, force)) return;
-    const mine = generation;
-    set((store) => ({ [list]: { ...store[list], [key]: loading(current) } }));
-    const result = await run();
-    if (mine !== generation) return;
-    set((store) => {
-      const previous = (store[list] as Record<string, Loadable<T[]>>)[key];
-      return { [list]: { ...store[list], [key]: settled(previous, result) } };
-    });
-  }
-
-  return {
-    view: 'countries',
-    product: 'all',
-    search: '',
-    selectedCountry: null,
-    detailTab: 'states',
-    cityProduct: 'all',
-    ...initialData,
-
-    setView: (view) => set({ view }),
-    setProduct: (product) => set({ product }),
-    setSearch: (search) => set({ search }),
-    selectCountry: (selectedCountry) => set({ selectedCountry }),
-    setDetailTab: (detailTab) => set({ detailTab }),
-    setCityProduct: (cityProduct) => set({ cityProduct }),
-
-    loadCountries: async (product, force = false) => {
-      const current = get().countries[product];
-      if (!needsLoad(current, force)) return;
-      const mine = generation;
-      set((store) => ({ countries: { ...store.countries, [product]: loading(current) } }));
-      const input = productInput(product);
-      const result = await callApi((api) => api.catalog.countries(input ? { product: input } : undefined));
-      if (mine !== generation) return;
-      set((store) => ({
-        countries: { ...store.countries, [product]: settled(store.countries[product], result) },
-      }));
-    },
-
-    loadStates: (countryCode, force = false) =>
-      loadKeyed('states', countryCode, force, () => callApi((api) => api.catalog.states({ countryCode }))),
-
-    loadCities: (countryCode, product, force = false) => {
-      const input = productInput(product);
-      return loadKeyed('cities', citiesKey(countryCode, product), force, () =>
-        callApi((api) => api.catalog.cities(input ? { countryCode, product: input } : { countryCode })),
-      );
-    },
-
-    loadAsns: (countryCode, force = false) =>
-      loadKeyed('asns', countryCode, force, () => callApi((api) => api.catalog.asns({ countryCode }))),
-
-    loadCarriers: (countryCode, force = false) =>
-      loadKeyed('carriers', countryCode, force, () =>
-        callApi((api) => api.catalog.carriers({ countryCode })),
-      ),
-
-    loadCoins: async (force = false) => {
-      const current = get().coins;
-      if (!needsLoad(current, force)) return;
-      const mine = generation;
-      set({ coins: loading(current) });
-      const result = await callApi((api) => api.catalog.coins());
-      if (mine !== generation) return;
-      set((store) => ({ coins: settled(store.coins, result) }));
-    },
-
-    reset: () => {
-      generation += 1;
-      set({ ...initialData, selectedCountry: null });
-    },
-  };
+  selectedCountry: null,
 });
+
+export const useCatalogStore = create<CatalogStore>()((set) => ({
+  view: 'countries',
+  product: 'all',
+  search: '',
+  detailTab: 'states',
+  cityProduct: 'all',
+  ...empty(),
+
+  setView: (view) => set({ view }),
+  setProduct: (product) => set({ product }),
+  setSearch: (search) => set({ search }),
+  selectCountry: (selectedCountry) => set({ selectedCountry }),
+  setDetailTab: (detailTab) => set({ detailTab }),
+  setCityProduct: (cityProduct) => set({ cityProduct }),
+
+  loadCountries: (product, force = false) => catalogLists.countries.load([product], force),
+  loadStates: (countryCode, force = false) => catalogLists.states.load([countryCode], force),
+  loadCities: (countryCode, product, force = false) =>
+    catalogLists.cities.load([countryCode, product], force),
+  loadAsns: (countryCode, force = false) => catalogLists.asns.load([countryCode], force),
+  loadCarriers: (countryCode, force = false) => catalogLists.carriers.load([countryCode], force),
+  loadCoins: (force = false) => catalogLists.coins.load([], force),
+
+  reset: () => {
+    for (const list of Object.values(catalogLists)) list.forget();
+    set(empty());
+  },
+}));
+
+const byCountry = (countryCode: string) => countryCode;
+
+/** One slice per list of the catalog; the screens read them through `useLoadable`. */
+export const catalogLists: {
+  countries: LoadableSlice<CatalogStore, Country[], [ProductFilter]>;
+  states: LoadableSlice<CatalogStore, State[], [string]>;
+  cities: LoadableSlice<CatalogStore, City[], [string, ProductFilter]>;
+  asns: LoadableSlice<CatalogStore, Asn[], [string]>;
+  carriers: LoadableSlice<CatalogStore, Carrier[], [string]>;
+  coins: LoadableSlice<CatalogStore, Coin[], []>;
+} = {
+  countries: createLoadableSlice(useCatalogStore, {
+    place: inMap<CatalogStore, Country[]>('countries'),
+    key: (product: ProductFilter) => product,
+    fetch: (product) => {
+      const input = productInput(product);
+      return callApi((api) => api.catalog.countries(input ? { product: input } : undefined));
+    },
+  }),
+  states: createLoadableSlice(useCatalogStore, {
+    place: inMap<CatalogStore, State[]>('states'),
+    key: byCountry,
+    fetch: (countryCode) => callApi((api) => api.catalog.states({ countryCode })),
+  }),
+  cities: createLoadableSlice(useCatalogStore, {
+    place: inMap<CatalogStore, City[]>('cities'),
+    key: citiesKey,
+    fetch: (countryCode, product) => {
+      const input = productInput(product);
+      return callApi((api) => api.catalog.cities(input ? { countryCode, product: input } : { countryCode }));
+    },
+  }),
+  asns: createLoadableSlice(useCatalogStore, {
+    place: inMap<CatalogStore, Asn[]>('asns'),
+    key: byCountry,
+    fetch: (countryCode) => callApi((api) => api.catalog.asns({ countryCode })),
+  }),
+  carriers: createLoadableSlice(useCatalogStore, {
+    place: inMap<CatalogStore, Carrier[]>('carriers'),
+    key: byCountry,
+    fetch: (countryCode) => callApi((api) => api.catalog.carriers({ countryCode })),
+  }),
+  coins: createLoadableSlice(useCatalogStore, {
+    place: inField<CatalogStore, Coin[]>('coins'),
+    fetch: () => callApi((api) => api.catalog.coins()),
+  }),
+};

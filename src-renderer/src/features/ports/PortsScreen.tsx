@@ -73,7 +73,7 @@ export function PortsScreen() {
     <Screen
       title="Ports"
       description="Dedicated 4G/5G mobile ports: their exit IP, location and rotation."
-      actions={<RefreshButton onRefresh={refresh} busy={loadable.status === 'loading'} what="ports" />}
+      actions={<RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="ports" />}
     >
       <AsyncContent
         loadable={loadable}

@@ -1,15 +1,22 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../../../src-main/ipc/contract';
+import type { DesktopPreferences, SettingsViewWithDesktop } from '../../app/pending-contract-events';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';
 import { Screen } from '../../shared/components/Screen';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';
+import { useAppStore } from '../app/app-store';
 import { ProfilesPanel } from '../profiles/ProfilesPanel';
 import { useSettingsStore } from './settings-store';
 
 type Theme = SettingsView['theme'];
+
+/** PENDING CONTRACT: `desktop` joins SettingsView; a main process without it shows no section. */
+function desktopOf(view: SettingsViewWithDesktop): DesktopPreferences | undefined {
+  return view.desktop;
+}
 
 function ThemeSection({ theme }: { theme: Theme }) {
   const update = useSettingsStore((store) => store.update);
@@ -28,6 +35,80 @@ function ThemeSection({ theme }: { theme: Theme }) {
         ]}
       />
       {error ? <ErrorMessage error={error} title="Could not change the theme" /> : null}
+    </section>
+  );
+}
+
+const DESKTOP_OPTIONS: readonly { key: keyof DesktopPreferences; label: string; hint: string }[] = [
+  {
+    key: 'closeToTray',
+    label: 'Keep running in the tray',
+    hint: 'Keep running in the tray when the window is closed, so schedules and payment watching continue.',
+  },
+  {
+    key: 'startAtLogin',
+    label: 'Start at login',
+    hint: 'Start Proxy Manager when you log in to this computer, so background jobs resume on their own.',
+  },
+  {
+    key: 'startMinimized',
+    label: 'Start minimized',
+    hint: 'When it starts, go straight to the tray instead of opening the window.',
+  },
+];
+
+function DesktopOption({
+  label,
+  hint,
+  checked,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  const hintId = useId();
+  return (
+    <div className="checkbox-field">
+      <label>
+        <input
+          type="checkbox"
+          checked={checked}
+          disabled={disabled}
+          aria-describedby={hintId}
+          onChange={(event) => onChange(event.target.checked)}
+        />{' '}
+        {label}
+      </label>
+      <p id={hintId} className="field__hint">
+        {hint}
+      </p>
+    </div>
+  );
+}
+
+/** Only in the desktop app: web mode has no tray, no login items and no window to minimize. */
+function DesktopSection({ preferences }: { preferences: DesktopPreferences }) {
+  const update = useSettingsStore((store) => store.update);
+  const saving = useSettingsStore((store) => store.saving.desktop ?? false);
+  const error = useSettingsStore((store) => store.errors.desktop ?? null);
+  return (
+    <section className="settings-section" aria-labelledby="desktop-title">
+      <h2 id="desktop-title">Desktop</h2>
+      {DESKTOP_OPTIONS.map((option) => (
+        <DesktopOption
+          key={option.key}
+          label={option.label}
+          hint={option.hint}
+          checked={preferences[option.key]}
+          disabled={saving}
+          onChange={(checked) => void update('desktop', { desktop: { [option.key]: checked } })}
+        />
+      ))}
+      {error ? <ErrorMessage error={error} title="Could not change the desktop preferences" /> : null}
     </section>
   );
 }
@@ -192,6 +273,7 @@ function PollingSection({ settings }: { settings: SettingsView }) {
 
 export function SettingsScreen() {
   const settings = useSettingsStore((store) => store.settings);
+  const desktopMode = useAppStore((store) => store.state?.mode === 'desktop');
   const load = useSettingsStore((store) => store.load);
   useEffect(() => {
     void load();
@@ -200,12 +282,16 @@ export function SettingsScreen() {
     <Screen title="Settings" description="Profiles and keys, appearance, polling intervals and alerts.">
       <ProfilesPanel />
       <AsyncContent loadable={settings} what="settings" onRetry={() => void load(true)} isEmpty={() => false}>
-        {(view) => (
-          <>
-            <ThemeSection theme={view.theme} />
-            <PollingSection settings={view} />
-          </>
-        )}
+        {(view) => {
+          const desktop = desktopMode ? desktopOf(view) : undefined;
+          return (
+            <>
+              <ThemeSection theme={view.theme} />
+              {desktop ? <DesktopSection preferences={desktop} /> : null}
+              <PollingSection settings={view} />
+            </>
+          );
+        }}
       </AsyncContent>
     </Screen>
   );

@@ -1,11 +1,13 @@
 import { create } from 'zustand';
 import type { CallInput, IpcError, SettingsView } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
-import { idle, loading, needsLoad, settled, type Loadable } from '../../shared/loadable';
+import type { SettingsUpdateWithDesktop } from '../../app/pending-contract-events';
+import { idle, type Loadable } from '../../shared/loadable';
+import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 
-export type SettingsUpdate = CallInput<'settings:update'>;
+export type SettingsUpdate = SettingsUpdateWithDesktop;
 /** Each part of the Settings screen saves on its own and shows its own errors. */
-export type SettingsSection = 'theme' | 'polling' | 'alerts';
+export type SettingsSection = 'theme' | 'polling' | 'alerts' | 'desktop';
 
 interface SettingsStore {
   settings: Loadable<SettingsView>;
@@ -14,24 +16,26 @@ interface SettingsStore {
   /** Sections saved since the form was last edited: "Saved" feedback. */
   saved: Partial<Record<SettingsSection, boolean>>;
   load: (force?: boolean) => Promise<void>;
+  /** Loads the settings again if they were loaded (after a reconnect: a change may have been missed). */
+  reloadLoaded: () => Promise<void>;
+  /** Settings from main (`settings:changed`, e.g. changed in another window): they replace ours. */
+  applyView: (view: SettingsView) => void;
   /** Resolves true when main accepted the change. */
   update: (section: SettingsSection, patch: SettingsUpdate) => Promise<boolean>;
   clearFeedback: (section: SettingsSection) => void;
 }
 
-export const useSettingsStore = create<SettingsStore>()((set, get) => ({
+const ready = (view: SettingsView): Loadable<SettingsView> => ({ status: 'ready', data: view, error: null });
+
+export const useSettingsStore = create<SettingsStore>()((set) => ({
   settings: idle(),
   saving: {},
   errors: {},
   saved: {},
 
-  load: async (force = false) => {
-    const current = get().settings;
-    if (!needsLoad(current, force)) return;
-    set({ settings: loading(current) });
-    const result = await callApi((api) => api.settings.get());
-    set((store) => ({ settings: settled(store.settings, result) }));
-  },
+  load: (force = false) => settingsValue.load([], force),
+  reloadLoaded: () => settingsValue.reloadLoaded(),
+  applyView: (view) => set({ settings: ready(view) }),
 
   update: async (section, patch) => {
     set((store) => ({
@@ -39,14 +43,13 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => ({
       errors: { ...store.errors, [section]: null },
       saved: { ...store.saved, [section]: false },
     }));
-    const result = await callApi((api) => api.settings.update(patch));
+    // PENDING CONTRACT: `desktop` joins the contract's settings:update input; the cast goes with it.
+    const input = patch as CallInput<'settings:update'>;
+    const result = await callApi((api) => api.settings.update(input));
     set((store) => ({
       saving: { ...store.saving, [section]: false },
       ...(result.ok
-        ? {
-            settings: { status: 'ready' as const, data: result.value, error: null },
-            saved: { ...store.saved, [section]: true },
-          }
+        ? { settings: ready(result.value), saved: { ...store.saved, [section]: true } }
         : { errors: { ...store.errors, [section]: result.error } }),
     }));
     return result.ok;
@@ -58,3 +61,11 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => ({
       saved: { ...store.saved, [section]: false },
     })),
 }));
+
+export const settingsValue: LoadableSlice<SettingsStore, SettingsView, []> = createLoadableSlice(
+  useSettingsStore,
+  {
+    place: inField<SettingsStore, SettingsView>('settings'),
+    fetch: () => callApi((api) => api.settings.get()),
+  },
+);

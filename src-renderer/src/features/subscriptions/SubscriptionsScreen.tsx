@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import type { Subscription } from '../../../../src-main/api/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { RadioGroup, type RadioOption } from '../../shared/components/RadioGroup';
@@ -7,7 +6,12 @@ import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { formatBytes, percentOf } from '../../shared/format/format';
-import { useSubscriptionsStore, type SubscriptionProductFilter } from './subscriptions-store';
+import { useLoadable } from '../../shared/loadable-slice';
+import {
+  subscriptionLists,
+  useSubscriptionsStore,
+  type SubscriptionProductFilter,
+} from './subscriptions-store';
 
 const FILTERS: readonly RadioOption<SubscriptionProductFilter>[] = [
   { value: 'all', label: 'All' },
@@ -91,15 +95,8 @@ function SubscriptionsTable({ subscriptions }: { subscriptions: Subscription[] }
 
 export function SubscriptionsScreen() {
   const filter = useSubscriptionsStore((store) => store.filter);
-  const loadable = useSubscriptionsStore((store) => store.lists[filter]);
   const setFilter = useSubscriptionsStore((store) => store.setFilter);
-  const load = useSubscriptionsStore((store) => store.load);
-  // Also when the list falls back to idle: the account changed and its lists were dropped.
-  const idle = loadable === undefined || loadable.status === 'idle';
-  useEffect(() => {
-    void load(filter);
-  }, [load, filter, idle]);
-  const refresh = () => void load(filter, true);
+  const { loadable, retry: refresh } = useLoadable(useSubscriptionsStore, subscriptionLists, filter);
   return (
     <Screen
       title="Subscriptions"

@@ -1,7 +1,9 @@
 import { create } from 'zustand';
 import type { Subscription } from '../../../../src-main/api/api-types';
 import { callApi } from '../../api/window-api';
-import { loading, needsLoad, settled, type Loadable } from '../../shared/loadable';
+import type { Loadable } from '../../shared/loadable';
+import { createLoadableSlice, inMap, type LoadableSlice } from '../../shared/loadable-slice';
+import { mergeById } from '../../shared/merge-by-id';
 
 export type SubscriptionProductFilter = 'all' | 'residential' | 'mobile-gb';
 
@@ -14,32 +16,48 @@ interface SubscriptionsStore {
   lists: Partial<Record<SubscriptionProductFilter, Loadable<Subscription[]>>>;
   setFilter: (filter: SubscriptionProductFilter) => void;
   load: (filter: SubscriptionProductFilter, force?: boolean) => Promise<void>;
+  /** Loads again every list that was loaded (after a reconnect: changes may have been missed). */
+  reloadLoaded: () => Promise<void>;
+  /**
+   * Subscriptions that main says changed (`subscriptions:changed`): replaced in place in every list;
+   * a new one is added to the lists whose filter it matches.
+   */
+  applyChanges: (changed: Subscription[]) => void;
   reset: () => void;
 }
 
-/** Bumped by `reset`: answers to calls made before it belong to the previous account. */
-let generation = 0;
+const empty = () => ({ lists: {} });
 
-export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => ({
+const matches = (filter: SubscriptionProductFilter, subscription: Subscription) =>
+  filter === 'all' || subscription.productId === filter;
+
+export const useSubscriptionsStore = create<SubscriptionsStore>()((set) => ({
   filter: 'all',
-  lists: {},
+  ...empty(),
 
   setFilter: (filter) => set({ filter }),
-
-  load: async (filter, force = false) => {
-    const current = get().lists[filter];
-    if (!needsLoad(current, force)) return;
-    const mine = generation;
-    set((store) => ({ lists: { ...store.lists, [filter]: loading(current) } }));
-    const result = await callApi((api) =>
-      api.subscriptions.list(filter === 'all' ? undefined : { productId: filter }),
-    );
-    if (mine !== generation) return;
-    set((store) => ({ lists: { ...store.lists, [filter]: settled(store.lists[filter], result) } }));
-  },
-
+  load: (filter, force = false) => subscriptionLists.load([filter], force),
+  reloadLoaded: () => subscriptionLists.reloadLoaded(),
+  applyChanges: (changed) =>
+    subscriptionLists.updateLoaded((list, [filter]) =>
+      mergeById(list, changed, (current, added) => {
+        const fitting = added.filter((subscription) => matches(filter, subscription));
+        return fitting.length === 0 ? current : [...current, ...fitting];
+      }),
+    ),
   reset: () => {
-    generation += 1;
-    set({ lists: {} });
+    subscriptionLists.forget();
+    set(empty());
   },
 }));
+
+export const subscriptionLists: LoadableSlice<
+  SubscriptionsStore,
+  Subscription[],
+  [SubscriptionProductFilter]
+> = createLoadableSlice(useSubscriptionsStore, {
+  place: inMap<SubscriptionsStore, Subscription[]>('lists'),
+  key: (filter: SubscriptionProductFilter) => filter,
+  fetch: (filter) =>
+    callApi((api) => api.subscriptions.list(filter === 'all' ? undefined : { productId: filter })),
+});

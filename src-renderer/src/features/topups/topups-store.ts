@@ -1,7 +1,9 @@
 import { create } from 'zustand';
-import type { TopUpPage, TopUpStatus } from '../../../../src-main/api/api-types';
+import type { TopUp, TopUpPage, TopUpStatus } from '../../../../src-main/api/api-types';
 import { callApi } from '../../api/window-api';
-import { idle, loading, settled, type Loadable } from '../../shared/loadable';
+import { idle, type Loadable } from '../../shared/loadable';
+import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
+import { mergeById } from '../../shared/merge-by-id';
 
 export type TopUpStatusFilter =
   'all' | Extract<TopUpStatus, 'awaiting_payment' | 'verifying' | 'credited' | 'rejected' | 'expired'>;
@@ -14,8 +16,8 @@ export interface TopUpQuery {
 }
 
 /**
- * Top-ups of the active account, one page at a time. The query is part of the state so that a late
- * answer for a page the user has left is dropped. The wizard and the watcher's updates come later.
+ * Top-ups of the active account, one page at a time. A new query supersedes the one in flight, so a
+ * late answer for a page the user has left is dropped. The watcher's changes are merged as they come.
  */
 interface TopUpsStore {
   query: TopUpQuery;
@@ -25,16 +27,29 @@ interface TopUpsStore {
   setStatus: (status: TopUpStatusFilter) => Promise<void>;
   goToPage: (page: number) => Promise<void>;
   load: (force?: boolean) => Promise<void>;
+  /** Loads the page again if it was loaded (after a reconnect: changes may have been missed). */
+  reloadLoaded: () => Promise<void>;
+  /**
+   * Top-ups that main says changed (`topups:changed`): replaced where they are on the page, so a
+   * status change shows at once; a new one is put first on page 1 when it fits the status filter.
+   */
+  applyChanges: (changed: TopUp[]) => void;
   reset: () => void;
 }
 
 const sameQuery = (a: TopUpQuery | null, b: TopUpQuery) =>
   a !== null && a.status === b.status && a.page === b.page;
 
-export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
-  query: { status: 'all', page: 1 },
-  page: idle(),
+const empty = () => ({
+  query: { status: 'all', page: 1 } as TopUpQuery,
+  page: idle<TopUpPage>(),
   loadedQuery: null,
+});
+
+const fits = (query: TopUpQuery, topUp: TopUp) => query.status === 'all' || topUp.status === query.status;
+
+export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
+  ...empty(),
 
   setStatus: async (status) => {
     set({ query: { status, page: 1 } });
@@ -48,23 +63,50 @@ export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
 
   load: async (force = false) => {
     const { query, page, loadedQuery } = get();
-    if (!force && page.status === 'loading') return;
-    if (!force && page.status === 'ready' && sameQuery(loadedQuery, query)) return;
-    set({ page: loading(page) });
-    const result = await callApi((api) =>
-      api.topups.list({
-        page: query.page,
-        perPage: TOP_UPS_PER_PAGE,
-        ...(query.status === 'all' ? {} : { status: query.status }),
-      }),
-    );
-    // A newer query (or a reset) started meanwhile: its own load owns the screen.
-    if (get().query !== query) return;
-    set((store) => ({
-      page: settled(store.page, result),
-      loadedQuery: result.ok ? query : store.loadedQuery,
-    }));
+    const otherQuery = page.status === 'ready' && !sameQuery(loadedQuery, query);
+    await topUpPages.load([query], force || otherQuery);
   },
 
-  reset: () => set({ query: { status: 'all', page: 1 }, page: idle(), loadedQuery: null }),
+  reloadLoaded: () => topUpPages.reloadLoaded(),
+
+  applyChanges: (changed) =>
+    topUpPages.updateLoaded((page, [query]) => {
+      let placedCount = 0;
+      const data = mergeById(page.data, changed, (current, added) => {
+        const placed = query.page === 1 ? added.filter((topUp) => fits(query, topUp)) : [];
+        placedCount = placed.length;
+        if (placedCount === 0) return current;
+        // The page keeps its size: what a new top-up pushes off it is on page 2 now.
+        return [...placed, ...current].slice(0, Math.max(page.pagination.perPage, current.length));
+      });
+      if (data === page.data) return page;
+      const total = page.pagination.total + placedCount;
+      const pages = Math.ceil(total / Math.max(1, page.pagination.perPage));
+      return {
+        data,
+        pagination: { ...page.pagination, total, totalPages: Math.max(page.pagination.totalPages, pages) },
+      };
+    }),
+
+  reset: () => {
+    topUpPages.forget();
+    set(empty());
+  },
 }));
+
+export const topUpPages: LoadableSlice<TopUpsStore, TopUpPage, [TopUpQuery]> = createLoadableSlice(
+  useTopUpsStore,
+  {
+    place: inField<TopUpsStore, TopUpPage>('page'),
+    fetch: (query: TopUpQuery) =>
+      callApi((api) =>
+        api.topups.list({
+          page: query.page,
+          perPage: TOP_UPS_PER_PAGE,
+          ...(query.status === 'all' ? {} : { status: query.status }),
+        }),
+      ),
+    supersede: true,
+    alongside: (_page, [query]) => ({ loadedQuery: query }),
+  },
+);

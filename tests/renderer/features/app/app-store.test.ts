@@ -4,24 +4,8 @@ import { fail, ok } from '../../support/fake-api';
 import { appState, profile } from '../../support/fixtures';
 import { useFakeApi } from '../../support/renderer-test-kit';
 
-const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
 describe('app store', () => {
   const fake = useFakeApi(() => ({ 'app:getState': () => ok(appState()) }));
-
-  it('connect() listens to app:stateChanged and reads the state once', async () => {
-    const disconnect = useAppStore.getState().connect();
-    await flush();
-    expect(fake.current.callsTo('app:getState')).toHaveLength(1);
-    expect(useAppStore.getState().state?.activeProfile?.name).toBe('Work');
-
-    const pushed = appState({ connection: { status: 'offline', message: 'No route', checkedAt: null } });
-    fake.current.emitState(pushed);
-    expect(useAppStore.getState().state).toBe(pushed);
-
-    disconnect();
-    expect(fake.current.listenerCount()).toBe(0);
-  });
 
   it('keeps the first load failure for the start-up screen', async () => {
     fake.current.handle('app:getState', () => fail('web_token_rejected', 'Open the printed URL.'));

@@ -2,6 +2,8 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
+import { useSettingsStore } from '../../../../src-renderer/src/features/settings/settings-store';
+import type { SettingsView } from '../../../../src-main/ipc/contract';
 import { fail, ok } from '../../support/fake-api';
 import {
   appState,
@@ -233,5 +235,61 @@ describe('Settings screen', () => {
     fake.current.handle('settings:get', () => ok(settingsView()));
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByLabelText('Usage refresh')).toBeTruthy();
+  });
+
+  describe('desktop preferences', () => {
+    const desktop = { closeToTray: true, startAtLogin: false, startMinimized: false };
+    // PENDING CONTRACT: `desktop` joins SettingsView; until then the fixture adds it.
+    const withDesktop = (overrides: Partial<typeof desktop> = {}) =>
+      ({ ...settingsView(), desktop: { ...desktop, ...overrides } }) as SettingsView;
+
+    it('shows them in the desktop app, each with its one-line explanation, and saves a change at once', async () => {
+      fake.current.handle('settings:get', () => ok(withDesktop()));
+      fake.current.handle('settings:update', () => ok(withDesktop({ closeToTray: false })));
+      renderSettings(appState({ mode: 'desktop', profiles: [work, home] }));
+      const section = await screen.findByRole('region', { name: 'Desktop' });
+      const tray = within(section).getByRole<HTMLInputElement>('checkbox', {
+        name: 'Keep running in the tray',
+      });
+      expect(tray.checked).toBe(true);
+      expect(tray.getAttribute('aria-describedby')).toBeTruthy();
+      expect(document.getElementById(tray.getAttribute('aria-describedby')!)?.textContent).toBe(
+        'Keep running in the tray when the window is closed, so schedules and payment watching continue.',
+      );
+      expect(
+        within(section).getByRole<HTMLInputElement>('checkbox', { name: 'Start at login' }).checked,
+      ).toBe(false);
+      expect(within(section).getByRole('checkbox', { name: 'Start minimized' })).toBeTruthy();
+
+      fireEvent.click(tray);
+      await settle();
+      expect(fake.current.callsTo('settings:update')).toEqual([{ desktop: { closeToTray: false } }]);
+      expect(tray.checked).toBe(false);
+    });
+
+    it('shows why a change was refused', async () => {
+      fake.current.handle('settings:get', () => ok(withDesktop()));
+      fake.current.handle('settings:update', () =>
+        fail('login_item_failed', 'The system refused to add a login item.'),
+      );
+      renderSettings(appState({ mode: 'desktop', profiles: [work, home] }));
+      fireEvent.click(await screen.findByRole('checkbox', { name: 'Start at login' }));
+      expect(await screen.findByText('The system refused to add a login item.')).toBeTruthy();
+    });
+
+    it('are not shown in web mode, nor when main does not send them', async () => {
+      fake.current.handle('settings:get', () => ok(withDesktop()));
+      const { unmount } = renderSettings(appState({ mode: 'web', profiles: [work, home] }));
+      await screen.findByLabelText('Usage refresh');
+      expect(screen.queryByRole('region', { name: 'Desktop' })).toBeNull();
+      expect(screen.queryByRole('checkbox', { name: 'Keep running in the tray' })).toBeNull();
+      unmount();
+
+      fake.current.handle('settings:get', () => ok(settingsView()));
+      await useSettingsStore.getState().load(true);
+      renderSettings(appState({ mode: 'desktop', profiles: [work, home] }));
+      await screen.findByLabelText('Usage refresh');
+      expect(screen.queryByRole('region', { name: 'Desktop' })).toBeNull();
+    });
   });
 });

@@ -1,0 +1,99 @@
+import type { AppState, RendererApi } from '../../../src-main/ipc/contract';
+import { transportConnected, type OnConnected } from '../api/transport-events';
+import { useAppStore } from '../features/app/app-store';
+import { usePortsStore } from '../features/ports/ports-store';
+import { useSettingsStore } from '../features/settings/settings-store';
+import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
+import { useTopUpsStore } from '../features/topups/topups-store';
+import { subscribePending, type ListChanged } from './pending-contract-events';
+
+/**
+ * The one place that listens to main's events: each event goes to the store that owns its data
+ * (Mullvad's `renderer/app.tsx`). Components never subscribe themselves.
+ *
+ * - `app:stateChanged` replaces the app state (the account-scope watcher resets account data on a switch);
+ * - `ports:changed`, `subscriptions:changed`, `topups:changed` merge their items into the lists
+ *   already read, when they are about the active profile (background jobs run for every profile);
+ * - `settings:changed` replaces the settings;
+ * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
+ *   and so is every list that was loaded.
+ */
+export interface EventBridgeOptions {
+  /** Default: `window.api`. */
+  api?: RendererApi;
+  /** Default: what the transport registered (web mode); the desktop preload has none. */
+  onConnected?: OnConnected | null;
+}
+
+/** Stores that hold data main may have changed while the socket was down. */
+const RELOADABLE = [usePortsStore, useSubscriptionsStore, useTopUpsStore, useSettingsStore] as const;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+function isListChanged(payload: unknown): boolean {
+  return (
+    isObject(payload) &&
+    typeof payload.profileId === 'string' &&
+    Array.isArray(payload.changed) &&
+    payload.changed.every((item) => isObject(item) && typeof item.id === 'string')
+  );
+}
+
+/** Only changes for the active profile reach the screens: they show that profile's data only. */
+function forActiveProfile<T>(apply: (changed: T[]) => void): (payload: ListChanged<T>) => void {
+  return (payload) => {
+    // Checked, not trusted: a main process from another version may send another shape.
+    if (!isListChanged(payload)) return;
+    if (payload.profileId !== useAppStore.getState().state?.activeProfile?.id) return;
+    apply(payload.changed);
+  };
+}
+
+/** Reads the app state again and, after a reconnect, every list that was loaded. */
+export async function resync(reconnect: boolean): Promise<void> {
+  await useAppStore.getState().load();
+  if (!reconnect) return;
+  // Lists of an account that is no longer active were reset by the account scope: they reload nothing.
+  await Promise.all(RELOADABLE.map((store) => store.getState().reloadLoaded()));
+}
+
+/** Subscribes to every event and reads the app state once; answers the function that disconnects. */
+export function connectEventBridge(options: EventBridgeOptions = {}): () => void {
+  const unsubscribes: (() => void)[] = [];
+  const api = options.api ?? window.api;
+  try {
+    if (!api) throw new Error('window.api is not installed');
+    unsubscribes.push(api.app.onStateChanged((state: AppState) => useAppStore.getState().applyState(state)));
+    // PENDING CONTRACT: these become `api.ports.onChanged(…)` etc. once the contract has them.
+    const pending = [
+      subscribePending(
+        api,
+        'ports:changed',
+        forActiveProfile((changed) => usePortsStore.getState().applyChanges(changed)),
+      ),
+      subscribePending(
+        api,
+        'subscriptions:changed',
+        forActiveProfile((changed) => useSubscriptionsStore.getState().applyChanges(changed)),
+      ),
+      subscribePending(
+        api,
+        'topups:changed',
+        forActiveProfile((changed) => useTopUpsStore.getState().applyChanges(changed)),
+      ),
+      subscribePending(api, 'settings:changed', (view) => {
+        if (isObject(view) && isObject(view.polling)) useSettingsStore.getState().applyView(view);
+      }),
+    ];
+    for (const unsubscribe of pending) if (unsubscribe) unsubscribes.push(unsubscribe);
+  } catch (error) {
+    useAppStore.getState().listenFailed(error);
+  }
+  const onConnected = options.onConnected === undefined ? transportConnected() : options.onConnected;
+  if (onConnected) unsubscribes.push(onConnected(({ reconnect }) => void resync(reconnect)));
+  void useAppStore.getState().load();
+  return () => {
+    for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
+  };
+}
