@@ -1,11 +1,11 @@
 import type { AppState, RendererApi } from '../../../src-main/ipc/contract';
+
 import { transportConnected, type OnConnected } from '../api/transport-events';
 import { useAppStore } from '../features/app/app-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
 import { useTopUpsStore } from '../features/topups/topups-store';
-import { subscribePending, type ListChanged } from './pending-contract-events';
 
 /**
  * The one place that listens to main's events: each event goes to the store that owns its data
@@ -41,7 +41,9 @@ function isListChanged(payload: unknown): boolean {
 }
 
 /** Only changes for the active profile reach the screens: they show that profile's data only. */
-function forActiveProfile<T>(apply: (changed: T[]) => void): (payload: ListChanged<T>) => void {
+function forActiveProfile<T>(
+  apply: (changed: T[]) => void,
+): (payload: { profileId: string; changed: T[] }) => void {
   return (payload) => {
     // Checked, not trusted: a main process from another version may send another shape.
     if (!isListChanged(payload)) return;
@@ -65,28 +67,17 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
   try {
     if (!api) throw new Error('window.api is not installed');
     unsubscribes.push(api.app.onStateChanged((state: AppState) => useAppStore.getState().applyState(state)));
-    // PENDING CONTRACT: these become `api.ports.onChanged(…)` etc. once the contract has them.
-    const pending = [
-      subscribePending(
-        api,
-        'ports:changed',
-        forActiveProfile((changed) => usePortsStore.getState().applyChanges(changed)),
-      ),
-      subscribePending(
-        api,
-        'subscriptions:changed',
+    unsubscribes.push(
+      api.ports.onChanged(forActiveProfile((changed) => usePortsStore.getState().applyChanges(changed))),
+      api.subscriptions.onChanged(
         forActiveProfile((changed) => useSubscriptionsStore.getState().applyChanges(changed)),
       ),
-      subscribePending(
-        api,
-        'topups:changed',
-        forActiveProfile((changed) => useTopUpsStore.getState().applyChanges(changed)),
-      ),
-      subscribePending(api, 'settings:changed', (view) => {
+      api.topups.onChanged(forActiveProfile((changed) => useTopUpsStore.getState().applyChanges(changed))),
+      api.settings.onChanged((view) => {
+        // Checked, not trusted, like the lists above.
         if (isObject(view) && isObject(view.polling)) useSettingsStore.getState().applyView(view);
       }),
-    ];
-    for (const unsubscribe of pending) if (unsubscribe) unsubscribes.push(unsubscribe);
+    );
   } catch (error) {
     useAppStore.getState().listenFailed(error);
   }

@@ -1,6 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { AppState } from '../../../src-main/ipc/contract';
 import { App } from '../../../src-renderer/src/app/App';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
 import { fail, ok } from '../support/fake-api';
@@ -173,7 +172,6 @@ describe('App', () => {
   it('says, in a permanent banner, when another process runs the background jobs', async () => {
     const message =
       'Background jobs run in another Proxy Manager process (pid 4242); this one is read-only for schedules.';
-    // PENDING CONTRACT: `jobs` joins AppState.
     fake.current.handle('app:getState', () => ok({ ...appState(), jobs: { owner: false, message } }));
     render(<App />);
     const banner = await screen.findByTestId('jobs-banner');
@@ -182,7 +180,7 @@ describe('App', () => {
     // Not blocking: the screens work under it.
     expect(await screen.findByText('Sneaker drops LA')).toBeTruthy();
 
-    act(() => fake.current.emitState({ ...appState(), jobs: { owner: true, message: null } } as AppState));
+    act(() => fake.current.emitState({ ...appState(), jobs: { owner: true, message: null } }));
     expect(screen.queryByTestId('jobs-banner')).toBeNull();
   });
 

@@ -1,4 +1,3 @@
-import type { AppStateWithJobs } from '../../app/pending-contract-events';
 import { useAppStore } from './app-store';
 
 const DEFAULT_MESSAGE =
@@ -10,11 +9,7 @@ const DEFAULT_MESSAGE =
  * nothing here needs an answer.
  */
 export function JobsBanner() {
-  // PENDING CONTRACT: `jobs` joins AppState; read defensively until then.
-  const jobs = useAppStore((store) => {
-    const state: AppStateWithJobs | null = store.state;
-    return state?.jobs;
-  });
+  const jobs = useAppStore((store) => store.state?.jobs);
   if (!jobs || jobs.owner) return null;
   return (
     <div className="jobs-banner" role="note" aria-label="Background jobs" data-testid="jobs-banner">

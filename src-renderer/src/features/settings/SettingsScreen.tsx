@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../../../src-main/ipc/contract';
-import type { DesktopPreferences, SettingsViewWithDesktop } from '../../app/pending-contract-events';
+import type { DesktopPreferences } from '../../../../src-main/ipc/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';
@@ -12,11 +12,6 @@ import { ProfilesPanel } from '../profiles/ProfilesPanel';
 import { useSettingsStore } from './settings-store';
 
 type Theme = SettingsView['theme'];
-
-/** PENDING CONTRACT: `desktop` joins SettingsView; a main process without it shows no section. */
-function desktopOf(view: SettingsViewWithDesktop): DesktopPreferences | undefined {
-  return view.desktop;
-}
 
 function ThemeSection({ theme }: { theme: Theme }) {
   const update = useSettingsStore((store) => store.update);
@@ -283,7 +278,7 @@ export function SettingsScreen() {
       <ProfilesPanel />
       <AsyncContent loadable={settings} what="settings" onRetry={() => void load(true)} isEmpty={() => false}>
         {(view) => {
-          const desktop = desktopMode ? desktopOf(view) : undefined;
+          const desktop = desktopMode ? view.desktop : undefined;
           return (
             <>
               <ThemeSection theme={view.theme} />

@@ -1,11 +1,10 @@
 import { create } from 'zustand';
 import type { CallInput, IpcError, SettingsView } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
-import type { SettingsUpdateWithDesktop } from '../../app/pending-contract-events';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 
-export type SettingsUpdate = SettingsUpdateWithDesktop;
+export type SettingsUpdate = CallInput<'settings:update'>;
 /** Each part of the Settings screen saves on its own and shows its own errors. */
 export type SettingsSection = 'theme' | 'polling' | 'alerts' | 'desktop';
 
@@ -43,9 +42,7 @@ export const useSettingsStore = create<SettingsStore>()((set) => ({
       errors: { ...store.errors, [section]: null },
       saved: { ...store.saved, [section]: false },
     }));
-    // PENDING CONTRACT: `desktop` joins the contract's settings:update input; the cast goes with it.
-    const input = patch as CallInput<'settings:update'>;
-    const result = await callApi((api) => api.settings.update(input));
+    const result = await callApi((api) => api.settings.update(patch));
     set((store) => ({
       saving: { ...store.saving, [section]: false },
       ...(result.ok

@@ -2,8 +2,6 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
-import { useSettingsStore } from '../../../../src-renderer/src/features/settings/settings-store';
-import type { SettingsView } from '../../../../src-main/ipc/contract';
 import { fail, ok } from '../../support/fake-api';
 import {
   appState,
@@ -239,9 +237,8 @@ describe('Settings screen', () => {
 
   describe('desktop preferences', () => {
     const desktop = { closeToTray: true, startAtLogin: false, startMinimized: false };
-    // PENDING CONTRACT: `desktop` joins SettingsView; until then the fixture adds it.
     const withDesktop = (overrides: Partial<typeof desktop> = {}) =>
-      ({ ...settingsView(), desktop: { ...desktop, ...overrides } }) as SettingsView;
+      settingsView({ desktop: { ...desktop, ...overrides } });
 
     it('shows them in the desktop app, each with its one-line explanation, and saves a change at once', async () => {
       fake.current.handle('settings:get', () => ok(withDesktop()));
@@ -277,19 +274,12 @@ describe('Settings screen', () => {
       expect(await screen.findByText('The system refused to add a login item.')).toBeTruthy();
     });
 
-    it('are not shown in web mode, nor when main does not send them', async () => {
+    it('are not shown in web mode', async () => {
       fake.current.handle('settings:get', () => ok(withDesktop()));
-      const { unmount } = renderSettings(appState({ mode: 'web', profiles: [work, home] }));
+      renderSettings(appState({ mode: 'web', profiles: [work, home] }));
       await screen.findByLabelText('Usage refresh');
       expect(screen.queryByRole('region', { name: 'Desktop' })).toBeNull();
       expect(screen.queryByRole('checkbox', { name: 'Keep running in the tray' })).toBeNull();
-      unmount();
-
-      fake.current.handle('settings:get', () => ok(settingsView()));
-      await useSettingsStore.getState().load(true);
-      renderSettings(appState({ mode: 'desktop', profiles: [work, home] }));
-      await screen.findByLabelText('Usage refresh');
-      expect(screen.queryByRole('region', { name: 'Desktop' })).toBeNull();
     });
   });
 });
