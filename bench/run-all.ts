@@ -26,7 +26,7 @@ function runOne(script: string): Promise<{ code: number; result: unknown }> {
     });
     child.on('close', (code) => {
       const line = output.split('\n').find((text) => text.startsWith('BENCH_RESULT '));
-      let result: unknown = null;
+      let result: unknown;
       try {
         result = line ? JSON.parse(line.slice('BENCH_RESULT '.length)) : null;
       } catch {
