@@ -46,15 +46,24 @@ export function AppHeader({ children }: { children?: ReactNode }) {
 }
 
 /**
- * Focuses without forcing a layout now: a plain `focus()` scrolls the element into view, which lays
- * out the whole new screen (1,000 table rows) synchronously, before the browser would have done it for
- * the next frame anyway. The scroll waits for that frame, whose layout it then reuses.
+ * Moves focus once the new screen has been laid out and painted. Focusing at once (even with
+ * `preventScroll`) makes Chromium lay out the whole new screen synchronously, 1,000 table rows
+ * included, before the rows can show; after the frame the layout is done and focusing costs nothing.
+ * Focus the user has moved meanwhile is left where it is. Answers a cancel function.
  */
-function focusWithoutLayout(element: HTMLElement): void {
-  element.focus({ preventScroll: true });
-  window.requestAnimationFrame?.(() => {
-    if (document.activeElement === element) element.scrollIntoView?.({ block: 'nearest' });
+function focusAfterNextFrame(target: () => HTMLElement | null | undefined): () => void {
+  const focusedBefore = document.activeElement;
+  let timeout: number | undefined;
+  const frame = window.requestAnimationFrame(() => {
+    // The frame callback runs before that frame's layout; the task after it runs once it is painted.
+    timeout = window.setTimeout(() => {
+      if (document.activeElement === focusedBefore) target()?.focus();
+    }, 0);
   });
+  return () => {
+    window.cancelAnimationFrame(frame);
+    if (timeout !== undefined) window.clearTimeout(timeout);
+  };
 }
 
 export function AppShell() {
@@ -68,8 +77,7 @@ export function AppShell() {
       firstRender.current = false;
       return;
     }
-    const heading = mainRef.current?.querySelector<HTMLElement>('h1');
-    if (heading) focusWithoutLayout(heading);
+    return focusAfterNextFrame(() => mainRef.current?.querySelector<HTMLElement>('h1'));
   }, [screen]);
 
   return (

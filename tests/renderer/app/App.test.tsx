@@ -1,5 +1,5 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src-renderer/src/app/App';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
 import { fail, ok } from '../support/fake-api';
@@ -147,26 +147,57 @@ describe('App', () => {
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     });
     const heading = await screen.findByRole('heading', { level: 1, name: 'Catalog' });
-    expect(document.activeElement).toBe(heading);
+    // After the new screen is drawn (see the next test).
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(screen.getByRole('link', { name: 'Catalog' }).getAttribute('aria-current')).toBe('page');
     expect(document.title).toBe('Catalog · Proxy Manager');
   });
 
-  it('focuses the new heading without scrolling it into view at once (that would lay out the whole table)', async () => {
-    render(<App />);
-    await screen.findByRole('heading', { level: 1, name: 'Ports' });
-    const focus = vi.spyOn(HTMLElement.prototype, 'focus');
-    try {
+  describe('focus after a navigation', () => {
+    const FRAME_TIMERS = [
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'setTimeout',
+      'clearTimeout',
+    ] as const;
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    async function onPorts() {
+      render(<App />);
+      await screen.findByRole('heading', { level: 1, name: 'Ports' });
+      // From here the frame and the task after it run when the test says so.
+      vi.useFakeTimers({ toFake: [...FRAME_TIMERS] });
+    }
+
+    const goToSettings = () =>
       act(() => {
         window.location.hash = '#/settings';
         window.dispatchEvent(new HashChangeEvent('hashchange'));
       });
-      const heading = await screen.findByRole('heading', { level: 1, name: 'Settings' });
+
+    it('moves to the new heading only after the new screen was drawn (no forced layout of its table)', async () => {
+      await onPorts();
+      const link = screen.getByRole('link', { name: 'Settings' });
+      link.focus();
+      goToSettings();
+      const heading = screen.getByRole('heading', { level: 1, name: 'Settings' });
+      expect(document.activeElement).toBe(link);
+      act(() => void vi.advanceTimersToNextFrame());
+      expect(document.activeElement).toBe(link);
+      act(() => void vi.advanceTimersByTime(1));
       expect(document.activeElement).toBe(heading);
-      expect(focus).toHaveBeenCalledWith({ preventScroll: true });
-    } finally {
-      focus.mockRestore();
-    }
+    });
+
+    it('stays where the user moved it before the new screen was drawn', async () => {
+      await onPorts();
+      goToSettings();
+      const portsLink = screen.getByRole('link', { name: 'Ports' });
+      portsLink.focus();
+      act(() => void vi.advanceTimersByTime(100));
+      expect(document.activeElement).toBe(portsLink);
+    });
   });
 
   it('says, in a permanent banner, when another process runs the background jobs', async () => {

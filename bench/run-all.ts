@@ -1,0 +1,66 @@
+/**
+ * `npm run bench`: every benchmark, one after the other (they would disturb each other's timings if
+ * run together), each with its own output, then their `BENCH_RESULT` lines side by side.
+ *
+ *   npm run bench -- [--only sandbox,renderer]
+ *
+ * Exits non-zero when one of them failed, after running the others.
+ */
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+
+const BENCHES = [
+  { name: 'sandbox', script: 'bench/sandbox-bench.ts' },
+  { name: 'renderer', script: 'bench/renderer-list-bench.ts' },
+] as const;
+
+function runOne(script: string): Promise<{ code: number; result: unknown }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      output += chunk.toString();
+    });
+    child.on('close', (code) => {
+      const line = output.split('\n').find((text) => text.startsWith('BENCH_RESULT '));
+      let result: unknown;
+      try {
+        result = line ? JSON.parse(line.slice('BENCH_RESULT '.length)) : null;
+      } catch {
+        result = null;
+      }
+      done({ code: code ?? 1, result });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: 'string' } }, strict: true });
+  const wanted = values.only?.split(',').map((name) => name.trim());
+  const chosen = BENCHES.filter((bench) => !wanted || wanted.includes(bench.name));
+  if (chosen.length === 0) throw new Error(`--only names none of: ${BENCHES.map((b) => b.name).join(', ')}`);
+
+  const results: Record<string, unknown> = {};
+  let failed = false;
+  for (const bench of chosen) {
+    console.log(`\n===== ${bench.name} (${bench.script}) =====`);
+    const { code, result } = await runOne(bench.script);
+    results[bench.name] = result;
+    if (code !== 0 || result === null) failed = true;
+  }
+
+  console.log('\n===== all benchmarks =====');
+  for (const bench of chosen) {
+    console.log(`${bench.name.padEnd(10)} ${JSON.stringify(results[bench.name])}`);
+  }
+  console.log(`\nBENCH_RESULT ${JSON.stringify(results)}`);
+  if (failed) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
