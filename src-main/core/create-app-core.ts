@@ -96,7 +96,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     demo,
     settings: new SettingsService(deps.settings, events),
     catalog: new CatalogService(api),
-    ports: new PortsService(api, events),
+    ports: new PortsService({ api, events, now: () => now().getTime() }),
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
   };
