@@ -32,7 +32,9 @@ export interface PortsServiceOptions {
   /** Wall time, for the usage range's default end (today, UTC). */
   now: () => number;
   rotation?: RotationService;
-  relocations?: RelocationTracker;
+  relocations?: Pick<RelocationTracker, 'track' | 'list'>;
+  /** Whether this process runs background jobs: only then are relocations tracked. */
+  ownsJobs?: () => boolean;
 }
 
 /** Mobile ports. UI calls go to the active profile; `refresh` serves background jobs. */
@@ -41,7 +43,8 @@ export class PortsService implements DomainService<'ports'> {
   private readonly events: EventSink;
   private readonly now: () => number;
   private rotation: RotationService | null;
-  private relocations: RelocationTracker | null;
+  private relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
+  private readonly ownsJobs: () => boolean;
 
   constructor(options: PortsServiceOptions) {
     this.api = options.api;
@@ -49,10 +52,14 @@ export class PortsService implements DomainService<'ports'> {
     this.now = options.now;
     this.rotation = options.rotation ?? null;
     this.relocations = options.relocations ?? null;
+    this.ownsJobs = options.ownsJobs ?? (() => true);
   }
 
   /** The composition root hands these in once built (they need this service to publish). */
-  attach(parts: { rotation?: RotationService; relocations?: RelocationTracker }): void {
+  attach(parts: {
+    rotation?: RotationService;
+    relocations?: Pick<RelocationTracker, 'track' | 'list'>;
+  }): void {
     if (parts.rotation) this.rotation = parts.rotation;
     if (parts.relocations) this.relocations = parts.relocations;
   }
@@ -156,7 +163,9 @@ export class PortsService implements DomainService<'ports'> {
         throw explainRelocationError(error);
       });
     const view = toPortView(value);
-    const progress = this.relocations ? await this.relocations.track(profileId, view) : undefined;
+    // A read-only process does not track (the job owner's tracker would not know); its UI reads on demand.
+    const progress =
+      this.relocations && this.ownsJobs() ? await this.relocations.track(profileId, view) : undefined;
     this.publish(profileId, [view], progress ? [progress] : undefined);
     return view;
   }
