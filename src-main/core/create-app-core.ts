@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { probeBaseUrl, type BaseUrlProbeResult, ProxyServiceClient } from '../api';
-import type { JobsStatus } from '../ipc/contract';
 import { DEFAULT_API_KEYS, startSandbox } from '../sandbox';
 import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
@@ -10,10 +9,10 @@ import { ConnectionService } from './connection/connection-service';
 import { type DemoSandbox, DemoService } from './demo/demo-service';
 import type { Lifecycle } from './domain-service';
 import { EventBus } from './events';
-import { type JobSection, JsonFileJobStore, MemoryJobSection } from './ports/ports-job-store';
 import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
 import { PortsService, toPortView } from './ports/ports-service';
+import { alwaysOwner, BackgroundJobs, type JobsOwnership, lockOwnership } from './runtime/background-jobs';
 import { type Clock, systemClock } from './runtime/clock';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
@@ -26,6 +25,9 @@ import { type ClientConfig, ClientPool } from './session/client-pool';
 import { ConnectionMonitor } from './session/connection-monitor';
 import { SettingsService } from './settings/settings-service';
 import { SettingsStore } from './settings/settings-store';
+import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
+import { JobStateStore } from './storage/job-state-store';
+import { InstanceLock } from './storage/instance-lock';
 import { SubscriptionsService } from './subscriptions/subscriptions-service';
 import { TopUpsService } from './topups/topups-service';
 
@@ -41,14 +43,16 @@ export interface AppCoreDependencies {
   createClient: (config: ClientConfig) => ProxyServiceClient;
   probeBaseUrl: (baseUrl: string) => Promise<BaseUrlProbeResult>;
   startDemoSandbox: () => Promise<DemoSandbox>;
-  /** Whether this process runs the background jobs (the instance lock decides). */
-  jobs?: () => JobsStatus;
+  /** Whether this process runs the background jobs (the instance lock decides); default: it does. */
+  jobsOwnership?: JobsOwnership;
+  /** What background work must find again after a crash (`state.json`); default: memory only. */
+  jobState?: JobStateStore;
+  /** Flushes the job state and releases the jobs lock; the last thing `dispose` does. */
+  releaseResources?: () => Promise<void>;
   now?: () => Date;
   log?: (line: string) => void;
   /** Background work's clock (tests: a FakeClock). Default: the system clock. */
   clock?: Clock;
-  /** Job state of the ports (receipts, relocations); default: in memory. */
-  portsJobs?: { section<T>(name: string): JobSection<T> };
   /** Reads a port's exit IP through the port (the proxy test); fills receipts' `verification`. */
   verifyExitIp?: VerifyExitIp;
   /** Told when a tracked relocation ends (OS notifications). */
@@ -63,7 +67,10 @@ export interface AppCoreDependencies {
 export function buildAppCore(deps: AppCoreDependencies): AppCore {
   const log = deps.log ?? (() => undefined);
   const now = deps.now ?? (() => new Date());
-  const jobs = deps.jobs ?? (() => ({ owner: true, message: null }));
+  const ownership = deps.jobsOwnership ?? alwaysOwner;
+  const jobs = () => ownership.status();
+  const jobSection = <T>(name: string): JobSection<T> =>
+    deps.jobState ? jobStateSection<T>(deps.jobState, name) : new MemoryJobSection<T>();
   const events = new EventBus(log);
   const profiles = new ProfilesService({
     settings: deps.settings,
@@ -98,15 +105,12 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
   const api = new ApiCaller(pool, monitor);
   const clock = deps.clock ?? systemClock;
-  const portsJobs = deps.portsJobs ?? {
-    section: <T>() => new MemoryJobSection<T>() as JobSection<T>,
-  };
   const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs: () => jobs().owner });
   const rotation = new RotationService({
     api,
     clock,
     events,
-    receipts: portsJobs.section<ReceiptsState>('rotationReceipts'),
+    receipts: jobSection<ReceiptsState>('rotation-receipts'),
     publishPort: (profileId, port) => ports.publish(profileId, [port]),
     ...(deps.verifyExitIp ? { verifyExitIp: deps.verifyExitIp } : {}),
     log,
@@ -114,7 +118,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   const relocations = new RelocationTracker({
     api,
     clock,
-    store: portsJobs.section<RelocationsState>('relocations'),
+    store: jobSection<RelocationsState>('relocations'),
     publish: (profileId, changed, progress) => ports.publish(profileId, changed, progress),
     toView: toPortView,
     ...(deps.notifyRelocation ? { notify: deps.notifyRelocation } : {}),
@@ -137,17 +141,27 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
   };
+  const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
+  backgroundJobs.add(relocations);
   const lifecycle: Lifecycle[] = [
+    {
+      name: 'job state',
+      start: () => {
+        for (const recovery of deps.jobState?.recoveries ?? []) {
+          state.addNotice(
+            'warning',
+            `${recovery.reason} The old file was kept at ${recovery.recoveredFrom}.`,
+          );
+        }
+      },
+      stop: () => deps.releaseResources?.(),
+    },
     { name: 'client pool', stop: () => pool.close() },
     { name: 'connection monitor', stop: () => monitor.stop() },
     { name: 'app state', stop: () => state.stop() },
     demo,
-    // Only the process that owns background jobs follows relocations (the instance lock decides).
-    {
-      name: relocations.name,
-      start: () => (jobs().owner ? relocations.start() : undefined),
-      stop: () => relocations.stop(),
-    },
+    // Last: jobs start once everything they use runs, and only in the process owning them.
+    backgroundJobs,
   ];
   return new AppCore({
     events,
@@ -171,8 +185,6 @@ export interface NodeAppCoreOptions {
   demoLatency?: 'fast' | 'realistic';
   /** How long to wait for the OS keychain at start (a locked keyring may be asking for a password). */
   keychainProbeTimeoutMs?: number;
-  /** Whether this process runs the background jobs; default: it does. */
-  jobs?: () => JobsStatus;
   log?: (line: string) => void;
 }
 
@@ -186,6 +198,10 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
   const keychain: KeychainProbeResult = await probeKeychain({
     timeoutMs: options.keychainProbeTimeoutMs ?? 10_000,
   });
+  const jobState = await JobStateStore.open({ dataDir: options.dataDir });
+  // One process per data folder runs schedules, pollers and watchers; the others serve reads.
+  const lock = new InstanceLock({ dataDir: options.dataDir, mode: options.mode, log });
+  await lock.acquire();
   const startDemoSandbox = async (): Promise<DemoSandbox> => {
     // The demo keeps its state in the data folder, so what the user did in the demo is there next time.
     const sandbox = await startSandbox({
@@ -205,8 +221,12 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     createClient: (config) => new ProxyServiceClient(config),
     probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
     startDemoSandbox,
-    ...(options.jobs ? { jobs: options.jobs } : {}),
-    portsJobs: new JsonFileJobStore(options.dataDir, 'ports-jobs.json', log),
+    jobsOwnership: lockOwnership(lock),
+    jobState,
+    releaseResources: async () => {
+      await jobState.flush();
+      await lock.release();
+    },
     log,
   });
 }

@@ -4,7 +4,7 @@ import type { Lifecycle } from '../domain-service';
 import type { Clock } from '../runtime/clock';
 import { DeadlineJob, describeError } from '../runtime/deadline-job';
 import type { ApiCaller } from '../session/api-caller';
-import type { JobSection } from './ports-job-store';
+import type { JobSection } from '../storage/job-section';
 
 /** Relocations per profile, per port. */
 export type RelocationsState = Record<string, Record<string, RelocationProgress>>;

@@ -13,7 +13,7 @@ import type { EventSink } from '../events';
 import type { Clock } from '../runtime/clock';
 import { describeError } from '../runtime/deadline-job';
 import type { ApiCaller } from '../session/api-caller';
-import type { JobSection } from './ports-job-store';
+import type { JobSection } from '../storage/job-section';
 
 export interface RotateOptions {
   /** Repeat (waiting out the cooldown) until the IP is not among the port's last `lastN` IPs. */

@@ -1,7 +1,7 @@
 import { ProxyServiceClient } from '../../../src-main/api';
 import type { EventChannel, EventPayload } from '../../../src-main/ipc/contract';
 import type { EventSink } from '../../../src-main/core/events';
-import { MemoryJobSection } from '../../../src-main/core/ports/ports-job-store';
+import { MemoryJobSection } from '../../../src-main/core/storage/job-section';
 import {
   type ReceiptsState,
   RotationService,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryJobSection } from '../../../src-main/core/ports/ports-job-store';
+import { MemoryJobSection } from '../../../src-main/core/storage/job-section';
 import { toPortView } from '../../../src-main/core/ports/ports-service';
 import {
   type RelocationNotice,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-main/api';
 import { AppError } from '../../../src-main/core/errors';
-import { MemoryJobSection } from '../../../src-main/core/ports/ports-job-store';
+import { MemoryJobSection } from '../../../src-main/core/storage/job-section';
 import type { ReceiptsState } from '../../../src-main/core/ports/rotation-service';
 import { toIpcError } from '../../../src-main/ipc/ipc-error-mapping';
 import { TestSandbox } from '../../support/sandbox-harness';
