@@ -8,6 +8,9 @@ import { createIpcHandlers } from '../ipc/ipc-handlers';
 import { applyAppMenu, planAppMenu } from './app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { developmentCspListener, developmentRendererCsp, RENDERER_CSP } from './content-security-policy';
+import { DesktopLifecycle } from './desktop-lifecycle';
+import { fixedDesktopPreferences } from './desktop-preferences';
+import { createElectronTray } from './electron-tray';
 import { registerIpcHandlers } from './ipc-wiring';
 import {
   createMainWindow,
@@ -16,6 +19,7 @@ import {
   isDevelopmentRun,
   rendererUrlFor,
 } from './main-window';
+import { SystemTrayService } from './tray';
 
 // The desktop app and web mode share one data folder (settings; keys stay in the keychain).
 app.setPath('userData', defaultDataDir());
@@ -31,13 +35,33 @@ let core: AppCore | null = null;
 // Whatever creates a web contents, the same guards apply (the main window's are already set).
 app.on('web-contents-created', (_event, contents) => guardWebContents(contents, rendererUrl));
 
-function showWindow(preloadPath: string): void {
+// INTEGRATOR: back this with the core's settings (`desktop: { closeToTray, startAtLogin,
+// startMinimized }`) and its change events; until then the defaults apply.
+const desktopPreferences = fixedDesktopPreferences();
+const tray = new SystemTrayService({
+  createTray: () => createElectronTray(process.platform),
+  onAction: (action) => lifecycle.handleTrayAction(action),
+});
+const lifecycle = new DesktopLifecycle({
+  app,
+  platform: process.platform,
+  preferences: desktopPreferences,
+  tray,
+  showWindow: () => showWindow({ hidden: false }),
+  // Unpackaged (`npm start`), the executable is Electron itself and needs the app folder.
+  loginItem: { path: process.execPath, args: app.isPackaged ? [] : [app.getAppPath()] },
+});
+
+function showWindow({ hidden }: { hidden: boolean }): void {
   if (mainWindow && !mainWindow.isDestroyed()) {
     if (mainWindow.isMinimized()) mainWindow.restore();
+    if (!mainWindow.isVisible()) mainWindow.show();
     mainWindow.focus();
     return;
   }
-  mainWindow = createMainWindow({ preloadPath, rendererUrl, development });
+  const preloadPath = join(app.getAppPath(), 'out', 'preload', 'index.js');
+  mainWindow = createMainWindow({ preloadPath, rendererUrl, development, showOnReady: !hidden });
+  lifecycle.attachWindow(mainWindow);
   mainWindow.on('closed', () => {
     mainWindow = null;
   });
@@ -45,7 +69,6 @@ function showWindow(preloadPath: string): void {
 
 async function boot(): Promise<void> {
   const appDir = app.getAppPath();
-  const preloadPath = join(appDir, 'out', 'preload', 'index.js');
   applyAppMenu(Menu, planAppMenu({ development, platform: process.platform, appName: app.getName() }));
   protocol.handle(
     APP_SCHEME,
@@ -70,19 +93,22 @@ async function boot(): Promise<void> {
   core.subscribe((channel, payload) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(channel, payload);
   });
-  showWindow(preloadPath);
-  app.on('second-instance', () => showWindow(preloadPath));
-  app.on('activate', () => showWindow(preloadPath));
+  const { startHidden } = lifecycle.start(
+    process.argv,
+    process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
+  );
+  showWindow({ hidden: startHidden });
+  app.on('second-instance', () => showWindow({ hidden: false }));
+  app.on('activate', () => showWindow({ hidden: false }));
   await core.start({ demo: process.argv.includes('--demo') });
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
-  });
+  app.on('window-all-closed', () => lifecycle.onWindowAllClosed());
   app.on('before-quit', () => {
+    lifecycle.dispose();
     void core?.dispose();
   });
   app
