@@ -1,36 +1,6 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
-import type { Plugin } from 'vite';
-
-/**
- * The renderer's Content-Security-Policy, added to the built index.html only: the dev server needs
- * inline scripts for hot reload, the shipped app never does. Web mode sends the same policy as a header.
- */
-const RENDERER_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
-
-function contentSecurityPolicy(): Plugin {
-  return {
-    name: 'proxy-manager-csp',
-    apply: 'build',
-    transformIndexHtml: () => [
-      {
-        tag: 'meta',
-        attrs: { 'http-equiv': 'Content-Security-Policy', content: RENDERER_CSP },
-        injectTo: 'head-prepend',
-      },
-    ],
-  };
-}
 
 export default defineConfig({
   main: {
@@ -52,9 +22,11 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src-renderer'),
-    // Relative asset paths: the desktop app loads the page from file://, web mode from its own origin.
+    // Relative asset paths: the desktop app loads the page from app://renderer/, web mode from its own
+    // origin. Both send the Content-Security-Policy as a response header (src-main/shell/
+    // content-security-policy.ts, src-main/web/web-server.ts), so the page carries no meta tag.
     base: './',
-    plugins: [react(), contentSecurityPolicy()],
+    plugins: [react()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       // electron-vite leaves bundles unminified; the renderer is also served to browsers in web mode.

@@ -1,27 +1,67 @@
-import { app, type BrowserWindow, ipcMain, type WebFrameMain } from 'electron';
+import { app, type BrowserWindow, ipcMain, Menu, protocol, session, type WebFrameMain } from 'electron';
 import { join } from 'node:path';
 import type { AppCore } from '../core/app-core';
 import { defaultDataDir } from '../core/app-paths';
 import { createNodeAppCore } from '../core/create-app-core';
 import { createGuardedDispatcher } from '../ipc/guarded-dispatcher';
 import { createIpcHandlers } from '../ipc/ipc-handlers';
+import { applyAppMenu, planAppMenu } from './app-menu';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
+import { developmentCspListener, developmentRendererCsp, RENDERER_CSP } from './content-security-policy';
+import { DesktopLifecycle } from './desktop-lifecycle';
+import { fixedDesktopPreferences } from './desktop-preferences';
+import { createElectronTray } from './electron-tray';
 import { registerIpcHandlers } from './ipc-wiring';
-import { createMainWindow, isAppFrame, rendererUrlFor } from './main-window';
+import {
+  createMainWindow,
+  guardWebContents,
+  isAppFrame,
+  isDevelopmentRun,
+  rendererUrlFor,
+} from './main-window';
+import { SystemTrayService } from './tray';
 
 // The desktop app and web mode share one data folder (settings; keys stay in the keychain).
 app.setPath('userData', defaultDataDir());
+// Must happen before `ready`: only then does the scheme get a real origin and a secure context.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 
+const development = isDevelopmentRun(app.isPackaged, process.env.ELECTRON_RENDERER_URL);
+const rendererUrl = rendererUrlFor(development, process.env.ELECTRON_RENDERER_URL);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let mainWindow: BrowserWindow | null = null;
 let core: AppCore | null = null;
 
-function showWindow(rendererUrl: string, preloadPath: string): void {
+// Whatever creates a web contents, the same guards apply (the main window's are already set).
+app.on('web-contents-created', (_event, contents) => guardWebContents(contents, rendererUrl));
+
+// INTEGRATOR: back this with the core's settings (`desktop: { closeToTray, startAtLogin,
+// startMinimized }`) and its change events; until then the defaults apply.
+const desktopPreferences = fixedDesktopPreferences();
+const tray = new SystemTrayService({
+  createTray: () => createElectronTray(process.platform),
+  onAction: (action) => lifecycle.handleTrayAction(action),
+});
+const lifecycle = new DesktopLifecycle({
+  app,
+  platform: process.platform,
+  preferences: desktopPreferences,
+  tray,
+  showWindow: () => showWindow({ hidden: false }),
+  // Unpackaged (`npm start`), the executable is Electron itself and needs the app folder.
+  loginItem: { path: process.execPath, args: app.isPackaged ? [] : [app.getAppPath()] },
+});
+
+function showWindow({ hidden }: { hidden: boolean }): void {
   if (mainWindow && !mainWindow.isDestroyed()) {
     if (mainWindow.isMinimized()) mainWindow.restore();
+    if (!mainWindow.isVisible()) mainWindow.show();
     mainWindow.focus();
     return;
   }
-  mainWindow = createMainWindow({ preloadPath, rendererUrl });
+  const preloadPath = join(app.getAppPath(), 'out', 'preload', 'index.js');
+  mainWindow = createMainWindow({ preloadPath, rendererUrl, development, showOnReady: !hidden });
+  lifecycle.attachWindow(mainWindow);
   mainWindow.on('closed', () => {
     mainWindow = null;
   });
@@ -29,8 +69,20 @@ function showWindow(rendererUrl: string, preloadPath: string): void {
 
 async function boot(): Promise<void> {
   const appDir = app.getAppPath();
-  const rendererUrl = rendererUrlFor(appDir, process.env.ELECTRON_RENDERER_URL);
-  const preloadPath = join(appDir, 'out', 'preload', 'index.js');
+  applyAppMenu(Menu, planAppMenu({ development, platform: process.platform, appName: app.getName() }));
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler({
+      rootDir: join(appDir, 'out', 'renderer'),
+      contentSecurityPolicy: RENDERER_CSP,
+    }),
+  );
+  if (development) {
+    session.defaultSession.webRequest.onHeadersReceived(
+      { urls: [`${new URL(rendererUrl).origin}/*`] },
+      developmentCspListener(developmentRendererCsp(rendererUrl)),
+    );
+  }
   core = await createNodeAppCore({ mode: 'desktop', dataDir: app.getPath('userData'), log });
   const dispatch = createGuardedDispatcher<WebFrameMain | null>({
     handlers: createIpcHandlers(core),
@@ -41,19 +93,22 @@ async function boot(): Promise<void> {
   core.subscribe((channel, payload) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(channel, payload);
   });
-  showWindow(rendererUrl, preloadPath);
-  app.on('second-instance', () => showWindow(rendererUrl, preloadPath));
-  app.on('activate', () => showWindow(rendererUrl, preloadPath));
+  const { startHidden } = lifecycle.start(
+    process.argv,
+    process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
+  );
+  showWindow({ hidden: startHidden });
+  app.on('second-instance', () => showWindow({ hidden: false }));
+  app.on('activate', () => showWindow({ hidden: false }));
   await core.start({ demo: process.argv.includes('--demo') });
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
-  });
+  app.on('window-all-closed', () => lifecycle.onWindowAllClosed());
   app.on('before-quit', () => {
+    lifecycle.dispose();
     void core?.dispose();
   });
   app

@@ -66,6 +66,8 @@ describe('desktop app (Electron) smoke test', () => {
     });
     const window = await app.firstWindow();
     await window.getByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' }).waitFor();
+    // Served from the app's own privileged scheme, never file://.
+    expect(window.url()).toMatch(/^app:\/\/renderer\/index\.html/);
 
     const isolation = await window.evaluate(() => ({
       api: typeof (window as unknown as { api?: { app?: { getState?: unknown } } }).api?.app?.getState,

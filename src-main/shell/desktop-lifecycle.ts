@@ -1,0 +1,143 @@
+import type { DesktopPreferences, DesktopPreferencesSource } from './desktop-preferences';
+import type { TrayAction } from './tray';
+
+/** The part of Electron's `app` the lifecycle uses. */
+export interface LifecycleApp {
+  quit(): void;
+  on(event: 'before-quit', listener: () => void): unknown;
+  setLoginItemSettings(settings: { openAtLogin: boolean; path?: string; args?: string[] }): void;
+}
+
+/** The part of a `BrowserWindow` the lifecycle uses. */
+export interface LifecycleWindow {
+  on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;
+  on(event: 'show' | 'hide' | 'closed', listener: () => void): unknown;
+  hide(): void;
+}
+
+/** The part of the tray service the lifecycle drives. */
+export interface LifecycleTray {
+  setEnabled(enabled: boolean): void;
+  setWindowVisible(visible: boolean): void;
+  readonly isShown: boolean;
+}
+
+export interface DesktopLifecycleOptions {
+  app: LifecycleApp;
+  platform: NodeJS.Platform;
+  preferences: DesktopPreferencesSource;
+  tray: LifecycleTray;
+  /** Creates the window, or shows, restores and focuses the existing one. */
+  showWindow: () => void;
+  /** What the OS starts at login: the executable and the arguments before `--hidden`. */
+  loginItem: { path?: string; args: string[] };
+}
+
+/** The argument a login start passes on Windows so that the app comes up in the tray. */
+export const HIDDEN_ARG = '--hidden';
+
+/**
+ * When the app keeps running and when it ends. Closing the window hides it to the tray while
+ * `closeToTray` is on (and a tray is there to come back through); Quit in the tray, Cmd+Q, the OS
+ * logging out or installing an update end it. Start at login goes to the OS through
+ * `setLoginItemSettings` (macOS and Windows; Electron has no login items on Linux). Start minimised
+ * applies to login starts, as in most desktop apps (a start by hand always shows the window): on
+ * Windows the login item carries `--hidden`; macOS login items take no arguments (Electron 45 has
+ * no `openAsHidden` any more), so there `wasOpenedAtLogin` tells.
+ */
+export class DesktopLifecycle {
+  readonly #options: DesktopLifecycleOptions;
+  #quitting = false;
+  #loginItemApplied: string | null = null;
+  #unsubscribe: (() => void) | null = null;
+
+  constructor(options: DesktopLifecycleOptions) {
+    this.#options = options;
+    // Whoever asks to quit (the tray, Cmd+Q, the OS), the window must not veto it by hiding.
+    options.app.on('before-quit', () => {
+      this.#quitting = true;
+    });
+  }
+
+  get quitting(): boolean {
+    return this.#quitting;
+  }
+
+  get loginItemsSupported(): boolean {
+    return this.#options.platform === 'darwin' || this.#options.platform === 'win32';
+  }
+
+  /**
+   * Applies the preferences, follows their changes, and says whether the window should start
+   * hidden: `--hidden` (a Windows login start, or the user's own autostart entry on Linux), or a
+   * macOS login start with `startMinimized` on.
+   */
+  start(argv: readonly string[], openedAtLogin = false): { startHidden: boolean } {
+    const preferences = this.#options.preferences.getDesktopPreferences();
+    this.#apply(preferences);
+    this.#unsubscribe = this.#options.preferences.onDesktopPreferencesChanged((next) => this.#apply(next));
+    const wantsHidden = argv.includes(HIDDEN_ARG) || (openedAtLogin && preferences.startMinimized);
+    // Hidden with no tray would leave no way back to the window.
+    return { startHidden: wantsHidden && this.#options.tray.isShown };
+  }
+
+  attachWindow(window: LifecycleWindow): void {
+    window.on('close', (event) => {
+      if (this.#quitting) return;
+      const { closeToTray } = this.#options.preferences.getDesktopPreferences();
+      if (closeToTray && this.#options.tray.isShown) {
+        event.preventDefault();
+        window.hide();
+      }
+    });
+    window.on('show', () => this.#options.tray.setWindowVisible(true));
+    window.on('hide', () => this.#options.tray.setWindowVisible(false));
+    window.on('closed', () => this.#options.tray.setWindowVisible(false));
+  }
+
+  handleTrayAction(action: TrayAction): void {
+    switch (action.type) {
+      case 'open-window':
+        this.#options.showWindow();
+        return;
+      case 'quit':
+        this.quit();
+        return;
+    }
+  }
+
+  quit(): void {
+    this.#quitting = true;
+    this.#options.app.quit();
+  }
+
+  /** `window-all-closed`: the last window is gone (closed for real, not hidden to the tray). */
+  onWindowAllClosed(): void {
+    if (this.#options.platform === 'darwin') return; // the macOS convention: the app stays in the Dock
+    const { closeToTray } = this.#options.preferences.getDesktopPreferences();
+    if (!closeToTray || !this.#options.tray.isShown) this.quit();
+  }
+
+  dispose(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  #apply(preferences: DesktopPreferences): void {
+    this.#options.tray.setEnabled(preferences.closeToTray || preferences.startMinimized);
+    this.#applyLoginItem(preferences);
+  }
+
+  #applyLoginItem({ startAtLogin, startMinimized }: DesktopPreferences): void {
+    if (!this.loginItemsSupported) return;
+    const key = JSON.stringify([startAtLogin, startMinimized]);
+    if (key === this.#loginItemApplied) return;
+    this.#loginItemApplied = key;
+    const { path, args } = this.#options.loginItem;
+    this.#options.app.setLoginItemSettings({
+      openAtLogin: startAtLogin,
+      ...(path ? { path } : {}),
+      args: startMinimized ? [...args, HIDDEN_ARG] : [...args],
+    });
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The tray as a view of state (after Signal's `SystemTrayService`): setters that ignore equal values,
+ * one render that rebuilds the tray from the state, and the OS tray created through an injected
+ * factory so that none of this needs Electron. The menu is a pure function of the state.
+ */
+
+/** Everything the tray shows. New sections (pinned ports, schedules) add their fields here. */
+export interface TrayState {
+  /** Whether the main window is on screen (decides the wording of the first item). */
+  windowVisible: boolean;
+}
+
+export const INITIAL_TRAY_STATE: Readonly<TrayState> = Object.freeze({ windowVisible: false });
+
+/** What a menu item does when clicked. New kinds (`rotate-port`, `pause-schedules`) extend this union. */
+export type TrayAction = { type: 'open-window' } | { type: 'quit' };
+
+export type TrayMenuItem =
+  | { kind: 'action'; label: string; action: TrayAction; enabled?: boolean }
+  | { kind: 'separator' }
+  | { kind: 'submenu'; label: string; items: TrayMenuItem[] };
+
+/** One part of the menu; sections are joined with separators and empty ones are left out. */
+export type TrayMenuSection = (state: TrayState) => TrayMenuItem[];
+
+const windowSection: TrayMenuSection = (state) => [
+  {
+    kind: 'action',
+    label: state.windowVisible ? 'Show Proxy Manager' : 'Open Proxy Manager',
+    action: { type: 'open-window' },
+  },
+];
+
+const quitSection: TrayMenuSection = () => [
+  { kind: 'action', label: 'Quit Proxy Manager', action: { type: 'quit' } },
+];
+
+/** Top to bottom. Quit stays last. */
+export const TRAY_MENU_SECTIONS: readonly TrayMenuSection[] = [windowSection, quitSection];
+
+export function buildTrayMenu(
+  state: TrayState,
+  sections: readonly TrayMenuSection[] = TRAY_MENU_SECTIONS,
+): TrayMenuItem[] {
+  const menu: TrayMenuItem[] = [];
+  for (const section of sections) {
+    const items = section(state);
+    if (items.length === 0) continue;
+    if (menu.length > 0) menu.push({ kind: 'separator' });
+    menu.push(...items);
+  }
+  return menu;
+}
+
+/** The OS tray, as the service needs it. */
+export interface TrayHandle {
+  setToolTip(text: string): void;
+  setMenu(items: TrayMenuItem[], onAction: (action: TrayAction) => void): void;
+  /** A click on the icon itself (Windows and most Linux trays). */
+  onClick(listener: () => void): void;
+  destroy(): void;
+}
+
+export type TrayFactory = () => TrayHandle;
+
+export interface SystemTrayServiceOptions {
+  createTray: TrayFactory;
+  onAction: (action: TrayAction) => void;
+  tooltip?: string;
+  sections?: readonly TrayMenuSection[];
+}
+
+export class SystemTrayService {
+  #state: TrayState = { ...INITIAL_TRAY_STATE };
+  #enabled = false;
+  #tray: TrayHandle | null = null;
+  readonly #options: SystemTrayServiceOptions;
+
+  constructor(options: SystemTrayServiceOptions) {
+    this.#options = options;
+  }
+
+  get state(): Readonly<TrayState> {
+    return this.#state;
+  }
+
+  get isShown(): boolean {
+    return this.#tray !== null;
+  }
+
+  setEnabled(enabled: boolean): void {
+    if (this.#enabled === enabled) return;
+    this.#enabled = enabled;
+    this.#render();
+  }
+
+  setWindowVisible(windowVisible: boolean): void {
+    this.#update({ windowVisible });
+  }
+
+  #update(patch: Partial<TrayState>): void {
+    const keys = Object.keys(patch) as (keyof TrayState)[];
+    if (keys.every((key) => Object.is(this.#state[key], patch[key]))) return;
+    this.#state = { ...this.#state, ...patch };
+    this.#render();
+  }
+
+  #render(): void {
+    if (!this.#enabled) {
+      this.#tray?.destroy();
+      this.#tray = null;
+      return;
+    }
+    if (!this.#tray) {
+      this.#tray = this.#options.createTray();
+      this.#tray.onClick(() => this.#options.onAction({ type: 'open-window' }));
+    }
+    this.#tray.setToolTip(this.#options.tooltip ?? 'Proxy Manager');
+    this.#tray.setMenu(buildTrayMenu(this.#state, this.#options.sections), this.#options.onAction);
+  }
+}
+
+/**
+ * The tray icon as raw BGRA pixels (for `nativeImage.createFromBitmap`): a filled disc with a ring
+ * cut out, drawn here so that the app ships no binary asset. Black on macOS (a template image the OS
+ * recolours), the app's blue elsewhere.
+ */
+export function trayIconBitmap(size: number, rgb: readonly [number, number, number]): Buffer {
+  const pixels = Buffer.alloc(size * size * 4);
+  const centre = (size - 1) / 2;
+  const outer = size / 2 - 0.5;
+  for (let y = 0; y < size; y += 1) {
+    for (let x = 0; x < size; x += 1) {
+      const distance = Math.hypot(x - centre, y - centre) / outer;
+      const inside = distance <= 1 && !(distance > 0.55 && distance < 0.72);
+      const offset = (y * size + x) * 4;
+      pixels[offset] = rgb[2];
+      pixels[offset + 1] = rgb[1];
+      pixels[offset + 2] = rgb[0];
+      pixels[offset + 3] = inside ? 255 : 0;
+    }
+  }
+  return pixels;
+}
