@@ -90,6 +90,7 @@ async function boot(): Promise<void> {
   const dispatch = createGuardedDispatcher<WebFrameMain | null>({
     handlers: createIpcHandlers(core),
     isTrustedSender: (frame) => isAppFrame(mainWindow, frame, rendererUrl),
+    uiCalls: core.uiCalls,
     log,
   });
   registerIpcHandlers(ipcMain, dispatch);
