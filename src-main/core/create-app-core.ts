@@ -10,6 +10,8 @@ import { type DemoSandbox, DemoService } from './demo/demo-service';
 import type { Lifecycle } from './domain-service';
 import { EventBus } from './events';
 import { PortsService } from './ports/ports-service';
+import { RotationScheduler } from './ports/rotation-scheduler';
+import { TrayStateService } from './ports/tray-state';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
 import { probeKeychain, type KeychainProbeResult } from './secrets/keychain-probe';
@@ -99,6 +101,8 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ports: new PortsService(api, events),
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
+    schedules: new RotationScheduler(),
+    tray: new TrayStateService(),
   };
   const lifecycle: Lifecycle[] = [
     { name: 'client pool', stop: () => pool.close() },

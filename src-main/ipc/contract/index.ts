@@ -16,19 +16,31 @@ import { demoCalls } from './demo';
 import { portsCalls, portsEvents } from './ports';
 import { profilesCalls } from './profiles';
 import type { IpcResult } from './results';
+import { schedulesCalls, schedulesEvents } from './schedules';
 import { settingsCalls, settingsEvents } from './settings';
 import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
+import { trayCalls, trayEvents } from './tray';
 
 export type { AppState, JobsStatus, Notice } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
 export type { MobilePortView, PortsChanged } from './ports';
 export type { KeyStatus, ProfileSummary } from './profiles';
 export type { IpcError, IpcFieldError, IpcResult } from './results';
+export type {
+  PortSchedule,
+  ScheduleCadence,
+  ScheduleRun,
+  ScheduleRunResult,
+  ScheduleRunTrigger,
+  SchedulesChanged,
+  SchedulesView,
+} from './schedules';
 export type { DesktopPreferences, SettingsView } from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
 export type { SubscriptionsChanged } from './subscriptions';
 export type { TopUpsChanged } from './topups';
+export type { TrayView } from './tray';
 export { apiMemberOf, eventMemberOf } from '../channel-names';
 
 export const ipcCalls = {
@@ -41,6 +53,8 @@ export const ipcCalls = {
   ...portsCalls,
   ...subscriptionsCalls,
   ...topupsCalls,
+  ...schedulesCalls,
+  ...trayCalls,
 } as const;
 
 export const ipcEvents = {
@@ -49,6 +63,8 @@ export const ipcEvents = {
   ...portsEvents,
   ...subscriptionsEvents,
   ...topupsEvents,
+  ...schedulesEvents,
+  ...trayEvents,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
