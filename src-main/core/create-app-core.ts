@@ -9,7 +9,11 @@ import { ConnectionService } from './connection/connection-service';
 import { type DemoSandbox, DemoService } from './demo/demo-service';
 import type { Lifecycle } from './domain-service';
 import { EventBus } from './events';
-import { PortsService } from './ports/ports-service';
+import { type JobSection, JsonFileJobStore, MemoryJobSection } from './ports/ports-job-store';
+import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
+import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
+import { PortsService, toPortView } from './ports/ports-service';
+import { type Clock, systemClock } from './runtime/clock';
 import { RotationScheduler } from './ports/rotation-scheduler';
 import { TrayStateService } from './ports/tray-state';
 import { ProfilesController } from './profiles/profiles-controller';
@@ -42,6 +46,14 @@ export interface AppCoreDependencies {
   jobs?: () => JobsStatus;
   now?: () => Date;
   log?: (line: string) => void;
+  /** Background work's clock (tests: a FakeClock). Default: the system clock. */
+  clock?: Clock;
+  /** Job state of the ports (receipts, relocations); default: in memory. */
+  portsJobs?: { section<T>(name: string): JobSection<T> };
+  /** Reads a port's exit IP through the port (the proxy test); fills receipts' `verification`. */
+  verifyExitIp?: VerifyExitIp;
+  /** Told when a tracked relocation ends (OS notifications). */
+  notifyRelocation?: (notice: RelocationNotice) => void;
 }
 
 /**
@@ -86,6 +98,30 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     state,
   });
   const api = new ApiCaller(pool, monitor);
+  const clock = deps.clock ?? systemClock;
+  const portsJobs = deps.portsJobs ?? {
+    section: <T>() => new MemoryJobSection<T>() as JobSection<T>,
+  };
+  const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs: () => jobs().owner });
+  const rotation = new RotationService({
+    api,
+    clock,
+    events,
+    receipts: portsJobs.section<ReceiptsState>('rotationReceipts'),
+    publishPort: (profileId, port) => ports.publish(profileId, [port]),
+    ...(deps.verifyExitIp ? { verifyExitIp: deps.verifyExitIp } : {}),
+    log,
+  });
+  const relocations = new RelocationTracker({
+    api,
+    clock,
+    store: portsJobs.section<RelocationsState>('relocations'),
+    publish: (profileId, changed, progress) => ports.publish(profileId, changed, progress),
+    toView: toPortView,
+    ...(deps.notifyRelocation ? { notify: deps.notifyRelocation } : {}),
+    log,
+  });
+  ports.attach({ rotation, relocations });
   const services = {
     app: state,
     connection: new ConnectionService({
@@ -98,7 +134,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     demo,
     settings: new SettingsService(deps.settings, events),
     catalog: new CatalogService(api),
-    ports: new PortsService(api, events),
+    ports,
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
     schedules: new RotationScheduler(),
@@ -109,6 +145,12 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     { name: 'connection monitor', stop: () => monitor.stop() },
     { name: 'app state', stop: () => state.stop() },
     demo,
+    // Only the process that owns background jobs follows relocations (the instance lock decides).
+    {
+      name: relocations.name,
+      start: () => (jobs().owner ? relocations.start() : undefined),
+      stop: () => relocations.stop(),
+    },
   ];
   return new AppCore({
     events,
@@ -167,6 +209,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
     startDemoSandbox,
     ...(options.jobs ? { jobs: options.jobs } : {}),
+    portsJobs: new JsonFileJobStore(options.dataDir, 'ports-jobs.json', log),
     log,
   });
 }

@@ -16,7 +16,11 @@ export type AppErrorCode =
   | 'invalid_key'
   | 'key_required'
   | 'invalid_key_storage'
-  | 'profile_read_only';
+  | 'profile_read_only'
+  // mobile ports
+  | 'invalid_input'
+  | 'location_unavailable'
+  | 'rotation_not_confirmed';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so

@@ -15,6 +15,7 @@ describe('channel names for the preload', () => {
       [
         'app:stateChanged',
         'ports:changed',
+        'ports:rotation',
         'settings:changed',
         'subscriptions:changed',
         'topups:changed',

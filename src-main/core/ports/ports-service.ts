@@ -1,20 +1,68 @@
-import type { MobilePort } from '../../api';
-import type { DomainHandlers, MobilePortView } from '../../ipc/contract';
+import type { IpHistoryEntry, MobilePort, MobilePortUpdate, ProxyServiceClient } from '../../api';
+import type {
+  DomainHandlers,
+  IpHistoryExport,
+  IpHistoryView,
+  MobilePortView,
+  ParsedCallInput,
+  RelocationProgress,
+  RotationReceipt,
+} from '../../ipc/contract';
+import { USAGE_RANGE_MAX_DAYS, usageRangeDays } from '../../ipc/contract/ports';
 import type { DomainService } from '../domain-service';
+import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
+import { ipHistoryCsv, mergeReceipts } from './ip-history';
+import type { RelocationTracker } from './relocation-tracker';
+import type { RotationService } from './rotation-service';
 
 /** The rotation link carries the API key: it stays in main unless the user asks for it. */
 export function toPortView({ rotationLink, ...port }: MobilePort): MobilePortView {
   return { ...port, hasRotationLink: typeof rotationLink === 'string' };
 }
 
+/** Pages read for a CSV export at most (100 per page: the sandbox keeps 1,000 entries per port). */
+const EXPORT_MAX_PAGES = 200;
+const EXPORT_PER_PAGE = 100;
+
+export interface PortsServiceOptions {
+  api: Pick<ApiCaller, 'active' | 'forProfile'>;
+  events: EventSink;
+  /** Wall time, for the usage range's default end (today, UTC). */
+  now: () => number;
+  rotation?: RotationService;
+  relocations?: Pick<RelocationTracker, 'track' | 'list'>;
+  /** Whether this process runs background jobs: only then are relocations tracked. */
+  ownsJobs?: () => boolean;
+}
+
 /** Mobile ports. UI calls go to the active profile; `refresh` serves background jobs. */
 export class PortsService implements DomainService<'ports'> {
-  constructor(
-    private readonly api: Pick<ApiCaller, 'active' | 'forProfile'>,
-    private readonly events: EventSink,
-  ) {}
+  private readonly api: Pick<ApiCaller, 'active' | 'forProfile'>;
+  private readonly events: EventSink;
+  private readonly now: () => number;
+  private rotation: RotationService | null;
+  private relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
+  private readonly ownsJobs: () => boolean;
+
+  constructor(options: PortsServiceOptions) {
+    this.api = options.api;
+    this.events = options.events;
+    this.now = options.now;
+    this.rotation = options.rotation ?? null;
+    this.relocations = options.relocations ?? null;
+    this.ownsJobs = options.ownsJobs ?? (() => true);
+  }
+
+  /** The composition root hands these in once built (they need this service to publish). */
+  attach(parts: {
+    rotation?: RotationService;
+    relocations?: Pick<RelocationTracker, 'track' | 'list'>;
+  }): void {
+    if (parts.rotation) this.rotation = parts.rotation;
+    if (parts.relocations) this.relocations = parts.relocations;
+  }
 
   handlers(): DomainHandlers<'ports'> {
     return {
@@ -22,6 +70,38 @@ export class PortsService implements DomainService<'ports'> {
       'ports:list': async () => {
         const { value } = await this.api.active('authenticated', (client) => client.listMobilePorts());
         return value.map(toPortView);
+      },
+      'ports:get': async ({ portId }) => {
+        const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
+        return toPortView(value);
+      },
+      'ports:update': (input) => this.update(input),
+      'ports:rotate': async ({ portId, untilNew }) => {
+        const { profileId } = await this.activeProfile();
+        return this.rotationService().rotate(profileId, portId, 'button', untilNew ? { untilNew } : {});
+      },
+      'ports:rotateMany': async ({ portIds }) => {
+        const { profileId } = await this.activeProfile();
+        return this.rotationService().rotateMany(profileId, portIds, 'bulk');
+      },
+      'ports:relocate': ({ portId, country, carrier, city }) =>
+        this.relocate(portId, { country, carrier, ...(city ? { city } : {}) }),
+      'ports:relocations': async () => {
+        const { profileId } = await this.activeProfile();
+        return this.relocations ? this.relocations.list(profileId) : [];
+      },
+      'ports:resetPassword': ({ portId }) => this.write((client) => client.resetMobilePortPassword(portId)),
+      'ports:ipHistory': ({ portId, page, perPage }) => this.ipHistory(portId, page, perPage),
+      'ports:exportIpHistory': ({ portId }) => this.exportIpHistory(portId),
+      'ports:usage': ({ portId, from, to }) => this.usage(portId, from, to),
+      'ports:revealRotationLink': async ({ portId }) => {
+        // Deliberately not logged anywhere: the link carries the API key.
+        const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
+        return { rotationLink: value.rotationLink };
+      },
+      'ports:receipts': async ({ portId }) => {
+        const { profileId } = await this.activeProfile();
+        return this.rotationService().receipts(profileId, portId);
       },
     };
   }
@@ -39,7 +119,124 @@ export class PortsService implements DomainService<'ports'> {
   }
 
   /** Announces ports whose state main learned of (after a write, or a background read). */
-  publish(profileId: string, changed: MobilePortView[]): void {
-    if (changed.length > 0) this.events.emit('ports:changed', { profileId, changed });
+  publish(profileId: string, changed: MobilePortView[], relocations?: RelocationProgress[]): void {
+    if (changed.length > 0 || (relocations && relocations.length > 0)) {
+      this.events.emit('ports:changed', {
+        profileId,
+        changed,
+        ...(relocations && relocations.length > 0 ? { relocations } : {}),
+      });
+    }
   }
+
+  private rotationService(): RotationService {
+    if (!this.rotation) throw new AppError('internal_error', 'Rotation is not available in this process');
+    return this.rotation;
+  }
+
+  private async activeProfile(): Promise<{ profileId: string }> {
+    // `active` resolves the profile and checks that it has a usable key before anything is sent.
+    const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
+    return { profileId };
+  }
+
+  private async update(input: ParsedCallInput<'ports:update'>): Promise<MobilePortView> {
+    const patch: MobilePortUpdate = {};
+    if (input.label !== undefined) patch.label = input.label;
+    if (input.autoRenew !== undefined) patch.autoRenew = input.autoRenew;
+    if (input.rotation) {
+      patch.rotation =
+        input.rotation.mode === 'manual'
+          ? { mode: 'manual', intervalMinutes: null }
+          : { mode: 'interval', intervalMinutes: input.rotation.intervalMinutes };
+    }
+    return this.write((client) => client.updateMobilePort(input.portId, patch));
+  }
+
+  private async relocate(
+    portId: string,
+    request: { country: string; carrier: string; city?: string },
+  ): Promise<MobilePortView> {
+    const { profileId, value } = await this.api
+      .active('authenticated', (client) => client.relocateMobilePort(portId, request))
+      .catch((error: unknown) => {
+        throw explainRelocationError(error);
+      });
+    const view = toPortView(value);
+    // A read-only process does not track (the job owner's tracker would not know); its UI reads on demand.
+    const progress =
+      this.relocations && this.ownsJobs() ? await this.relocations.track(profileId, view) : undefined;
+    this.publish(profileId, [view], progress ? [progress] : undefined);
+    return view;
+  }
+
+  /** A write to one port: the answer is the port, announced to every window. */
+  private async write(run: (client: ProxyServiceClient) => Promise<MobilePort>): Promise<MobilePortView> {
+    const { profileId, value } = await this.api.active('authenticated', run);
+    const view = toPortView(value);
+    this.publish(profileId, [view]);
+    return view;
+  }
+
+  private async ipHistory(portId: string, page: number, perPage: number): Promise<IpHistoryView> {
+    const { profileId, value } = await this.api.active('authenticated', (client) =>
+      client.getMobileIpHistory(portId, { page, perPage }),
+    );
+    const receipts = this.rotation ? await this.rotation.receipts(profileId, portId) : [];
+    return { data: mergeReceipts(value.data, receipts), pagination: value.pagination };
+  }
+
+  private async exportIpHistory(portId: string): Promise<IpHistoryExport> {
+    const { profileId, value } = await this.api.active('authenticated', async (client) => {
+      const entries: IpHistoryEntry[] = [];
+      for (let page = 1; page <= EXPORT_MAX_PAGES; page += 1) {
+        const answer = await client.getMobileIpHistory(portId, { page, perPage: EXPORT_PER_PAGE });
+        entries.push(...answer.data);
+        if (page >= answer.pagination.totalPages || answer.data.length === 0) break;
+      }
+      return entries;
+    });
+    const receipts: RotationReceipt[] = this.rotation ? await this.rotation.receipts(profileId, portId) : [];
+    const rows = mergeReceipts(value, receipts);
+    return {
+      fileName: `port-${portId.replace(/[^A-Za-z0-9_-]/g, '_')}-ip-history.csv`,
+      csv: ipHistoryCsv(rows),
+      rows: rows.length,
+    };
+  }
+
+  private async usage(portId: string, from: string | undefined, to: string | undefined) {
+    // The contract checks a range with both ends; with one end, the other is the service's default.
+    const today = new Date(this.now()).toISOString().slice(0, 10);
+    if (from !== undefined && to === undefined) {
+      const days = usageRangeDays(from, today);
+      if (days < 1) {
+        throw new AppError('invalid_input', 'The start is after today', [
+          { field: 'from', message: 'The start is after today' },
+        ]);
+      }
+      if (days > USAGE_RANGE_MAX_DAYS) {
+        const message = `At most ${USAGE_RANGE_MAX_DAYS} days (from this start to today is ${days})`;
+        throw new AppError('invalid_input', message, [{ field: 'from', message }]);
+      }
+    }
+    const { value } = await this.api.active('authenticated', (client) =>
+      client.getMobilePortUsage(portId, { ...(from ? { from } : {}), ...(to ? { to } : {}) }),
+    );
+    return value;
+  }
+}
+
+/** `location_unavailable` keeps the service's words and adds what the user can do about it. */
+function explainRelocationError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'location_unavailable' && error instanceof Error) {
+    return new AppError(
+      'location_unavailable',
+      `${error.message.replace(/\.?$/, '.')} Pick another carrier or city (or leave the city empty) and try again.`,
+      [],
+      error,
+    );
+  }
+  return error;
 }

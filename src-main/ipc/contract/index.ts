@@ -24,7 +24,19 @@ import { trayCalls, trayEvents } from './tray';
 
 export type { AppState, JobsStatus, Notice } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
-export type { MobilePortView, PortsChanged } from './ports';
+export type {
+  ExitIpVerification,
+  IpHistoryExport,
+  IpHistoryRow,
+  IpHistoryView,
+  MobilePortView,
+  PortsChanged,
+  PortsRotation,
+  RelocationProgress,
+  RotateManyOutcome,
+  RotationReceipt,
+  RotationTrigger,
+} from './ports';
 export type { KeyStatus, ProfileSummary } from './profiles';
 export type { IpcError, IpcFieldError, IpcResult } from './results';
 export type {

@@ -1,6 +1,9 @@
-import type { MobilePort } from '../../api/api-types';
+import { z } from 'zod';
+import type { IpHistoryEntry, MobilePort, UsageReport } from '../../api/api-types';
+import { LABEL_MAX } from '../../shared/limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput } from './shared-inputs';
+import type { IpcError } from './results';
+import { countryCode, noInput, page, perPage } from './shared-inputs';
 
 /**
  * `Omit` for API types: they are loose objects with a string index signature, under which plain `Omit`
@@ -13,16 +16,216 @@ type OmitMembers<T, K extends string> = {
 /** A mobile port as the renderer sees it: the rotation link (it carries the key) is left in main. */
 export type MobilePortView = OmitMembers<MobilePort, 'rotationLink'> & { hasRotationLink: boolean };
 
+/** What started a rotation: shown on receipts, in notifications and in the IP history. */
+export const ROTATION_TRIGGERS = ['button', 'tray', 'shortcut', 'schedule', 'bulk'] as const;
+export type RotationTrigger = (typeof ROTATION_TRIGGERS)[number];
+
+/** The exit IP read through the port itself (the proxy test), compared with what the API said. */
+export interface ExitIpVerification {
+  exitIp: string;
+  /** False: the API reported one IP and traffic leaves from another. */
+  matches: boolean;
+}
+
+/**
+ * What one rotation did, as the app saw it. Times are ISO 8601 (UTC). `sameIp` is the carrier
+ * handing back the IP the port had before: the rotation happened, the IP did not change.
+ */
+export interface RotationReceipt {
+  /** Unique per receipt (to merge receipts into the IP history and to dedupe events). */
+  id: string;
+  portId: string;
+  previousIp: string;
+  ip: string;
+  sameIp: boolean;
+  startedAt: string;
+  finishedAt: string;
+  tookMs: number;
+  nextRotationAvailableAt: string;
+  trigger: RotationTrigger;
+  /** Rotations sent for this receipt: 1, or more for "rotate until new". */
+  attempts: number;
+  /**
+   * `answer`: the service's answer to the rotation. `reread`: the answer was lost (network error,
+   * timeout) and the port, read again, shows that the rotation happened; it was not sent twice.
+   */
+  confirmedBy: 'answer' | 'reread';
+  /** "Rotate until new" only: whether the final IP is outside the port's last `lastN` IPs. */
+  untilNew: { lastN: number; maxTries: number; reachedNewIp: boolean } | null;
+  verification: ExitIpVerification | null;
+}
+
+/** One port's answer in a bulk rotation. */
+export type RotateManyOutcome =
+  { portId: string; ok: true; receipt: RotationReceipt } | { portId: string; ok: false; error: IpcError };
+
+/** An IP history entry with the app's own receipt for the rotation that assigned it, when there is one. */
+export interface IpHistoryRow extends IpHistoryEntry {
+  receipt: RotationReceipt | null;
+}
+
+export interface IpHistoryView {
+  data: IpHistoryRow[];
+  pagination: { page: number; perPage: number; total: number; totalPages: number };
+}
+
+export interface IpHistoryExport {
+  /** Suggested file name, e.g. `port-mp_123-ip-history.csv`. */
+  fileName: string;
+  csv: string;
+  rows: number;
+}
+
+/** A relocation the tracker follows until the port is `active` on its new modem. */
+export interface RelocationProgress {
+  portId: string;
+  /** `provisioning` while waiting; `active` once done; `failed` when tracking gave up (port gone, expired). */
+  state: 'provisioning' | 'active' | 'failed';
+  startedAt: string;
+  /** When the tracker reads the port next; null once done. */
+  nextCheckAt: string | null;
+  checks: number;
+  /** A sentence for the user (why it failed, or the new endpoint). */
+  message: string | null;
+}
+
 export interface PortsChanged {
   profileId: string;
   /** The ports whose state main learned of (after a write or a background read); others are unchanged. */
   changed: MobilePortView[];
+  /** Relocations whose progress changed with this read (the tracker's view). */
+  relocations?: RelocationProgress[];
 }
+
+/** Progress of a rotation, for every window and the tray: whoever started it. */
+export interface PortsRotation {
+  profileId: string;
+  portId: string;
+  phase: 'started' | 'finished' | 'failed';
+  trigger: RotationTrigger;
+  receipt?: RotationReceipt;
+  error?: IpcError;
+}
+
+export const PORT_ID_MAX = 128;
+export const ROTATE_MANY_MAX = 1000;
+export const UNTIL_NEW_LIMITS = { lastN: { min: 1, max: 20 }, maxTries: { min: 1, max: 10 } } as const;
+export const ROTATION_INTERVAL_MINUTES = { min: 1, max: 1440 } as const;
+/** The longest usage range, in days, both ends included. */
+export const USAGE_RANGE_MAX_DAYS = 366;
+
+// Control characters and the bidirectional overrides/isolates that can make a label read
+// differently from what it is (CVE-2021-42574 "Trojan Source").
+const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+export const portId = z.string().min(1, 'Choose a port').max(PORT_ID_MAX);
+
+export const portLabel = z
+  .string()
+  .trim()
+  .min(1, 'Give the port a label')
+  .max(LABEL_MAX, `At most ${LABEL_MAX} characters`)
+  .refine((value) => !FORBIDDEN_LABEL_CHARACTERS.test(value), {
+    message: 'No control or text-direction characters',
+  });
+
+export const rotationSetting = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('manual') }),
+  z.strictObject({
+    mode: z.literal('interval'),
+    intervalMinutes: z
+      .int('Whole minutes')
+      .min(ROTATION_INTERVAL_MINUTES.min, `At least ${ROTATION_INTERVAL_MINUTES.min} minute`)
+      .max(ROTATION_INTERVAL_MINUTES.max, `At most ${ROTATION_INTERVAL_MINUTES.max} minutes (24 hours)`),
+  }),
+]);
+
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD')
+  .refine((value) => {
+    const parsed = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+  }, 'Not a calendar date');
+
+const DAY_MS = 86_400_000;
+
+/** Days from `from` to `to`, both included (1 for the same day). */
+export function usageRangeDays(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+export const usageInput = z
+  .strictObject({ portId, from: isoDay.optional(), to: isoDay.optional() })
+  .superRefine((value, context) => {
+    if (value.from === undefined || value.to === undefined) return;
+    const days = usageRangeDays(value.from, value.to);
+    if (days < 1) {
+      context.addIssue({ code: 'custom', path: ['to'], message: 'The end is before the start' });
+    } else if (days > USAGE_RANGE_MAX_DAYS) {
+      context.addIssue({
+        code: 'custom',
+        path: ['from'],
+        message: `At most ${USAGE_RANGE_MAX_DAYS} days (this range has ${days})`,
+      });
+    }
+  });
+
+const portOnly = z.strictObject({ portId });
 
 export const portsCalls = {
   'ports:list': call<MobilePortView[]>()(noInput),
+  'ports:get': call<MobilePortView>()(portOnly),
+  'ports:update': call<MobilePortView>()(
+    z
+      .strictObject({
+        portId,
+        label: portLabel.optional(),
+        autoRenew: z.boolean().optional(),
+        rotation: rotationSetting.optional(),
+      })
+      .refine((value) => value.label !== undefined || value.autoRenew !== undefined || value.rotation, {
+        message: 'Nothing to change',
+      }),
+  ),
+  'ports:rotate': call<RotationReceipt>()(
+    z.strictObject({
+      portId,
+      untilNew: z
+        .strictObject({
+          lastN: z.int().min(UNTIL_NEW_LIMITS.lastN.min).max(UNTIL_NEW_LIMITS.lastN.max),
+          maxTries: z.int().min(UNTIL_NEW_LIMITS.maxTries.min).max(UNTIL_NEW_LIMITS.maxTries.max),
+        })
+        .optional(),
+    }),
+  ),
+  'ports:rotateMany': call<RotateManyOutcome[]>()(
+    z.strictObject({
+      portIds: z
+        .array(portId)
+        .min(1, 'Choose at least one port')
+        .max(ROTATE_MANY_MAX, `At most ${ROTATE_MANY_MAX} ports at once`),
+    }),
+  ),
+  'ports:relocate': call<MobilePortView>()(
+    z.strictObject({
+      portId,
+      country: countryCode,
+      carrier: z.string().trim().min(1, 'Choose a carrier').max(100),
+      city: z.string().trim().min(1).max(100).nullable().optional(),
+    }),
+  ),
+  'ports:relocations': call<RelocationProgress[]>()(noInput),
+  'ports:resetPassword': call<MobilePortView>()(portOnly),
+  'ports:ipHistory': call<IpHistoryView>()(z.strictObject({ portId, page, perPage })),
+  'ports:exportIpHistory': call<IpHistoryExport>()(portOnly),
+  'ports:usage': call<UsageReport>()(usageInput),
+  /** The only call whose answer holds the rotation link (it carries the API key). */
+  'ports:revealRotationLink': call<{ rotationLink: string }>()(portOnly),
+  'ports:receipts': call<RotationReceipt[]>()(portOnly),
 } as const satisfies DomainCalls<'ports'>;
 
 export const portsEvents = {
   'ports:changed': event<PortsChanged>(),
+  'ports:rotation': event<PortsRotation>(),
 } as const satisfies DomainEvents<'ports'>;

@@ -25,6 +25,11 @@ const ROTATION_DELAY_MAX_MS = 15_000;
 /** Mobile ports: list, read, change, rotate (now, by link, on a timer), relocate, IP history, usage. */
 export function createMobileModule(world: SandboxWorld): SandboxModule {
   const ports = (): MobilePortRecord[] => world.state.mobile.ports;
+  /**
+   * Control switch: how many of a port's next rotations hand back the same IP. In memory only (a
+   * test or demo arms it, then rotates), so it never outlives the process.
+   */
+  const sameIpNext = new Map<string, number>();
 
   const findPort = (ctx: RouteContext): MobilePortRecord => {
     const id = ctx.params.portId ?? '';
@@ -68,7 +73,10 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
         { 'Retry-After': String(waitSeconds) },
       );
     }
-    const outcome = rotatePort(port, ctx.now, trigger);
+    const forced = sameIpNext.get(port.id) ?? 0;
+    if (forced > 1) sameIpNext.set(port.id, forced - 1);
+    else sameIpNext.delete(port.id);
+    const outcome = rotatePort(port, ctx.now, trigger, { sameIp: forced > 0 });
     await world.simulateDelay(ROTATION_DELAY_MIN_MS, ROTATION_DELAY_MAX_MS);
     return outcome;
   };
@@ -203,6 +211,25 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
   return {
     name: 'mobile',
     routes,
+    controlRoutes: [
+      {
+        // `{ portId, times }`: the port's next `times` rotations (any trigger) keep its IP; 0 disarms.
+        method: 'POST',
+        path: '/mobile/same-ip',
+        auth: 'public',
+        handler: ({ body }) => {
+          const reader = BodyReader.of(body, { emptyAllowed: false });
+          const portId = reader.string('portId', { required: true, min: 1 });
+          const times = reader.integer('times', { min: 0, max: 1000 }) ?? 1;
+          reader.throwIfAny();
+          const port = ports().find((p) => p.id === portId);
+          if (!port) throw notFound(`Mobile port ${portId ?? ''}`);
+          if (times === 0) sameIpNext.delete(port.id);
+          else sameIpNext.set(port.id, times);
+          return { status: 200, body: { portId: port.id, remaining: times } };
+        },
+      },
+    ],
     settle: (now) => {
       settlePorts(ports(), now, world.state.account);
     },

@@ -42,10 +42,18 @@ export function assignIp(port: MobilePortRecord, ip: string, at: number, trigger
 /**
  * Reconnects the modem at `at`: a new entry in the history even when the carrier hands back the same
  * IP, so the history shows every rotation and what caused it. Callers check status and rate limit.
+ * `sameIp` forces the carrier's "same IP" answer (the control API's switch, for tests and demos).
  */
-export function rotatePort(port: MobilePortRecord, at: number, trigger: IpTrigger): RotationOutcome {
+export function rotatePort(
+  port: MobilePortRecord,
+  at: number,
+  trigger: IpTrigger,
+  options: { sameIp?: boolean } = {},
+): RotationOutcome {
   const previousIp = currentEntry(port).ip;
-  const ip = rotationDraw(port.id, at, port.country, port.carrier) ?? previousIp;
+  const ip = options.sameIp
+    ? previousIp
+    : (rotationDraw(port.id, at, port.country, port.carrier) ?? previousIp);
   assignIp(port, ip, at, trigger);
   if (port.rotation.mode === 'interval' && port.rotation.intervalMinutes !== null) {
     port.nextIntervalRotationAt = at + port.rotation.intervalMinutes * MINUTE_MS;
