@@ -14,7 +14,8 @@ import { type RelocationNotice, RelocationTracker, type RelocationsState } from 
 import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
 import { PortsService, toPortView } from './ports/ports-service';
 import { type Clock, systemClock } from './runtime/clock';
-import { RotationScheduler } from './ports/rotation-scheduler';
+import { RotationScheduler, type ScheduledRunListener } from './ports/rotation-scheduler';
+import { CachedStateSection } from './ports/rotation-scheduler-state';
 import { TrayStateService } from './ports/tray-state';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
@@ -54,6 +55,8 @@ export interface AppCoreDependencies {
   verifyExitIp?: VerifyExitIp;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
+  /** Told after every scheduled run (OS notifications). */
+  notifyScheduledRun?: ScheduledRunListener;
 }
 
 /**
@@ -122,6 +125,22 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     log,
   });
   ports.attach({ rotation, relocations });
+  const scheduleState = new CachedStateSection(portsJobs.section<unknown>('rotation-schedules'), log);
+  const scheduler = new RotationScheduler({
+    clock,
+    state: scheduleState,
+    rotate: rotation,
+    events,
+    activeProfileId: () => profiles.active()?.id ?? null,
+    ...(deps.notifyScheduledRun ? { onRun: deps.notifyScheduledRun } : {}),
+    log,
+  });
+  // A rotation from the tray, a shortcut or a button starts a cooldown no scheduled run may enter.
+  events.on('ports:rotation', ({ profileId, portId, phase, receipt }) => {
+    if (phase === 'finished' && receipt && receipt.trigger !== 'schedule') {
+      void scheduler.noteCooldown(profileId, portId, receipt.nextRotationAvailableAt);
+    }
+  });
   const services = {
     app: state,
     connection: new ConnectionService({
@@ -137,7 +156,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ports,
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
-    schedules: new RotationScheduler(),
+    schedules: scheduler,
     tray: new TrayStateService(),
   };
   const lifecycle: Lifecycle[] = [
@@ -150,6 +169,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       name: relocations.name,
       start: () => (jobs().owner ? relocations.start() : undefined),
       stop: () => relocations.stop(),
+    },
+    // Every process lists schedules; only the owner of background jobs runs them.
+    {
+      name: 'rotation scheduler',
+      start: async () => {
+        await scheduleState.load();
+        if (jobs().owner) await scheduler.start();
+      },
+      stop: () => scheduler.stop(),
     },
   ];
   return new AppCore({
