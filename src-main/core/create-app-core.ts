@@ -16,6 +16,7 @@ import { PortsService, toPortView } from './ports/ports-service';
 import { type Clock, systemClock } from './runtime/clock';
 import { RotationScheduler, type ScheduledRunListener } from './ports/rotation-scheduler';
 import { CachedStateSection } from './ports/rotation-scheduler-state';
+import { attachNotifications, type DesktopNotifications } from './notifications/notifications-wiring';
 import { TrayStateService } from './ports/tray-state';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
@@ -55,8 +56,12 @@ export interface AppCoreDependencies {
   verifyExitIp?: VerifyExitIp;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
-  /** Told after every scheduled run (OS notifications). */
+  /** Told after every scheduled run. */
   notifyScheduledRun?: ScheduledRunListener;
+  /** Desktop only: where OS notifications go and whether a window has focus. */
+  notifications?: DesktopNotifications;
+  /** Desktop only: the tray's state and the scheduler, for the shell's tray and global shortcut. */
+  onDesktopParts?: (parts: { tray: TrayStateService; scheduler: RotationScheduler }) => void;
 }
 
 /**
@@ -115,13 +120,33 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ...(deps.verifyExitIp ? { verifyExitIp: deps.verifyExitIp } : {}),
     log,
   });
+  const labels = new Map<string, string>();
+  events.on('ports:changed', ({ profileId, changed }) => {
+    for (const port of changed) labels.set(`${profileId}:${port.id}`, port.label);
+  });
+  const notifications = deps.notifications
+    ? attachNotifications({
+        ...deps.notifications,
+        clock,
+        settings: deps.settings,
+        events,
+        labelOf: (profileId, portId) => labels.get(`${profileId}:${portId}`) ?? null,
+      })
+    : null;
+  const notifyRelocation =
+    deps.notifyRelocation || notifications
+      ? (notice: RelocationNotice) => {
+          deps.notifyRelocation?.(notice);
+          notifications?.relocation(notice);
+        }
+      : null;
   const relocations = new RelocationTracker({
     api,
     clock,
     store: portsJobs.section<RelocationsState>('relocations'),
     publish: (profileId, changed, progress) => ports.publish(profileId, changed, progress),
     toView: toPortView,
-    ...(deps.notifyRelocation ? { notify: deps.notifyRelocation } : {}),
+    ...(notifyRelocation ? { notify: notifyRelocation } : {}),
     log,
   });
   ports.attach({ rotation, relocations });
@@ -141,6 +166,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       void scheduler.noteCooldown(profileId, portId, receipt.nextRotationAvailableAt);
     }
   });
+  const tray = new TrayStateService({
+    settings: deps.settings,
+    events,
+    clock,
+    activeProfileId: () => profiles.active()?.id ?? null,
+    listPorts: (profileId) => ports.refresh(profileId),
+    rotation,
+    schedules: scheduler,
+    log,
+  });
+  deps.onDesktopParts?.({ tray, scheduler });
   const services = {
     app: state,
     connection: new ConnectionService({
@@ -157,7 +193,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
     schedules: scheduler,
-    tray: new TrayStateService(),
+    tray,
   };
   const lifecycle: Lifecycle[] = [
     { name: 'client pool', stop: () => pool.close() },
@@ -178,6 +214,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
         if (jobs().owner) await scheduler.start();
       },
       stop: () => scheduler.stop(),
+    },
+    // The tray exists on the desktop only; elsewhere `tray:*` still reads and sets the pins.
+    {
+      name: 'tray state',
+      start: () => (deps.mode === 'desktop' ? tray.start() : undefined),
+      stop: () => {
+        tray.stop();
+        notifications?.detach();
+      },
     },
   ];
   return new AppCore({
@@ -204,6 +249,9 @@ export interface NodeAppCoreOptions {
   keychainProbeTimeoutMs?: number;
   /** Whether this process runs the background jobs; default: it does. */
   jobs?: () => JobsStatus;
+  /** Desktop: OS notifications (see `AppCoreDependencies`). */
+  notifications?: DesktopNotifications;
+  onDesktopParts?: AppCoreDependencies['onDesktopParts'];
   log?: (line: string) => void;
 }
 
@@ -238,6 +286,8 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     startDemoSandbox,
     ...(options.jobs ? { jobs: options.jobs } : {}),
     portsJobs: new JsonFileJobStore(options.dataDir, 'ports-jobs.json', log),
+    ...(options.notifications ? { notifications: options.notifications } : {}),
+    ...(options.onDesktopParts ? { onDesktopParts: options.onDesktopParts } : {}),
     log,
   });
 }

@@ -16,9 +16,11 @@ describe('channel names for the preload', () => {
         'app:stateChanged',
         'ports:changed',
         'ports:rotation',
+        'schedules:changed',
         'settings:changed',
         'subscriptions:changed',
         'topups:changed',
+        'tray:changed',
       ].sort(),
     );
   });

@@ -48,7 +48,12 @@ export type {
   SchedulesChanged,
   SchedulesView,
 } from './schedules';
-export type { DesktopPreferences, SettingsView } from './settings';
+export type {
+  DesktopPreferences,
+  NotificationPreferences,
+  SettingsView,
+  ShortcutPreferences,
+} from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
 export type { SubscriptionsChanged } from './subscriptions';
 export type { TopUpsChanged } from './topups';
