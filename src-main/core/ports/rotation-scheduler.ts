@@ -91,6 +91,10 @@ export class RotationScheduler implements DomainService<'schedules'> {
   /** Rotations under way, by port: excluded from the deadline until they settle. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private started = false;
+  private readonly plannedAtMemo = new WeakMap<
+    StoredSchedule,
+    { plannedAt: string; notBefore: string | null; ms: number }
+  >();
 
   constructor(private readonly options: RotationSchedulerOptions) {
     this.random = options.random ?? Math.random;
@@ -371,10 +375,7 @@ export class RotationScheduler implements DomainService<'schedules'> {
   private dueRun(schedule: StoredSchedule, now: Date): DueRun | null {
     const { planned } = schedule;
     if (!planned) return null;
-    let at = new Date(planned.at);
-    if (schedule.notBefore !== null && Date.parse(schedule.notBefore) > at.getTime()) {
-      at = new Date(schedule.notBefore);
-    }
+    let at = new Date(this.plannedAtMs(schedule, planned.at));
     let slot = new Date(planned.slot);
     let trigger: ScheduleRunTrigger = planned.retry ? 'retry' : 'schedule';
     if (now.getTime() - at.getTime() > LATE_TOLERANCE_MS) {
@@ -389,6 +390,19 @@ export class RotationScheduler implements DomainService<'schedules'> {
       trigger = 'catch-up';
     }
     return { at, slot, trigger };
+  }
+
+  /**
+   * The planned time held back by the cooldown, in epoch ms. Read for every schedule on every
+   * turn of the job and every view, so it is parsed once per plan, not each time.
+   */
+  private plannedAtMs(schedule: StoredSchedule, plannedAt: string): number {
+    const memo = this.plannedAtMemo.get(schedule);
+    if (memo && memo.plannedAt === plannedAt && memo.notBefore === schedule.notBefore) return memo.ms;
+    const notBefore = schedule.notBefore === null ? -Infinity : Date.parse(schedule.notBefore);
+    const ms = Math.max(Date.parse(plannedAt), notBefore);
+    this.plannedAtMemo.set(schedule, { plannedAt, notBefore: schedule.notBefore, ms });
+    return ms;
   }
 
   /** For the list and the tray: a run that is due shows as now. */
