@@ -322,6 +322,7 @@ export class RotationScheduler implements DomainService<'schedules'> {
     let run: ScheduleRun;
     let notBefore: string | null = null;
     let failed = false;
+    let profileGone = false;
     try {
       const receipt = await this.options.rotate.rotate(profileId, portId, 'schedule');
       run = {
@@ -335,10 +336,20 @@ export class RotationScheduler implements DomainService<'schedules'> {
       notBefore = receipt.nextRotationAvailableAt;
     } catch (error) {
       failed = true;
+      profileGone = (error as { code?: unknown } | null)?.code === 'profile_not_found';
       const result = resultOfError(error);
       run = { at, trigger, result, previousIp: null, newIp: null, error: messageOf(error) };
       const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : null;
       if (retryAfterMs !== null) notBefore = new Date(this.options.clock.now() + retryAfterMs).toISOString();
+    }
+    if (failed && profileGone) {
+      // The profile was deleted: its schedules go with it rather than failing forever.
+      await this.options.state.update((draft) => {
+        draft.schedules = draft.schedules.filter((s) => s.profileId !== profileId);
+      });
+      this.log('[rotation-scheduler] a profile was deleted; its schedules were removed');
+      this.changed(profileId);
+      return;
     }
     await this.options.state.update((draft) => {
       const target = this.find(draft, profileId, portId);

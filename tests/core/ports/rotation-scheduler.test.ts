@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RotationScheduler } from '../../../src-main/core/ports/rotation-scheduler';
 import type { SchedulesView } from '../../../src-main/ipc/contract';
 import {
   DAY,
@@ -282,6 +283,31 @@ describe('RotationScheduler for every profile', () => {
     expect(rig.sent).toEqual([{ profileId: 'profile-b', portId: portB, at: START + 10 * MINUTE }]);
     expect((await handlers()['schedules:list'](undefined)).schedules).toEqual([]);
     expect(rig.scheduler.view('profile-b').schedules).toHaveLength(1);
+  });
+
+  it('drops the schedules of a deleted profile instead of failing forever', async () => {
+    await rig.scheduler.stop();
+    const deleted = Object.assign(new Error('No profile with id profile-b'), { code: 'profile_not_found' });
+    const scheduler = new RotationScheduler({
+      clock: rig.clock,
+      state: rig.state,
+      rotate: {
+        rotate: (profileId, portId) =>
+          profileId === 'profile-b'
+            ? Promise.reject(deleted)
+            : rig.rotatePort.rotate(profileId, portId, 'schedule'),
+      },
+      events: rig.events,
+      activeProfileId: () => PROFILE,
+    });
+    rig.scheduler = scheduler;
+    await scheduler.start();
+    const every = { cadence: { kind: 'every', seconds: 600 }, jitterSeconds: 0, staggerSeconds: 0 } as const;
+    await scheduler.set('profile-b', { portIds: [portB], ...every });
+    await scheduler.set(PROFILE, { portIds: [portA], ...every });
+    await rig.runUntil(START + 25 * MINUTE);
+    expect(scheduler.view('profile-b').schedules).toEqual([]);
+    expect(sentFor(portA)).toEqual([10 * MINUTE, 20 * MINUTE]);
   });
 
   it('draws jitter from the injected random source', () => {
