@@ -14,6 +14,10 @@ import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/
 import { PortsService, toPortView } from './ports/ports-service';
 import { alwaysOwner, BackgroundJobs, type JobsOwnership, lockOwnership } from './runtime/background-jobs';
 import { type Clock, systemClock } from './runtime/clock';
+import { RotationScheduler, type ScheduledRunListener } from './ports/rotation-scheduler';
+import { CachedStateSection } from './ports/rotation-scheduler-state';
+import { attachNotifications, type DesktopNotifications } from './notifications/notifications-wiring';
+import { TrayStateService } from './ports/tray-state';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
 import { probeKeychain, type KeychainProbeResult } from './secrets/keychain-probe';
@@ -58,6 +62,12 @@ export interface AppCoreDependencies {
   verifyExitIp?: VerifyExitIp;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
+  /** Told after every scheduled run. */
+  notifyScheduledRun?: ScheduledRunListener;
+  /** Desktop only: where OS notifications go and whether a window has focus. */
+  notifications?: DesktopNotifications;
+  /** Desktop only: the tray's state and the scheduler, for the shell's tray and global shortcut. */
+  onDesktopParts?: (parts: { tray: TrayStateService; scheduler: RotationScheduler }) => void;
 }
 
 /**
@@ -118,16 +128,63 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ...(deps.verifyExitIp ? { verifyExitIp: deps.verifyExitIp } : {}),
     log,
   });
+  const labels = new Map<string, string>();
+  events.on('ports:changed', ({ profileId, changed }) => {
+    for (const port of changed) labels.set(`${profileId}:${port.id}`, port.label);
+  });
+  const notifications = deps.notifications
+    ? attachNotifications({
+        ...deps.notifications,
+        clock,
+        settings: deps.settings,
+        events,
+        labelOf: (profileId, portId) => labels.get(`${profileId}:${portId}`) ?? null,
+      })
+    : null;
+  const notifyRelocation =
+    deps.notifyRelocation || notifications
+      ? (notice: RelocationNotice) => {
+          deps.notifyRelocation?.(notice);
+          notifications?.relocation(notice);
+        }
+      : null;
   const relocations = new RelocationTracker({
     api,
     clock,
     store: jobSection<RelocationsState>('relocations'),
     publish: (profileId, changed, progress) => ports.publish(profileId, changed, progress),
     toView: toPortView,
-    ...(deps.notifyRelocation ? { notify: deps.notifyRelocation } : {}),
+    ...(notifyRelocation ? { notify: notifyRelocation } : {}),
     log,
   });
   ports.attach({ rotation, relocations });
+  const scheduleState = new CachedStateSection(jobSection<unknown>('rotation-schedules'), log);
+  const scheduler = new RotationScheduler({
+    clock,
+    state: scheduleState,
+    rotate: rotation,
+    events,
+    activeProfileId: () => profiles.active()?.id ?? null,
+    ...(deps.notifyScheduledRun ? { onRun: deps.notifyScheduledRun } : {}),
+    log,
+  });
+  // A rotation from the tray, a shortcut or a button starts a cooldown no scheduled run may enter.
+  events.on('ports:rotation', ({ profileId, portId, phase, receipt }) => {
+    if (phase === 'finished' && receipt && receipt.trigger !== 'schedule') {
+      void scheduler.noteCooldown(profileId, portId, receipt.nextRotationAvailableAt);
+    }
+  });
+  const tray = new TrayStateService({
+    settings: deps.settings,
+    events,
+    clock,
+    activeProfileId: () => profiles.active()?.id ?? null,
+    listPorts: (profileId) => ports.refresh(profileId),
+    rotation,
+    schedules: scheduler,
+    log,
+  });
+  deps.onDesktopParts?.({ tray, scheduler });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -143,9 +200,16 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ports,
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
+    schedules: scheduler,
+    tray,
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);
+  backgroundJobs.add({
+    name: 'rotation scheduler',
+    start: () => scheduler.start(),
+    stop: () => scheduler.stop(),
+  });
   const lifecycle: Lifecycle[] = [
     {
       name: 'job state',
@@ -163,6 +227,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     { name: 'connection monitor', stop: () => monitor.stop() },
     { name: 'app state', stop: () => state.stop() },
     demo,
+    // Every process lists schedules; only the owner of background jobs runs them (below).
+    { name: 'rotation schedules', start: () => scheduleState.load() },
+    // The tray exists on the desktop only; elsewhere `tray:*` still reads and sets the pins.
+    {
+      name: 'tray state',
+      start: () => (deps.mode === 'desktop' ? tray.start() : undefined),
+      stop: () => {
+        tray.stop();
+        notifications?.detach();
+      },
+    },
     // Last: jobs start once everything they use runs, and only in the process owning them.
     backgroundJobs,
   ];
@@ -189,6 +264,9 @@ export interface NodeAppCoreOptions {
   demoLatency?: 'fast' | 'realistic';
   /** How long to wait for the OS keychain at start (a locked keyring may be asking for a password). */
   keychainProbeTimeoutMs?: number;
+  /** Desktop: OS notifications (see `AppCoreDependencies`). */
+  notifications?: DesktopNotifications;
+  onDesktopParts?: AppCoreDependencies['onDesktopParts'];
   log?: (line: string) => void;
 }
 
@@ -231,6 +309,8 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
       await jobState.flush();
       await lock.release();
     },
+    ...(options.notifications ? { notifications: options.notifications } : {}),
+    ...(options.onDesktopParts ? { onDesktopParts: options.onDesktopParts } : {}),
     log,
   });
 }

@@ -42,6 +42,13 @@ export const CALL_CHANNELS = [
   'ports:receipts',
   'subscriptions:list',
   'topups:list',
+  'schedules:list',
+  'schedules:set',
+  'schedules:remove',
+  'schedules:pause',
+  'schedules:runs',
+  'tray:get',
+  'tray:setPinned',
 ] as const;
 
 export const EVENT_CHANNELS = [
@@ -52,6 +59,8 @@ export const EVENT_CHANNELS = [
   'subscriptions:changed',
   'topups:changed',
   'settings:changed',
+  'schedules:changed',
+  'tray:changed',
 ] as const;
 
 /** Splits `domain:name` and gives the `window.api` member names; shared by the preload and the web transport. */

@@ -18,6 +18,8 @@ export function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.ports.handlers(),
     ...services.subscriptions.handlers(),
     ...services.topups.handlers(),
+    ...services.schedules.handlers(),
+    ...services.tray.handlers(),
   };
 }
 

@@ -35,3 +35,11 @@ export const ALERT_LIMITS = {
   trafficRemainingPercent: { min: 0, max: 100 },
   expiryWarningDays: { min: 0, max: 365 },
 } as const;
+
+/**
+ * An Electron accelerator for the global shortcut, with at least one modifier (a bare key taken
+ * system-wide would swallow that key in every app).
+ */
+export const ACCELERATOR_PATTERN =
+  /^(?:(?:CommandOrControl|CmdOrCtrl|Command|Cmd|Control|Ctrl|Alt|Option|AltGr|Shift|Super|Meta)\+)+(?:[A-Z0-9]|F(?:[1-9]|1[0-9]|2[0-4])|Space|Tab|Up|Down|Left|Right|Home|End|PageUp|PageDown|Insert|Delete|Plus)$/;
+export const ACCELERATOR_MAX = 64;

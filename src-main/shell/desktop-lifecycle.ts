@@ -1,3 +1,4 @@
+import type { PortsTrayAction } from '../core/ports/tray-menu';
 import type { DesktopPreferences, DesktopPreferencesSource } from './desktop-preferences';
 import type { TrayAction } from './tray';
 
@@ -31,6 +32,8 @@ export interface DesktopLifecycleOptions {
   showWindow: () => void;
   /** What the OS starts at login: the executable and the arguments before `--hidden`. */
   loginItem: { path?: string; args: string[] };
+  /** Rotate a port, rotate all pinned, pause schedules: the core's tray state does them. */
+  onPortsAction?: (action: PortsTrayAction) => void;
 }
 
 /** The argument a login start passes on Windows so that the app comes up in the tray. */
@@ -102,6 +105,11 @@ export class DesktopLifecycle {
         return;
       case 'quit':
         this.quit();
+        return;
+      case 'rotate-port':
+      case 'rotate-all-pinned':
+      case 'pause-schedules':
+        this.#options.onPortsAction?.(action);
         return;
     }
   }

@@ -20,6 +20,10 @@ import {
   rendererUrlFor,
 } from './main-window';
 import { SystemTrayService } from './tray';
+import type { TrayStateService } from '../core/ports/tray-state';
+import type { SettingsView } from '../ipc/contract';
+import { GlobalShortcut } from './global-shortcut';
+import { createOsNotifier } from './os-notifications';
 
 // The desktop app and web mode share one data folder (settings; keys stay in the keychain).
 app.setPath('userData', defaultDataDir());
@@ -31,6 +35,12 @@ const rendererUrl = rendererUrlFor(development, process.env.ELECTRON_RENDERER_UR
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let mainWindow: BrowserWindow | null = null;
 let core: AppCore | null = null;
+let trayState: TrayStateService | null = null;
+// Off until the user turns it on in Settings; rotates the first pinned port.
+const shortcut = new GlobalShortcut({
+  onPress: () => void trayState?.rotateFirstPinned(),
+  onUnavailable: (accelerator) => log(`the global shortcut ${accelerator} is taken by another app`),
+});
 
 // Whatever creates a web contents, the same guards apply (the main window's are already set).
 app.on('web-contents-created', (_event, contents) => guardWebContents(contents, rendererUrl));
@@ -49,6 +59,7 @@ const lifecycle = new DesktopLifecycle({
   showWindow: () => showWindow({ hidden: false }),
   // Unpackaged (`npm start`), the executable is Electron itself and needs the app folder.
   loginItem: { path: process.execPath, args: app.isPackaged ? [] : [app.getAppPath()] },
+  onPortsAction: (action) => void trayState?.handleAction(action),
 });
 
 function showWindow({ hidden }: { hidden: boolean }): void {
@@ -82,7 +93,19 @@ async function boot(): Promise<void> {
       developmentCspListener(developmentRendererCsp(rendererUrl)),
     );
   }
-  core = await createNodeAppCore({ mode: 'desktop', dataDir: app.getPath('userData'), log });
+  core = await createNodeAppCore({
+    mode: 'desktop',
+    dataDir: app.getPath('userData'),
+    log,
+    notifications: {
+      notifier: createOsNotifier({ onClick: () => showWindow({ hidden: false }) }),
+      isWindowFocused: () => mainWindow !== null && !mainWindow.isDestroyed() && mainWindow.isFocused(),
+    },
+    onDesktopParts: ({ tray: ports }) => {
+      trayState = ports;
+      ports.subscribe((state) => tray.setPorts(state));
+    },
+  });
   const started = core;
   desktopPreferences.attach(started.services.settings.view().desktop, (listener) =>
     started.subscribe(listener),
@@ -96,7 +119,9 @@ async function boot(): Promise<void> {
   registerIpcHandlers(ipcMain, dispatch);
   core.subscribe((channel, payload) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(channel, payload);
+    if (channel === 'settings:changed') shortcut.apply((payload as SettingsView).shortcut);
   });
+  shortcut.apply(started.services.settings.view().shortcut);
   const { startHidden } = lifecycle.start(
     process.argv,
     process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
@@ -111,6 +136,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('window-all-closed', () => lifecycle.onWindowAllClosed());
+  app.on('will-quit', () => shortcut.release());
   app.on('before-quit', () => {
     lifecycle.dispose();
     void core?.dispose();

@@ -3,17 +3,29 @@
  * one render that rebuilds the tray from the state, and the OS tray created through an injected
  * factory so that none of this needs Electron. The menu is a pure function of the state.
  */
+import {
+  buildPortsTrayItems,
+  EMPTY_PORTS_TRAY_STATE,
+  portsTrayTooltip,
+  type PortsTrayAction,
+  type PortsTrayState,
+} from '../core/ports/tray-menu';
 
-/** Everything the tray shows. New sections (pinned ports, schedules) add their fields here. */
+/** Everything the tray shows. New sections add their fields here. */
 export interface TrayState {
   /** Whether the main window is on screen (decides the wording of the first item). */
   windowVisible: boolean;
+  /** Pinned ports, cooldowns, schedules and the last receipt (the core's `TrayStateService`). */
+  ports: PortsTrayState;
 }
 
-export const INITIAL_TRAY_STATE: Readonly<TrayState> = Object.freeze({ windowVisible: false });
+export const INITIAL_TRAY_STATE: Readonly<TrayState> = Object.freeze({
+  windowVisible: false,
+  ports: EMPTY_PORTS_TRAY_STATE,
+});
 
-/** What a menu item does when clicked. New kinds (`rotate-port`, `pause-schedules`) extend this union. */
-export type TrayAction = { type: 'open-window' } | { type: 'quit' };
+/** What a menu item does when clicked. */
+export type TrayAction = { type: 'open-window' } | { type: 'quit' } | PortsTrayAction;
 
 export type TrayMenuItem =
   | { kind: 'action'; label: string; action: TrayAction; enabled?: boolean }
@@ -31,12 +43,14 @@ const windowSection: TrayMenuSection = (state) => [
   },
 ];
 
+const portsSection: TrayMenuSection = (state) => buildPortsTrayItems(state.ports);
+
 const quitSection: TrayMenuSection = () => [
   { kind: 'action', label: 'Quit Proxy Manager', action: { type: 'quit' } },
 ];
 
 /** Top to bottom. Quit stays last. */
-export const TRAY_MENU_SECTIONS: readonly TrayMenuSection[] = [windowSection, quitSection];
+export const TRAY_MENU_SECTIONS: readonly TrayMenuSection[] = [windowSection, portsSection, quitSection];
 
 export function buildTrayMenu(
   state: TrayState,
@@ -98,6 +112,11 @@ export class SystemTrayService {
     this.#update({ windowVisible });
   }
 
+  /** The core's tray state sends a new object only when what it shows changed. */
+  setPorts(ports: PortsTrayState): void {
+    this.#update({ ports });
+  }
+
   #update(patch: Partial<TrayState>): void {
     const keys = Object.keys(patch) as (keyof TrayState)[];
     if (keys.every((key) => Object.is(this.#state[key], patch[key]))) return;
@@ -115,7 +134,7 @@ export class SystemTrayService {
       this.#tray = this.#options.createTray();
       this.#tray.onClick(() => this.#options.onAction({ type: 'open-window' }));
     }
-    this.#tray.setToolTip(this.#options.tooltip ?? 'Proxy Manager');
+    this.#tray.setToolTip(this.#options.tooltip ?? portsTrayTooltip(this.#state.ports));
     this.#tray.setMenu(buildTrayMenu(this.#state, this.#options.sections), this.#options.onAction);
   }
 }

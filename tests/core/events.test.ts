@@ -7,6 +7,13 @@ const settings: SettingsView = {
   polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
   alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
   desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+  notifications: {
+    'rotation-new-ip': true,
+    'rotation-same-ip': true,
+    'rotation-failed': true,
+    'relocation-done': true,
+  },
+  shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
 };
 
 describe('EventBus', () => {

@@ -17,9 +17,11 @@ describe('channel names for the preload', () => {
         'app:callSlow',
         'ports:changed',
         'ports:rotation',
+        'schedules:changed',
         'settings:changed',
         'subscriptions:changed',
         'topups:changed',
+        'tray:changed',
       ].sort(),
     );
   });

@@ -42,6 +42,17 @@ const VALID_INPUTS: Record<CallChannel, unknown> = {
   'ports:receipts': { portId: 'mp_1' },
   'subscriptions:list': { productId: 'mobile-gb' },
   'topups:list': { page: 2, perPage: 10, status: 'credited' },
+  'schedules:list': undefined,
+  'schedules:set': {
+    portIds: ['mp_1'],
+    cadence: { kind: 'cron', expression: '*/5 * * * *' },
+    jitterSeconds: 30,
+  },
+  'schedules:remove': { portIds: ['mp_1'] },
+  'schedules:pause': { paused: true },
+  'schedules:runs': { portId: 'mp_1' },
+  'tray:get': undefined,
+  'tray:setPinned': { portIds: ['mp_1', 'mp_2'] },
 };
 
 /** Shapes no channel accepts. */

@@ -7,7 +7,7 @@ const { registerIpcHandlers } = await import('../../src-main/shell/ipc-wiring');
 
 describe('IPC wiring', () => {
   it('registers exactly the contract channels, each through the guarded dispatcher with the sender frame', async () => {
-    const registered = new Map<string, (event: unknown, input: unknown) => unknown>();
+    const registered = new Map<string, (event: unknown, input: unknown, meta?: unknown) => unknown>();
     const ipcMain = {
       handle: vi.fn((channel: string, handler: (event: unknown, input: unknown) => unknown) =>
         registered.set(channel, handler),

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  INITIAL_TRAY_STATE,
   buildTrayMenu,
   SystemTrayService,
   type TrayAction,
@@ -46,14 +47,16 @@ const labels = (items: TrayMenuItem[]) =>
 
 describe('tray menu model', () => {
   it('is Open, a separator, then Quit', () => {
-    const menu = buildTrayMenu({ windowVisible: false });
+    const menu = buildTrayMenu({ ...INITIAL_TRAY_STATE, windowVisible: false });
     expect(labels(menu)).toEqual(['Open Proxy Manager', '---', 'Quit Proxy Manager']);
     expect(menu[0]).toMatchObject({ kind: 'action', action: { type: 'open-window' } });
     expect(menu[2]).toMatchObject({ kind: 'action', action: { type: 'quit' } });
   });
 
   it('says Show when the window is already open', () => {
-    expect(labels(buildTrayMenu({ windowVisible: true }))[0]).toBe('Show Proxy Manager');
+    expect(labels(buildTrayMenu({ ...INITIAL_TRAY_STATE, windowVisible: true }))[0]).toBe(
+      'Show Proxy Manager',
+    );
   });
 
   it('takes new sections in order, separated, and leaves empty ones out', () => {
@@ -66,11 +69,9 @@ describe('tray menu model', () => {
     ];
     const empty: TrayMenuSection = () => [];
     const open: TrayMenuSection = () => [{ kind: 'action', label: 'Open', action: { type: 'open-window' } }];
-    expect(labels(buildTrayMenu({ windowVisible: false }, [open, empty, pinned]))).toEqual([
-      'Open',
-      '---',
-      'Pinned ports',
-    ]);
+    expect(
+      labels(buildTrayMenu({ ...INITIAL_TRAY_STATE, windowVisible: false }, [open, empty, pinned])),
+    ).toEqual(['Open', '---', 'Pinned ports']);
   });
 });
 

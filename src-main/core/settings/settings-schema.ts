@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { PATH_STYLES } from '../../api/base-url';
-import { ALERT_LIMITS, BASE_URL_MAX, POLLING_LIMITS, PROFILE_NAME_MAX } from '../../shared/limits';
+import {
+  ACCELERATOR_MAX,
+  ACCELERATOR_PATTERN,
+  ALERT_LIMITS,
+  BASE_URL_MAX,
+  POLLING_LIMITS,
+  PROFILE_NAME_MAX,
+} from '../../shared/limits';
 
 /** The version written into the file; bump it (and add a migration) when the shape changes. */
 export const SETTINGS_VERSION = 1;
@@ -80,6 +87,25 @@ export const rotationScheduleSchema = z.looseObject({
 });
 export type RotationSchedule = z.infer<typeof rotationScheduleSchema>;
 
+/** Each OS notification kind the user can turn off (`core/notifications/notification-kinds.ts`). */
+const notificationsSchema = z.object({
+  'rotation-new-ip': z.boolean().default(true),
+  'rotation-same-ip': z.boolean().default(true),
+  'rotation-failed': z.boolean().default(true),
+  'relocation-done': z.boolean().default(true),
+});
+
+/** The tray's pinned ports, per profile, in menu order. */
+const traySchema = z.object({
+  pinned: z.record(z.string(), z.array(z.string().min(1).max(128)).max(20)).default({}),
+});
+
+/** The optional global shortcut that rotates the first pinned port; off until the user turns it on. */
+const shortcutSchema = z.object({
+  enabled: z.boolean().default(false),
+  accelerator: z.string().max(ACCELERATOR_MAX).regex(ACCELERATOR_PATTERN).default('CommandOrControl+Alt+R'),
+});
+
 const uiSchema = z.object({
   theme: z.enum(THEMES).default('system'),
   /** A screen id; the renderer falls back to its first screen when it does not know it. */
@@ -98,6 +124,9 @@ export const settingsSchema = z
     pendingTopUps: z.record(z.string(), z.array(z.string().min(1).max(128))).default({}),
     ui: uiSchema.prefault({}),
     desktop: desktopSchema.prefault({}),
+    notifications: notificationsSchema.prefault({}),
+    tray: traySchema.prefault({}),
+    shortcut: shortcutSchema.prefault({}),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();

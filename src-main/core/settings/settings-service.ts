@@ -10,6 +10,8 @@ export function toSettingsView(settings: Settings): SettingsView {
     polling: { ...settings.polling },
     alerts: { ...settings.alerts },
     desktop: { ...settings.desktop },
+    notifications: { ...settings.notifications },
+    shortcut: { ...settings.shortcut },
   };
 }
 
@@ -37,6 +39,8 @@ export class SettingsService implements DomainService<'settings'> {
       Object.assign(draft.polling, definedOnly(input.polling));
       Object.assign(draft.alerts, definedOnly(input.alerts));
       Object.assign(draft.desktop, definedOnly(input.desktop));
+      Object.assign(draft.notifications, definedOnly(input.notifications));
+      Object.assign(draft.shortcut, definedOnly(input.shortcut));
     });
     const view = this.view();
     this.events.emit('settings:changed', view);

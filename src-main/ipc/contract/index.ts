@@ -16,9 +16,11 @@ import { demoCalls } from './demo';
 import { portsCalls, portsEvents } from './ports';
 import { profilesCalls } from './profiles';
 import type { IpcResult } from './results';
+import { schedulesCalls, schedulesEvents } from './schedules';
 import { settingsCalls, settingsEvents } from './settings';
 import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
+import { trayCalls, trayEvents } from './tray';
 
 export type { AppState, CallSlow, JobsStatus, Notice } from './app';
 export { CALL_ID_PATTERN } from './app';
@@ -38,10 +40,25 @@ export type {
 } from './ports';
 export type { KeyStatus, ProfileSummary } from './profiles';
 export type { IpcError, IpcFieldError, IpcResult } from './results';
-export type { DesktopPreferences, SettingsView } from './settings';
+export type {
+  PortSchedule,
+  ScheduleCadence,
+  ScheduleRun,
+  ScheduleRunResult,
+  ScheduleRunTrigger,
+  SchedulesChanged,
+  SchedulesView,
+} from './schedules';
+export type {
+  DesktopPreferences,
+  NotificationPreferences,
+  SettingsView,
+  ShortcutPreferences,
+} from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
 export type { SubscriptionsChanged } from './subscriptions';
 export type { TopUpsChanged } from './topups';
+export type { TrayView } from './tray';
 export { apiMemberOf, eventMemberOf } from '../channel-names';
 
 export const ipcCalls = {
@@ -54,6 +71,8 @@ export const ipcCalls = {
   ...portsCalls,
   ...subscriptionsCalls,
   ...topupsCalls,
+  ...schedulesCalls,
+  ...trayCalls,
 } as const;
 
 export const ipcEvents = {
@@ -62,6 +81,8 @@ export const ipcEvents = {
   ...portsEvents,
   ...subscriptionsEvents,
   ...topupsEvents,
+  ...schedulesEvents,
+  ...trayEvents,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------

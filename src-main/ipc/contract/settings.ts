@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALERT_LIMITS, POLLING_LIMITS } from '../../shared/limits';
+import { ACCELERATOR_MAX, ACCELERATOR_PATTERN, ALERT_LIMITS, POLLING_LIMITS } from '../../shared/limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { noInput } from './shared-inputs';
 
@@ -11,11 +11,28 @@ export interface DesktopPreferences {
   startMinimized: boolean;
 }
 
+/** OS notifications the user can turn off, by kind. */
+export interface NotificationPreferences {
+  'rotation-new-ip': boolean;
+  'rotation-same-ip': boolean;
+  'rotation-failed': boolean;
+  'relocation-done': boolean;
+}
+
+/** The optional global shortcut: rotates the first pinned port. */
+export interface ShortcutPreferences {
+  enabled: boolean;
+  /** An Electron accelerator, e.g. `CommandOrControl+Alt+R`. */
+  accelerator: string;
+}
+
 export interface SettingsView {
   theme: 'system' | 'light' | 'dark';
   polling: { usageMinutes: number; topUpVerifyingSeconds: number; topUpAwaitingPaymentSeconds: number };
   alerts: { trafficRemainingPercent: number; expiryWarningDays: number };
   desktop: DesktopPreferences;
+  notifications: NotificationPreferences;
+  shortcut: ShortcutPreferences;
 }
 
 const bounded = (limits: { min: number; max: number }, unit: string) =>
@@ -49,6 +66,28 @@ export const settingsCalls = {
           closeToTray: z.boolean().optional(),
           startAtLogin: z.boolean().optional(),
           startMinimized: z.boolean().optional(),
+        })
+        .optional(),
+      notifications: z
+        .strictObject({
+          'rotation-new-ip': z.boolean().optional(),
+          'rotation-same-ip': z.boolean().optional(),
+          'rotation-failed': z.boolean().optional(),
+          'relocation-done': z.boolean().optional(),
+        })
+        .optional(),
+      shortcut: z
+        .strictObject({
+          enabled: z.boolean().optional(),
+          accelerator: z
+            .string()
+            .trim()
+            .max(ACCELERATOR_MAX)
+            .regex(
+              ACCELERATOR_PATTERN,
+              'A shortcut is one or more modifiers and a key, e.g. CommandOrControl+Alt+R',
+            )
+            .optional(),
         })
         .optional(),
     }),

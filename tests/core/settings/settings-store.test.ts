@@ -60,6 +60,14 @@ describe('SettingsStore: defaults and round trip', () => {
       pendingTopUps: {},
       ui: { theme: 'system', lastScreen: 'ports' },
       desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+      notifications: {
+        'rotation-new-ip': true,
+        'rotation-same-ip': true,
+        'rotation-failed': true,
+        'relocation-done': true,
+      },
+      tray: { pinned: {} },
+      shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
     });
     expect(store.get()).toEqual(defaultSettings());
     expect(await readdir(dataDir)).toEqual([]);

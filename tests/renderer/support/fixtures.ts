@@ -67,6 +67,13 @@ export const settingsView = (overrides: Partial<SettingsView> = {}): SettingsVie
   polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
   alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
   desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+  notifications: {
+    'rotation-new-ip': true,
+    'rotation-same-ip': true,
+    'rotation-failed': true,
+    'relocation-done': true,
+  },
+  shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
   ...overrides,
 });
 

@@ -1,0 +1,113 @@
+/**
+ * The ports part of the tray menu, as a pure function of one state object: tested from given
+ * states (items, enabled, labels, countdown) without Electron. Items have the shape of the shell's
+ * `TrayMenuItem` (`src-main/shell/tray.ts`), so its `SystemTrayService` can render them as a section.
+ */
+
+export interface TrayPort {
+  portId: string;
+  label: string;
+  currentIp: string;
+  /** Epoch ms when the port may rotate again (its receipt's `nextRotationAvailableAt`); null when it may now. */
+  cooldownUntil: number | null;
+  /** A rotation of this port is under way (whoever started it). */
+  rotating: boolean;
+}
+
+export interface TrayLastReceipt {
+  label: string;
+  previousIp: string;
+  ip: string;
+  sameIp: boolean;
+  /** ISO 8601, when the rotation finished. */
+  at: string;
+}
+
+/** Everything the ports part of the tray shows. */
+export interface PortsTrayState {
+  profileId: string | null;
+  /** The pinned ports, or every port when none are pinned and there are few; in menu order. */
+  ports: TrayPort[];
+  /** True when these are pinned ports ("Rotate all pinned" is offered only for them). */
+  pinned: boolean;
+  hasSchedules: boolean;
+  schedulesPaused: boolean;
+  lastReceipt: TrayLastReceipt | null;
+  /**
+   * The time the countdowns are computed at, in whole seconds. It only moves (once a second)
+   * while a listed port is in cooldown, so the menu is rebuilt only when what it shows changes.
+   */
+  nowMs: number;
+}
+
+export type PortsTrayAction =
+  | { type: 'rotate-port'; portId: string }
+  | { type: 'rotate-all-pinned' }
+  | { type: 'pause-schedules'; paused: boolean };
+
+export type PortsTrayMenuItem =
+  { kind: 'action'; label: string; action: PortsTrayAction; enabled?: boolean } | { kind: 'separator' };
+
+export const EMPTY_PORTS_TRAY_STATE: PortsTrayState = {
+  profileId: null,
+  ports: [],
+  pinned: false,
+  hasSchedules: false,
+  schedulesPaused: false,
+  lastReceipt: null,
+  nowMs: 0,
+};
+
+/** Seconds left of a cooldown at `nowMs` (rounded up, so "0 s" is never shown while disabled). */
+export function cooldownSecondsLeft(port: TrayPort, nowMs: number): number {
+  if (port.cooldownUntil === null) return 0;
+  return Math.max(0, Math.ceil((port.cooldownUntil - nowMs) / 1000));
+}
+
+export function inCooldown(port: TrayPort, nowMs: number): boolean {
+  return cooldownSecondsLeft(port, nowMs) > 0;
+}
+
+function portItem(port: TrayPort, nowMs: number): PortsTrayMenuItem {
+  const base = `${port.label} — ${port.currentIp}`;
+  const left = cooldownSecondsLeft(port, nowMs);
+  const suffix = port.rotating ? ' (rotating…)' : left > 0 ? ` (${left} s)` : '';
+  return {
+    kind: 'action',
+    label: `${base}${suffix}`,
+    action: { type: 'rotate-port', portId: port.portId },
+    enabled: !port.rotating && left === 0,
+  };
+}
+
+/** The items between "Open" and "Quit": ports, "Rotate all pinned", "Pause schedules". */
+export function buildPortsTrayItems(state: PortsTrayState): PortsTrayMenuItem[] {
+  const items: PortsTrayMenuItem[] = state.ports.map((port) => portItem(port, state.nowMs));
+  if (state.pinned && state.ports.length > 1) {
+    items.push({
+      kind: 'action',
+      label: 'Rotate all pinned',
+      action: { type: 'rotate-all-pinned' },
+      // Each port waits for its own limit (staggered); offered while any of them can go now.
+      enabled: state.ports.some((port) => !port.rotating && !inCooldown(port, state.nowMs)),
+    });
+  }
+  if (state.hasSchedules) {
+    if (items.length > 0) items.push({ kind: 'separator' });
+    items.push({
+      kind: 'action',
+      label: state.schedulesPaused ? 'Resume schedules' : 'Pause schedules',
+      action: { type: 'pause-schedules', paused: !state.schedulesPaused },
+    });
+  }
+  return items;
+}
+
+/** The tray's tooltip: the last receipt, said plainly. */
+export function portsTrayTooltip(state: PortsTrayState): string {
+  const receipt = state.lastReceipt;
+  if (!receipt) return 'Proxy Manager';
+  return receipt.sameIp
+    ? `Proxy Manager — ${receipt.label}: same IP ${receipt.ip}`
+    : `Proxy Manager — ${receipt.label}: ${receipt.previousIp} → ${receipt.ip}`;
+}

@@ -1,0 +1,269 @@
+import type {
+  DomainHandlers,
+  EventChannel,
+  EventPayload,
+  MobilePortView,
+  RotationTrigger,
+  SchedulesView,
+  TrayView,
+} from '../../ipc/contract';
+import { TRAY_ALL_PORTS_MAX } from '../../ipc/contract/tray';
+import type { DomainService } from '../domain-service';
+import { AppError } from '../errors';
+import type { EventSink } from '../events';
+import { isAbortError, type Clock } from '../runtime/clock';
+import type { Settings } from '../settings/settings-schema';
+import {
+  EMPTY_PORTS_TRAY_STATE,
+  inCooldown,
+  type PortsTrayAction,
+  type PortsTrayState,
+  type TrayPort,
+} from './tray-menu';
+
+export interface TrayEvents extends EventSink {
+  on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+export interface TrayRotation {
+  rotate(profileId: string, portId: string, trigger: RotationTrigger): Promise<unknown>;
+  rotateMany(profileId: string, portIds: string[], trigger: RotationTrigger): Promise<unknown>;
+}
+
+export interface TraySchedules {
+  readonly paused: boolean;
+  pause(paused: boolean): Promise<SchedulesView>;
+  view(profileId: string): SchedulesView;
+}
+
+export interface TrayStateOptions {
+  settings: {
+    get(): Pick<Settings, 'tray'>;
+    update(mutate: (draft: Settings) => void): Promise<unknown>;
+  };
+  events: TrayEvents;
+  clock: Clock;
+  activeProfileId: () => string | null;
+  /** Reads the profile's ports (labels, current IPs); `PortsService.refresh`. */
+  listPorts: (profileId: string) => Promise<MobilePortView[]>;
+  rotation: TrayRotation;
+  schedules: TraySchedules;
+  log?: (line: string) => void;
+}
+
+/**
+ * The one state object the tray shows (pinned ports with their IPs and cooldowns, schedules, the
+ * last receipt), kept from the app's events. Listeners hear of it only when it changes; the
+ * countdown moves it once a second, and only while a listed port is in cooldown.
+ */
+export class TrayStateService implements DomainService<'tray'> {
+  private state: PortsTrayState = EMPTY_PORTS_TRAY_STATE;
+  private readonly known = new Map<string, MobilePortView>();
+  private readonly cooldowns = new Map<string, number>();
+  private readonly rotating = new Set<string>();
+  private lastReceipt: PortsTrayState['lastReceipt'] = null;
+  private readonly listeners = new Set<(state: PortsTrayState) => void>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private ticker: AbortController | null = null;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: TrayStateOptions) {
+    this.log = options.log ?? (() => undefined);
+  }
+
+  handlers(): DomainHandlers<'tray'> {
+    return {
+      'tray:get': () => Promise.resolve(this.view()),
+      'tray:setPinned': (input) => this.setPinned(input.portIds),
+    };
+  }
+
+  get current(): PortsTrayState {
+    return this.state;
+  }
+
+  /** Called with each new state (not with an equal one). */
+  subscribe(listener: (state: PortsTrayState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    const { events } = this.options;
+    this.unsubscribe.push(
+      events.on('ports:changed', ({ profileId, changed }) => {
+        if (profileId !== this.options.activeProfileId()) return;
+        for (const port of changed) this.known.set(port.id, port);
+        this.recompute();
+      }),
+      events.on('ports:rotation', (event) => {
+        if (event.profileId !== this.options.activeProfileId()) return;
+        if (event.phase === 'started') this.rotating.add(event.portId);
+        else this.rotating.delete(event.portId);
+        if (event.phase === 'finished' && event.receipt) {
+          const { receipt } = event;
+          this.cooldowns.set(event.portId, Date.parse(receipt.nextRotationAvailableAt));
+          const port = this.known.get(event.portId);
+          if (port) this.known.set(event.portId, { ...port, currentIp: receipt.ip });
+          this.lastReceipt = {
+            label: port?.label ?? event.portId,
+            previousIp: receipt.previousIp,
+            ip: receipt.ip,
+            sameIp: receipt.sameIp,
+            at: receipt.finishedAt,
+          };
+        }
+        if (event.phase === 'failed' && event.error?.retryAfterMs !== undefined) {
+          this.cooldowns.set(event.portId, this.options.clock.now() + event.error.retryAfterMs);
+        }
+        this.recompute();
+      }),
+      events.on('schedules:changed', () => this.recompute()),
+      events.on('app:stateChanged', () => {
+        if (this.state.profileId !== this.options.activeProfileId()) void this.reload();
+      }),
+    );
+    await this.reload();
+  }
+
+  stop(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+    this.ticker?.abort();
+    this.ticker = null;
+  }
+
+  view(): TrayView {
+    const profileId = this.options.activeProfileId();
+    return { profileId, pinnedPortIds: this.pinnedIds(profileId) };
+  }
+
+  async setPinned(portIds: string[]): Promise<TrayView> {
+    const profileId = this.options.activeProfileId();
+    if (profileId === null) throw new AppError('not_configured', 'Add a profile first.');
+    await this.options.settings.update((draft) => {
+      if (portIds.length === 0) delete draft.tray.pinned[profileId];
+      else draft.tray.pinned[profileId] = [...portIds];
+    });
+    const view = this.view();
+    this.options.events.emit('tray:changed', view);
+    this.recompute();
+    return view;
+  }
+
+  /** What a tray click asks for. Failures reach the user as `ports:rotation` (and a notification). */
+  async handleAction(action: PortsTrayAction): Promise<void> {
+    const profileId = this.options.activeProfileId();
+    try {
+      if (action.type === 'pause-schedules') {
+        await this.options.schedules.pause(action.paused);
+      } else if (profileId === null) {
+        return;
+      } else if (action.type === 'rotate-port') {
+        await this.options.rotation.rotate(profileId, action.portId, 'tray');
+      } else {
+        const ids = this.state.ports.map((port) => port.portId);
+        if (ids.length > 0) await this.options.rotation.rotateMany(profileId, ids, 'tray');
+      }
+    } catch (error) {
+      this.log(`[tray] ${action.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The global shortcut: rotates the first listed port, if it may rotate now. */
+  async rotateFirstPinned(): Promise<boolean> {
+    const profileId = this.options.activeProfileId();
+    const first = this.state.ports[0];
+    if (profileId === null || !first || first.rotating || inCooldown(first, this.options.clock.now())) {
+      return false;
+    }
+    try {
+      await this.options.rotation.rotate(profileId, first.portId, 'shortcut');
+    } catch (error) {
+      this.log(`[tray] shortcut rotation failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return true;
+  }
+
+  private async reload(): Promise<void> {
+    const profileId = this.options.activeProfileId();
+    this.known.clear();
+    this.cooldowns.clear();
+    this.rotating.clear();
+    this.lastReceipt = null;
+    if (profileId !== null) {
+      try {
+        for (const port of await this.options.listPorts(profileId)) this.known.set(port.id, port);
+      } catch (error) {
+        this.log(`[tray] cannot read the ports: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    this.recompute();
+  }
+
+  private pinnedIds(profileId: string | null): string[] {
+    if (profileId === null) return [];
+    return [...(this.options.settings.get().tray.pinned[profileId] ?? [])];
+  }
+
+  private recompute(): void {
+    const profileId = this.options.activeProfileId();
+    const pinnedIds = this.pinnedIds(profileId).filter((id) => this.known.has(id));
+    const pinned = pinnedIds.length > 0;
+    const ids = pinned
+      ? pinnedIds
+      : this.known.size <= TRAY_ALL_PORTS_MAX
+        ? [...this.known.values()].sort((a, b) => a.label.localeCompare(b.label)).map((p) => p.id)
+        : [];
+    const now = this.options.clock.now();
+    const ports: TrayPort[] = ids.map((id) => {
+      const port = this.known.get(id) as MobilePortView;
+      const until = this.cooldowns.get(id) ?? null;
+      return {
+        portId: id,
+        label: port.label,
+        currentIp: port.currentIp,
+        cooldownUntil: until !== null && until > now ? until : null,
+        rotating: this.rotating.has(id),
+      };
+    });
+    const schedules = profileId === null ? null : this.options.schedules.view(profileId);
+    const anyCooldown = ports.some((port) => port.cooldownUntil !== null);
+    const next: PortsTrayState = {
+      profileId,
+      ports,
+      pinned,
+      hasSchedules: (schedules?.schedules.length ?? 0) > 0,
+      schedulesPaused: this.options.schedules.paused,
+      lastReceipt: this.lastReceipt,
+      // Whole seconds, and only while a countdown shows: otherwise time does not change the menu.
+      nowMs: anyCooldown ? Math.floor(now / 1000) * 1000 : 0,
+    };
+    if (anyCooldown) this.startTicker();
+    if (JSON.stringify(next) === JSON.stringify(this.state)) return;
+    this.state = next;
+    for (const listener of [...this.listeners]) listener(next);
+  }
+
+  private startTicker(): void {
+    if (this.ticker) return;
+    const ticker = new AbortController();
+    this.ticker = ticker;
+    const { clock } = this.options;
+    const loop = async (): Promise<void> => {
+      while (!ticker.signal.aborted) {
+        await clock.sleep(1000 - (clock.now() % 1000), ticker.signal);
+        const active = this.state.ports.some((port) => port.cooldownUntil !== null);
+        if (!active) break;
+        this.recompute();
+        if (!this.state.ports.some((port) => port.cooldownUntil !== null)) break;
+      }
+    };
+    loop()
+      .catch((error: unknown) => {
+        if (!isAbortError(error)) this.log(`[tray] countdown stopped: ${String(error)}`);
+      })
+      .finally(() => {
+        if (this.ticker === ticker) this.ticker = null;
+      });
+  }
+}

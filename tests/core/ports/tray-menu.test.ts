@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildPortsTrayItems,
+  EMPTY_PORTS_TRAY_STATE,
+  type PortsTrayState,
+  portsTrayTooltip,
+  type TrayPort,
+} from '../../../src-main/core/ports/tray-menu';
+
+const NOW = Date.UTC(2026, 0, 1, 12);
+const port = (id: string, overrides: Partial<TrayPort> = {}): TrayPort => ({
+  portId: id,
+  label: `Port ${id}`,
+  currentIp: `10.0.0.${id}`,
+  cooldownUntil: null,
+  rotating: false,
+  ...overrides,
+});
+const state = (overrides: Partial<PortsTrayState>): PortsTrayState => ({
+  ...EMPTY_PORTS_TRAY_STATE,
+  profileId: 'p1',
+  nowMs: NOW,
+  ...overrides,
+});
+
+describe('the ports part of the tray menu', () => {
+  it('lists pinned ports with label and IP, each rotating on click, then Rotate all pinned', () => {
+    const items = buildPortsTrayItems(state({ ports: [port('1'), port('2')], pinned: true }));
+    expect(items).toEqual([
+      {
+        kind: 'action',
+        label: 'Port 1 — 10.0.0.1',
+        action: { type: 'rotate-port', portId: '1' },
+        enabled: true,
+      },
+      {
+        kind: 'action',
+        label: 'Port 2 — 10.0.0.2',
+        action: { type: 'rotate-port', portId: '2' },
+        enabled: true,
+      },
+      { kind: 'action', label: 'Rotate all pinned', action: { type: 'rotate-all-pinned' }, enabled: true },
+    ]);
+  });
+
+  it('shows the seconds left of a cooldown on a disabled item, rounded up', () => {
+    const items = buildPortsTrayItems(
+      state({
+        ports: [port('1', { cooldownUntil: NOW + 12_300 }), port('2', { cooldownUntil: NOW + 1 })],
+        pinned: true,
+      }),
+    );
+    expect(items.slice(0, 2)).toEqual([
+      expect.objectContaining({ label: 'Port 1 — 10.0.0.1 (13 s)', enabled: false }),
+      expect.objectContaining({ label: 'Port 2 — 10.0.0.2 (1 s)', enabled: false }),
+    ]);
+    // Nothing can go now: Rotate all pinned waits too.
+    expect(items[2]).toMatchObject({ label: 'Rotate all pinned', enabled: false });
+    const later = buildPortsTrayItems(
+      state({ ports: [port('1', { cooldownUntil: NOW + 12_300 })], pinned: true, nowMs: NOW + 13_000 }),
+    );
+    expect(later[0]).toMatchObject({ label: 'Port 1 — 10.0.0.1', enabled: true });
+  });
+
+  it('disables a port while it rotates', () => {
+    const [item] = buildPortsTrayItems(state({ ports: [port('1', { rotating: true })] }));
+    expect(item).toMatchObject({ label: 'Port 1 — 10.0.0.1 (rotating…)', enabled: false });
+  });
+
+  it('offers Pause or Resume schedules only when there are schedules, and no Rotate all for unpinned ports', () => {
+    expect(buildPortsTrayItems(state({ ports: [port('1'), port('2')], pinned: false }))).toHaveLength(2);
+    const running = buildPortsTrayItems(state({ ports: [port('1')], hasSchedules: true }));
+    expect(running.slice(1)).toEqual([
+      { kind: 'separator' },
+      { kind: 'action', label: 'Pause schedules', action: { type: 'pause-schedules', paused: true } },
+    ]);
+    const paused = buildPortsTrayItems(state({ hasSchedules: true, schedulesPaused: true }));
+    expect(paused).toEqual([
+      { kind: 'action', label: 'Resume schedules', action: { type: 'pause-schedules', paused: false } },
+    ]);
+  });
+
+  it('says the last receipt in the tooltip', () => {
+    expect(portsTrayTooltip(state({}))).toBe('Proxy Manager');
+    const receipt = { label: 'Berlin', previousIp: '1.1.1.1', ip: '2.2.2.2', sameIp: false, at: '' };
+    expect(portsTrayTooltip(state({ lastReceipt: receipt }))).toBe(
+      'Proxy Manager — Berlin: 1.1.1.1 → 2.2.2.2',
+    );
+    expect(portsTrayTooltip(state({ lastReceipt: { ...receipt, ip: '1.1.1.1', sameIp: true } }))).toBe(
+      'Proxy Manager — Berlin: same IP 1.1.1.1',
+    );
+  });
+});
