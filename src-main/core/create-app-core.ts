@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { probeBaseUrl, type BaseUrlProbeResult, ProxyServiceClient } from '../api';
 import { DEFAULT_API_KEYS, startSandbox } from '../sandbox';
+import { AlertCenter } from './alerts/alert-center';
+import { AlertsService } from './alerts/alerts-service';
 import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
 import type { CoreServices } from './app-services';
@@ -125,6 +127,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     log,
   });
   ports.attach({ rotation, relocations });
+  const alertCrossings = jobSection<{ keys: string[] }>('alert-crossings');
+  const alertCenter = new AlertCenter({
+    crossings: {
+      read: async () => (await alertCrossings.read())?.keys ?? [],
+      write: async (keys) => {
+        await alertCrossings.update(() => ({ keys: [...keys] }));
+      },
+    },
+    now: () => new Date(clock.now()),
+    publish: (alert) => events.emit('alerts:raised', { alert }),
+  });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -140,6 +153,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ports,
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
+    alerts: new AlertsService(alertCenter),
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);

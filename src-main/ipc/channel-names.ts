@@ -40,7 +40,21 @@ export const CALL_CHANNELS = [
   'ports:revealRotationLink',
   'ports:receipts',
   'subscriptions:list',
+  'subscriptions:get',
+  'subscriptions:update',
+  'subscriptions:resetPassword',
+  'subscriptions:usage',
+  'subscriptions:exportUsage',
+  'subscriptions:subUsers',
+  'subscriptions:createSubUser',
+  'subscriptions:updateSubUser',
+  'subscriptions:deleteSubUser',
+  'subscriptions:createSubUsers',
+  'subscriptions:exportCredentials',
+  'subscriptions:buildProxyString',
   'topups:list',
+  'alerts:list',
+  'alerts:dismiss',
 ] as const;
 
 export const EVENT_CHANNELS = [
@@ -50,6 +64,7 @@ export const EVENT_CHANNELS = [
   'subscriptions:changed',
   'topups:changed',
   'settings:changed',
+  'alerts:raised',
 ] as const;
 
 /** Splits `domain:name` and gives the `window.api` member names; shared by the preload and the web transport. */

@@ -3,6 +3,10 @@ import type { DomainHandlers } from '../../ipc/contract';
 import type { DomainService } from '../domain-service';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
+import { AppError } from '../errors';
+
+const notYet = (): Promise<never> =>
+  Promise.reject(new AppError('not_implemented', 'Not available yet in this build.'));
 
 /** Traffic subscriptions. UI calls go to the active profile; `refresh` serves background jobs. */
 export class SubscriptionsService implements DomainService<'subscriptions'> {
@@ -19,6 +23,18 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
             client.listSubscriptions(input?.productId ? { productId: input.productId } : {}),
           )
         ).value,
+      'subscriptions:get': notYet,
+      'subscriptions:update': notYet,
+      'subscriptions:resetPassword': notYet,
+      'subscriptions:usage': notYet,
+      'subscriptions:exportUsage': notYet,
+      'subscriptions:subUsers': notYet,
+      'subscriptions:createSubUser': notYet,
+      'subscriptions:updateSubUser': notYet,
+      'subscriptions:deleteSubUser': notYet,
+      'subscriptions:createSubUsers': notYet,
+      'subscriptions:exportCredentials': notYet,
+      'subscriptions:buildProxyString': notYet,
     };
   }
 

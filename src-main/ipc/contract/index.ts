@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import type { CALL_CHANNELS, EVENT_CHANNELS } from '../channel-names';
+import { alertsCalls, alertsEvents } from './alerts';
 import { appCalls, appEvents } from './app';
 import { catalogCalls } from './catalog';
 import { connectionCalls } from './connection';
@@ -20,6 +21,7 @@ import { settingsCalls, settingsEvents } from './settings';
 import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
 
+export type { AlertKindName, AlertRaised, AlertView } from './alerts';
 export type { AppState, JobsStatus, Notice } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
 export type {
@@ -39,7 +41,15 @@ export type { KeyStatus, ProfileSummary } from './profiles';
 export type { IpcError, IpcFieldError, IpcResult } from './results';
 export type { DesktopPreferences, SettingsView } from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
-export type { SubscriptionsChanged } from './subscriptions';
+export type {
+  CreateSubUsersOutcome,
+  CredentialFormat,
+  ProxyStringResult,
+  SubscriptionsChanged,
+  SubUsersView,
+  TextExport,
+  TrafficUnit,
+} from './subscriptions';
 export type { TopUpsChanged } from './topups';
 export { apiMemberOf, eventMemberOf } from '../channel-names';
 
@@ -53,6 +63,7 @@ export const ipcCalls = {
   ...portsCalls,
   ...subscriptionsCalls,
   ...topupsCalls,
+  ...alertsCalls,
 } as const;
 
 export const ipcEvents = {
@@ -61,6 +72,7 @@ export const ipcEvents = {
   ...portsEvents,
   ...subscriptionsEvents,
   ...topupsEvents,
+  ...alertsEvents,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
