@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { probeBaseUrl, type BaseUrlProbeResult, ProxyServiceClient } from '../api';
 import { DEFAULT_API_KEYS, startSandbox } from '../sandbox';
-import { AlertCenter } from './alerts/alert-center';
+import { AlertCenter, type RaisedAlert } from './alerts/alert-center';
 import { AlertsService } from './alerts/alerts-service';
 import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
@@ -26,6 +26,8 @@ import { ApiCaller } from './session/api-caller';
 import { type ClientConfig, ClientPool } from './session/client-pool';
 import { ConnectionMonitor } from './session/connection-monitor';
 import { SettingsService } from './settings/settings-service';
+import { pollerPolicy } from './subscriptions/poller-policy';
+import { UsagePoller, type UsagePollerState } from './subscriptions/usage-poller';
 import { SettingsStore } from './settings/settings-store';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
 import { JobStateStore } from './storage/job-state-store';
@@ -57,6 +59,13 @@ export interface AppCoreDependencies {
   clock?: Clock;
   /** Reads a port's exit IP through the port (the proxy test); fills receipts' `verification`. */
   verifyExitIp?: VerifyExitIp;
+  /**
+   * OS notification of a raised alert (the shell's notifications controller; it should skip it while
+   * a window is focused). Absent: alerts reach the in-app list only.
+   */
+  notifyAlert?: (alert: RaisedAlert) => void;
+  /** Whether a window shows at start (the shell then calls `usagePoller.setWindowVisible`). */
+  windowVisible?: boolean;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
 }
@@ -136,7 +145,10 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       },
     },
     now: () => new Date(clock.now()),
-    publish: (alert) => events.emit('alerts:raised', { alert }),
+    publish: (alert) => {
+      events.emit('alerts:raised', { alert });
+      deps.notifyAlert?.(alert);
+    },
   });
   const catalog = new CatalogService(api);
   const subscriptions = new SubscriptionsService({
@@ -165,6 +177,20 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);
+  const usagePoller = new UsagePoller({
+    clock,
+    // Every profile: one without a usable key fails its read and backs off like any other error.
+    profiles: () => profiles.list().map((p) => p.id),
+    subscriptions,
+    ports,
+    store: jobSection<UsagePollerState>('usage-samples'),
+    alerts: alertCenter,
+    policy: () => pollerPolicy(deps.settings.get()),
+    windowVisible: deps.windowVisible ?? true,
+    log,
+  });
+  deps.settings.subscribe(() => usagePoller.reschedule('settings changed'));
+  backgroundJobs.add(usagePoller);
   const lifecycle: Lifecycle[] = [
     {
       name: 'job state',
