@@ -1,4 +1,5 @@
 import type { CallDomain } from '../ipc/contract';
+import type { AlertsService } from './alerts/alerts-service';
 import type { AppStateService } from './app-state';
 import type { CatalogService } from './catalog/catalog-service';
 import type { ConnectionService } from './connection/connection-service';
@@ -28,4 +29,5 @@ export interface CoreServices extends AppServices {
   ports: PortsService;
   subscriptions: SubscriptionsService;
   topups: TopUpsService;
+  alerts: AlertsService;
 }

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { probeBaseUrl, type BaseUrlProbeResult, ProxyServiceClient } from '../api';
 import { DEFAULT_API_KEYS, startSandbox } from '../sandbox';
+import { AlertCenter, type RaisedAlert } from './alerts/alert-center';
+import { AlertsService } from './alerts/alerts-service';
 import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
 import type { CoreServices } from './app-services';
@@ -29,11 +31,13 @@ import { type ClientConfig, ClientPool } from './session/client-pool';
 import { ConnectionMonitor } from './session/connection-monitor';
 import { UiCalls } from './session/ui-calls';
 import { SettingsService } from './settings/settings-service';
+import { pollerPolicy } from './subscriptions/poller-policy';
+import { UsagePoller, type UsagePollerState } from './subscriptions/usage-poller';
 import { SettingsStore } from './settings/settings-store';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
 import { JobStateStore } from './storage/job-state-store';
 import { InstanceLock } from './storage/instance-lock';
-import { SubscriptionsService } from './subscriptions/subscriptions-service';
+import { catalogTargeting, SubscriptionsService } from './subscriptions/subscriptions-service';
 import { TopUpsService } from './topups/topups-service';
 
 export type { DemoSandbox } from './demo/demo-service';
@@ -60,6 +64,13 @@ export interface AppCoreDependencies {
   clock?: Clock;
   /** Reads a port's exit IP through the port (the proxy test); fills receipts' `verification`. */
   verifyExitIp?: VerifyExitIp;
+  /**
+   * OS notification of a raised alert (the shell's notifications controller; it should skip it while
+   * a window is focused). Absent: alerts reach the in-app list only.
+   */
+  notifyAlert?: (alert: RaisedAlert) => void;
+  /** Whether a window shows at start (the shell then calls `usagePoller.setWindowVisible`). */
+  windowVisible?: boolean;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
   /** Told after every scheduled run. */
@@ -185,6 +196,28 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     log,
   });
   deps.onDesktopParts?.({ tray, scheduler });
+  const alertCrossings = jobSection<{ keys: string[] }>('alert-crossings');
+  const alertCenter = new AlertCenter({
+    crossings: {
+      read: async () => (await alertCrossings.read())?.keys ?? [],
+      write: async (keys) => {
+        await alertCrossings.update(() => ({ keys: [...keys] }));
+      },
+    },
+    now: () => new Date(clock.now()),
+    publish: (alert) => {
+      events.emit('alerts:raised', { alert });
+      deps.notifyAlert?.(alert);
+    },
+  });
+  const catalog = new CatalogService(api);
+  const subscriptions = new SubscriptionsService({
+    api,
+    events,
+    now: () => clock.now(),
+    catalog: catalogTargeting(catalog),
+    log,
+  });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -196,12 +229,13 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     profiles: new ProfilesController({ profiles, monitor, state, demo }),
     demo,
     settings: new SettingsService(deps.settings, events),
-    catalog: new CatalogService(api),
+    catalog,
     ports,
-    subscriptions: new SubscriptionsService(api, events),
+    subscriptions,
     topups: new TopUpsService(api, events),
     schedules: scheduler,
     tray,
+    alerts: new AlertsService(alertCenter),
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);
@@ -210,6 +244,20 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     start: () => scheduler.start(),
     stop: () => scheduler.stop(),
   });
+  const usagePoller = new UsagePoller({
+    clock,
+    // Every profile: one without a usable key fails its read and backs off like any other error.
+    profiles: () => profiles.list().map((p) => p.id),
+    subscriptions,
+    ports,
+    store: jobSection<UsagePollerState>('usage-samples'),
+    alerts: alertCenter,
+    policy: () => pollerPolicy(deps.settings.get()),
+    windowVisible: deps.windowVisible ?? true,
+    log,
+  });
+  deps.settings.subscribe(() => usagePoller.reschedule('settings changed'));
+  backgroundJobs.add(usagePoller);
   const lifecycle: Lifecycle[] = [
     {
       name: 'job state',

@@ -20,7 +20,10 @@ export type AppErrorCode =
   // mobile ports
   | 'invalid_input'
   | 'location_unavailable'
-  | 'rotation_not_confirmed';
+  | 'rotation_not_confirmed'
+  // subscriptions
+  | 'not_implemented'
+  | 'sub_user_outcome_unknown';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so

@@ -41,6 +41,18 @@ export const CALL_CHANNELS = [
   'ports:revealRotationLink',
   'ports:receipts',
   'subscriptions:list',
+  'subscriptions:get',
+  'subscriptions:update',
+  'subscriptions:resetPassword',
+  'subscriptions:usage',
+  'subscriptions:exportUsage',
+  'subscriptions:subUsers',
+  'subscriptions:createSubUser',
+  'subscriptions:updateSubUser',
+  'subscriptions:deleteSubUser',
+  'subscriptions:createSubUsers',
+  'subscriptions:exportCredentials',
+  'subscriptions:buildProxyString',
   'topups:list',
   'schedules:list',
   'schedules:set',
@@ -49,6 +61,8 @@ export const CALL_CHANNELS = [
   'schedules:runs',
   'tray:get',
   'tray:setPinned',
+  'alerts:list',
+  'alerts:dismiss',
 ] as const;
 
 export const EVENT_CHANNELS = [
@@ -61,6 +75,7 @@ export const EVENT_CHANNELS = [
   'settings:changed',
   'schedules:changed',
   'tray:changed',
+  'alerts:raised',
 ] as const;
 
 /** Splits `domain:name` and gives the `window.api` member names; shared by the preload and the web transport. */

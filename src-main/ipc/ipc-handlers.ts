@@ -20,6 +20,7 @@ export function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.topups.handlers(),
     ...services.schedules.handlers(),
     ...services.tray.handlers(),
+    ...services.alerts.handlers(),
   };
 }
 

@@ -41,6 +41,28 @@ const VALID_INPUTS: Record<CallChannel, unknown> = {
   'ports:revealRotationLink': { portId: 'mp_1' },
   'ports:receipts': { portId: 'mp_1' },
   'subscriptions:list': { productId: 'mobile-gb' },
+  'subscriptions:get': { subscriptionId: 'sub_1' },
+  'subscriptions:update': { subscriptionId: 'sub_1', label: 'Scraping', autoRenew: true },
+  'subscriptions:resetPassword': { subscriptionId: 'sub_1' },
+  'subscriptions:usage': { subscriptionId: 'sub_1', from: '2026-01-01', to: '2026-01-31', subUserId: 'su_1' },
+  'subscriptions:exportUsage': { subscriptionId: 'sub_1' },
+  'subscriptions:subUsers': { subscriptionId: 'sub_1' },
+  'subscriptions:createSubUser': {
+    subscriptionId: 'sub_1',
+    label: 'Team A',
+    password: 'p4ss!word',
+    trafficLimit: { amount: '1.5', unit: 'GB' },
+  },
+  'subscriptions:updateSubUser': { subscriptionId: 'sub_1', subUserId: 'su_1', enabled: false },
+  'subscriptions:deleteSubUser': { subscriptionId: 'sub_1', subUserId: 'su_1' },
+  'subscriptions:createSubUsers': { subscriptionId: 'sub_1', count: 3, labelPrefix: 'team-' },
+  'subscriptions:exportCredentials': { subscriptionId: 'sub_1', subUserIds: ['su_1'], format: 'http_url' },
+  'subscriptions:buildProxyString': {
+    subscriptionId: 'sub_1',
+    targeting: { country: 'US', state: 'california' },
+    format: 'http_url',
+    protocol: 'http',
+  },
   'topups:list': { page: 2, perPage: 10, status: 'credited' },
   'schedules:list': undefined,
   'schedules:set': {
@@ -53,6 +75,8 @@ const VALID_INPUTS: Record<CallChannel, unknown> = {
   'schedules:runs': { portId: 'mp_1' },
   'tray:get': undefined,
   'tray:setPinned': { portIds: ['mp_1', 'mp_2'] },
+  'alerts:list': undefined,
+  'alerts:dismiss': { alertId: 'alert-1' },
 };
 
 /** Shapes no channel accepts. */

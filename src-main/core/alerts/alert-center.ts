@@ -19,7 +19,8 @@ export interface RaisedAlert {
 
 /** The crossings that currently hold, as stored in the job store. */
 export interface CrossingStore {
-  read(): readonly string[];
+  /** Sync (tests) or async (a job-store section). */
+  read(): readonly string[] | Promise<readonly string[]>;
   write(keys: readonly string[]): Promise<void>;
 }
 
@@ -55,13 +56,13 @@ export class AlertCenter {
   async forgetProfile(profileId: string): Promise<void> {
     await this.apply([]);
     const ofProfile = (key: string) => ALERT_KINDS.some((kind) => key.startsWith(`${kind}:${profileId}:`));
-    const kept = this.options.crossings.read().filter((key) => !ofProfile(key));
+    const kept = (await this.options.crossings.read()).filter((key) => !ofProfile(key));
     await this.options.crossings.write(kept);
     this.history.splice(0, this.history.length, ...this.history.filter((a) => a.profileId !== profileId));
   }
 
   private async applyNow(checks: readonly AlertCheck[]): Promise<RaisedAlert[]> {
-    const held = new Set(this.options.crossings.read());
+    const held = new Set(await this.options.crossings.read());
     const raised: RaisedAlert[] = [];
     let changed = false;
     for (const item of checks) {

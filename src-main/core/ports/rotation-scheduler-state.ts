@@ -103,7 +103,7 @@ export function addRun(schedule: StoredSchedule, run: ScheduleRun): void {
   if (schedule.runs.length > SCHEDULE_RUN_LOG_MAX) schedule.runs.length = SCHEDULE_RUN_LOG_MAX;
 }
 
-/** A stored section read and written asynchronously (ports-main's `JobSection`, `ports-jobs.json`). */
+/** A stored section read and written asynchronously (a `JobSection` of `state.json`). */
 export interface AsyncJobSection<T> {
   read(): Promise<T | undefined>;
   update(mutate: (current: T | undefined) => T): Promise<T>;

@@ -45,6 +45,8 @@ export type Profile = z.infer<typeof profileSchema>;
 const { usageMinutes, topUpVerifyingSeconds, topUpAwaitingPaymentSeconds } = POLLING_LIMITS;
 const pollingSchema = z.object({
   usageMinutes: z.int().min(usageMinutes.min).max(usageMinutes.max).default(15),
+  /** The usage poller while a window is visible (`usageMinutes` is its pace in the tray). */
+  usageVisibleMinutes: z.int().min(usageMinutes.min).max(usageMinutes.max).default(5),
   topUpVerifyingSeconds: z.int().min(topUpVerifyingSeconds.min).max(topUpVerifyingSeconds.max).default(10),
   topUpAwaitingPaymentSeconds: z
     .int()
@@ -66,6 +68,42 @@ const alertsSchema = z.object({
     .min(ALERT_LIMITS.expiryWarningDays.min)
     .max(ALERT_LIMITS.expiryWarningDays.max)
     .default(3),
+  /** Warn when the remaining traffic is below this many GB (decimal string, as billed); null: off. */
+  trafficRemainingGb: z
+    .string()
+    .regex(/^\d{1,6}(?:\.\d{1,9})?$/)
+    .nullable()
+    .default(null),
+  /** Per subscription id: replaces the default thresholds for that subscription. */
+  trafficBySubscription: z
+    .record(
+      z.string().min(1).max(128),
+      z.object({
+        percent: z.number().min(0).max(100).optional(),
+        gb: z
+          .string()
+          .regex(/^\d{1,6}(?:\.\d{1,9})?$/)
+          .optional(),
+      }),
+    )
+    .default({}),
+  /** Warn when the last 7 days' pace runs the traffic out within this many days. */
+  runsOutWithinDays: z.int().min(1).max(365).default(7),
+  /** Per alert kind: on unless turned off. */
+  disabledKinds: z
+    .array(
+      z.enum([
+        'traffic_low',
+        'traffic_runs_out',
+        'sub_user_cap_80',
+        'sub_user_cap_100',
+        'subscription_expiring',
+        'port_expiring',
+      ]),
+    )
+    .default([]),
+  /** Subscriptions whose sub-users the poller reads each cycle for the cap alerts. */
+  subUserAlertSubscriptions: z.array(z.string().min(1).max(128)).max(500).default([]),
 });
 
 /** Preferences of the desktop shell (the tray, the login item); web mode ignores them. */

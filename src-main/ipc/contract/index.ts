@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import type { CALL_CHANNELS, EVENT_CHANNELS } from '../channel-names';
+import { alertsCalls, alertsEvents } from './alerts';
 import { appCalls, appEvents } from './app';
 import { catalogCalls } from './catalog';
 import { connectionCalls } from './connection';
@@ -22,6 +23,7 @@ import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
 
+export type { AlertKindName, AlertRaised, AlertView } from './alerts';
 export type { AppState, CallSlow, JobsStatus, Notice } from './app';
 export { CALL_ID_PATTERN } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
@@ -56,7 +58,15 @@ export type {
   ShortcutPreferences,
 } from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
-export type { SubscriptionsChanged } from './subscriptions';
+export type {
+  CreateSubUsersOutcome,
+  CredentialFormat,
+  ProxyStringResult,
+  SubscriptionsChanged,
+  SubUsersView,
+  TextExport,
+  TrafficUnit,
+} from './subscriptions';
 export type { TopUpsChanged } from './topups';
 export type { TrayView } from './tray';
 export { apiMemberOf, eventMemberOf } from '../channel-names';
@@ -73,6 +83,7 @@ export const ipcCalls = {
   ...topupsCalls,
   ...schedulesCalls,
   ...trayCalls,
+  ...alertsCalls,
 } as const;
 
 export const ipcEvents = {
@@ -83,6 +94,7 @@ export const ipcEvents = {
   ...topupsEvents,
   ...schedulesEvents,
   ...trayEvents,
+  ...alertsEvents,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,16 +1,262 @@
 import { z } from 'zod';
-import type { Subscription } from '../../api/api-types';
+import type { SubUser, Subscription, UsageReport } from '../../api/api-types';
+import { toUnits } from '../../lib/decimal';
+import { LABEL_MAX } from '../../shared/limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
+import type { IpcError } from './results';
+import { countryCode } from './shared-inputs';
 
 export interface SubscriptionsChanged {
   profileId: string;
   /** The subscriptions whose state main learned of; others are unchanged. */
   changed: Subscription[];
+  /** Sub-users main read or wrote, per subscription id (the whole list of that subscription). */
+  subUsers?: Record<string, SubUser[]>;
 }
+
+/** `{data, limit}` as the service answers; `limit` as it comes (the sandbox says 20 sub-users at most). */
+export interface SubUsersView {
+  data: SubUser[];
+  limit: number | null;
+}
+
+/** A text file main built for the user to save (CSV or credential lines). */
+export interface TextExport {
+  /** Suggested file name, e.g. `subscription-sub_1-usage-2025-01-01-2025-01-31.csv`. */
+  fileName: string;
+  text: string;
+  rows: number;
+}
+
+/** What a bulk create did: sub-users are created one after the other and it stops at the first refusal. */
+export interface CreateSubUsersOutcome {
+  created: SubUser[];
+  /** Labels not created (in order), each with why; the first one carries the refusal that stopped the run. */
+  notCreated: { label: string; error: IpcError }[];
+  /** True when the run stopped because the service's sub-user limit was reached. */
+  stoppedAtLimit: boolean;
+  limit: number | null;
+}
+
+/** Lines built by `subscriptions:buildProxyString`, and the endpoint they point to. */
+export interface ProxyStringResult {
+  lines: string[];
+  host: string;
+  port: number;
+}
+
+export const CREDENTIAL_FORMATS = [
+  'http_url',
+  'socks5_url',
+  'host_port_user_pass',
+  'user_pass_at_host_port',
+] as const;
+export type CredentialFormat = (typeof CREDENTIAL_FORMATS)[number];
+
+export const SUBSCRIPTION_ID_MAX = 128;
+export const SUB_USER_PASSWORD_MAX = 64;
+export const BULK_SUB_USERS_MAX = 20;
+export const PROXY_LINES_MAX = 10_000;
+/** The longest usage range, in days, both ends included. */
+export const SUBSCRIPTION_USAGE_MAX_DAYS = 366;
+/** Decimal units, as the service bills: 1 GB is 10^9 bytes. */
+export const TRAFFIC_UNITS = { MB: 6, GB: 9 } as const;
+export type TrafficUnit = keyof typeof TRAFFIC_UNITS;
+
+// Control characters and the bidirectional overrides/isolates that can make a label read
+// differently from what it is (CVE-2021-42574 "Trojan Source").
+const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+export const subscriptionId = z.string().min(1, 'Choose a subscription').max(SUBSCRIPTION_ID_MAX);
+export const subUserId = z.string().min(1, 'Choose a sub-user').max(SUBSCRIPTION_ID_MAX);
+
+export const subscriptionLabel = z
+  .string()
+  .trim()
+  .min(1, 'Give it a label')
+  .max(LABEL_MAX, `At most ${LABEL_MAX} characters`)
+  .refine((value) => !FORBIDDEN_LABEL_CHARACTERS.test(value), {
+    message: 'No control or text-direction characters',
+  });
+
+export const subUserPassword = z
+  .string()
+  .min(1, 'Leave it empty to have one generated')
+  .max(SUB_USER_PASSWORD_MAX, `At most ${SUB_USER_PASSWORD_MAX} characters`)
+  .regex(/^[\x21-\x7e]+$/, 'Printable ASCII characters only, without spaces');
+
+export type TrafficLimitResult = { ok: true; bytes: number } | { ok: false; message: string };
+
+/**
+ * A cap entered as a decimal in MB or GB, as exact bytes (decimal units, as billed: 1.5 GB is
+ * 1500000000). No floats on the way: a fraction of a byte, or more than 2^53-1 bytes (what JSON
+ * numbers carry exactly), is refused rather than rounded.
+ */
+export function trafficLimitToBytes(amount: string, unit: TrafficUnit): TrafficLimitResult {
+  const trimmed = amount.trim();
+  if (!/^\d+(?:\.\d+)?$/.test(trimmed)) {
+    return { ok: false, message: 'A number such as 1.5 (a dot for decimals, no sign or spaces)' };
+  }
+  const scale = TRAFFIC_UNITS[unit];
+  let bytes: bigint;
+  try {
+    bytes = toUnits(trimmed, scale);
+  } catch {
+    return { ok: false, message: `At most ${scale} decimals in ${unit} (whole bytes)` };
+  }
+  if (bytes > BigInt(Number.MAX_SAFE_INTEGER)) {
+    return { ok: false, message: `At most ${Number.MAX_SAFE_INTEGER} bytes` };
+  }
+  return { ok: true, bytes: Number(bytes) };
+}
+
+/** `{amount, unit}` in, exact bytes out (after parsing in main); `null` removes the cap. */
+export const trafficLimit = z
+  .strictObject({ amount: z.string().max(40), unit: z.enum(['MB', 'GB']) })
+  .transform((value, context) => {
+    const result = trafficLimitToBytes(value.amount, value.unit);
+    if (!result.ok) {
+      context.addIssue({ code: 'custom', path: ['amount'], message: result.message });
+      return z.NEVER;
+    }
+    return result.bytes;
+  })
+  .nullable();
+
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD')
+  .refine((value) => {
+    const parsed = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+  }, 'Not a calendar date');
+
+const DAY_MS = 86_400_000;
+
+function rangeDays(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+export const subscriptionUsageInput = z
+  .strictObject({
+    subscriptionId,
+    from: isoDay.optional(),
+    to: isoDay.optional(),
+    subUserId: subUserId.optional(),
+  })
+  .superRefine((value, context) => {
+    // One end alone is checked against today in the service (it knows the clock).
+    if (value.from === undefined || value.to === undefined) return;
+    const days = rangeDays(value.from, value.to);
+    if (days < 1) {
+      context.addIssue({ code: 'custom', path: ['to'], message: 'The end is before the start' });
+    } else if (days > SUBSCRIPTION_USAGE_MAX_DAYS) {
+      context.addIssue({
+        code: 'custom',
+        path: ['from'],
+        message: `At most ${SUBSCRIPTION_USAGE_MAX_DAYS} days (this range has ${days})`,
+      });
+    }
+  });
+
+export const proxyTargeting = z.strictObject({
+  country: countryCode.optional(),
+  state: z.string().max(100).optional(),
+  city: z.string().max(100).optional(),
+  asn: z.int().optional(),
+  zip: z.string().max(20).optional(),
+  session: z.string().max(100).optional(),
+});
+
+const subscriptionOnly = z.strictObject({ subscriptionId });
 
 export const subscriptionsCalls = {
   'subscriptions:list': call<Subscription[]>()(
     z.strictObject({ productId: z.enum(['residential', 'mobile-gb']).optional() }).optional(),
+  ),
+  'subscriptions:get': call<Subscription>()(subscriptionOnly),
+  'subscriptions:update': call<Subscription>()(
+    z
+      .strictObject({
+        subscriptionId,
+        label: subscriptionLabel.optional(),
+        autoRenew: z.boolean().optional(),
+      })
+      .refine((value) => value.label !== undefined || value.autoRenew !== undefined, {
+        message: 'Nothing to change',
+      }),
+  ),
+  /** Sent once; the old password stops working at the gateway within 60 seconds. */
+  'subscriptions:resetPassword': call<Subscription>()(subscriptionOnly),
+  'subscriptions:usage': call<UsageReport>()(subscriptionUsageInput),
+  /** The usage report as CSV: one row per day, then the by-country rows. */
+  'subscriptions:exportUsage': call<TextExport>()(subscriptionUsageInput),
+  'subscriptions:subUsers': call<SubUsersView>()(subscriptionOnly),
+  'subscriptions:createSubUser': call<SubUser>()(
+    z.strictObject({
+      subscriptionId,
+      label: subscriptionLabel,
+      password: subUserPassword.optional(),
+      trafficLimit: trafficLimit.optional(),
+    }),
+  ),
+  'subscriptions:updateSubUser': call<SubUser>()(
+    z
+      .strictObject({
+        subscriptionId,
+        subUserId,
+        label: subscriptionLabel.optional(),
+        trafficLimit: trafficLimit.optional(),
+        enabled: z.boolean().optional(),
+        regeneratePassword: z.boolean().optional(),
+      })
+      .refine(
+        (value) =>
+          value.label !== undefined ||
+          value.trafficLimit !== undefined ||
+          value.enabled !== undefined ||
+          value.regeneratePassword === true,
+        { message: 'Nothing to change' },
+      ),
+  ),
+  'subscriptions:deleteSubUser': call<{ deleted: true }>()(z.strictObject({ subscriptionId, subUserId })),
+  /** Labels `<labelPrefix>1` … `<labelPrefix>N` (numbered after the highest taken), one request each. */
+  'subscriptions:createSubUsers': call<CreateSubUsersOutcome>()(
+    z.strictObject({
+      subscriptionId,
+      count: z
+        .int('A whole number')
+        .min(1, 'At least 1')
+        .max(BULK_SUB_USERS_MAX, `At most ${BULK_SUB_USERS_MAX} at once`),
+      // Room for the number after the prefix within the 60-character label.
+      labelPrefix: subscriptionLabel.pipe(
+        z.string().max(LABEL_MAX - 3, `At most ${LABEL_MAX - 3} characters`),
+      ),
+      trafficLimit: trafficLimit.optional(),
+    }),
+  ),
+  'subscriptions:exportCredentials': call<TextExport>()(
+    z.strictObject({
+      subscriptionId,
+      subUserIds: z.array(subUserId).min(1, 'Choose at least one sub-user').max(1000),
+      format: z.enum(CREDENTIAL_FORMATS),
+    }),
+  ),
+  'subscriptions:buildProxyString': call<ProxyStringResult>()(
+    z.strictObject({
+      subscriptionId,
+      /** Absent: the main user. */
+      subUserId: subUserId.optional(),
+      targeting: proxyTargeting,
+      format: z.enum(CREDENTIAL_FORMATS),
+      protocol: z.enum(['http', 'socks5']),
+      /** N lines with numbered sticky sessions; absent: one line (with `targeting.session` if set). */
+      count: z.int().min(1, 'At least 1').max(PROXY_LINES_MAX, `At most ${PROXY_LINES_MAX} lines`).optional(),
+      sessionPrefix: z
+        .string()
+        .regex(/^[A-Za-z0-9_]{1,40}$/, 'Letters, digits or underscores (no hyphens), at most 40')
+        .optional(),
+    }),
   ),
 } as const satisfies DomainCalls<'subscriptions'>;
 

@@ -6,7 +6,9 @@ import {
 } from '../../../src-main/core/alerts/alert-center';
 import type { AlertCheck } from '../../../src-main/core/alerts/alert-rules';
 
-function memoryStore(initial: string[] = []): CrossingStore & { writes: string[][] } {
+function memoryStore(
+  initial: string[] = [],
+): Omit<CrossingStore, 'read'> & { writes: string[][]; read: () => readonly string[] } {
   let keys = [...initial];
   const writes: string[][] = [];
   return {

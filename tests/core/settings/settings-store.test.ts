@@ -54,8 +54,21 @@ describe('SettingsStore: defaults and round trip', () => {
       version: 1,
       profiles: [],
       activeProfileId: null,
-      polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
-      alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
+      polling: {
+        usageMinutes: 15,
+        usageVisibleMinutes: 5,
+        topUpVerifyingSeconds: 10,
+        topUpAwaitingPaymentSeconds: 30,
+      },
+      alerts: {
+        trafficRemainingPercent: 10,
+        expiryWarningDays: 3,
+        trafficRemainingGb: null,
+        trafficBySubscription: {},
+        runsOutWithinDays: 7,
+        disabledKinds: [],
+        subUserAlertSubscriptions: [],
+      },
       rotationSchedules: [],
       pendingTopUps: {},
       ui: { theme: 'system', lastScreen: 'ports' },
@@ -339,6 +352,7 @@ describe('SettingsStore: recovery', () => {
     expect(store.get().profiles[0]?.pathStyle).toBe('literal');
     expect(store.get().polling).toEqual({
       usageMinutes: 60,
+      usageVisibleMinutes: 5,
       topUpVerifyingSeconds: 10,
       topUpAwaitingPaymentSeconds: 30,
     });
