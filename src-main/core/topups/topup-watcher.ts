@@ -3,7 +3,7 @@ import type { PendingTopUpSummary } from '../../ipc/contract';
 import { POLLING_LIMITS } from '../../shared/limits';
 import type { Lifecycle } from '../domain-service';
 import type { Clock } from '../runtime/clock';
-import { DeadlineJob, describeError } from '../runtime/deadline-job';
+import { DeadlineJob, type DeadlineJobState, describeError } from '../runtime/deadline-job';
 import type { ApiCaller } from '../session/api-caller';
 import type { JobSection } from '../storage/job-section';
 
@@ -90,6 +90,11 @@ export class TopUpWatcher implements Lifecycle {
 
   start(): void {
     this.job.start();
+  }
+
+  /** The deadline job's state (tests wait for `waiting` or `idle` after a read). */
+  get state(): DeadlineJobState {
+    return this.job.state;
   }
 
   stop(): Promise<void> {
