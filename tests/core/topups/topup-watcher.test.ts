@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TopUpWatcher } from '../../../src-main/core/topups/topup-watcher';
+import type { TopUpWatcher } from '../../../src-main/core/topups/topup-watcher';
 import { TestSandbox } from '../../support/sandbox-harness';
 import { ATTEMPT, PROFILE, topUpsKit, type TopUpsKit } from './topups-test-kit';
 
@@ -136,7 +136,7 @@ describe('TopUpWatcher against the sandbox (FakeClock and the sandbox clock in s
     expect(restarted.events.of('topups:changed')).toHaveLength(2);
   });
 
-  it('settings may only slow the polling', async () => {
+  it('settings may only slow the polling', () => {
     const slow = topUpsKit(sandbox, {
       clock: kit.clock,
       polling: { topUpVerifyingSeconds: 20, topUpAwaitingPaymentSeconds: 60 },
