@@ -175,3 +175,26 @@ describe('TopUpWatcher against the sandbox (FakeClock and the sandbox clock in s
     expect(statuses.slice(-3)).toEqual([429, 200, 200]);
   });
 });
+
+describe('TopUpWatcher sweep', () => {
+  it('at start, watches every non-final top-up of every profile, made elsewhere', async () => {
+    const sandbox = await TestSandbox.start();
+    try {
+      const made = await sandbox.request('POST', '/v1/topups', {
+        body: { amountUsd: '40.00', coin: 'LTC', network: 'litecoin' },
+      });
+      expect(made.status).toBe(201);
+      const kit = topUpsKit(sandbox);
+      await kit.watcher.sweep([PROFILE]);
+      const watched = (await kit.watcher.watched()).map((w) => w.entry.topUpId);
+      expect(watched).toContain(made.json.id);
+      const listed = (await sandbox.request('GET', '/v1/topups?perPage=100')).json.data as {
+        id: string;
+        final: boolean;
+      }[];
+      expect(new Set(watched)).toEqual(new Set(listed.filter((t) => !t.final).map((t) => t.id)));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -219,6 +219,41 @@ describe('TopUpsService against the sandbox', () => {
     ]);
   });
 
+  it('simulates a late payment: after the rate lock, still matched by its exact amount', async () => {
+    const demoKit = topUpsKit(sandbox, {
+      demoControl: () => ({ profileId: PROFILE, controlUrl: sandbox.controlUrl }),
+    });
+    const topUp = await demoKit.service.handlers()['topups:create'](BTC);
+    const late = await demoKit.service
+      .handlers()
+      ['topups:simulatePayment']({ topUpId: topUp.id, kind: 'late' });
+    expect(Date.parse(await sandbox.now())).toBeGreaterThan(Date.parse(topUp.expiresAt));
+    expect(late).toMatchObject({ status: 'verifying', final: false });
+    expect(Date.parse(late.expiresAt)).toBe(Date.parse(topUp.expiresAt));
+  });
+
+  it('lists top-ups and watches the non-final ones; a process without the jobs watches none', async () => {
+    await sandbox.request('POST', '/v1/topups', {
+      body: { amountUsd: '30.00', coin: 'ETH', network: 'ethereum' },
+    });
+    const page = await handlers()['topups:list']({ perPage: 100 });
+    const open = page.data.filter((t) => !t.final).map((t) => t.id);
+    expect(open.length).toBeGreaterThan(0);
+    expect(Object.keys((await kit.watch.read())?.[PROFILE] ?? {}).sort()).toEqual([...open].sort());
+
+    const reader = new TopUpsService({
+      api: kit.api,
+      events: kit.events,
+      intents: kit.intents,
+      now: () => kit.clock.now(),
+      ownsJobs: () => false,
+    });
+    const other = topUpsKit(sandbox);
+    reader.attach({ watcher: other.watcher });
+    await reader.handlers()['topups:list']({ perPage: 100 });
+    expect(await other.watch.read()).toBeUndefined();
+  });
+
   it('plans come from the user own subscriptions and ports', async () => {
     const plans = await handlers()['topups:plans'](undefined);
     expect(plans.length).toBeGreaterThan(0);
