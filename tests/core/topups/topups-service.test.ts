@@ -154,7 +154,7 @@ describe('TopUpsService against the sandbox', () => {
     expect(declared).toMatchObject({ status: 'verifying', txid: 'a'.repeat(64) });
   });
 
-  it('explains txid_already_used and accepts a declaration without txid', async () => {
+  it('explains txid_already_used and topup_closed, and accepts a declaration without txid', async () => {
     const first = await handlers()['topups:create'](BTC);
     const second = await handlers()['topups:create']({ ...BTC, attemptId: ATTEMPT_2 });
     const txid = 'b'.repeat(64);
@@ -166,6 +166,12 @@ describe('TopUpsService against the sandbox', () => {
     expect((error as AppError).fields[0]?.field).toBe('txid');
     const plain = await handlers()['topups:declareTxid']({ topUpId: second.id });
     expect(plain.status).toBe('verifying');
+    // Another txid for a top-up already verifying one: closed, explained.
+    const closed = await handlers()
+      ['topups:declareTxid']({ topUpId: first.id, txid: 'c'.repeat(64) })
+      .catch((e: unknown) => e);
+    expect(closed).toMatchObject({ code: 'topup_closed' });
+    expect((closed as AppError).message).toMatch(/no longer takes a transaction/);
   });
 
   it('payment details: the QR of exactly the payment URI, and a token contract apart from the deposit address', async () => {
