@@ -38,6 +38,8 @@ import { type JobSection, jobStateSection, MemoryJobSection } from './storage/jo
 import { JobStateStore } from './storage/job-state-store';
 import { InstanceLock } from './storage/instance-lock';
 import { catalogTargeting, SubscriptionsService } from './subscriptions/subscriptions-service';
+import type { TopUpIntentsState } from './topups/topup-intents';
+import { type TopUpNotice, TopUpWatcher, type TopUpWatchState } from './topups/topup-watcher';
 import { TopUpsService } from './topups/topups-service';
 
 export type { DemoSandbox } from './demo/demo-service';
@@ -79,6 +81,8 @@ export interface AppCoreDependencies {
   notifications?: DesktopNotifications;
   /** Desktop only: the tray's state and the scheduler, for the shell's tray and global shortcut. */
   onDesktopParts?: (parts: { tray: TrayStateService; scheduler: RotationScheduler }) => void;
+  /** Told when a watched top-up is credited, rejected or expired, or its purchase ends (OS notifications). */
+  notifyTopUp?: (notice: TopUpNotice) => void;
 }
 
 /**
@@ -218,6 +222,29 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     catalog: catalogTargeting(catalog),
     log,
   });
+  const topups = new TopUpsService({
+    api,
+    events,
+    intents: jobSection<TopUpIntentsState>('topup-intents'),
+    now: () => clock.now(),
+    ownsJobs: () => jobs().owner,
+    demoControl: () => {
+      const control = demo.control;
+      return control && demo.demoProfileId ? { profileId: demo.demoProfileId, controlUrl: control } : null;
+    },
+    log,
+  });
+  const topUpWatcher = new TopUpWatcher({
+    api,
+    clock,
+    store: jobSection<TopUpWatchState>('topup-watch'),
+    publish: (profileId, changed) => topups.publish(profileId, changed),
+    polling: () => deps.settings.get().polling,
+    profileIds: () => profiles.list().map((profile) => profile.id),
+    ...(deps.notifyTopUp ? { notify: deps.notifyTopUp } : {}),
+    log,
+  });
+  topups.attach({ watcher: topUpWatcher });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -232,7 +259,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     catalog,
     ports,
     subscriptions,
-    topups: new TopUpsService(api, events),
+    topups,
     schedules: scheduler,
     tray,
     alerts: new AlertsService(alertCenter),
@@ -258,6 +285,13 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
   deps.settings.subscribe(() => usagePoller.reschedule('settings changed'));
   backgroundJobs.add(usagePoller);
+  backgroundJobs.add(topUpWatcher);
+  // Creates whose answer was lost to a crash are resolved with their own Idempotency-Key.
+  backgroundJobs.add({
+    name: 'top-up intents',
+    start: () => void topups.resumeIntents(),
+    stop: () => undefined,
+  });
   const lifecycle: Lifecycle[] = [
     {
       name: 'job state',
@@ -341,7 +375,12 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
       dataFile: join(options.dataDir, 'demo-sandbox.json'),
       logError: log,
     });
-    return { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEYS[0]?.key ?? '', close: () => sandbox.close() };
+    return {
+      baseUrl: sandbox.baseUrl,
+      apiKey: DEFAULT_API_KEYS[0]?.key ?? '',
+      controlUrl: sandbox.controlUrl,
+      close: () => sandbox.close(),
+    };
   };
   return buildAppCore({
     mode: options.mode,

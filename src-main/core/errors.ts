@@ -23,7 +23,11 @@ export type AppErrorCode =
   | 'rotation_not_confirmed'
   // subscriptions
   | 'not_implemented'
-  | 'sub_user_outcome_unknown';
+  | 'sub_user_outcome_unknown'
+  // top-ups
+  | 'txid_already_used'
+  | 'topup_closed'
+  | 'demo_only';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so

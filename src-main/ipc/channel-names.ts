@@ -63,6 +63,14 @@ export const CALL_CHANNELS = [
   'tray:setPinned',
   'alerts:list',
   'alerts:dismiss',
+  'topups:get',
+  'topups:create',
+  'topups:declareTxid',
+  'topups:plans',
+  'topups:simulatePayment',
+  'topups:exportCsv',
+  'topups:paymentDetails',
+  'topups:pending',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -77,6 +77,19 @@ const VALID_INPUTS: Record<CallChannel, unknown> = {
   'tray:setPinned': { portIds: ['mp_1', 'mp_2'] },
   'alerts:list': undefined,
   'alerts:dismiss': { alertId: 'alert-1' },
+  'topups:get': { topUpId: 'tu_1' },
+  'topups:create': {
+    amountUsd: '50.00',
+    coin: 'USDT',
+    network: 'tron',
+    attemptId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  },
+  'topups:declareTxid': { topUpId: 'tu_1', txid: 'a'.repeat(64) },
+  'topups:plans': undefined,
+  'topups:simulatePayment': { topUpId: 'tu_1', kind: 'exact' },
+  'topups:exportCsv': { status: 'credited' },
+  'topups:paymentDetails': { topUpId: 'tu_1' },
+  'topups:pending': undefined,
 };
 
 /** Shapes no channel accepts. */

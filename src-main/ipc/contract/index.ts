@@ -67,8 +67,15 @@ export type {
   TextExport,
   TrafficUnit,
 } from './subscriptions';
-export type { TopUpsChanged } from './topups';
 export type { TrayView } from './tray';
+export type {
+  PendingTopUpSummary,
+  SimulatedPayment,
+  TopUpPaymentDetails,
+  TopUpPlanChoice,
+  TopUpsChanged,
+  TopUpsCsvExport,
+} from './topups';
 export { apiMemberOf, eventMemberOf } from '../channel-names';
 
 export const ipcCalls = {
