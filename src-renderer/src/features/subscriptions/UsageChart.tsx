@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
 import type { UsagePoint } from '../../../../src-main/api/api-types';
 import { formatBytes } from '../../shared/format/format';
 
@@ -30,7 +31,7 @@ export function UsageChart({ points }: { points: readonly UsagePoint[] }) {
     let plot: uPlot | null = null;
     let cancelled = false;
     // Loaded on first use: uPlot reads matchMedia when imported, and most screens never chart.
-    void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: UPlot }]) => {
+    void import('uplot').then(({ default: UPlot }) => {
       if (cancelled) return;
       plot = new UPlot(
         {
