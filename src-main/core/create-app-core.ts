@@ -30,7 +30,7 @@ import { SettingsStore } from './settings/settings-store';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
 import { JobStateStore } from './storage/job-state-store';
 import { InstanceLock } from './storage/instance-lock';
-import { SubscriptionsService } from './subscriptions/subscriptions-service';
+import { catalogTargeting, SubscriptionsService } from './subscriptions/subscriptions-service';
 import { TopUpsService } from './topups/topups-service';
 
 export type { DemoSandbox } from './demo/demo-service';
@@ -138,6 +138,14 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     now: () => new Date(clock.now()),
     publish: (alert) => events.emit('alerts:raised', { alert }),
   });
+  const catalog = new CatalogService(api);
+  const subscriptions = new SubscriptionsService({
+    api,
+    events,
+    now: () => clock.now(),
+    catalog: catalogTargeting(catalog),
+    log,
+  });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -149,9 +157,9 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     profiles: new ProfilesController({ profiles, monitor, state, demo }),
     demo,
     settings: new SettingsService(deps.settings, events),
-    catalog: new CatalogService(api),
+    catalog,
     ports,
-    subscriptions: new SubscriptionsService(api, events),
+    subscriptions,
     topups: new TopUpsService(api, events),
     alerts: new AlertsService(alertCenter),
   };

@@ -1,19 +1,87 @@
-import type { Subscription } from '../../api';
-import type { DomainHandlers } from '../../ipc/contract';
+import { ProxyServiceError, type ProxyServiceClient, type SubUser, type Subscription } from '../../api';
+import type { DomainHandlers, ParsedCallInput } from '../../ipc/contract';
+import {
+  type CreateSubUsersOutcome,
+  type ProxyStringResult,
+  SUBSCRIPTION_USAGE_MAX_DAYS,
+  type SubUsersView,
+  type TextExport,
+} from '../../ipc/contract/subscriptions';
+import { toIpcError } from '../../ipc/ipc-error-mapping';
+import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
+import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
-import { AppError } from '../errors';
+import {
+  formatProxyLine,
+  portForFormat,
+  sessionLines,
+  type Targeting,
+  type TargetingCatalog,
+  targetedUsername,
+  validateTargeting,
+} from './proxy-string';
+import { credentialsText, usageCsv } from './subscription-exports';
 
-const notYet = (): Promise<never> =>
-  Promise.reject(new AppError('not_implemented', 'Not available yet in this build.'));
+const DAY_MS = 86_400_000;
+const CLOCK_SKEW_MS = 120_000;
 
-/** Traffic subscriptions. UI calls go to the active profile; `refresh` serves background jobs. */
+/** The chosen country's states and cities, read through the catalog service (public calls). */
+export type TargetingCatalogReader = (countryCode: string) => Promise<TargetingCatalog>;
+
+export interface SubscriptionsServiceOptions {
+  api: Pick<ApiCaller, 'active' | 'forProfile'>;
+  events: EventSink;
+  /** Wall time, for a usage range's default end (today, UTC). */
+  now: () => number;
+  catalog: TargetingCatalogReader;
+  log?: (line: string) => void;
+}
+
+/** Reads the catalog's states and cities of a country through the catalog service's own handlers. */
+export function catalogTargeting(catalog: CatalogService): TargetingCatalogReader {
+  const handlers = catalog.handlers();
+  return async (countryCode) => {
+    const [states, cities] = await Promise.all([
+      handlers['catalog:states']({ countryCode }),
+      handlers['catalog:cities']({ countryCode }),
+    ]);
+    return { stateIds: states.map((state) => state.id), cityIds: cities.map((city) => city.id) };
+  };
+}
+
+function rangeDays(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+function fileSafe(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+function isLimitReached(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'sub_user_limit_reached';
+}
+
+function outcomeUnknown(error: unknown): boolean {
+  return error instanceof ProxyServiceError && error.outcomeUnknown;
+}
+
+/** Traffic subscriptions and their sub-users. UI calls go to the active profile; `refresh*` serve jobs. */
 export class SubscriptionsService implements DomainService<'subscriptions'> {
-  constructor(
-    private readonly api: Pick<ApiCaller, 'active' | 'forProfile'>,
-    private readonly events: EventSink,
-  ) {}
+  private readonly api: Pick<ApiCaller, 'active' | 'forProfile'>;
+  private readonly events: EventSink;
+  private readonly now: () => number;
+  private readonly catalog: TargetingCatalogReader;
+  private readonly log: (line: string) => void;
+
+  constructor(options: SubscriptionsServiceOptions) {
+    this.api = options.api;
+    this.events = options.events;
+    this.now = options.now;
+    this.catalog = options.catalog;
+    this.log = options.log ?? (() => undefined);
+  }
 
   handlers(): DomainHandlers<'subscriptions'> {
     return {
@@ -23,18 +91,40 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
             client.listSubscriptions(input?.productId ? { productId: input.productId } : {}),
           )
         ).value,
-      'subscriptions:get': notYet,
-      'subscriptions:update': notYet,
-      'subscriptions:resetPassword': notYet,
-      'subscriptions:usage': notYet,
-      'subscriptions:exportUsage': notYet,
-      'subscriptions:subUsers': notYet,
-      'subscriptions:createSubUser': notYet,
-      'subscriptions:updateSubUser': notYet,
-      'subscriptions:deleteSubUser': notYet,
-      'subscriptions:createSubUsers': notYet,
-      'subscriptions:exportCredentials': notYet,
-      'subscriptions:buildProxyString': notYet,
+      'subscriptions:get': async ({ subscriptionId }) =>
+        (await this.api.active('authenticated', (client) => client.getSubscription(subscriptionId))).value,
+      'subscriptions:update': ({ subscriptionId, label, autoRenew }) =>
+        this.writeSubscription((client) =>
+          client.updateSubscription(subscriptionId, {
+            ...(label !== undefined ? { label } : {}),
+            ...(autoRenew !== undefined ? { autoRenew } : {}),
+          }),
+        ),
+      'subscriptions:resetPassword': ({ subscriptionId }) =>
+        this.writeSubscription((client) => client.resetSubscriptionPassword(subscriptionId)),
+      'subscriptions:usage': (input) => this.usage(input),
+      'subscriptions:exportUsage': async (input) => {
+        const report = await this.usage(input);
+        const who = input.subUserId ? `-${fileSafe(input.subUserId)}` : '';
+        return {
+          fileName: `subscription-${fileSafe(input.subscriptionId)}${who}-usage-${report.from}-${report.to}.csv`,
+          text: usageCsv(report),
+          rows: report.points.length,
+        } satisfies TextExport;
+      },
+      'subscriptions:subUsers': async ({ subscriptionId }) => this.subUsers(subscriptionId),
+      'subscriptions:createSubUser': (input) => this.createSubUser(input),
+      'subscriptions:updateSubUser': (input) => this.updateSubUser(input),
+      'subscriptions:deleteSubUser': async ({ subscriptionId, subUserId }) => {
+        const { profileId } = await this.api.active('authenticated', (client) =>
+          client.deleteSubUser(subscriptionId, subUserId),
+        );
+        await this.publishSubUsersQuietly(profileId, subscriptionId);
+        return { deleted: true };
+      },
+      'subscriptions:createSubUsers': (input) => this.createSubUsers(input),
+      'subscriptions:exportCredentials': (input) => this.exportCredentials(input),
+      'subscriptions:buildProxyString': (input) => this.buildProxyString(input),
     };
   }
 
@@ -47,8 +137,278 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return subscriptions;
   }
 
+  /** Reads one subscription's sub-users for a background job and tells the UI. */
+  async refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersView> {
+    const list = await this.api.forProfile(profileId, 'authenticated', (client) =>
+      client.listSubUsers(subscriptionId),
+    );
+    this.events.emit('subscriptions:changed', {
+      profileId,
+      changed: [],
+      subUsers: { [subscriptionId]: list.data },
+    });
+    return { data: list.data, limit: list.limit };
+  }
+
   /** Announces subscriptions whose state main learned of (after a write, or a background read). */
   publish(profileId: string, changed: Subscription[]): void {
     if (changed.length > 0) this.events.emit('subscriptions:changed', { profileId, changed });
   }
+
+  private async writeSubscription(
+    run: (client: ProxyServiceClient) => Promise<Subscription>,
+  ): Promise<Subscription> {
+    const { profileId, value } = await this.api.active('authenticated', run);
+    this.publish(profileId, [value]);
+    return value;
+  }
+
+  private async subUsers(subscriptionId: string): Promise<SubUsersView> {
+    const { value } = await this.api.active('authenticated', (client) => client.listSubUsers(subscriptionId));
+    return { data: value.data, limit: value.limit };
+  }
+
+  private async publishSubUsersQuietly(profileId: string, subscriptionId: string): Promise<void> {
+    // The write succeeded; a failed re-read only leaves other windows to refresh on their own.
+    try {
+      const { value } = await this.api.active('authenticated', (client) =>
+        client.listSubUsers(subscriptionId),
+      );
+      this.events.emit('subscriptions:changed', {
+        profileId,
+        changed: [],
+        subUsers: { [subscriptionId]: value.data },
+      });
+    } catch {
+      /* see above */
+    }
+  }
+
+  private async usage(input: ParsedCallInput<'subscriptions:usage'>) {
+    const { subscriptionId, from, to, subUserId } = input;
+    // The contract checks a range with both ends; with one end, the other is the service's default.
+    const today = new Date(this.now()).toISOString().slice(0, 10);
+    if (from !== undefined && to === undefined) {
+      const days = rangeDays(from, today);
+      if (days < 1) {
+        throw new AppError('invalid_input', 'The start is after today', [
+          { field: 'from', message: 'The start is after today' },
+        ]);
+      }
+      if (days > SUBSCRIPTION_USAGE_MAX_DAYS) {
+        const message = `At most ${SUBSCRIPTION_USAGE_MAX_DAYS} days (from this start to today is ${days})`;
+        throw new AppError('invalid_input', message, [{ field: 'from', message }]);
+      }
+    }
+    return this.api
+      .active('authenticated', (client) =>
+        client.getSubscriptionUsage(subscriptionId, {
+          ...(from ? { from } : {}),
+          ...(to ? { to } : {}),
+          ...(subUserId ? { subUserId } : {}),
+        }),
+      )
+      .then((answer) => answer.value);
+  }
+
+  /**
+   * Sent once. When the answer is lost (network error, timeout, 5xx), the sub-users are listed and a
+   * new one with the label is taken as the create having happened; otherwise the user is told it did
+   * not, and may retry knowing that.
+   */
+  private async createSubUser(
+    input: ParsedCallInput<'subscriptions:createSubUser'>,
+    known: ReadonlySet<string> = new Set(),
+  ): Promise<SubUser> {
+    const { subscriptionId, label, password, trafficLimit } = input;
+    const sentAt = this.now();
+    try {
+      const { profileId, value } = await this.api.active('authenticated', (client) =>
+        client.createSubUser(subscriptionId, {
+          label,
+          ...(password !== undefined ? { password } : {}),
+          ...(trafficLimit !== undefined ? { trafficLimitBytes: trafficLimit } : {}),
+        }),
+      );
+      await this.publishSubUsersQuietly(profileId, subscriptionId);
+      return value;
+    } catch (error) {
+      if (!outcomeUnknown(error)) throw error;
+      const found = await this.findCreated(subscriptionId, label, known, sentAt).catch(() => undefined);
+      if (found) return found;
+      throw new AppError(
+        'sub_user_outcome_unknown',
+        found === null
+          ? `The answer to creating “${label}” was lost, and the sub-users read again have none with that label: it was not created. You can try again.`
+          : `The answer to creating “${label}” was lost and the sub-users could not be read again. Reload the sub-users before trying again.`,
+        [],
+        error,
+      );
+    }
+  }
+
+  /** The sub-user the lost create made, or null when the list shows none (undefined: not read). */
+  private async findCreated(
+    subscriptionId: string,
+    label: string,
+    known: ReadonlySet<string>,
+    sentAt: number,
+  ): Promise<SubUser | null> {
+    const { profileId, value } = await this.api.active('authenticated', (client) =>
+      client.listSubUsers(subscriptionId),
+    );
+    this.events.emit('subscriptions:changed', {
+      profileId,
+      changed: [],
+      subUsers: { [subscriptionId]: value.data },
+    });
+    // Not one that was there before (known ids, or made more than two minutes, a generous clock skew, before sending).
+    const matches = value.data.filter(
+      (subUser) =>
+        subUser.label === label &&
+        !known.has(subUser.id) &&
+        Date.parse(subUser.createdAt) >= sentAt - CLOCK_SKEW_MS,
+    );
+    // The newest with that label: the one just made, if it was made.
+    matches.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    return matches[0] ?? null;
+  }
+
+  private async updateSubUser(input: ParsedCallInput<'subscriptions:updateSubUser'>): Promise<SubUser> {
+    const { subscriptionId, subUserId, label, trafficLimit, enabled, regeneratePassword } = input;
+    const { profileId, value } = await this.api.active('authenticated', (client) =>
+      client.updateSubUser(subscriptionId, subUserId, {
+        ...(label !== undefined ? { label } : {}),
+        ...(trafficLimit !== undefined ? { trafficLimitBytes: trafficLimit } : {}),
+        ...(enabled !== undefined ? { enabled } : {}),
+        ...(regeneratePassword ? { regeneratePassword: true } : {}),
+      }),
+    );
+    await this.publishSubUsersQuietly(profileId, subscriptionId);
+    return value;
+  }
+
+  /**
+   * One create after the other, numbered after the highest `<prefix>N` already taken. Stops at the
+   * first refusal (the service's sub-user limit, or anything else) and reports what was created.
+   */
+  private async createSubUsers(
+    input: ParsedCallInput<'subscriptions:createSubUsers'>,
+  ): Promise<CreateSubUsersOutcome> {
+    const { subscriptionId, count, labelPrefix, trafficLimit } = input;
+    const existing = await this.subUsers(subscriptionId);
+    let highest = 0;
+    for (const subUser of existing.data) {
+      if (!subUser.label.startsWith(labelPrefix)) continue;
+      const rest = subUser.label.slice(labelPrefix.length);
+      if (/^\d{1,3}$/.test(rest)) highest = Math.max(highest, Number(rest));
+    }
+    const knownIds = new Set(existing.data.map((subUser) => subUser.id));
+    const labels = Array.from({ length: count }, (_, index) => `${labelPrefix}${highest + index + 1}`);
+    const outcome: CreateSubUsersOutcome = {
+      created: [],
+      notCreated: [],
+      stoppedAtLimit: false,
+      limit: existing.limit,
+    };
+    for (const [index, label] of labels.entries()) {
+      try {
+        outcome.created.push(
+          await this.createSubUser(
+            { subscriptionId, label, ...(trafficLimit !== undefined ? { trafficLimit } : {}) },
+            knownIds,
+          ),
+        );
+      } catch (error) {
+        outcome.stoppedAtLimit = isLimitReached(error);
+        const rest = labels.slice(index);
+        outcome.notCreated = rest.map((notMade, at) => ({
+          label: notMade,
+          error:
+            at === 0
+              ? toIpcError(error, this.log)
+              : {
+                  code: 'not_sent',
+                  message: 'Not sent: the run stopped before it.',
+                },
+        }));
+        break;
+      }
+    }
+    return outcome;
+  }
+
+  private async exportCredentials(
+    input: ParsedCallInput<'subscriptions:exportCredentials'>,
+  ): Promise<TextExport> {
+    const { subscriptionId, subUserIds, format } = input;
+    const { value } = await this.api.active('authenticated', async (client) => ({
+      subscription: await client.getSubscription(subscriptionId),
+      subUsers: await client.listSubUsers(subscriptionId),
+    }));
+    const byId = new Map(value.subUsers.data.map((subUser) => [subUser.id, subUser]));
+    const missing = subUserIds.filter((id) => !byId.has(id));
+    if (missing.length > 0) {
+      const message = `${missing.length} of the chosen sub-users no longer exist${missing.length === 1 ? 's' : ''}; reload the list.`;
+      throw new AppError('invalid_input', message, [{ field: 'subUserIds', message }]);
+    }
+    const chosen = subUserIds.map((id) => byId.get(id) as SubUser);
+    const text = credentialsText(value.subscription.endpoint, chosen, format);
+    return {
+      fileName: `subscription-${fileSafe(subscriptionId)}-credentials.txt`,
+      text,
+      rows: chosen.length,
+    };
+  }
+
+  private async buildProxyString(
+    input: ParsedCallInput<'subscriptions:buildProxyString'>,
+  ): Promise<ProxyStringResult> {
+    const { subscriptionId, subUserId, format, protocol, count, sessionPrefix } = input;
+    const targeting: Targeting = { ...input.targeting };
+    const country = targeting.country;
+    const needsCatalog = country !== undefined && (isSet(targeting.state) || isSet(targeting.city));
+    const catalog = needsCatalog ? await this.catalog(country) : undefined;
+    const errors = validateTargeting(targeting, catalog);
+    if (count !== undefined && isSet(targeting.session)) {
+      errors.push({ field: 'session', message: 'N lines number their own sessions: clear the session id.' });
+    }
+    if (errors.length > 0) {
+      throw new AppError(
+        'invalid_input',
+        errors.map((error) => error.message).join(' '),
+        errors.map((error) => ({ field: `targeting.${error.field}`, message: error.message })),
+      );
+    }
+    const { value } = await this.api.active('authenticated', async (client) => {
+      const subscription = await client.getSubscription(subscriptionId);
+      if (subUserId === undefined) return { subscription, user: subscription };
+      const list = await client.listSubUsers(subscriptionId);
+      const subUser = list.data.find((candidate) => candidate.id === subUserId);
+      if (!subUser) {
+        throw new AppError('invalid_input', 'This sub-user no longer exists; reload the list.', [
+          { field: 'subUserId', message: 'This sub-user no longer exists' },
+        ]);
+      }
+      return { subscription, user: subUser };
+    });
+    const { endpoint } = value.subscription;
+    const port = portForFormat(endpoint, format, protocol);
+    const base = { host: endpoint.host, port, password: value.user.password };
+    const lines =
+      count === undefined
+        ? [formatProxyLine({ ...base, username: targetedUsername(value.user.username, targeting) }, format)]
+        : sessionLines(
+            { ...base, baseUsername: value.user.username },
+            targeting,
+            format,
+            count,
+            sessionPrefix ?? 's',
+          );
+    return { lines, host: endpoint.host, port };
+  }
+}
+
+function isSet(value: string | undefined): value is string {
+  return value !== undefined && value !== '';
 }
