@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import type uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import type { UsagePoint } from '../../../../src-main/api/api-types';
 import { formatBytes } from '../../shared/format/format';
 
