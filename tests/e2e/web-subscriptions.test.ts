@@ -115,22 +115,26 @@ describe('web mode in a browser: subscriptions', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin });
     await page.getByRole('tab', { name: 'Proxy strings' }).click();
     const form = page.getByRole('form', { name: 'Proxy string builder' });
-    await form.getByLabel('Country').selectOption('US');
-    await form.getByLabel('State').waitFor();
-    const state = await form.getByLabel('State').locator('option').nth(1).getAttribute('value');
-    await form.getByLabel('State').selectOption(state ?? '');
+    await form.getByLabel('Country', { exact: true }).selectOption('US');
+    await form.getByLabel('State', { exact: true }).waitFor();
+    const state = await form
+      .getByLabel('State', { exact: true })
+      .locator('option')
+      .nth(1)
+      .getAttribute('value');
+    await form.getByLabel('State', { exact: true }).selectOption(state ?? '');
     await form.getByRole('button', { name: 'Build' }).click();
-    const line = page.getByLabel('Proxy string');
+    const line = page.getByLabel('Proxy string', { exact: true });
     await line.waitFor();
     expect(await line.innerText()).toContain(`-country-us-state-${state}`);
     await page.getByRole('button', { name: 'Copy proxy string' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await line.innerText());
 
-    await form.getByLabel('State').selectOption('');
-    await form.getByLabel('US ZIP code').fill('1234');
+    await form.getByLabel('State', { exact: true }).selectOption('');
+    await form.getByLabel('US ZIP code', { exact: true }).fill('1234');
     await form.getByRole('button', { name: 'Build' }).click();
     await page.getByText('A ZIP code is exactly 5 digits.').waitFor();
-    await form.getByLabel('US ZIP code').fill('10001');
+    await form.getByLabel('US ZIP code', { exact: true }).fill('10001');
     await form.getByRole('button', { name: 'Build' }).click();
     await page.waitForFunction(() =>
       document.querySelector('[aria-label="Proxy string"]')?.textContent?.includes('-zip-10001'),

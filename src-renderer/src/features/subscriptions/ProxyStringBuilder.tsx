@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Subscription } from '../../../../src-main/api/api-types';
 import type { CredentialFormat, IpcError } from '../../../../src-main/ipc/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
@@ -39,13 +39,16 @@ function Select({
   options: Option[];
   error?: string | undefined;
 }) {
+  const id = useId();
   return (
-    <label className={`field${error ? ' field--invalid' : ''}`}>
-      <span>{label}</span>
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
       <select
+        id={id}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
       >
         <option value="">Any</option>
         {options.map((o) => (
@@ -54,8 +57,12 @@ function Select({
           </option>
         ))}
       </select>
-      {error ? <p className="field__error">{error}</p> : null}
-    </label>
+      {error ? (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
