@@ -20,7 +20,11 @@ import { ROOT, startWebMode, type WebModeProcess } from './support/web-mode';
 
 const SCREENS = [
   { link: 'Ports', heading: 'Ports', ready: 'table[aria-label="Mobile ports"]' },
-  { link: 'Subscriptions', heading: 'Subscriptions', ready: 'table[aria-label="Traffic subscriptions"]' },
+  {
+    link: 'Subscriptions',
+    heading: 'Subscriptions',
+    ready: '[role="table"][aria-label="Traffic subscriptions"]',
+  },
   { link: 'Top-ups', heading: 'Top-ups', ready: 'table[aria-label="Top-ups"]' },
   { link: 'Catalog', heading: 'Catalog', ready: 'table[aria-label="Countries"]' },
   { link: 'Settings', heading: 'Settings', ready: 'form[aria-labelledby="polling-title"]' },

@@ -1,6 +1,8 @@
+import type { SubUser, Subscription } from '../../../src-main/api/api-types';
 import type { AppState, RendererApi } from '../../../src-main/ipc/contract';
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
+import { useAlertsStore } from '../features/alerts/alerts-store';
 import { useAppStore } from '../features/app/app-store';
 import { useSlowCallsStore } from '../features/app/slow-calls-store';
 import { usePortsStore } from '../features/ports/ports-store';
@@ -16,6 +18,7 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `ports:changed`, `subscriptions:changed`, `topups:changed` merge their items into the lists
  *   already read, when they are about the active profile (background jobs run for every profile);
  * - `settings:changed` replaces the settings;
+ * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
  *   and so is every list that was loaded.
  */
@@ -27,7 +30,13 @@ export interface EventBridgeOptions {
 }
 
 /** Stores that hold data main may have changed while the socket was down. */
-const RELOADABLE = [usePortsStore, useSubscriptionsStore, useTopUpsStore, useSettingsStore] as const;
+const RELOADABLE = [
+  usePortsStore,
+  useSubscriptionsStore,
+  useTopUpsStore,
+  useSettingsStore,
+  useAlertsStore,
+] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
@@ -39,6 +48,16 @@ function isListChanged(payload: unknown): boolean {
     Array.isArray(payload.changed) &&
     payload.changed.every((item) => isObject(item) && typeof item.id === 'string')
   );
+}
+
+/** The sub-user lists a `subscriptions:changed` carries, when they have the expected shape. */
+function subUsersOf(payload: unknown): Record<string, SubUser[]> | undefined {
+  if (!isObject(payload) || !isObject(payload.subUsers)) return undefined;
+  const lists = Object.entries(payload.subUsers).filter(
+    (entry): entry is [string, SubUser[]] =>
+      Array.isArray(entry[1]) && entry[1].every((item) => isObject(item) && typeof item.id === 'string'),
+  );
+  return Object.fromEntries(lists);
 }
 
 /** Only changes for the active profile reach the screens: they show that profile's data only. */
@@ -70,9 +89,16 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
     unsubscribes.push(api.app.onStateChanged((state: AppState) => useAppStore.getState().applyState(state)));
     unsubscribes.push(
       api.ports.onChanged(forActiveProfile((changed) => usePortsStore.getState().applyChanges(changed))),
-      api.subscriptions.onChanged(
-        forActiveProfile((changed) => useSubscriptionsStore.getState().applyChanges(changed)),
-      ),
+      api.subscriptions.onChanged((payload) => {
+        forActiveProfile((changed: Subscription[]) =>
+          useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload)),
+        )(payload);
+      }),
+      api.alerts.onRaised((payload) => {
+        if (isObject(payload) && isObject(payload.alert) && typeof payload.alert.id === 'string') {
+          useAlertsStore.getState().applyRaised(payload.alert);
+        }
+      }),
       api.topups.onChanged(forActiveProfile((changed) => useTopUpsStore.getState().applyChanges(changed))),
       api.app.onCallSlow((call) => {
         if (isObject(call) && typeof call.callId === 'string') useSlowCallsStore.getState().markSlow(call);

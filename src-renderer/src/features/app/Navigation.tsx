@@ -1,4 +1,5 @@
 import { hrefOf, SCREENS, type ScreenId } from '../../app/routes';
+import { AlertsBadge } from '../alerts/AlertsBadge';
 
 export function Navigation({ current }: { current: ScreenId }) {
   return (
@@ -8,6 +9,7 @@ export function Navigation({ current }: { current: ScreenId }) {
           <li key={screen.id}>
             <a href={hrefOf(screen.id)} aria-current={screen.id === current ? 'page' : undefined}>
               {screen.label}
+              {screen.id === 'subscriptions' ? <AlertsBadge /> : null}
             </a>
           </li>
         ))}

@@ -1,17 +1,19 @@
-import type { Subscription } from '../../../../src-main/api/api-types';
+import { AlertsList } from '../alerts/AlertsList';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { RadioGroup, type RadioOption } from '../../shared/components/RadioGroup';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
-import { StatusBadge } from '../../shared/components/StatusBadge';
-import { Time } from '../../shared/components/Time';
-import { formatBytes, percentOf } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
+import { SubscriptionDetail } from './SubscriptionDetail';
+import { PRODUCTS, SubscriptionsList } from './SubscriptionsList';
+import { useSelectedSubscriptionId } from './subscription-route';
 import {
   subscriptionLists,
   useSubscriptionsStore,
   type SubscriptionProductFilter,
 } from './subscriptions-store';
+
+export { TrafficBar } from './SubscriptionsList';
 
 const FILTERS: readonly RadioOption<SubscriptionProductFilter>[] = [
   { value: 'all', label: 'All' },
@@ -19,81 +21,7 @@ const FILTERS: readonly RadioOption<SubscriptionProductFilter>[] = [
   { value: 'mobile-gb', label: 'Mobile GB' },
 ];
 
-const PRODUCTS: Record<string, string> = { residential: 'Residential', 'mobile-gb': 'Mobile GB' };
-
-export function TrafficBar({ used, total }: { used: number; total: number }) {
-  const percent = percentOf(used, total);
-  const text = `${formatBytes(used)} of ${formatBytes(total)}`;
-  return (
-    <div className="traffic">
-      <meter
-        className="traffic__meter"
-        min={0}
-        max={Math.max(total, 1)}
-        value={Math.min(used, Math.max(total, 1))}
-        low={total * 0.75}
-        high={total * 0.9}
-        optimum={0}
-        aria-label={`Traffic used: ${text}`}
-      />
-      <span className="traffic__text" title={`${used} of ${total} bytes`}>
-        {text}
-        {percent === null ? '' : ` (${percent}%)`}
-      </span>
-    </div>
-  );
-}
-
-function SubscriptionsTable({ subscriptions }: { subscriptions: Subscription[] }) {
-  return (
-    <div className="table-wrap">
-      <table className="table" aria-label="Traffic subscriptions">
-        <thead>
-          <tr>
-            <th scope="col">Subscription</th>
-            <th scope="col">Product</th>
-            <th scope="col">Status</th>
-            <th scope="col">Traffic used</th>
-            <th scope="col">Expires</th>
-            <th scope="col" className="numeric">
-              Sub-users
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {subscriptions.map((subscription) => (
-            <tr key={subscription.id}>
-              <th scope="row">
-                {subscription.label || <span className="muted">(no label)</span>}
-                <div className="muted small">
-                  <code>{subscription.id}</code>
-                </div>
-              </th>
-              <td>{PRODUCTS[subscription.productId] ?? subscription.productId}</td>
-              <td>
-                <StatusBadge status={subscription.status} />
-              </td>
-              <td>
-                <TrafficBar used={subscription.trafficUsedBytes} total={subscription.trafficTotalBytes} />
-              </td>
-              <td>
-                {subscription.expiresAt ? (
-                  <Time iso={subscription.expiresAt} />
-                ) : (
-                  <span className="muted">Never</span>
-                )}
-                {subscription.autoRenew ? <div className="muted small">renews automatically</div> : null}
-              </td>
-              <td className="numeric">{subscription.subUserCount}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-export function SubscriptionsScreen() {
+function SubscriptionsOverview() {
   const filter = useSubscriptionsStore((store) => store.filter);
   const setFilter = useSubscriptionsStore((store) => store.setFilter);
   const { loadable, retry: refresh } = useLoadable(useSubscriptionsStore, subscriptionLists, filter);
@@ -114,8 +42,14 @@ export function SubscriptionsScreen() {
         onRetry={refresh}
         empty={<p>No traffic subscriptions{filter === 'all' ? '' : ` for ${PRODUCTS[filter]}`}.</p>}
       >
-        {(subscriptions) => <SubscriptionsTable subscriptions={subscriptions} />}
+        {(subscriptions) => <SubscriptionsList subscriptions={subscriptions} />}
       </AsyncContent>
+      <AlertsList />
     </Screen>
   );
+}
+
+export function SubscriptionsScreen() {
+  const selected = useSelectedSubscriptionId();
+  return selected === null ? <SubscriptionsOverview /> : <SubscriptionDetail id={selected} />;
 }

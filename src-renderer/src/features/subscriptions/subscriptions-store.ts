@@ -1,55 +1,171 @@
 import { create } from 'zustand';
-import type { Subscription } from '../../../../src-main/api/api-types';
+import type { SubUser, Subscription, UsageReport } from '../../../../src-main/api/api-types';
+import type { CallInput, IpcResult, RendererApi, SubUsersView } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
 import type { Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
+import type { SubscriptionSort } from './subscription-list';
 
 export type SubscriptionProductFilter = 'all' | 'residential' | 'mobile-gb';
 
+export interface UsageQuery {
+  subscriptionId: string;
+  from: string;
+  to: string;
+  subUserId?: string | undefined;
+}
+
 /**
- * Traffic subscriptions of the active account, cached per product filter. Sub-users, usage and
- * writes join this store in later slices.
+ * Traffic subscriptions of the active account: the lists per product filter, one subscription's
+ * detail, its sub-users and its usage reports, and every write on them. Writes answer the
+ * `IpcResult` so that a form can put the server's field errors on its fields.
  */
 interface SubscriptionsStore {
   filter: SubscriptionProductFilter;
+  search: string;
+  sort: SubscriptionSort;
   lists: Partial<Record<SubscriptionProductFilter, Loadable<Subscription[]>>>;
+  details: Partial<Record<string, Loadable<Subscription>>>;
+  subUsers: Partial<Record<string, Loadable<SubUsersView>>>;
+  usage: Partial<Record<string, Loadable<UsageReport>>>;
   setFilter: (filter: SubscriptionProductFilter) => void;
+  setSearch: (search: string) => void;
+  setSort: (sort: SubscriptionSort) => void;
   load: (filter: SubscriptionProductFilter, force?: boolean) => Promise<void>;
   /** Loads again every list that was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
   /**
-   * Subscriptions that main says changed (`subscriptions:changed`): replaced in place in every list;
-   * a new one is added to the lists whose filter it matches.
+   * Subscriptions that main says changed (`subscriptions:changed`): replaced in place in every list
+   * and detail; a new one is added to the lists whose filter it matches. `subUsers` replaces the
+   * sub-user lists it names.
    */
-  applyChanges: (changed: Subscription[]) => void;
+  applyChanges: (changed: Subscription[], subUsers?: Record<string, SubUser[]>) => void;
+  update: (input: CallInput<'subscriptions:update'>) => Promise<IpcResult<Subscription>>;
+  resetPassword: (subscriptionId: string) => Promise<IpcResult<Subscription>>;
+  createSubUser: (input: CallInput<'subscriptions:createSubUser'>) => Promise<IpcResult<SubUser>>;
+  updateSubUser: (input: CallInput<'subscriptions:updateSubUser'>) => Promise<IpcResult<SubUser>>;
+  deleteSubUser: (subscriptionId: string, subUserId: string) => Promise<IpcResult<{ deleted: true }>>;
+  createSubUsers: (
+    input: CallInput<'subscriptions:createSubUsers'>,
+  ) => ReturnType<RendererSubscriptions['createSubUsers']>;
+  exportCredentials: (
+    input: CallInput<'subscriptions:exportCredentials'>,
+  ) => ReturnType<RendererSubscriptions['exportCredentials']>;
+  exportUsage: (input: UsageQuery) => ReturnType<RendererSubscriptions['exportUsage']>;
+  buildProxyString: (
+    input: CallInput<'subscriptions:buildProxyString'>,
+  ) => ReturnType<RendererSubscriptions['buildProxyString']>;
   reset: () => void;
 }
 
-const empty = () => ({ lists: {} });
+type RendererSubscriptions = RendererApi['subscriptions'];
+
+const empty = () => ({ lists: {}, details: {}, subUsers: {}, usage: {} });
 
 const matches = (filter: SubscriptionProductFilter, subscription: Subscription) =>
   filter === 'all' || subscription.productId === filter;
 
-export const useSubscriptionsStore = create<SubscriptionsStore>()((set) => ({
-  filter: 'all',
-  ...empty(),
+function replaceSubUser(view: SubUsersView, subUser: SubUser): SubUsersView {
+  return { ...view, data: mergeById(view.data, [subUser], (current, added) => [...current, ...added]) };
+}
 
-  setFilter: (filter) => set({ filter }),
-  load: (filter, force = false) => subscriptionLists.load([filter], force),
-  reloadLoaded: () => subscriptionLists.reloadLoaded(),
-  applyChanges: (changed) =>
-    subscriptionLists.updateLoaded((list, [filter]) =>
-      mergeById(list, changed, (current, added) => {
-        const fitting = added.filter((subscription) => matches(filter, subscription));
-        return fitting.length === 0 ? current : [...current, ...fitting];
-      }),
-    ),
-  reset: () => {
-    subscriptionLists.forget();
-    set(empty());
-  },
-}));
+export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => {
+  /** A subscription main answered after a write: every list and the detail show it. */
+  const learned = (subscription: Subscription) => get().applyChanges([subscription]);
+  const subUserChanged = (subscriptionId: string, change: (view: SubUsersView) => SubUsersView) =>
+    subUserLists.updateLoaded((view, [id]) => (id === subscriptionId ? change(view) : view));
+
+  return {
+    filter: 'all',
+    search: '',
+    sort: { key: 'label', direction: 'asc' },
+    ...empty(),
+
+    setFilter: (filter) => set({ filter }),
+    setSearch: (search) => set({ search }),
+    setSort: (sort) => set({ sort }),
+    load: (filter, force = false) => subscriptionLists.load([filter], force),
+    reloadLoaded: async () => {
+      await Promise.all([
+        subscriptionLists.reloadLoaded(),
+        subscriptionDetails.reloadLoaded(),
+        subUserLists.reloadLoaded(),
+      ]);
+    },
+    applyChanges: (changed, subUsers) => {
+      subscriptionLists.updateLoaded((list, [filter]) =>
+        mergeById(list, changed, (current, added) => {
+          const fitting = added.filter((subscription) => matches(filter, subscription));
+          return fitting.length === 0 ? current : [...current, ...fitting];
+        }),
+      );
+      subscriptionDetails.updateLoaded(
+        (current, [id]) => changed.find((subscription) => subscription.id === id) ?? current,
+      );
+      if (subUsers) {
+        subUserLists.updateLoaded((view, [id]) => {
+          const data = subUsers[id];
+          return data ? { ...view, data } : view;
+        });
+      }
+    },
+    update: async (input) => {
+      const result = await callApi((api) => api.subscriptions.update(input));
+      if (result.ok) learned(result.value);
+      return result;
+    },
+    resetPassword: async (subscriptionId) => {
+      const result = await callApi((api) => api.subscriptions.resetPassword({ subscriptionId }));
+      if (result.ok) learned(result.value);
+      return result;
+    },
+    createSubUser: async (input) => {
+      const result = await callApi((api) => api.subscriptions.createSubUser(input));
+      if (result.ok) subUserChanged(input.subscriptionId, (view) => replaceSubUser(view, result.value));
+      return result;
+    },
+    updateSubUser: async (input) => {
+      const result = await callApi((api) => api.subscriptions.updateSubUser(input));
+      if (result.ok) subUserChanged(input.subscriptionId, (view) => replaceSubUser(view, result.value));
+      // An answer that may or may not have been applied: read the list again rather than guess.
+      else if (result.error.outcomeUnknown) void subUserLists.load([input.subscriptionId], true);
+      return result;
+    },
+    deleteSubUser: async (subscriptionId, subUserId) => {
+      const result = await callApi((api) => api.subscriptions.deleteSubUser({ subscriptionId, subUserId }));
+      if (result.ok || result.error.code === 'not_found') {
+        subUserChanged(subscriptionId, (view) => ({
+          ...view,
+          data: view.data.filter((subUser) => subUser.id !== subUserId),
+        }));
+      }
+      return result;
+    },
+    createSubUsers: async (input) => {
+      const result = await callApi((api) => api.subscriptions.createSubUsers(input));
+      if (result.ok) {
+        subUserChanged(input.subscriptionId, (view) =>
+          result.value.created.reduce(replaceSubUser, { ...view, limit: result.value.limit ?? view.limit }),
+        );
+      }
+      return result;
+    },
+    exportCredentials: (input) => callApi((api) => api.subscriptions.exportCredentials(input)),
+    exportUsage: (input) => callApi((api) => api.subscriptions.exportUsage(usageInput(input))),
+    buildProxyString: (input) => callApi((api) => api.subscriptions.buildProxyString(input)),
+    reset: () => {
+      subscriptionLists.forget();
+      subscriptionDetails.forget();
+      subUserLists.forget();
+      usageReports.forget();
+      set(empty());
+    },
+  };
+});
+
+const usageInput = ({ subscriptionId, from, to, subUserId }: UsageQuery) =>
+  subUserId ? { subscriptionId, from, to, subUserId } : { subscriptionId, from, to };
 
 export const subscriptionLists: LoadableSlice<
   SubscriptionsStore,
@@ -61,3 +177,30 @@ export const subscriptionLists: LoadableSlice<
   fetch: (filter) =>
     callApi((api) => api.subscriptions.list(filter === 'all' ? undefined : { productId: filter })),
 });
+
+export const subscriptionDetails: LoadableSlice<SubscriptionsStore, Subscription, [string]> =
+  createLoadableSlice(useSubscriptionsStore, {
+    place: inMap<SubscriptionsStore, Subscription>('details'),
+    key: (id: string) => id,
+    fetch: (subscriptionId) => callApi((api) => api.subscriptions.get({ subscriptionId })),
+  });
+
+export const subUserLists: LoadableSlice<SubscriptionsStore, SubUsersView, [string]> = createLoadableSlice(
+  useSubscriptionsStore,
+  {
+    place: inMap<SubscriptionsStore, SubUsersView>('subUsers'),
+    key: (id: string) => id,
+    fetch: (subscriptionId) => callApi((api) => api.subscriptions.subUsers({ subscriptionId })),
+  },
+);
+
+export const usageReports: LoadableSlice<SubscriptionsStore, UsageReport, [UsageQuery]> = createLoadableSlice(
+  useSubscriptionsStore,
+  {
+    place: inMap<SubscriptionsStore, UsageReport>('usage'),
+    key: (query: UsageQuery) => [query.subscriptionId, query.from, query.to, query.subUserId ?? ''].join('|'),
+    // The newest range the user asked for wins over one still in flight.
+    supersede: true,
+    fetch: (query) => callApi((api) => api.subscriptions.usage(usageInput(query))),
+  },
+);

@@ -1,0 +1,268 @@
+import { useId, useState } from 'react';
+import type { Subscription } from '../../../../src-main/api/api-types';
+import type { CredentialFormat, IpcError } from '../../../../src-main/ipc/contract';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { TextField } from '../../shared/components/TextField';
+import { fieldErrorsOf } from '../../shared/field-errors';
+import { useLoadable } from '../../shared/loadable-slice';
+import { useCities, useCountries, useStates } from '../catalog/catalog-hooks';
+import { CopyButton } from './CopyButton';
+import { saveTextFile } from './download';
+import { FORMAT_LABELS } from './SubscriptionDetail';
+import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
+
+const ZIP = /^\d{5}$/;
+
+/** Client-side checks that need no catalog: the rest (ids, combinations) is main's. */
+export function localTargetingErrors(input: { country: string; zip: string }): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (input.zip !== '') {
+    if (!ZIP.test(input.zip)) errors.zip = 'A ZIP code is exactly 5 digits.';
+    else if (input.country !== '' && input.country !== 'US')
+      errors.zip = 'ZIP targeting is for the United States only.';
+  }
+  return errors;
+}
+
+type Option = { value: string; label: string };
+
+function Select({
+  label,
+  value,
+  onChange,
+  options,
+  error,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: Option[];
+  error?: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
+        <option value="">Any</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** State (only where the catalog lists states for the country) and city, from the catalog. */
+function PlaceFields(props: {
+  country: string;
+  state: string;
+  setState: (value: string) => void;
+  city: string;
+  setCity: (value: string) => void;
+  errors: Record<string, string>;
+}) {
+  const states = useStates(props.country).loadable?.data ?? [];
+  const cities = useCities(props.country, 'all').loadable?.data ?? [];
+  const inState = cities.filter((c) => !props.state || c.state === props.state);
+  return (
+    <>
+      {states.length > 0 ? (
+        <Select
+          label="State"
+          value={props.state}
+          onChange={(value) => {
+            props.setState(value);
+            props.setCity('');
+          }}
+          options={states.map((s) => ({ value: s.id, label: s.name }))}
+          error={props.errors.state}
+        />
+      ) : null}
+      <Select
+        label="City"
+        value={props.city}
+        onChange={props.setCity}
+        options={inState.map((c) => ({ value: c.id, label: c.name }))}
+        error={props.errors.city}
+      />
+    </>
+  );
+}
+
+export function ProxyStringBuilder({ subscription }: { subscription: Subscription }) {
+  const buildProxyString = useSubscriptionsStore((store) => store.buildProxyString);
+  const subUsers =
+    useLoadable(useSubscriptionsStore, subUserLists, subscription.id).loadable?.data?.data ?? [];
+  const countries = useCountries('all').loadable?.data ?? [];
+  const [who, setWho] = useState('');
+  const [country, setCountry] = useState('');
+  const [state, setState] = useState('');
+  const [city, setCity] = useState('');
+  const [asn, setAsn] = useState('');
+  const [zip, setZip] = useState('');
+  const [session, setSession] = useState('');
+  const [format, setFormat] = useState<CredentialFormat>('http_url');
+  const [protocol, setProtocol] = useState<'http' | 'socks5'>('http');
+  const [count, setCount] = useState('10');
+  const [line, setLine] = useState<string | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
+
+  const local = localTargetingErrors({ country, zip });
+  const errors = {
+    ...fieldErrorsOf(error, {
+      'targeting.country': 'country',
+      'targeting.state': 'state',
+      'targeting.city': 'city',
+      'targeting.asn': 'asn',
+      'targeting.zip': 'zip',
+      'targeting.session': 'session',
+    }),
+    ...local,
+  };
+
+  const request = (lines?: number) => ({
+    subscriptionId: subscription.id,
+    ...(who ? { subUserId: who } : {}),
+    targeting: {
+      ...(country ? { country } : {}),
+      ...(state ? { state } : {}),
+      ...(city ? { city } : {}),
+      ...(asn.trim() ? { asn: Number(asn.trim()) } : {}),
+      ...(zip ? { zip } : {}),
+      ...(session && lines === undefined ? { session } : {}),
+    },
+    format,
+    protocol,
+    ...(lines === undefined ? {} : { count: lines, sessionPrefix: session || 's' }),
+  });
+  const build = async () => {
+    if (Object.keys(local).length > 0) return;
+    const result = await buildProxyString(request());
+    setError(result.ok ? null : result.error);
+    setLine(result.ok ? (result.value.lines[0] ?? '') : null);
+  };
+  const exportLines = async () => {
+    if (Object.keys(local).length > 0) return;
+    const result = await buildProxyString(request(Number(count)));
+    setError(result.ok ? null : result.error);
+    if (result.ok) saveTextFile(`proxies-${subscription.id}.txt`, `${result.value.lines.join('\n')}\n`);
+  };
+  return (
+    <form
+      className="form card"
+      aria-label="Proxy string builder"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void build();
+      }}
+    >
+      <label className="field">
+        <span>User</span>
+        <select value={who} onChange={(event) => setWho(event.target.value)}>
+          <option value="">Main user ({subscription.username})</option>
+          {subUsers.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label} ({s.username})
+            </option>
+          ))}
+        </select>
+      </label>
+      <Select
+        label="Country"
+        value={country}
+        onChange={(value) => {
+          setCountry(value);
+          setState('');
+          setCity('');
+        }}
+        options={countries.map((c) => ({ value: c.code, label: c.name }))}
+        error={errors.country}
+      />
+      {country ? (
+        <PlaceFields
+          country={country}
+          state={state}
+          setState={setState}
+          city={city}
+          setCity={setCity}
+          errors={errors}
+        />
+      ) : null}
+      <TextField label="ASN" value={asn} onChange={setAsn} inputMode="numeric" error={errors.asn} />
+      <TextField
+        label="US ZIP code"
+        value={zip}
+        onChange={setZip}
+        inputMode="numeric"
+        maxLength={10}
+        error={errors.zip}
+        hint="Exactly 5 digits; replaces state, city and ASN."
+      />
+      <TextField
+        label="Sticky session id"
+        value={session}
+        onChange={setSession}
+        error={errors.session}
+        hint="The same id keeps the same exit IP for a while. Letters, digits and underscores."
+      />
+      <label className="field">
+        <span>Format</span>
+        <select value={format} onChange={(event) => setFormat(event.target.value as CredentialFormat)}>
+          {Object.entries(FORMAT_LABELS).map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Port</span>
+        <select value={protocol} onChange={(event) => setProtocol(event.target.value as 'http' | 'socks5')}>
+          <option value="http">HTTP ({subscription.endpoint.httpPort})</option>
+          <option value="socks5">SOCKS5 ({subscription.endpoint.socksPort})</option>
+        </select>
+      </label>
+      {error && !error.fields ? <ErrorMessage error={error} title="Could not build the string" /> : null}
+      <div className="form__actions">
+        <button type="submit" className="button">
+          Build
+        </button>
+        <TextField
+          label="Lines to export"
+          value={count}
+          onChange={setCount}
+          inputMode="numeric"
+          error={errors.count}
+        />
+        <button type="button" className="button button--quiet" onClick={() => void exportLines()}>
+          Export lines with numbered sessions
+        </button>
+      </div>
+      {line !== null ? (
+        <p className="proxy-line">
+          <code aria-label="Proxy string">{line}</code> <CopyButton text={line} label="Copy proxy string" />
+        </p>
+      ) : null}
+      <p className="muted small">
+        When no exit IP matches the targeting, the gateway answers your tool with its own error page (an HTTP
+        error from the proxy), not with an API error: the string itself is valid, the place has no IPs right
+        now. Widen the targeting (drop the city or ZIP) and try again.
+      </p>
+    </form>
+  );
+}

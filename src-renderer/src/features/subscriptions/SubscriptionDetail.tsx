@@ -1,0 +1,257 @@
+import { useEffect, useState } from 'react';
+import type { Subscription } from '../../../../src-main/api/api-types';
+import type { CredentialFormat, IpcError } from '../../../../src-main/ipc/contract';
+import { AsyncContent } from '../../shared/components/AsyncContent';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { RefreshButton } from '../../shared/components/RefreshButton';
+import { Screen } from '../../shared/components/Screen';
+import { StatusBadge } from '../../shared/components/StatusBadge';
+import { Tabs } from '../../shared/components/Tabs';
+import { TextField } from '../../shared/components/TextField';
+import { Time } from '../../shared/components/Time';
+import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';
+import { formatBytes } from '../../shared/format/format';
+import { useLoadable } from '../../shared/loadable-slice';
+import { CopyButton } from './CopyButton';
+import { ProxyStringBuilder } from './ProxyStringBuilder';
+import { SubUsersPanel } from './SubUsersPanel';
+import { PRODUCTS, TrafficBar } from './SubscriptionsList';
+import { UsagePanel } from './UsagePanel';
+import { subscriptionHref } from './subscription-route';
+import { subscriptionDetails, useSubscriptionsStore } from './subscriptions-store';
+
+export const LABEL_MAX = 60;
+
+export const FORMAT_LABELS: Record<CredentialFormat, string> = {
+  http_url: 'http://user:pass@host:port',
+  socks5_url: 'socks5://user:pass@host:port',
+  host_port_user_pass: 'host:port:user:pass',
+  user_pass_at_host_port: 'user:pass@host:port',
+};
+
+type DetailTab = 'overview' | 'sub-users' | 'usage' | 'builder';
+const TABS: readonly { key: DetailTab; label: string }[] = [
+  { key: 'overview', label: 'Overview' },
+  { key: 'sub-users', label: 'Sub-users' },
+  { key: 'usage', label: 'Usage' },
+  { key: 'builder', label: 'Proxy strings' },
+];
+
+function EditForm({ subscription }: { subscription: Subscription }) {
+  const update = useSubscriptionsStore((store) => store.update);
+  const [label, setLabel] = useState(subscription.label);
+  const [autoRenew, setAutoRenew] = useState(subscription.autoRenew);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const localError = label.trim().length > LABEL_MAX ? `At most ${LABEL_MAX} characters` : undefined;
+  const errors = fieldErrorsOf(error);
+  const submit = async () => {
+    if (localError) return;
+    const patch: { label?: string; autoRenew?: boolean } = {};
+    if (label.trim() !== subscription.label) patch.label = label.trim();
+    if (autoRenew !== subscription.autoRenew) patch.autoRenew = autoRenew;
+    if (Object.keys(patch).length === 0) return;
+    setBusy(true);
+    setSaved(false);
+    const result = await update({ subscriptionId: subscription.id, ...patch });
+    setBusy(false);
+    setError(result.ok ? null : result.error);
+    setSaved(result.ok);
+  };
+  const unplaced = unplacedFieldErrors(errors, ['label', 'autoRenew']);
+  return (
+    <form
+      className="form"
+      aria-label="Edit subscription"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <TextField
+        label="Label"
+        value={label}
+        onChange={setLabel}
+        maxLength={LABEL_MAX + 20}
+        error={localError ?? errors.label}
+        hint={`${label.trim().length} of ${LABEL_MAX} characters`}
+      />
+      <label className="checkbox">
+        <input type="checkbox" checked={autoRenew} onChange={(event) => setAutoRenew(event.target.checked)} />
+        Renew automatically
+      </label>
+      {error && (unplaced.length > 0 || !error.fields) ? (
+        <ErrorMessage error={error} title="Could not save" />
+      ) : null}
+      <div className="form__actions">
+        <button type="submit" className="button" disabled={busy || Boolean(localError)}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <span role="status" className="muted small">
+          {saved ? 'Saved' : ''}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+/** The main user's line in every format, built by main (the one place proxy strings are made). */
+function Credentials({ subscription }: { subscription: Subscription }) {
+  const [format, setFormat] = useState<CredentialFormat>('http_url');
+  const [line, setLine] = useState<{ key: string; text: string } | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
+  const buildProxyString = useSubscriptionsStore((store) => store.buildProxyString);
+  const key = `${subscription.id}|${subscription.password}|${format}`;
+  const [shown, setShown] = useState(false);
+  const { id, password } = subscription;
+  useEffect(() => {
+    let current = true;
+    void buildProxyString({
+      subscriptionId: id,
+      targeting: {},
+      format,
+      protocol: format === 'socks5_url' ? 'socks5' : 'http',
+    }).then((result) => {
+      if (!current) return;
+      if (result.ok) setLine({ key: `${id}|${password}|${format}`, text: result.value.lines[0] ?? '' });
+      setError(result.ok ? null : result.error);
+    });
+    return () => {
+      current = false;
+    };
+  }, [buildProxyString, id, password, format]);
+  return (
+    <section aria-labelledby="credentials-title" className="card">
+      <h2 id="credentials-title">Main user</h2>
+      <dl className="facts">
+        <dt>Username</dt>
+        <dd>
+          <code>{subscription.username}</code>{' '}
+          <CopyButton text={subscription.username} label="Copy username" />
+        </dd>
+        <dt>Password</dt>
+        <dd>
+          <code>{shown ? subscription.password : '••••••••'}</code>{' '}
+          <button type="button" className="button button--quiet" onClick={() => setShown(!shown)}>
+            {shown ? 'Hide' : 'Show'}
+          </button>
+          <CopyButton text={subscription.password} label="Copy password" />
+        </dd>
+        <dt>Endpoint</dt>
+        <dd>
+          <code>{subscription.endpoint.host}</code> · HTTP port <code>{subscription.endpoint.httpPort}</code>{' '}
+          · SOCKS5 port <code>{subscription.endpoint.socksPort}</code>
+        </dd>
+      </dl>
+      <label className="field field--inline">
+        <span>Format</span>
+        <select value={format} onChange={(event) => setFormat(event.target.value as CredentialFormat)}>
+          {Object.entries(FORMAT_LABELS).map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </label>
+      {error ? <ErrorMessage error={error} title="Could not build the line" /> : null}
+      {line?.key === key ? (
+        <p className="proxy-line">
+          <code aria-label="Main user proxy line">{line.text}</code>{' '}
+          <CopyButton text={line.text} label="Copy proxy line" />
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function ResetPassword({ subscription }: { subscription: Subscription }) {
+  const resetPassword = useSubscriptionsStore((store) => store.resetPassword);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; error: IpcError } | null>(null);
+  const reset = async () => {
+    setBusy(true);
+    const result = await resetPassword(subscription.id);
+    setBusy(false);
+    setConfirming(false);
+    setOutcome(result.ok ? { ok: true } : result);
+  };
+  return (
+    <section aria-labelledby="reset-title" className="card">
+      <h2 id="reset-title">Reset password</h2>
+      <p className="warning">
+        The old password stops working at the gateway within 60 seconds: every tool using it must get the new
+        one.
+      </p>
+      {confirming ? (
+        <div role="alertdialog" aria-label="Confirm password reset" className="confirm">
+          <p>Reset the main user&rsquo;s password now?</p>
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={busy}
+            onClick={() => void reset()}
+          >
+            {busy ? 'Resetting…' : 'Reset password'}
+          </button>
+          <button type="button" className="button button--quiet" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="button" onClick={() => setConfirming(true)}>
+          Reset password…
+        </button>
+      )}
+      {outcome?.ok ? (
+        <p role="status">The password was reset; the new one is shown above.</p>
+      ) : outcome ? (
+        <ErrorMessage error={outcome.error} title="Could not reset the password" />
+      ) : null}
+    </section>
+  );
+}
+
+function Overview({ subscription }: { subscription: Subscription }) {
+  return (
+    <div className="stack">
+      <section className="card" aria-label="Traffic">
+        <TrafficBar used={subscription.trafficUsedBytes} total={subscription.trafficTotalBytes} />
+        <p className="muted small">
+          {formatBytes(subscription.trafficRemainingBytes)} left ·{' '}
+          {PRODUCTS[subscription.productId] ?? subscription.productId} · plan{' '}
+          <code>{subscription.planId}</code> · <StatusBadge status={subscription.status} /> · expires{' '}
+          {subscription.expiresAt ? <Time iso={subscription.expiresAt} /> : 'never'}
+        </p>
+      </section>
+      <EditForm key={`${subscription.label}|${subscription.autoRenew}`} subscription={subscription} />
+      <Credentials subscription={subscription} />
+      <ResetPassword subscription={subscription} />
+    </div>
+  );
+}
+
+export function SubscriptionDetail({ id }: { id: string }) {
+  const { loadable, retry } = useLoadable(useSubscriptionsStore, subscriptionDetails, id);
+  const [tab, setTab] = useState<DetailTab>('overview');
+  const title = loadable?.data?.label || id;
+  return (
+    <Screen
+      title={title}
+      description={<a href={subscriptionHref(null)}>← All subscriptions</a>}
+      actions={<RefreshButton onRefresh={retry} busy={loadable?.status === 'loading'} what="subscription" />}
+    >
+      <AsyncContent loadable={loadable} what="subscription" onRetry={retry} isEmpty={() => false}>
+        {(subscription) => (
+          <Tabs label="Subscription" tabs={TABS} selected={tab} onSelect={setTab}>
+            {tab === 'overview' ? <Overview subscription={subscription} /> : null}
+            {tab === 'sub-users' ? <SubUsersPanel subscription={subscription} /> : null}
+            {tab === 'usage' ? <UsagePanel subscription={subscription} /> : null}
+            {tab === 'builder' ? <ProxyStringBuilder subscription={subscription} /> : null}
+          </Tabs>
+        )}
+      </AsyncContent>
+    </Screen>
+  );
+}

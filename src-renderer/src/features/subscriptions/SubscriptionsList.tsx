@@ -1,0 +1,155 @@
+import { useMemo } from 'react';
+import type { Subscription } from '../../../../src-main/api/api-types';
+import { StatusBadge } from '../../shared/components/StatusBadge';
+import { Time } from '../../shared/components/Time';
+import { formatBytes, percentOf } from '../../shared/format/format';
+import { useNow } from '../../shared/use-now';
+import {
+  averagePace,
+  daysUntilRunOut,
+  forecastText,
+  matchesSearch,
+  sortSubscriptions,
+  type SubscriptionSortKey,
+} from './subscription-list';
+import { subscriptionHref } from './subscription-route';
+import { useSubscriptionsStore } from './subscriptions-store';
+import { VirtualTable, type VirtualColumn } from './VirtualTable';
+
+export const PRODUCTS: Record<string, string> = { residential: 'Residential', 'mobile-gb': 'Mobile GB' };
+
+export function TrafficBar({ used, total }: { used: number; total: number }) {
+  const percent = percentOf(used, total);
+  const text = `${formatBytes(used)} of ${formatBytes(total)}`;
+  return (
+    <div className="traffic">
+      <meter
+        className="traffic__meter"
+        min={0}
+        max={Math.max(total, 1)}
+        value={Math.min(used, Math.max(total, 1))}
+        low={total * 0.75}
+        high={total * 0.9}
+        optimum={0}
+        aria-label={`Traffic used: ${text}`}
+      />
+      <span className="traffic__text" title={`${used} of ${total} bytes`}>
+        {text}
+        {percent === null ? '' : ` (${percent}%)`}
+      </span>
+    </div>
+  );
+}
+
+const SORTS: readonly { key: SubscriptionSortKey; label: string }[] = [
+  { key: 'label', label: 'Label' },
+  { key: 'used', label: 'Share used' },
+  { key: 'remaining', label: 'Remaining' },
+  { key: 'expires', label: 'Expiry' },
+  { key: 'forecast', label: 'Runs out soonest' },
+];
+
+export function SubscriptionsList({ subscriptions }: { subscriptions: Subscription[] }) {
+  const search = useSubscriptionsStore((store) => store.search);
+  const sort = useSubscriptionsStore((store) => store.sort);
+  const setSearch = useSubscriptionsStore((store) => store.setSearch);
+  const setSort = useSubscriptionsStore((store) => store.setSort);
+  const nowMs = useNow();
+  const forecastOf = useMemo(
+    () => (s: Subscription) => daysUntilRunOut(s.trafficRemainingBytes, averagePace(s, nowMs)),
+    [nowMs],
+  );
+  const rows = useMemo(
+    () =>
+      sortSubscriptions(
+        subscriptions.filter((s) => matchesSearch(s, search)),
+        sort,
+        forecastOf,
+      ),
+    [subscriptions, search, sort, forecastOf],
+  );
+  const columns: VirtualColumn<Subscription>[] = [
+    {
+      id: 'label',
+      header: 'Subscription',
+      width: 'minmax(12rem, 2fr)',
+      rowHeader: true,
+      cell: (s) => (
+        <>
+          <a href={subscriptionHref(s.id)}>{s.label || <span className="muted">(no label)</span>}</a>
+          <div className="muted small">
+            <code>{s.id}</code>
+          </div>
+        </>
+      ),
+    },
+    { id: 'product', header: 'Product', width: '7rem', cell: (s) => PRODUCTS[s.productId] ?? s.productId },
+    { id: 'status', header: 'Status', width: '7rem', cell: (s) => <StatusBadge status={s.status} /> },
+    {
+      id: 'traffic',
+      header: 'Traffic used',
+      width: 'minmax(14rem, 2fr)',
+      cell: (s) => (
+        <>
+          <TrafficBar used={s.trafficUsedBytes} total={s.trafficTotalBytes} />
+          <div className="muted small">{formatBytes(s.trafficRemainingBytes)} left</div>
+        </>
+      ),
+    },
+    {
+      id: 'forecast',
+      header: 'Forecast',
+      width: 'minmax(9rem, 1fr)',
+      cell: (s) => forecastText(forecastOf(s)) ?? <span className="muted">no use yet</span>,
+    },
+    {
+      id: 'expires',
+      header: 'Expires',
+      width: 'minmax(9rem, 1fr)',
+      cell: (s) => (s.expiresAt ? <Time iso={s.expiresAt} /> : <span className="muted">Never</span>),
+    },
+    { id: 'renew', header: 'Auto-renew', width: '6rem', cell: (s) => (s.autoRenew ? 'On' : 'Off') },
+    { id: 'subusers', header: 'Sub-users', width: '6rem', numeric: true, cell: (s) => s.subUserCount },
+  ];
+  return (
+    <>
+      <div className="toolbar">
+        <label className="field field--inline">
+          <span>Search</span>
+          <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </label>
+        <label className="field field--inline">
+          <span>Sort by</span>
+          <select
+            value={sort.key}
+            onChange={(event) => setSort({ ...sort, key: event.target.value as SubscriptionSortKey })}
+          >
+            {SORTS.map((option) => (
+              <option key={option.key} value={option.key}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="button button--quiet"
+          aria-label={sort.direction === 'asc' ? 'Sort descending' : 'Sort ascending'}
+          onClick={() => setSort({ ...sort, direction: sort.direction === 'asc' ? 'desc' : 'asc' })}
+        >
+          {sort.direction === 'asc' ? '↑ Ascending' : '↓ Descending'}
+        </button>
+        <span className="muted small" role="status">
+          {rows.length === subscriptions.length
+            ? `${rows.length} subscriptions`
+            : `${rows.length} of ${subscriptions.length} subscriptions`}
+        </span>
+      </div>
+      {rows.length === 0 ? (
+        <p className="empty">No subscription matches “{search}”.</p>
+      ) : (
+        <VirtualTable label="Traffic subscriptions" rows={rows} columns={columns} rowKey={(s) => s.id} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,145 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  browserSkipReason,
+  launchBrowser,
+  requireBrowser,
+  screenshot,
+  type TestBrowser,
+} from './support/browser';
+import { startWebMode, type WebModeProcess } from './support/web-mode';
+
+/**
+ * Web mode with `--demo`: a subscription's sub-users are created, capped, disabled, given a new
+ * password and deleted through the screens; the cap typed as 1.5 GB reaches the service as exact
+ * bytes; usage ranges the service would refuse are refused on the form; proxy strings are built.
+ */
+
+async function openFirstSubscription(browser: TestBrowser, web: WebModeProcess) {
+  const opened = await browser.newPage();
+  const { page } = opened;
+  await page.goto(web.url);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /^Subscriptions/ })
+    .click();
+  const table = page.getByRole('table', { name: 'Traffic subscriptions' });
+  await table.waitFor();
+  await table.getByRole('rowheader').first().getByRole('link').click();
+  await page.getByRole('tablist', { name: 'Subscription' }).waitFor();
+  return opened;
+}
+
+const subscriptionIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+
+describe('web mode in a browser: subscriptions', () => {
+  let web: WebModeProcess;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    if (browserSkipReason) return;
+    web = await startWebMode({ demo: true });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  it('creates, caps, disables, regenerates and deletes a sub-user; 1.5 GB is sent as 1500000000 bytes', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openFirstSubscription(browser, web);
+    const subscriptionId = subscriptionIdOf(page);
+    await screenshot(page, 'subscriptions-detail');
+    await page.getByRole('tab', { name: 'Sub-users' }).click();
+    await page.getByRole('button', { name: 'New sub-user' }).click();
+    const form = page.getByRole('form', { name: 'New sub-user' });
+    await form.getByLabel('Label').fill('e2e-capped');
+    await form.getByLabel('Traffic cap').fill('1.5');
+    await form.getByLabel('Cap unit').selectOption('GB');
+    await form.getByRole('button', { name: 'Create sub-user' }).click();
+    const table = page.getByRole('table', { name: 'Sub-users' });
+    const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'e2e-capped' }) });
+    await row.waitFor();
+    expect(await row.innerText()).toMatch(/of 1\.50 GB/);
+
+    const stored = await page.evaluate(async (id) => {
+      const result = await window.api!.subscriptions.subUsers({ subscriptionId: id });
+      return result.ok ? result.value.data.find((s) => s.label === 'e2e-capped') : null;
+    }, subscriptionId);
+    expect(stored?.trafficLimitBytes).toBe(1_500_000_000);
+    const firstPassword = stored?.password;
+
+    await row.getByRole('button', { name: 'Disable e2e-capped' }).click();
+    await row.getByRole('button', { name: 'Enable e2e-capped' }).waitFor();
+    await row.getByRole('button', { name: 'New password for e2e-capped' }).click();
+    await page.getByText('New password for e2e-capped').waitFor();
+    const after = await page.evaluate(async (id) => {
+      const result = await window.api!.subscriptions.subUsers({ subscriptionId: id });
+      return result.ok ? result.value.data.find((s) => s.label === 'e2e-capped') : null;
+    }, subscriptionId);
+    expect(after?.enabled).toBe(false);
+    expect(after?.password).not.toBe(firstPassword);
+    await screenshot(page, 'subscriptions-sub-users');
+
+    await row.getByRole('button', { name: 'Delete e2e-capped' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses a usage range over 366 days or inverted on the form, before asking', async (context) => {
+    requireBrowser(context);
+    const { page } = await openFirstSubscription(browser, web);
+    await page.getByRole('tab', { name: 'Usage' }).click();
+    await page.getByLabel('Usage totals').waitFor();
+    const range = page.getByRole('form', { name: 'Usage range' });
+    await range.getByLabel('From').fill('2024-01-01');
+    await range.getByLabel('To').fill('2025-06-01');
+    await range.getByRole('button', { name: 'Show' }).click();
+    await page.getByText(/At most 366 days/).waitFor();
+    await range.getByLabel('From').fill('2025-06-02');
+    await range.getByRole('button', { name: 'Show' }).click();
+    await page.getByText('The end is before the start').waitFor();
+    await range.getByRole('button', { name: 'Last 90 days' }).click();
+    await page.getByLabel('Usage totals').waitFor();
+    await screenshot(page, 'subscriptions-usage');
+    await page.close();
+  });
+
+  it('builds and copies a string with a state, then one with a US ZIP', async (context) => {
+    requireBrowser(context);
+    const { page } = await openFirstSubscription(browser, web);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin });
+    await page.getByRole('tab', { name: 'Proxy strings' }).click();
+    const form = page.getByRole('form', { name: 'Proxy string builder' });
+    await form.getByLabel('Country', { exact: true }).selectOption('US');
+    await form.getByLabel('State', { exact: true }).waitFor();
+    const state = await form
+      .getByLabel('State', { exact: true })
+      .locator('option')
+      .nth(1)
+      .getAttribute('value');
+    await form.getByLabel('State', { exact: true }).selectOption(state ?? '');
+    await form.getByRole('button', { name: 'Build' }).click();
+    const line = page.getByLabel('Proxy string', { exact: true });
+    await line.waitFor();
+    expect(await line.innerText()).toContain(`-country-us-state-${state}`);
+    await page.getByRole('button', { name: 'Copy proxy string' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await line.innerText());
+
+    await form.getByLabel('State', { exact: true }).selectOption('');
+    await form.getByLabel('US ZIP code', { exact: true }).fill('1234');
+    await form.getByRole('button', { name: 'Build' }).click();
+    await page.getByText('A ZIP code is exactly 5 digits.').waitFor();
+    await form.getByLabel('US ZIP code', { exact: true }).fill('10001');
+    await form.getByRole('button', { name: 'Build' }).click();
+    await page.waitForFunction(() =>
+      document.querySelector('[aria-label="Proxy string"]')?.textContent?.includes('-zip-10001'),
+    );
+    await screenshot(page, 'subscriptions-proxy-builder');
+    await page.close();
+  });
+});

@@ -1,0 +1,100 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AlertView } from '../../../../src-main/ipc/contract';
+import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
+import { AlertsList } from '../../../../src-renderer/src/features/alerts/AlertsList';
+import { useAlertsStore } from '../../../../src-renderer/src/features/alerts/alerts-store';
+import { Navigation } from '../../../../src-renderer/src/features/app/Navigation';
+import {
+  subUserLists,
+  useSubscriptionsStore,
+} from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
+import { ok } from '../../support/fake-api';
+import { appState, subscription } from '../../support/fixtures';
+import { settle, useFakeApi } from '../../support/renderer-test-kit';
+
+const alert = (overrides: Partial<AlertView> = {}): AlertView => ({
+  id: 'al_1',
+  key: 'traffic_low:prof_work:sub_1',
+  kind: 'traffic_low',
+  profileId: 'prof_work',
+  subjectId: 'sub_1',
+  level: 'warning',
+  title: 'Price monitoring is running low',
+  message: '4.0 GB left (8%).',
+  raisedAt: '2026-03-15T10:00:00.000Z',
+  ...overrides,
+});
+
+describe('alerts', () => {
+  const fake = useFakeApi(() => ({
+    'app:getState': () => ok(appState()),
+    'alerts:list': () => ok([alert()]),
+    'alerts:dismiss': () => ok({ dismissed: true }),
+    'subscriptions:subUsers': () => ok({ data: [], limit: 20 }),
+  }));
+  // The alerts store is not in the shared kit's list of stores: reset it here.
+  beforeEach(() => useAlertsStore.setState(useAlertsStore.getInitialState(), true));
+
+  it('lists alerts with a count in the navigation, adds a raised one once, and dismisses', async () => {
+    const disconnect = connectEventBridge({ onConnected: null });
+    render(
+      <>
+        <Navigation current="subscriptions" />
+        <AlertsList />
+      </>,
+    );
+    await settle();
+    expect(screen.getByLabelText('1 alert').textContent).toBe('1');
+    const raised = alert({ id: 'al_2', title: 'Scraper reached its cap', level: 'error' });
+    act(() => fake.current.emit('alerts:raised', { alert: raised }));
+    act(() => fake.current.emit('alerts:raised', { alert: raised }));
+    const items = within(screen.getByRole('list', { name: 'Alerts' })).getAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('strong')?.textContent)).toEqual([
+      'Scraper reached its cap',
+      'Price monitoring is running low',
+    ]);
+    expect(screen.getByLabelText('2 alerts')).toBeTruthy();
+    act(() => fake.current.emit('alerts:raised', { alert: 'not an alert' }));
+    expect(useAlertsStore.getState().alerts.data).toHaveLength(2);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss Price monitoring is running low' }));
+    await settle();
+    expect(fake.current.callsTo('alerts:dismiss')).toEqual([{ alertId: 'al_1' }]);
+    expect(screen.getByLabelText('1 alert')).toBeTruthy();
+    disconnect();
+  });
+
+  it('replaces the sub-users that subscriptions:changed carries for the active profile', async () => {
+    const disconnect = connectEventBridge({ onConnected: null });
+    await settle();
+    await subUserLists.load(['sub_1']);
+    const fresh = {
+      id: 'su_9',
+      label: 'Pushed',
+      username: 'u9',
+      password: 'p',
+      trafficLimitBytes: null,
+      trafficUsedBytes: 0,
+      enabled: true,
+      createdAt: '2026-03-02T00:00:00.000Z',
+    };
+    act(() =>
+      fake.current.emit('subscriptions:changed', {
+        profileId: 'prof_work',
+        changed: [subscription()],
+        subUsers: { sub_1: [fresh] },
+      }),
+    );
+    expect(useSubscriptionsStore.getState().subUsers.sub_1?.data?.data.map((s) => s.id)).toEqual(['su_9']);
+    act(() =>
+      fake.current.emit('subscriptions:changed', {
+        profileId: 'prof_other',
+        changed: [],
+        subUsers: { sub_1: [] },
+      }),
+    );
+    expect(useSubscriptionsStore.getState().subUsers.sub_1?.data?.data).toHaveLength(1);
+    disconnect();
+  });
+});

@@ -1,0 +1,120 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { SubUser } from '../../../../src-main/api/api-types';
+import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
+import { bytesToGb } from '../../../../src-renderer/src/features/subscriptions/SubUsersPanel';
+import { fail, ok } from '../../support/fake-api';
+import { subscription } from '../../support/fixtures';
+import { settle, useFakeApi } from '../../support/renderer-test-kit';
+
+const subUser = (overrides: Partial<SubUser> = {}): SubUser => ({
+  id: 'su_1',
+  label: 'Scraper',
+  username: 'u-su1',
+  password: 'pw',
+  trafficLimitBytes: 2_000_000_000,
+  trafficUsedBytes: 500_000_000,
+  enabled: true,
+  createdAt: '2026-03-02T00:00:00.000Z',
+  ...overrides,
+});
+
+async function openSubUsers() {
+  window.location.hash = '#/subscriptions/sub_1';
+  render(<SubscriptionsScreen />);
+  await screen.findByRole('tablist', { name: 'Subscription' });
+  fireEvent.click(screen.getByRole('tab', { name: 'Sub-users' }));
+  return screen.findByRole('table', { name: 'Sub-users' });
+}
+
+describe('Sub-users', () => {
+  const fake = useFakeApi(() => ({
+    'subscriptions:get': () => ok(subscription()),
+    'subscriptions:buildProxyString': () =>
+      ok({ lines: ['http://u:p@gw.example.com:8000'], host: 'gw', port: 8000 }),
+    'subscriptions:subUsers': () =>
+      ok({ data: [subUser(), subUser({ id: 'su_2', label: 'Free', trafficLimitBytes: null })], limit: 20 }),
+    'alerts:list': () => ok([]),
+  }));
+
+  it('shows used / cap with a bar, "no cap", and the limit as the service gives it', async () => {
+    const table = await openSubUsers();
+    const [first, second] = within(table).getAllByRole('row').slice(1);
+    expect(
+      within(first!)
+        .getByRole('meter', { name: /Cap used/ })
+        .getAttribute('max'),
+    ).toBe('2000000000');
+    expect(first?.textContent).toContain('500 MB of 2.00 GB (25%)');
+    expect(second?.textContent).toContain('no cap');
+    expect(screen.getByText(/20 sub-users at most/)).toBeTruthy();
+  });
+
+  it('creates a sub-user with a cap in GB sent as typed for main to turn into exact bytes', async () => {
+    fake.current.handle('subscriptions:createSubUser', () => ok(subUser({ id: 'su_3', label: 'New' })));
+    await openSubUsers();
+    fireEvent.click(screen.getByRole('button', { name: 'New sub-user' }));
+    const form = screen.getByRole('form', { name: 'New sub-user' });
+    fireEvent.change(within(form).getByLabelText('Label'), { target: { value: 'New' } });
+    fireEvent.change(within(form).getByLabelText('Traffic cap'), { target: { value: '1.5' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Create sub-user' }));
+    await settle();
+    expect(fake.current.callsTo('subscriptions:createSubUser')).toEqual([
+      { subscriptionId: 'sub_1', label: 'New', trafficLimit: { amount: '1.5', unit: 'GB' } },
+    ]);
+    expect(
+      within(screen.getByRole('table', { name: 'Sub-users' })).getByRole('rowheader', { name: 'New' }),
+    ).toBeTruthy();
+  });
+
+  it('puts the server field errors on the field', async () => {
+    fake.current.handle('subscriptions:createSubUser', () =>
+      fail('invalid_input', 'Check the form', {
+        fields: [{ field: 'trafficLimit.amount', message: 'At most 9 decimals in GB (whole bytes)' }],
+      }),
+    );
+    await openSubUsers();
+    fireEvent.click(screen.getByRole('button', { name: 'New sub-user' }));
+    const form = screen.getByRole('form', { name: 'New sub-user' });
+    fireEvent.change(within(form).getByLabelText('Label'), { target: { value: 'X' } });
+    fireEvent.change(within(form).getByLabelText('Traffic cap'), { target: { value: '0.0000000001' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Create sub-user' }));
+    await settle();
+    const cap = within(form).getByLabelText('Traffic cap');
+    expect(cap.getAttribute('aria-invalid')).toBe('true');
+    expect(within(form).getByText('At most 9 decimals in GB (whole bytes)')).toBeTruthy();
+  });
+
+  it('disables, regenerates and deletes (after confirming) through the service', async () => {
+    fake.current.handle('subscriptions:updateSubUser', (input) =>
+      ok(subUser({ enabled: input.enabled ?? true, password: input.regeneratePassword ? 'new' : 'pw' })),
+    );
+    fake.current.handle('subscriptions:deleteSubUser', () => ok({ deleted: true as const }));
+    const table = await openSubUsers();
+    fireEvent.click(within(table).getByRole('button', { name: 'Disable Scraper' }));
+    await settle();
+    expect(within(table).getAllByRole('row')[1]?.textContent).toContain('No');
+    fireEvent.click(within(table).getByRole('button', { name: 'New password for Scraper' }));
+    await settle();
+    fireEvent.click(within(table).getByRole('button', { name: 'Delete Scraper' }));
+    expect(fake.current.callsTo('subscriptions:deleteSubUser')).toEqual([]);
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await settle();
+    expect(fake.current.callsTo('subscriptions:updateSubUser')).toEqual([
+      { subscriptionId: 'sub_1', subUserId: 'su_1', enabled: false },
+      { subscriptionId: 'sub_1', subUserId: 'su_1', regeneratePassword: true },
+    ]);
+    expect(fake.current.callsTo('subscriptions:deleteSubUser')).toEqual([
+      { subscriptionId: 'sub_1', subUserId: 'su_1' },
+    ]);
+    expect(
+      within(screen.getByRole('table', { name: 'Sub-users' })).queryByRole('rowheader', { name: 'Scraper' }),
+    ).toBeNull();
+  });
+
+  it('shows a cap of exact bytes as a decimal GB without floating point', () => {
+    expect(bytesToGb(1_500_000_000)).toBe('1.5');
+    expect(bytesToGb(1)).toBe('0.000000001');
+    expect(bytesToGb(9_007_199_254_740_991)).toBe('9007199.254740991');
+  });
+});

@@ -1,0 +1,70 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
+import { ok } from '../../support/fake-api';
+import { subscription } from '../../support/fixtures';
+import { settle, useFakeApi } from '../../support/renderer-test-kit';
+
+describe('Subscription detail', () => {
+  const fake = useFakeApi(() => ({
+    'subscriptions:get': () => ok(subscription()),
+    'subscriptions:buildProxyString': (input) =>
+      ok({ lines: [`${input.format}://u:p@gw.example.com`], host: 'gw.example.com', port: 8000 }),
+    'subscriptions:subUsers': () => ok({ data: [], limit: 20 }),
+    'alerts:list': () => ok([]),
+  }));
+
+  const open = async () => {
+    window.location.hash = '#/subscriptions/sub_1';
+    render(<SubscriptionsScreen />);
+    await screen.findByRole('tablist', { name: 'Subscription' });
+    await settle();
+  };
+
+  it('shows the endpoint with both ports and the main user line built by main', async () => {
+    await open();
+    expect(screen.getByText('gw.example.com')).toBeTruthy();
+    expect(screen.getByText('8000')).toBeTruthy();
+    expect(screen.getByText('9000')).toBeTruthy();
+    expect(screen.getByLabelText('Main user proxy line').textContent).toBe('http_url://u:p@gw.example.com');
+    fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'socks5_url' } });
+    await settle();
+    expect(fake.current.callsTo('subscriptions:buildProxyString').at(-1)).toMatchObject({
+      format: 'socks5_url',
+      protocol: 'socks5',
+      targeting: {},
+    });
+  });
+
+  it('refuses a label over 60 characters before asking, and saves label and auto-renew', async () => {
+    fake.current.handle('subscriptions:update', (input) =>
+      ok(subscription({ label: input.label ?? 'x', autoRenew: true })),
+    );
+    await open();
+    const form = screen.getByRole('form', { name: 'Edit subscription' });
+    fireEvent.change(within(form).getByLabelText('Label'), { target: { value: 'x'.repeat(61) } });
+    expect(within(form).getByText('At most 60 characters')).toBeTruthy();
+    expect(within(form).getByRole<HTMLButtonElement>('button', { name: 'Save' }).disabled).toBe(true);
+    fireEvent.change(within(form).getByLabelText('Label'), { target: { value: 'Renamed' } });
+    fireEvent.click(within(form).getByLabelText('Renew automatically'));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await settle();
+    expect(fake.current.callsTo('subscriptions:update')).toEqual([
+      { subscriptionId: 'sub_1', label: 'Renamed', autoRenew: true },
+    ]);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Renamed');
+  });
+
+  it('warns that the old password stops within 60 seconds and resets only after confirming', async () => {
+    fake.current.handle('subscriptions:resetPassword', () => ok(subscription({ password: 'fresh' })));
+    await open();
+    expect(screen.getByText(/stops working at the gateway within 60 seconds/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password…' }));
+    expect(fake.current.callsTo('subscriptions:resetPassword')).toEqual([]);
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Reset password' }));
+    await settle();
+    expect(fake.current.callsTo('subscriptions:resetPassword')).toEqual([{ subscriptionId: 'sub_1' }]);
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(screen.getByText('fresh')).toBeTruthy();
+  });
+});
