@@ -41,6 +41,14 @@ export const CALL_CHANNELS = [
   'ports:receipts',
   'subscriptions:list',
   'topups:list',
+  'topups:get',
+  'topups:create',
+  'topups:declareTxid',
+  'topups:plans',
+  'topups:simulatePayment',
+  'topups:exportCsv',
+  'topups:paymentDetails',
+  'topups:pending',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -41,6 +41,19 @@ const VALID_INPUTS: Record<CallChannel, unknown> = {
   'ports:receipts': { portId: 'mp_1' },
   'subscriptions:list': { productId: 'mobile-gb' },
   'topups:list': { page: 2, perPage: 10, status: 'credited' },
+  'topups:get': { topUpId: 'tu_1' },
+  'topups:create': {
+    amountUsd: '50.00',
+    coin: 'USDT',
+    network: 'tron',
+    attemptId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  },
+  'topups:declareTxid': { topUpId: 'tu_1', txid: 'a'.repeat(64) },
+  'topups:plans': undefined,
+  'topups:simulatePayment': { topUpId: 'tu_1', kind: 'exact' },
+  'topups:exportCsv': { status: 'credited' },
+  'topups:paymentDetails': { topUpId: 'tu_1' },
+  'topups:pending': undefined,
 };
 
 /** Shapes no channel accepts. */

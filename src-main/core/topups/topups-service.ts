@@ -21,6 +21,14 @@ export class TopUpsService implements DomainService<'topups'> {
         };
         return (await this.api.active('authenticated', (client) => client.listTopUps(query))).value;
       },
+      'topups:get': () => notImplemented(),
+      'topups:create': () => notImplemented(),
+      'topups:declareTxid': () => notImplemented(),
+      'topups:plans': () => notImplemented(),
+      'topups:simulatePayment': () => notImplemented(),
+      'topups:exportCsv': () => notImplemented(),
+      'topups:paymentDetails': () => notImplemented(),
+      'topups:pending': () => notImplemented(),
     };
   }
 
@@ -35,4 +43,9 @@ export class TopUpsService implements DomainService<'topups'> {
   publish(profileId: string, changed: TopUp[]): void {
     if (changed.length > 0) this.events.emit('topups:changed', { profileId, changed });
   }
+}
+
+// Contract first: the handlers come in the next commits.
+function notImplemented(): Promise<never> {
+  return Promise.reject(new Error('not implemented yet'));
 }

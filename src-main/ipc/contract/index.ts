@@ -40,7 +40,14 @@ export type { IpcError, IpcFieldError, IpcResult } from './results';
 export type { DesktopPreferences, SettingsView } from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
 export type { SubscriptionsChanged } from './subscriptions';
-export type { TopUpsChanged } from './topups';
+export type {
+  PendingTopUpSummary,
+  SimulatedPayment,
+  TopUpPaymentDetails,
+  TopUpPlanChoice,
+  TopUpsChanged,
+  TopUpsCsvExport,
+} from './topups';
 export { apiMemberOf, eventMemberOf } from '../channel-names';
 
 export const ipcCalls = {

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { amountUsd, topUpCreateInput } from '../../../src-main/ipc/contract/topups';
+
+const attemptId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+
+describe('topups contract', () => {
+  it('takes amounts as strings with two decimals, 25.00 to 10000.00', () => {
+    for (const ok of ['25.00', '50.00', '9999.99', '10000.00', ' 100.10 ']) {
+      expect(amountUsd.safeParse(ok).success, ok).toBe(true);
+    }
+    for (const bad of ['24.99', '10000.01', '50', '50.0', '50.000', '-30.00', '1e3', '', 'abc', '0025.00x']) {
+      expect(amountUsd.safeParse(bad).success, bad).toBe(false);
+    }
+    // A float is never accepted, even one that looks right.
+    expect(amountUsd.safeParse(50).success).toBe(false);
+  });
+
+  it('bounds the purchase quantity and needs a uuid attempt id', () => {
+    const base = { amountUsd: '50.00', coin: 'BTC', network: 'bitcoin', attemptId };
+    expect(topUpCreateInput.safeParse(base).success).toBe(true);
+    expect(topUpCreateInput.safeParse({ ...base, purchase: { planId: 'p', quantity: 100 } }).success).toBe(
+      true,
+    );
+    expect(topUpCreateInput.safeParse({ ...base, purchase: { planId: 'p', quantity: 0 } }).success).toBe(
+      false,
+    );
+    expect(topUpCreateInput.safeParse({ ...base, purchase: { planId: 'p', quantity: 101 } }).success).toBe(
+      false,
+    );
+    expect(topUpCreateInput.safeParse({ ...base, purchase: { planId: 'p', quantity: 1.5 } }).success).toBe(
+      false,
+    );
+    expect(topUpCreateInput.safeParse({ ...base, attemptId: 'again' }).success).toBe(false);
+  });
+});
