@@ -5,6 +5,7 @@ import { useAppStore } from '../features/app/app-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
+import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
 import { useTopUpsStore } from '../features/topups/topups-store';
 
 /**
@@ -14,6 +15,7 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `app:stateChanged` replaces the app state (the account-scope watcher resets account data on a switch);
  * - `ports:changed`, `subscriptions:changed`, `topups:changed` merge their items into the lists
  *   already read, when they are about the active profile (background jobs run for every profile);
+ *   `topups:changed` also updates the top-up the wizard follows;
  * - `settings:changed` replaces the settings;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
  *   and so is every list that was loaded.
@@ -26,7 +28,13 @@ export interface EventBridgeOptions {
 }
 
 /** Stores that hold data main may have changed while the socket was down. */
-const RELOADABLE = [usePortsStore, useSubscriptionsStore, useTopUpsStore, useSettingsStore] as const;
+const RELOADABLE = [
+  usePortsStore,
+  useSubscriptionsStore,
+  useTopUpsStore,
+  useTopUpWizardStore,
+  useSettingsStore,
+] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
@@ -72,7 +80,13 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       api.subscriptions.onChanged(
         forActiveProfile((changed) => useSubscriptionsStore.getState().applyChanges(changed)),
       ),
-      api.topups.onChanged(forActiveProfile((changed) => useTopUpsStore.getState().applyChanges(changed))),
+      api.topups.onChanged(
+        forActiveProfile((changed) => {
+          // The history and the wizard's live view show the same top-ups.
+          useTopUpsStore.getState().applyChanges(changed);
+          useTopUpWizardStore.getState().applyChanges(changed);
+        }),
+      ),
       api.settings.onChanged((view) => {
         // Checked, not trusted, like the lists above.
         if (isObject(view) && isObject(view.polling)) useSettingsStore.getState().applyView(view);

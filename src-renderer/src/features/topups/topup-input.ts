@@ -162,3 +162,14 @@ export function countdown(expiresAt: string, nowMs: number): string {
   const seconds = (totalSeconds % 60).toString().padStart(2, '0');
   return hours > 0 ? `${hours}:${minutes.toString().padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
+
+/** The rejection's words, whatever shape it has (the spec does not show it). */
+export function describeRejection(rejection: unknown): string | null {
+  if (typeof rejection === 'string') return rejection || null;
+  if (typeof rejection !== 'object' || rejection === null) return null;
+  const record = rejection as Record<string, unknown>;
+  const parts = [record.message, record.reason, record.code].filter(
+    (part): part is string => typeof part === 'string' && part !== '',
+  );
+  return parts.length > 0 ? [...new Set(parts)].join(' — ') : null;
+}
