@@ -20,6 +20,7 @@ export function TopUpWizard() {
   const view = useTopUpWizardStore(viewOf);
   const topUp = useTopUpWizardStore((store) => store.topUp);
   const close = useTopUpWizardStore((store) => store.close);
+  const startNew = useTopUpWizardStore((store) => store.startNew);
   const heading = useRef<HTMLHeadingElement>(null);
   usePaymentDetails(open ? topUp?.id : undefined);
   useEffect(() => {
@@ -33,6 +34,8 @@ export function TopUpWizard() {
       role="dialog"
       aria-modal="false"
       aria-labelledby="topup-wizard-title"
+      data-topup-id={topUp?.id}
+      data-status={topUp?.status}
       onKeyDown={(event) => {
         if (event.key === 'Escape') close();
       }}
@@ -41,9 +44,17 @@ export function TopUpWizard() {
         <h2 id="topup-wizard-title" ref={heading} tabIndex={-1}>
           {topUp ? `Top-up of ${topUp.amountUsd} USD` : 'Add funds'}
         </h2>
-        <button type="button" className="button button--quiet" onClick={close}>
-          Close
-        </button>
+        <div className="wizard__actions">
+          {topUp ? (
+            // This top-up stays watched and in the history; the wizard starts a fresh one.
+            <button type="button" className="button" onClick={startNew}>
+              New top-up
+            </button>
+          ) : null}
+          <button type="button" className="button button--quiet" onClick={close}>
+            Close
+          </button>
+        </div>
       </header>
       <ol className="wizard__steps" aria-label="Steps">
         {STEPS.map((step, index) => (

@@ -272,7 +272,6 @@ function ExplorerLink({ url }: { url: string | null }) {
 export function StatusStep({ topUp }: { topUp: TopUp }) {
   const payment = useTopUpWizardStore((store) => store.payment);
   const showDeclare = useTopUpWizardStore((store) => store.showDeclare);
-  const startNew = useTopUpWizardStore((store) => store.startNew);
   const now = useSecondClock();
   const declarable = canDeclare(topUp, now);
   const explorer = payment.data?.explorerUrl ?? topUp.explorerUrl;
@@ -361,11 +360,6 @@ export function StatusStep({ topUp }: { topUp: TopUp }) {
         {declarable && topUp.status !== 'awaiting_payment' ? (
           <button type="button" className="button button--primary" onClick={() => showDeclare(true)}>
             {topUp.status === 'rejected' ? 'Declare again' : 'Declare the payment'}
-          </button>
-        ) : null}
-        {topUp.final ? (
-          <button type="button" className="button" onClick={startNew}>
-            New top-up
           </button>
         ) : null}
       </div>

@@ -233,6 +233,8 @@ export const useTopUpWizardStore = create<WizardStore>()((set, get) => {
     openTopUp: (topUp) => {
       set({ ...fresh(), open: true, topUp, step: 'coin' });
       void get().loadPayment();
+      // The history's row may be older than the top-up (a page read before it expired): read it again.
+      void get().reloadLoaded();
     },
 
     loadPayment: async () => {
