@@ -29,6 +29,8 @@ import { type JobSection, jobStateSection, MemoryJobSection } from './storage/jo
 import { JobStateStore } from './storage/job-state-store';
 import { InstanceLock } from './storage/instance-lock';
 import { SubscriptionsService } from './subscriptions/subscriptions-service';
+import type { TopUpIntentsState } from './topups/topup-intents';
+import { type TopUpNotice, TopUpWatcher, type TopUpWatchState } from './topups/topup-watcher';
 import { TopUpsService } from './topups/topups-service';
 
 export type { DemoSandbox } from './demo/demo-service';
@@ -57,6 +59,8 @@ export interface AppCoreDependencies {
   verifyExitIp?: VerifyExitIp;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
+  /** Told when a watched top-up is credited, rejected or expired, or its purchase ends (OS notifications). */
+  notifyTopUp?: (notice: TopUpNotice) => void;
 }
 
 /**
@@ -125,6 +129,28 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     log,
   });
   ports.attach({ rotation, relocations });
+  const topups = new TopUpsService({
+    api,
+    events,
+    intents: jobSection<TopUpIntentsState>('topup-intents'),
+    now: () => clock.now(),
+    ownsJobs: () => jobs().owner,
+    demoControl: () => {
+      const control = demo.control;
+      return control && demo.demoProfileId ? { profileId: demo.demoProfileId, controlUrl: control } : null;
+    },
+    log,
+  });
+  const topUpWatcher = new TopUpWatcher({
+    api,
+    clock,
+    store: jobSection<TopUpWatchState>('topup-watch'),
+    publish: (profileId, changed) => topups.publish(profileId, changed),
+    polling: () => deps.settings.get().polling,
+    ...(deps.notifyTopUp ? { notify: deps.notifyTopUp } : {}),
+    log,
+  });
+  topups.attach({ watcher: topUpWatcher });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -139,10 +165,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     catalog: new CatalogService(api),
     ports,
     subscriptions: new SubscriptionsService(api, events),
-    topups: new TopUpsService(api, events),
+    topups,
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);
+  backgroundJobs.add(topUpWatcher);
+  // Creates whose answer was lost to a crash are resolved with their own Idempotency-Key.
+  backgroundJobs.add({
+    name: 'top-up intents',
+    start: () => void topups.resumeIntents(),
+    stop: () => undefined,
+  });
   const lifecycle: Lifecycle[] = [
     {
       name: 'job state',
@@ -211,7 +244,12 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
       dataFile: join(options.dataDir, 'demo-sandbox.json'),
       logError: log,
     });
-    return { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEYS[0]?.key ?? '', close: () => sandbox.close() };
+    return {
+      baseUrl: sandbox.baseUrl,
+      apiKey: DEFAULT_API_KEYS[0]?.key ?? '',
+      controlUrl: sandbox.controlUrl,
+      close: () => sandbox.close(),
+    };
   };
   return buildAppCore({
     mode: options.mode,

@@ -20,7 +20,11 @@ export type AppErrorCode =
   // mobile ports
   | 'invalid_input'
   | 'location_unavailable'
-  | 'rotation_not_confirmed';
+  | 'rotation_not_confirmed'
+  // top-ups
+  | 'txid_already_used'
+  | 'topup_closed'
+  | 'demo_only';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so

@@ -7,6 +7,8 @@ import type { ConnectionMonitor } from '../session/connection-monitor';
 export interface DemoSandbox {
   baseUrl: string;
   apiKey: string;
+  /** The sandbox's control API (`.../__sandbox`): simulated payments in the top-up wizard. */
+  controlUrl?: string;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,11 @@ export class DemoService implements DomainService<'demo'>, Lifecycle {
 
   get running(): boolean {
     return this.sandbox !== null;
+  }
+
+  /** The sandbox's control API while the demo runs. */
+  get control(): string | null {
+    return this.sandbox?.controlUrl ?? null;
   }
 
   /** The demo's profile id while it runs. */

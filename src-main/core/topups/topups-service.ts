@@ -1,15 +1,85 @@
-import type { TopUp } from '../../api';
-import type { DomainHandlers } from '../../ipc/contract';
+import { randomUUID } from 'node:crypto';
+import QRCode from 'qrcode';
+import {
+  ApiError,
+  ProxyServiceError,
+  type ProxyServiceClient,
+  type TopUp,
+  type TopUpCreate,
+} from '../../api';
+import type {
+  DomainHandlers,
+  ParsedCallInput,
+  PendingTopUpSummary,
+  SimulatedPayment,
+  TopUpPaymentDetails,
+  TopUpPlanChoice,
+  TopUpsCsvExport,
+} from '../../ipc/contract';
+import { isTxidNetwork, normalizeTxid, TXID_FORMAT_DESCRIPTION } from '../../shared/txid-format';
 import type { DomainService } from '../domain-service';
+import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
+import type { JobSection } from '../storage/job-section';
+import type { TOP_UP_STATUSES } from '../../ipc/contract/topups';
+import { readPaymentUri } from './payment-uri';
+import {
+  IDEMPOTENCY_KEY_TTL_MS,
+  RESOLVED_INTENT_KEEP_MS,
+  sameRequest,
+  type TopUpIntent,
+  type TopUpIntentsState,
+} from './topup-intents';
+import type { TopUpWatcher } from './topup-watcher';
+import { topUpsCsv } from './topups-csv';
+
+/** The in-process sandbox's control API, in demo mode only. */
+export interface DemoControl {
+  /** The sandbox profile's id: simulated payments are refused for any other profile. */
+  profileId: string;
+  /** `http://127.0.0.1:PORT/__sandbox`. */
+  controlUrl: string;
+}
+
+export interface TopUpsServiceOptions {
+  api: Pick<ApiCaller, 'active' | 'forProfile'>;
+  events: EventSink;
+  /** `attemptId -> Idempotency-Key` (job store section `topup-intents`), written before each create. */
+  intents: JobSection<TopUpIntentsState>;
+  now: () => number;
+  /** Whether this process runs background jobs: only the owner adds top-ups to the watch. */
+  ownsJobs?: () => boolean;
+  /** The demo sandbox's control API while demo mode runs; null otherwise. */
+  demoControl?: () => DemoControl | null;
+  newIdempotencyKey?: () => string;
+  /** Sends a control request to the demo sandbox (tests: the same through `fetch`). */
+  fetch?: typeof fetch;
+  log?: (line: string) => void;
+}
+
+type TopUpStatusFilter = (typeof TOP_UP_STATUSES)[number];
+
+const EXPORT_PER_PAGE = 100;
+const EXPORT_MAX_PAGES = 1000;
 
 /** Crypto top-ups. UI calls go to the active profile; `refreshOne` serves background jobs (the watcher). */
 export class TopUpsService implements DomainService<'topups'> {
-  constructor(
-    private readonly api: Pick<ApiCaller, 'active' | 'forProfile'>,
-    private readonly events: EventSink,
-  ) {}
+  private watcher: TopUpWatcher | null = null;
+  private readonly newKey: () => string;
+  private readonly log: (line: string) => void;
+  /** Creates in flight per attempt: a double click waits for the first one instead of racing it. */
+  private readonly inFlight = new Map<string, Promise<TopUp>>();
+
+  constructor(private readonly options: TopUpsServiceOptions) {
+    this.newKey = options.newIdempotencyKey ?? randomUUID;
+    this.log = options.log ?? (() => undefined);
+  }
+
+  /** The watcher is built after the service (it publishes through it). */
+  attach(parts: { watcher: TopUpWatcher }): void {
+    this.watcher = parts.watcher;
+  }
 
   handlers(): DomainHandlers<'topups'> {
     return {
@@ -19,18 +89,294 @@ export class TopUpsService implements DomainService<'topups'> {
           ...(input?.perPage !== undefined ? { perPage: input.perPage } : {}),
           ...(input?.status !== undefined ? { status: input.status } : {}),
         };
-        return (await this.api.active('authenticated', (client) => client.listTopUps(query))).value;
+        const { profileId, value } = await this.api.active('authenticated', (client) =>
+          client.listTopUps(query),
+        );
+        for (const topUp of value.data) if (!topUp.final) await this.watch(profileId, topUp);
+        return value;
       },
-      'topups:get': () => notImplemented(),
-      'topups:create': () => notImplemented(),
-      'topups:declareTxid': () => notImplemented(),
-      'topups:plans': () => notImplemented(),
-      'topups:simulatePayment': () => notImplemented(),
-      'topups:exportCsv': () => notImplemented(),
-      'topups:paymentDetails': () => notImplemented(),
-      'topups:pending': () => notImplemented(),
+      'topups:get': async ({ topUpId }) => {
+        const { profileId, value } = await this.api.active('authenticated', (client) =>
+          client.getTopUp(topUpId),
+        );
+        await this.watch(profileId, value);
+        this.publish(profileId, [value]);
+        return value;
+      },
+      'topups:create': (input) => this.create(input),
+      'topups:declareTxid': (input) => this.declareTxid(input),
+      'topups:plans': () => this.plans(),
+      'topups:simulatePayment': (input) => this.simulatePayment(input.topUpId, input.kind),
+      'topups:exportCsv': (input) => this.exportCsv(input?.status),
+      'topups:paymentDetails': ({ topUpId }) => this.paymentDetails(topUpId),
+      'topups:pending': () => this.pending(),
     };
   }
+
+  private get api(): Pick<ApiCaller, 'active' | 'forProfile'> {
+    return this.options.api;
+  }
+
+  // Create ---------------------------------------------------------------------------------------
+
+  /**
+   * One attempt makes at most one top-up: its Idempotency-Key is stored before the first request and
+   * every later call with the same `attemptId` (a double click, a retry, a resubmit after a restart)
+   * re-sends the same body with the same key, or reads the top-up it already made.
+   */
+  create(input: ParsedCallInput<'topups:create'>): Promise<TopUp> {
+    const running = this.inFlight.get(input.attemptId);
+    if (running) return running;
+    const promise = this.createOnce(input).finally(() => this.inFlight.delete(input.attemptId));
+    this.inFlight.set(input.attemptId, promise);
+    return promise;
+  }
+
+  private async createOnce(input: ParsedCallInput<'topups:create'>): Promise<TopUp> {
+    const request = toRequest(input);
+    const { profileId, value: topUp } = await this.api.active('authenticated', async (client, profileId) => {
+      const stored = (await this.options.intents.read())?.[input.attemptId];
+      if (stored && stored.profileId !== profileId) {
+        throw new AppError(
+          'invalid_input',
+          'This top-up was started under another profile; start a new one.',
+        );
+      }
+      if (stored?.topUpId) return client.getTopUp(stored.topUpId);
+      if (stored && !sameRequest(stored.request, request)) {
+        // The earlier submission may have reached the service: settle it before sending other details.
+        const earlier = await this.send(client, stored);
+        if (earlier) return earlier;
+      }
+      const intent: TopUpIntent =
+        stored && sameRequest(stored.request, request)
+          ? stored
+          : {
+              attemptId: input.attemptId,
+              profileId,
+              idempotencyKey: this.newKey(),
+              request,
+              createdAt: new Date(this.options.now()).toISOString(),
+              topUpId: null,
+            };
+      // Written before the request: after a crash the same key resolves it, never a new one.
+      await this.saveIntent(intent);
+      const created = await this.send(client, intent, { throwDefinite: true });
+      if (!created) throw new Error('unreachable: a definite refusal throws');
+      return created;
+    });
+    await this.watch(profileId, topUp);
+    this.publish(profileId, [topUp]);
+    return topUp;
+  }
+
+  /**
+   * Sends an intent's request with its key. Resolves with the top-up (stored in the intent); null
+   * when the service refused it for good (the intent is dropped: nothing was made, so new details
+   * may go under a new key) unless `throwDefinite`. An unknown outcome (network, timeout, 5xx, 429)
+   * keeps the intent and throws: the next call sends the same key.
+   */
+  private async send(
+    client: ProxyServiceClient,
+    intent: TopUpIntent,
+    options: { throwDefinite?: boolean } = {},
+  ): Promise<TopUp | null> {
+    try {
+      const topUp = await client.createTopUp(intent.request, { idempotencyKey: intent.idempotencyKey });
+      await this.saveIntent({ ...intent, topUpId: topUp.id });
+      return topUp;
+    } catch (error) {
+      if (isDefiniteRefusal(error)) {
+        await this.dropIntent(intent.attemptId);
+        if (options.throwDefinite) throw error;
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * After a restart: re-sends every unresolved intent of this process's profiles with its own
+   * key (the service answers with the top-up it made, or makes it now), and forgets old ones.
+   * Intents past the key's 24 h are not re-sent (that could make a second top-up): they are
+   * logged and dropped, and the top-up list shows what exists.
+   */
+  async resumeIntents(): Promise<void> {
+    const now = this.options.now();
+    const intents = Object.values((await this.options.intents.read()) ?? {});
+    for (const intent of intents) {
+      const age = now - Date.parse(intent.createdAt);
+      if (intent.topUpId !== null) {
+        if (age > RESOLVED_INTENT_KEEP_MS) await this.dropIntent(intent.attemptId);
+        continue;
+      }
+      if (age >= IDEMPOTENCY_KEY_TTL_MS) {
+        this.log(`[topups] create of attempt ${intent.attemptId} was never answered and its key expired`);
+        await this.dropIntent(intent.attemptId);
+        continue;
+      }
+      try {
+        const topUp = await this.api.forProfile(intent.profileId, 'authenticated', (client) =>
+          this.send(client, intent),
+        );
+        if (topUp) {
+          await this.watch(intent.profileId, topUp);
+          this.publish(intent.profileId, [topUp]);
+        }
+      } catch (error) {
+        this.log(`[topups] cannot resolve attempt ${intent.attemptId} yet: ${errorMessage(error)}`);
+      }
+    }
+  }
+
+  private async saveIntent(intent: TopUpIntent): Promise<void> {
+    await this.options.intents.update((current) => ({ ...(current ?? {}), [intent.attemptId]: intent }));
+  }
+
+  private async dropIntent(attemptId: string): Promise<void> {
+    await this.options.intents.update((current) => {
+      const next = { ...(current ?? {}) };
+      delete next[attemptId];
+      return next;
+    });
+  }
+
+  // Declare ------------------------------------------------------------------------------------
+
+  private async declareTxid(input: ParsedCallInput<'topups:declareTxid'>): Promise<TopUp> {
+    const { profileId, value: declared } = await this.api.active('authenticated', async (client) => {
+      let txid: string | undefined;
+      if (input.txid !== undefined) {
+        // The network is the top-up's own: read it, then check the txid before sending anything.
+        const topUp = await client.getTopUp(input.topUpId);
+        txid = checkTxid(topUp.network, input.txid);
+      }
+      try {
+        return await client.declareTopUpTxid(input.topUpId, txid === undefined ? {} : { txid });
+      } catch (error) {
+        throw explainDeclareError(error);
+      }
+    });
+    await this.watch(profileId, declared);
+    this.publish(profileId, [declared]);
+    return declared;
+  }
+
+  // Payment details --------------------------------------------------------------------------
+
+  async paymentDetails(topUpId: string): Promise<TopUpPaymentDetails> {
+    const { value: topUp } = await this.api.active('authenticated', (client) => client.getTopUp(topUpId));
+    return describePayment(topUp);
+  }
+
+  // Plans, CSV, pending -------------------------------------------------------------------------
+
+  private async plans(): Promise<TopUpPlanChoice[]> {
+    const { value } = await this.api.active('authenticated', async (client) => {
+      const [subscriptions, ports] = await Promise.all([
+        client.listSubscriptions(),
+        client.listMobilePorts(),
+      ]);
+      return { subscriptions, ports };
+    });
+    const choices = new Map<string, TopUpPlanChoice>();
+    for (const subscription of value.subscriptions) {
+      if (!choices.has(subscription.planId)) {
+        choices.set(subscription.planId, {
+          planId: subscription.planId,
+          label: `${subscription.label} (${subscription.productId})`,
+          source: 'subscription',
+        });
+      }
+    }
+    for (const port of value.ports) {
+      if (!choices.has(port.planId)) {
+        choices.set(port.planId, {
+          planId: port.planId,
+          label: `${port.label} (mobile port)`,
+          source: 'port',
+        });
+      }
+    }
+    return [...choices.values()];
+  }
+
+  private async exportCsv(status: TopUpStatusFilter | undefined): Promise<TopUpsCsvExport> {
+    const { value: all } = await this.api.active('authenticated', async (client) => {
+      const rows: TopUp[] = [];
+      for (let page = 1; page <= EXPORT_MAX_PAGES; page += 1) {
+        const answer = await client.listTopUps({
+          page,
+          perPage: EXPORT_PER_PAGE,
+          ...(status !== undefined ? { status } : {}),
+        });
+        rows.push(...answer.data);
+        if (page >= answer.pagination.totalPages) break;
+      }
+      return rows;
+    });
+    return {
+      fileName: `topups${status ? `-${status}` : ''}.csv`,
+      csv: topUpsCsv(all),
+      rows: all.length,
+    };
+  }
+
+  private async pending(): Promise<PendingTopUpSummary[]> {
+    return this.watcher ? this.watcher.pending() : [];
+  }
+
+  // Demo ----------------------------------------------------------------------------------------
+
+  private async simulatePayment(topUpId: string, kind: SimulatedPayment): Promise<TopUp> {
+    const demo = this.options.demoControl?.() ?? null;
+    const { profileId, value: topUp } = await this.api.active('authenticated', (client) =>
+      client.getTopUp(topUpId),
+    );
+    if (!demo || demo.profileId !== profileId) {
+      throw new AppError(
+        'demo_only',
+        'Simulated payments exist only in demo mode: send a real payment from your wallet instead.',
+      );
+    }
+    const fetcher = this.options.fetch ?? fetch;
+    const control = async (path: string, body: unknown): Promise<void> => {
+      const response = await fetcher(`${demo.controlUrl}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) {
+        throw new AppError(
+          'internal_error',
+          `The demo sandbox refused the simulated payment (${response.status}).`,
+        );
+      }
+    };
+    if (kind === 'late') {
+      // Past the rate lock: the demo world's clock moves to one minute after `expiresAt`.
+      const seconds =
+        Math.ceil((Date.parse(topUp.expiresAt) - Date.parse(await this.sandboxNow(demo, fetcher))) / 1000) +
+        60;
+      if (seconds > 0) await control('/clock', { advanceSeconds: seconds });
+    }
+    const amountCrypto = kind === 'short' ? shortAmount(topUp.amountCrypto) : topUp.amountCrypto;
+    await control('/chain/transactions', { network: topUp.network, amountCrypto });
+    const after = await this.api.forProfile(profileId, 'authenticated', (client) => client.getTopUp(topUpId));
+    await this.watch(profileId, after);
+    this.publish(profileId, [after]);
+    return after;
+  }
+
+  private async sandboxNow(demo: DemoControl, fetcher: typeof fetch): Promise<string> {
+    const response = await fetcher(`${demo.controlUrl}/clock`);
+    const body = (await response.json()) as { now?: unknown };
+    if (typeof body.now !== 'string')
+      throw new AppError('internal_error', 'The demo sandbox did not tell its time.');
+    return body.now;
+  }
+
+  // Background --------------------------------------------------------------------------------
 
   /** Reads one top-up of one profile for a background job and tells the UI (`topups:changed`). */
   async refreshOne(profileId: string, topUpId: string): Promise<TopUp> {
@@ -41,11 +387,121 @@ export class TopUpsService implements DomainService<'topups'> {
 
   /** Announces top-ups whose state main learned of (after a write, or a background read). */
   publish(profileId: string, changed: TopUp[]): void {
-    if (changed.length > 0) this.events.emit('topups:changed', { profileId, changed });
+    if (changed.length > 0) this.options.events.emit('topups:changed', { profileId, changed });
+  }
+
+  private async watch(profileId: string, topUp: TopUp): Promise<void> {
+    if (!this.watcher || !(this.options.ownsJobs?.() ?? true)) return;
+    await this.watcher.watch(profileId, topUp);
   }
 }
 
-// Contract first: the handlers come in the next commits.
-function notImplemented(): Promise<never> {
-  return Promise.reject(new Error('not implemented yet'));
+function toRequest(input: ParsedCallInput<'topups:create'>): TopUpCreate {
+  const request: TopUpCreate = { amountUsd: input.amountUsd, coin: input.coin, network: input.network };
+  if (input.purchase) {
+    request.purchase = {
+      planId: input.purchase.planId,
+      quantity: input.purchase.quantity,
+      ...(input.purchase.options !== undefined ? { options: input.purchase.options } : {}),
+      ...(input.purchase.promoCode !== undefined ? { promoCode: input.purchase.promoCode } : {}),
+    };
+  }
+  return request;
+}
+
+/**
+ * The service refused the create for good: nothing was made under the key. A 409 for the key
+ * itself (`idempotency_key_reused`), a 408/425/429 or anything with an unknown outcome is not.
+ */
+function isDefiniteRefusal(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    !error.outcomeUnknown &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    ![408, 425, 429].includes(error.status) &&
+    error.code !== 'idempotency_key_reused'
+  );
+}
+
+/** Checks a txid against the network's format (`shared/txid-format.ts`); a field error on `txid`. */
+export function checkTxid(network: string, txid: string): string {
+  if (!isTxidNetwork(network)) return txid;
+  const normalized = normalizeTxid(network, txid);
+  if (normalized === null) {
+    const message = `Not a ${network} transaction id: expected ${TXID_FORMAT_DESCRIPTION[network]}.`;
+    throw new AppError('invalid_input', message, [{ field: 'txid', message }]);
+  }
+  return normalized;
+}
+
+function explainDeclareError(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.code === 'txid_already_used') {
+    const message =
+      'This transaction was already declared for another top-up. Check the txid: each payment can pay one top-up only.';
+    return new AppError('txid_already_used', message, [{ field: 'txid', message }], error);
+  }
+  if (error.code === 'topup_closed') {
+    return new AppError(
+      'topup_closed',
+      'This top-up no longer takes a transaction: it is credited, being verified, or past its txid deadline. Contact support with the txid if you paid it.',
+      [],
+      error,
+    );
+  }
+  return error;
+}
+
+/** The pay step's data: the QR code encodes exactly `paymentUri`. */
+export async function describePayment(topUp: TopUp): Promise<TopUpPaymentDetails> {
+  const parts = readPaymentUri(topUp.paymentUri);
+  if (parts && parts.recipient !== topUp.address) {
+    // A URI paying somewhere other than the deposit address must not be shown as a QR code.
+    throw new AppError(
+      'internal_error',
+      'The payment link does not pay the deposit address shown; do not pay this top-up and contact support.',
+    );
+  }
+  const qrSvg = await QRCode.toString(topUp.paymentUri, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+  });
+  const explorer = safeExplorer(topUp.explorerUrl);
+  return {
+    topUpId: topUp.id,
+    paymentUri: topUp.paymentUri,
+    qrSvg,
+    depositAddress: topUp.address,
+    amountCrypto: topUp.amountCrypto,
+    coin: topUp.coin,
+    network: topUp.network,
+    tokenContract: parts?.tokenContract ?? null,
+    explorerUrl: explorer?.href ?? null,
+    explorerHost: explorer?.host ?? null,
+  };
+}
+
+function safeExplorer(url: string | null): URL | null {
+  if (url === null) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** 99 % of the amount, cut at the same decimals: a payment short by an exchange's withdrawal fee. */
+export function shortAmount(amount: string): string {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  const units = BigInt(`${whole}${fraction}`);
+  const cut = (units * 99n) / 100n;
+  const text = cut.toString().padStart(fraction.length + 1, '0');
+  return fraction.length === 0 ? text : `${text.slice(0, -fraction.length)}.${text.slice(-fraction.length)}`;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof ProxyServiceError || error instanceof Error ? error.message : String(error);
 }

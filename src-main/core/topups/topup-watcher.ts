@@ -1,0 +1,310 @@
+import { ApiError, type TopUp } from '../../api';
+import type { PendingTopUpSummary } from '../../ipc/contract';
+import { POLLING_LIMITS } from '../../shared/limits';
+import type { Lifecycle } from '../domain-service';
+import type { Clock } from '../runtime/clock';
+import { DeadlineJob, type DeadlineJobState, describeError } from '../runtime/deadline-job';
+import type { ApiCaller } from '../session/api-caller';
+import type { JobSection } from '../storage/job-section';
+
+/** One watched top-up: what the tray and the notifications need, and when it is read next. */
+export interface WatchedTopUp {
+  topUpId: string;
+  status: string;
+  amountUsd: string;
+  coin: string;
+  network: string;
+  confirmations: number;
+  confirmationsRequired: number;
+  txidDeadline: string;
+  purchaseStatus: string | null;
+  /** ISO time of the next read. */
+  nextCheckAt: string;
+  /** Failed reads in a row (backoff). */
+  errors: number;
+}
+
+/** Watched top-ups per profile, per top-up id: the watch resumes from here after a restart or crash. */
+export type TopUpWatchState = Record<string, Record<string, WatchedTopUp>>;
+
+export type TopUpNoticeKind = 'credited' | 'rejected' | 'expired' | 'purchase_completed' | 'purchase_failed';
+
+/** What the watcher tells the user (ports-sched's notifications controller shows it as an OS notification). */
+export interface TopUpNotice {
+  profileId: string;
+  topUpId: string;
+  kind: TopUpNoticeKind;
+  title: string;
+  body: string;
+}
+
+/** The user's polling settings (seconds); the spec's recommendations are floors: they may only slow it. */
+export interface TopUpPollingSettings {
+  topUpVerifyingSeconds: number;
+  topUpAwaitingPaymentSeconds: number;
+}
+
+export interface TopUpWatcherOptions {
+  api: Pick<ApiCaller, 'forProfile'>;
+  clock: Clock;
+  store: JobSection<TopUpWatchState>;
+  /** `TopUpsService.publish`: every read reaches every window as `topups:changed`. */
+  publish: (profileId: string, changed: TopUp[]) => void;
+  notify?: (notice: TopUpNotice) => void;
+  polling?: () => TopUpPollingSettings;
+  /** Longest wait after failed reads. Default 5 minutes. */
+  maxBackoffMs?: number;
+  log?: (line: string) => void;
+}
+
+/** The spec's polling guidance for `GET /v1/topups/{id}`: 10 s while verifying, 30 s while waiting for payment. */
+export const VERIFYING_POLL_MS = POLLING_LIMITS.topUpVerifyingSeconds.min * 1000;
+export const AWAITING_POLL_MS = POLLING_LIMITS.topUpAwaitingPaymentSeconds.min * 1000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * Watches every non-final top-up of every profile until the service says `final`, reading each one
+ * exactly as often as the spec recommends (slower only when the settings say so). The set lives in
+ * the job store, so a restart or a crash resumes the watch; the wait comes from there too
+ * (`DeadlineJob`). Runs only in the process that owns background jobs.
+ */
+export class TopUpWatcher implements Lifecycle {
+  readonly name = 'top-up watcher';
+  private readonly job: DeadlineJob;
+  private readonly log: (line: string) => void;
+  private readonly maxBackoffMs: number;
+
+  constructor(private readonly options: TopUpWatcherOptions) {
+    this.log = options.log ?? (() => undefined);
+    this.maxBackoffMs = options.maxBackoffMs ?? MAX_BACKOFF_MS;
+    this.job = new DeadlineJob({
+      name: 'topup-watcher',
+      clock: options.clock,
+      nextDeadline: () => this.nextDeadline(),
+      run: () => this.checkDue(),
+      log: this.log,
+    });
+  }
+
+  start(): void {
+    this.job.start();
+  }
+
+  /** The deadline job's state (tests wait for `waiting` or `idle` after a read). */
+  get state(): DeadlineJobState {
+    return this.job.state;
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop();
+  }
+
+  /** How long to wait before reading a top-up in `status` again. */
+  intervalFor(status: string): number {
+    const settings = this.options.polling?.();
+    if (status === 'verifying') {
+      return Math.max(VERIFYING_POLL_MS, (settings?.topUpVerifyingSeconds ?? 0) * 1000);
+    }
+    return Math.max(AWAITING_POLL_MS, (settings?.topUpAwaitingPaymentSeconds ?? 0) * 1000);
+  }
+
+  /**
+   * Starts (or refreshes) watching a top-up main just learned of (created, declared, read): stored
+   * before it returns; a final one is dropped. The next read is one interval after this answer.
+   */
+  async watch(profileId: string, topUp: TopUp): Promise<void> {
+    let changedSchedule = false;
+    await this.options.store.update((current) => {
+      const state = current ?? {};
+      const previous = state[profileId]?.[topUp.id];
+      if (topUp.final) {
+        if (previous) {
+          delete state[profileId]?.[topUp.id];
+          if (Object.keys(state[profileId] ?? {}).length === 0) delete state[profileId];
+          changedSchedule = true;
+        }
+        return state;
+      }
+      // A fresh answer with the same status keeps the cadence: reading it again early is not needed.
+      const nextCheckAt =
+        previous && previous.status === topUp.status
+          ? previous.nextCheckAt
+          : iso(this.options.clock.now() + this.intervalFor(topUp.status));
+      (state[profileId] ??= {})[topUp.id] = entryOf(topUp, nextCheckAt, previous?.errors ?? 0);
+      changedSchedule = previous?.nextCheckAt !== nextCheckAt;
+      return state;
+    });
+    if (changedSchedule) this.job.trigger('top-up watched');
+  }
+
+  /** Every watched top-up of every profile. */
+  async watched(): Promise<{ profileId: string; entry: WatchedTopUp }[]> {
+    const state = (await this.options.store.read()) ?? {};
+    return Object.entries(state).flatMap(([profileId, topUps]) =>
+      Object.values(topUps).map((entry) => ({ profileId, entry })),
+    );
+  }
+
+  /** Pending payments for the tray: "Top-up of 50.00 USD: 1 of 2 confirmations". */
+  async pending(): Promise<PendingTopUpSummary[]> {
+    return (await this.watched()).map(({ profileId, entry }) => ({
+      profileId,
+      topUpId: entry.topUpId,
+      status: entry.status,
+      text: pendingText(entry),
+    }));
+  }
+
+  private async nextDeadline(): Promise<number | null> {
+    let next: number | null = null;
+    for (const { entry } of await this.watched()) {
+      const at = Date.parse(entry.nextCheckAt);
+      if (next === null || at < next) next = at;
+    }
+    return next;
+  }
+
+  private async checkDue(): Promise<void> {
+    const now = this.options.clock.now();
+    for (const { profileId, entry } of await this.watched()) {
+      if (Date.parse(entry.nextCheckAt) > now) continue;
+      await this.check(profileId, entry);
+    }
+  }
+
+  private async check(profileId: string, entry: WatchedTopUp): Promise<void> {
+    const { api, clock } = this.options;
+    let topUp: TopUp;
+    try {
+      topUp = await api.forProfile(profileId, 'authenticated', (client) => client.getTopUp(entry.topUpId));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        this.log(`[topup-watcher] ${entry.topUpId} no longer exists; not watched any more`);
+        await this.save(profileId, entry.topUpId, null);
+        return;
+      }
+      const interval = this.intervalFor(entry.status);
+      const errors = entry.errors + 1;
+      // 429: wait at least what the service asked; other failures: double the wait each time.
+      const wait =
+        error instanceof ApiError && error.status === 429
+          ? Math.max(interval, error.retryAfterMs ?? 0)
+          : Math.min(interval * 2 ** errors, Math.max(interval, this.maxBackoffMs));
+      this.log(`[topup-watcher] cannot read ${entry.topUpId}: ${describeError(error)}; next in ${wait} ms`);
+      await this.save(profileId, entry.topUpId, { ...entry, errors, nextCheckAt: iso(clock.now() + wait) });
+      return;
+    }
+    const next = topUp.final ? null : entryOf(topUp, iso(clock.now() + this.intervalFor(topUp.status)), 0);
+    await this.save(profileId, entry.topUpId, next);
+    this.options.publish(profileId, [topUp]);
+    for (const notice of noticesFor(profileId, entry, topUp)) {
+      try {
+        this.options.notify?.(notice);
+      } catch (error) {
+        this.log(`[topup-watcher] notify failed: ${describeError(error)}`);
+      }
+    }
+  }
+
+  private async save(profileId: string, topUpId: string, entry: WatchedTopUp | null): Promise<void> {
+    await this.options.store.update((current) => {
+      const state = current ?? {};
+      const topUps = (state[profileId] ??= {});
+      if (entry) topUps[topUpId] = entry;
+      else delete topUps[topUpId];
+      if (Object.keys(topUps).length === 0) delete state[profileId];
+      return state;
+    });
+  }
+}
+
+function entryOf(topUp: TopUp, nextCheckAt: string, errors: number): WatchedTopUp {
+  return {
+    topUpId: topUp.id,
+    status: topUp.status,
+    amountUsd: topUp.amountUsd,
+    coin: topUp.coin,
+    network: topUp.network,
+    confirmations: topUp.confirmations,
+    confirmationsRequired: topUp.confirmationsRequired,
+    txidDeadline: topUp.txidDeadline,
+    purchaseStatus: topUp.purchase?.status ?? null,
+    nextCheckAt,
+    errors,
+  };
+}
+
+export function pendingText(
+  entry: Pick<
+    WatchedTopUp,
+    'status' | 'amountUsd' | 'confirmations' | 'confirmationsRequired' | 'txidDeadline'
+  >,
+): string {
+  const head = `Top-up of ${entry.amountUsd} USD`;
+  switch (entry.status) {
+    case 'verifying':
+      return `${head}: ${entry.confirmations} of ${entry.confirmationsRequired} confirmations`;
+    case 'awaiting_payment':
+      return `${head}: awaiting payment`;
+    case 'expired':
+      return `${head}: expired; a payment is still matched until ${entry.txidDeadline}`;
+    case 'rejected':
+      return `${head}: rejected; it can be declared again until ${entry.txidDeadline}`;
+    default:
+      return `${head}: ${entry.status}`;
+  }
+}
+
+/** Notices for what changed between the last state the watcher saw and this answer. */
+function noticesFor(profileId: string, before: WatchedTopUp, after: TopUp): TopUpNotice[] {
+  const notices: TopUpNotice[] = [];
+  const head = `Top-up of ${after.amountUsd} USD`;
+  const base = { profileId, topUpId: after.id };
+  if (after.status !== before.status) {
+    if (after.status === 'credited') {
+      notices.push({
+        ...base,
+        kind: 'credited',
+        title: `${head} credited`,
+        body: `${after.creditedUsd ?? after.amountUsd} USD was added to your balance.`,
+      });
+    } else if (after.status === 'rejected') {
+      notices.push({
+        ...base,
+        kind: 'rejected',
+        title: `${head} rejected`,
+        body: after.final
+          ? 'The payment was rejected.'
+          : `The payment was rejected. You can declare a transaction again until ${after.txidDeadline}.`,
+      });
+    } else if (after.status === 'expired') {
+      notices.push({
+        ...base,
+        kind: 'expired',
+        title: `${head} expired`,
+        body: `The rate lock ended. A payment already sent is still matched until ${after.txidDeadline}: declare it.`,
+      });
+    }
+  }
+  const purchase = after.purchase;
+  if (purchase && purchase.status !== before.purchaseStatus) {
+    if (purchase.status === 'completed') {
+      notices.push({
+        ...base,
+        kind: 'purchase_completed',
+        title: `${purchase.planName} purchased`,
+        body: `Order ${purchase.orderId ?? ''} was placed from your balance.`.replace('  ', ' '),
+      });
+    } else if (purchase.status === 'failed') {
+      notices.push({
+        ...base,
+        kind: 'purchase_failed',
+        title: `${purchase.planName} was not purchased`,
+        body: `${purchase.failureReason ?? 'The order failed'}. The funds stay on your balance.`,
+      });
+    }
+  }
+  return notices;
+}
