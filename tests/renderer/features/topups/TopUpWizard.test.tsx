@@ -323,6 +323,17 @@ describe('Top-up wizard', () => {
     disconnect();
   });
 
+  it('a top-up opened from the history is read again, and the history row opens it', async () => {
+    fake.current.handle('topups:list', () => ok(topUpPage([pending()])));
+    fake.current.handle('topups:get', () => ok(pending({ status: 'expired' })));
+    render(<TopUpsScreen />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open top-up topup_new' }));
+    await settle();
+    expect(fake.current.callsTo('topups:get')).toEqual([{ topUpId: 'topup_new' }]);
+    expect(screen.getByRole('dialog').getAttribute('data-status')).toBe('expired');
+    expect(screen.getByRole('button', { name: 'Declare the payment' })).toBeTruthy();
+  });
+
   it('an http explorer link is not shown', async () => {
     useTopUpWizardStore
       .getState()
