@@ -147,6 +147,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     store: jobSection<TopUpWatchState>('topup-watch'),
     publish: (profileId, changed) => topups.publish(profileId, changed),
     polling: () => deps.settings.get().polling,
+    profileIds: () => profiles.list().map((profile) => profile.id),
     ...(deps.notifyTopUp ? { notify: deps.notifyTopUp } : {}),
     log,
   });

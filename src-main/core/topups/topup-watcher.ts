@@ -52,6 +52,11 @@ export interface TopUpWatcherOptions {
   publish: (profileId: string, changed: TopUp[]) => void;
   notify?: (notice: TopUpNotice) => void;
   polling?: () => TopUpPollingSettings;
+  /**
+   * Every profile's id: at start the watcher lists each one's open top-ups (made on the web, on
+   * another machine, or before the watch existed) and watches the non-final ones.
+   */
+  profileIds?: () => string[];
   /** Longest wait after failed reads. Default 5 minutes. */
   maxBackoffMs?: number;
   log?: (line: string) => void;
@@ -61,6 +66,8 @@ export interface TopUpWatcherOptions {
 export const VERIFYING_POLL_MS = POLLING_LIMITS.topUpVerifyingSeconds.min * 1000;
 export const AWAITING_POLL_MS = POLLING_LIMITS.topUpAwaitingPaymentSeconds.min * 1000;
 const MAX_BACKOFF_MS = 5 * 60_000;
+/** Statuses a non-final top-up can have (credited is always final). */
+const OPEN_STATUSES = ['awaiting_payment', 'verifying', 'expired', 'rejected'] as const;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -90,6 +97,27 @@ export class TopUpWatcher implements Lifecycle {
 
   start(): void {
     this.job.start();
+    if (this.options.profileIds) void this.sweep(this.options.profileIds());
+  }
+
+  /**
+   * Adds every non-final top-up of these profiles to the watch (newest 100 of each open status).
+   * A profile that cannot be read (no key, offline) is skipped until the next start.
+   */
+  async sweep(profileIds: readonly string[]): Promise<void> {
+    for (const profileId of profileIds) {
+      for (const status of OPEN_STATUSES) {
+        try {
+          const page = await this.options.api.forProfile(profileId, 'authenticated', (client) =>
+            client.listTopUps({ status, perPage: 100 }, { priority: 'background' }),
+          );
+          for (const topUp of page.data) if (!topUp.final) await this.watch(profileId, topUp);
+        } catch (error) {
+          this.log(`[topup-watcher] cannot list ${status} top-ups of a profile: ${describeError(error)}`);
+          break;
+        }
+      }
+    }
   }
 
   /** The deadline job's state (tests wait for `waiting` or `idle` after a read). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TopUpWatcher } from '../../../src-main/core/topups/topup-watcher';
+import type { TopUpWatcher } from '../../../src-main/core/topups/topup-watcher';
 import { TestSandbox } from '../../support/sandbox-harness';
 import { ATTEMPT, PROFILE, topUpsKit, type TopUpsKit } from './topups-test-kit';
 
@@ -136,7 +136,7 @@ describe('TopUpWatcher against the sandbox (FakeClock and the sandbox clock in s
     expect(restarted.events.of('topups:changed')).toHaveLength(2);
   });
 
-  it('settings may only slow the polling', async () => {
+  it('settings may only slow the polling', () => {
     const slow = topUpsKit(sandbox, {
       clock: kit.clock,
       polling: { topUpVerifyingSeconds: 20, topUpAwaitingPaymentSeconds: 60 },
@@ -173,5 +173,28 @@ describe('TopUpWatcher against the sandbox (FakeClock and the sandbox clock in s
     expect(await nextRead()).toBe(30);
     const statuses = (await sandbox.requests()).filter((r) => r.path.endsWith(topUp.id)).map((r) => r.status);
     expect(statuses.slice(-3)).toEqual([429, 200, 200]);
+  });
+});
+
+describe('TopUpWatcher sweep', () => {
+  it('at start, watches every non-final top-up of every profile, made elsewhere', async () => {
+    const sandbox = await TestSandbox.start();
+    try {
+      const made = await sandbox.request('POST', '/v1/topups', {
+        body: { amountUsd: '40.00', coin: 'LTC', network: 'litecoin' },
+      });
+      expect(made.status).toBe(201);
+      const kit = topUpsKit(sandbox);
+      await kit.watcher.sweep([PROFILE]);
+      const watched = (await kit.watcher.watched()).map((w) => w.entry.topUpId);
+      expect(watched).toContain(made.json.id);
+      const listed = (await sandbox.request('GET', '/v1/topups?perPage=100')).json.data as {
+        id: string;
+        final: boolean;
+      }[];
+      expect(new Set(watched)).toEqual(new Set(listed.filter((t) => !t.final).map((t) => t.id)));
+    } finally {
+      await sandbox.close();
+    }
   });
 });

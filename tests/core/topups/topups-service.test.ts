@@ -154,7 +154,7 @@ describe('TopUpsService against the sandbox', () => {
     expect(declared).toMatchObject({ status: 'verifying', txid: 'a'.repeat(64) });
   });
 
-  it('explains txid_already_used and accepts a declaration without txid', async () => {
+  it('explains txid_already_used and topup_closed, and accepts a declaration without txid', async () => {
     const first = await handlers()['topups:create'](BTC);
     const second = await handlers()['topups:create']({ ...BTC, attemptId: ATTEMPT_2 });
     const txid = 'b'.repeat(64);
@@ -166,6 +166,12 @@ describe('TopUpsService against the sandbox', () => {
     expect((error as AppError).fields[0]?.field).toBe('txid');
     const plain = await handlers()['topups:declareTxid']({ topUpId: second.id });
     expect(plain.status).toBe('verifying');
+    // Another txid for a top-up already verifying one: closed, explained.
+    const closed = await handlers()
+      ['topups:declareTxid']({ topUpId: first.id, txid: 'c'.repeat(64) })
+      .catch((e: unknown) => e);
+    expect(closed).toMatchObject({ code: 'topup_closed' });
+    expect((closed as AppError).message).toMatch(/no longer takes a transaction/);
   });
 
   it('payment details: the QR of exactly the payment URI, and a token contract apart from the deposit address', async () => {
@@ -217,6 +223,41 @@ describe('TopUpsService against the sandbox', () => {
       exact.amountCrypto,
       shortAmount(short.amountCrypto),
     ]);
+  });
+
+  it('simulates a late payment: after the rate lock, still matched by its exact amount', async () => {
+    const demoKit = topUpsKit(sandbox, {
+      demoControl: () => ({ profileId: PROFILE, controlUrl: sandbox.controlUrl }),
+    });
+    const topUp = await demoKit.service.handlers()['topups:create'](BTC);
+    const late = await demoKit.service
+      .handlers()
+      ['topups:simulatePayment']({ topUpId: topUp.id, kind: 'late' });
+    expect(Date.parse(await sandbox.now())).toBeGreaterThan(Date.parse(topUp.expiresAt));
+    expect(late).toMatchObject({ status: 'verifying', final: false });
+    expect(Date.parse(late.expiresAt)).toBe(Date.parse(topUp.expiresAt));
+  });
+
+  it('lists top-ups and watches the non-final ones; a process without the jobs watches none', async () => {
+    await sandbox.request('POST', '/v1/topups', {
+      body: { amountUsd: '30.00', coin: 'ETH', network: 'ethereum' },
+    });
+    const page = await handlers()['topups:list']({ perPage: 100 });
+    const open = page.data.filter((t) => !t.final).map((t) => t.id);
+    expect(open.length).toBeGreaterThan(0);
+    expect(Object.keys((await kit.watch.read())?.[PROFILE] ?? {}).sort()).toEqual([...open].sort());
+
+    const reader = new TopUpsService({
+      api: kit.api,
+      events: kit.events,
+      intents: kit.intents,
+      now: () => kit.clock.now(),
+      ownsJobs: () => false,
+    });
+    const other = topUpsKit(sandbox);
+    reader.attach({ watcher: other.watcher });
+    await reader.handlers()['topups:list']({ perPage: 100 });
+    expect(await other.watch.read()).toBeUndefined();
   });
 
   it('plans come from the user own subscriptions and ports', async () => {

@@ -1,0 +1,101 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { probeBaseUrl, ProxyServiceClient } from '../../../src-main/api';
+import type { AppCore } from '../../../src-main/core/app-core';
+import { buildAppCore } from '../../../src-main/core/create-app-core';
+import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
+import { SettingsStore } from '../../../src-main/core/settings/settings-store';
+import type { CallChannel, CallInput, CallOutput, EventChannel } from '../../../src-main/ipc/contract';
+import { createGuardedDispatcher } from '../../../src-main/ipc/guarded-dispatcher';
+import { createIpcHandlers } from '../../../src-main/ipc/ipc-handlers';
+import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
+
+interface Harness {
+  core: AppCore;
+  allEvents: { channel: EventChannel; payload: unknown }[];
+  call<C extends CallChannel>(channel: C, input: CallInput<C>): Promise<CallOutput<C>>;
+}
+
+/** The app core as the shell builds it (memory keychain), called through the guarded dispatcher. */
+async function createHarness(): Promise<Harness> {
+  const settings = await SettingsStore.open({ dataDir: mkdtempSync(join(tmpdir(), 'pm-topups-')) });
+  const core = buildAppCore({
+    mode: 'web',
+    settings,
+    keychain: new SessionSecretStore(),
+    keychainStatus: () => ({ available: true }),
+    createClient: (config) => new ProxyServiceClient(config),
+    probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
+    startDemoSandbox: () => Promise.reject(new Error('no demo here')),
+  });
+  const allEvents: Harness['allEvents'] = [];
+  core.subscribe((channel, payload) => allEvents.push({ channel, payload }));
+  const dispatch = createGuardedDispatcher({
+    handlers: createIpcHandlers(core),
+    isTrustedSender: () => true,
+    log: () => undefined,
+  });
+  const call = (async (channel: CallChannel, input?: unknown) => {
+    const result = await dispatch('ui', channel, input);
+    if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
+    return result.value;
+  }) as Harness['call'];
+  return { core, allEvents, call };
+}
+
+describe('top-up calls through the composition root and the guarded dispatcher', () => {
+  let sandbox: TestSandbox;
+  let h: Harness;
+
+  beforeEach(async () => {
+    sandbox = await TestSandbox.start();
+    h = await createHarness();
+    await h.call('profiles:create', {
+      name: 'Work',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'session',
+    });
+  });
+
+  afterEach(async () => {
+    await h.core.dispose();
+    await sandbox.close();
+  });
+
+  const attemptId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+  const posts = async (): Promise<number> =>
+    (await sandbox.requests()).filter((r) => r.method === 'POST').length;
+
+  it('creates once per attempt, watches it for the tray and refuses bad input before sending', async () => {
+    const before = await posts();
+    const amountError = await h
+      .call('topups:create', { amountUsd: '24.99', coin: 'BTC', network: 'bitcoin', attemptId })
+      .catch((e: unknown) => e);
+    expect(amountError).toMatchObject({ code: 'invalid_input', fields: [{ field: 'amountUsd' }] });
+    expect(await posts()).toBe(before);
+
+    const input = { amountUsd: '50.00', coin: 'BTC', network: 'bitcoin', attemptId };
+    const topUp = await h.call('topups:create', input);
+    expect((await h.call('topups:create', input)).id).toBe(topUp.id);
+    expect(await posts()).toBe(before + 1);
+    expect(h.allEvents.some((e) => e.channel === 'topups:changed')).toBe(true);
+    expect(await h.call('topups:pending', undefined)).toEqual([
+      expect.objectContaining({ topUpId: topUp.id, text: 'Top-up of 50.00 USD: awaiting payment' }),
+    ]);
+
+    const txidError = await h
+      .call('topups:declareTxid', { topUpId: topUp.id, txid: '0x1234' })
+      .catch((e: unknown) => e);
+    expect(txidError).toMatchObject({ code: 'invalid_input', fields: [{ field: 'txid' }] });
+    expect(await posts()).toBe(before + 1);
+
+    const simulated = await h
+      .call('topups:simulatePayment', { topUpId: topUp.id, kind: 'exact' })
+      .catch((e: unknown) => e);
+    expect(simulated).toMatchObject({ code: 'demo_only' });
+  });
+});
