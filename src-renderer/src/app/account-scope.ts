@@ -2,6 +2,7 @@ import { accountKey, useAppStore } from '../features/app/app-store';
 import { useCatalogStore } from '../features/catalog/catalog-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
+import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
 import { useTopUpsStore } from '../features/topups/topups-store';
 
 /**
@@ -13,6 +14,7 @@ const ACCOUNT_SCOPED_STORES: readonly { getState: () => { reset: () => void } }[
   usePortsStore,
   useSubscriptionsStore,
   useTopUpsStore,
+  useTopUpWizardStore,
   useCatalogStore,
 ];
 

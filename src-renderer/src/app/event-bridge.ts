@@ -8,6 +8,7 @@ import { useSlowCallsStore } from '../features/app/slow-calls-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
+import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
 import { useTopUpsStore } from '../features/topups/topups-store';
 
 /**
@@ -17,6 +18,7 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `app:stateChanged` replaces the app state (the account-scope watcher resets account data on a switch);
  * - `ports:changed`, `subscriptions:changed`, `topups:changed` merge their items into the lists
  *   already read, when they are about the active profile (background jobs run for every profile);
+ *   `topups:changed` also updates the top-up the wizard follows;
  * - `settings:changed` replaces the settings;
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
@@ -36,6 +38,7 @@ const RELOADABLE = [
   useTopUpsStore,
   useSettingsStore,
   useAlertsStore,
+  useTopUpWizardStore,
 ] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -99,7 +102,13 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
           useAlertsStore.getState().applyRaised(payload.alert);
         }
       }),
-      api.topups.onChanged(forActiveProfile((changed) => useTopUpsStore.getState().applyChanges(changed))),
+      api.topups.onChanged(
+        forActiveProfile((changed) => {
+          // The history and the wizard's live view show the same top-ups.
+          useTopUpsStore.getState().applyChanges(changed);
+          useTopUpWizardStore.getState().applyChanges(changed);
+        }),
+      ),
       api.app.onCallSlow((call) => {
         if (isObject(call) && typeof call.callId === 'string') useSlowCallsStore.getState().markSlow(call);
       }),

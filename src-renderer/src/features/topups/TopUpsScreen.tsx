@@ -1,12 +1,28 @@
 import { useEffect, useId } from 'react';
 import type { TopUp } from '../../../../src-main/api/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { formatUsd } from '../../shared/format/format';
-import { useTopUpsStore, type TopUpStatusFilter } from './topups-store';
+import { TopUpWizard } from './TopUpWizard';
+import { useTopUpWizardStore } from './topup-wizard-store';
+import { PER_PAGE_CHOICES, useTopUpsStore, type CsvDownload, type TopUpStatusFilter } from './topups-store';
+
+/** Saves the CSV main made through the browser's download (the desktop shell asks where to save it). */
+function download({ fileName, csv }: CsvDownload): void {
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked after the click has been handled: revoking at once can cancel the download.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
 
 const STATUS_FILTERS: readonly { value: TopUpStatusFilter; label: string }[] = [
   { value: 'all', label: 'All statuses' },
@@ -18,6 +34,7 @@ const STATUS_FILTERS: readonly { value: TopUpStatusFilter; label: string }[] = [
 ];
 
 function TopUpsTable({ topUps }: { topUps: TopUp[] }) {
+  const openTopUp = useTopUpWizardStore((store) => store.openTopUp);
   return (
     <div className="table-wrap">
       <table className="table" aria-label="Top-ups">
@@ -30,6 +47,9 @@ function TopUpsTable({ topUps }: { topUps: TopUp[] }) {
             <th scope="col">Coin / network</th>
             <th scope="col">Status</th>
             <th scope="col">Credited</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -64,6 +84,16 @@ function TopUpsTable({ topUps }: { topUps: TopUp[] }) {
                   <span className="muted">—</span>
                 )}
               </td>
+              <td>
+                <button
+                  type="button"
+                  className="button button--small"
+                  aria-label={`Open top-up ${topUp.id}`}
+                  onClick={() => openTopUp(topUp)}
+                >
+                  Open
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -78,7 +108,13 @@ export function TopUpsScreen() {
   const setStatus = useTopUpsStore((store) => store.setStatus);
   const goToPage = useTopUpsStore((store) => store.goToPage);
   const load = useTopUpsStore((store) => store.load);
+  const setPerPage = useTopUpsStore((store) => store.setPerPage);
+  const exporting = useTopUpsStore((store) => store.exporting);
+  const exportError = useTopUpsStore((store) => store.exportError);
+  const exportCsv = useTopUpsStore((store) => store.exportCsv);
+  const startWizard = useTopUpWizardStore((store) => store.start);
   const statusId = useId();
+  const perPageId = useId();
   // Also when the page falls back to idle: the account changed and its top-ups were dropped.
   const idle = loadable.status === 'idle';
   useEffect(() => {
@@ -91,8 +127,16 @@ export function TopUpsScreen() {
     <Screen
       title="Top-ups"
       description="Crypto top-ups of the account balance."
-      actions={<RefreshButton onRefresh={refresh} busy={busy} what="top-ups" />}
+      actions={
+        <>
+          <button type="button" className="button button--primary" onClick={startWizard}>
+            Add funds
+          </button>
+          <RefreshButton onRefresh={refresh} busy={busy} what="top-ups" />
+        </>
+      }
     >
+      <TopUpWizard />
       <div className="toolbar">
         <div className="field">
           <label htmlFor={statusId}>Status</label>
@@ -108,13 +152,51 @@ export function TopUpsScreen() {
             ))}
           </select>
         </div>
+        <div className="field">
+          <label htmlFor={perPageId}>Per page</label>
+          <select
+            id={perPageId}
+            value={query.perPage}
+            onChange={(event) => void setPerPage(Number(event.target.value))}
+          >
+            {PER_PAGE_CHOICES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="button"
+          className="button"
+          disabled={exporting}
+          onClick={() =>
+            void exportCsv().then((file) => {
+              if (file) download(file);
+            })
+          }
+        >
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
       </div>
+      {exportError ? <ErrorMessage error={exportError} title="The CSV was not exported" /> : null}
       <AsyncContent
         loadable={loadable}
         what="top-ups"
         onRetry={refresh}
         isEmpty={(page) => page.data.length === 0}
-        empty={<p>No top-ups{query.status === 'all' ? '' : ' with this status'}.</p>}
+        empty={
+          query.status === 'all' ? (
+            <div className="empty-state">
+              <p>No top-ups yet.</p>
+              <button type="button" className="button button--primary" onClick={startWizard}>
+                Add funds
+              </button>
+            </div>
+          ) : (
+            <p>No top-ups with this status.</p>
+          )
+        }
       >
         {(page) => <TopUpsTable topUps={page.data} />}
       </AsyncContent>

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { TopUp, TopUpPage, TopUpStatus } from '../../../../src-main/api/api-types';
+import type { IpcError } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
@@ -9,10 +10,19 @@ export type TopUpStatusFilter =
   'all' | Extract<TopUpStatus, 'awaiting_payment' | 'verifying' | 'credited' | 'rejected' | 'expired'>;
 
 export const TOP_UPS_PER_PAGE = 20;
+/** The service's `perPage` range is 1-100; these are the sizes offered. */
+export const PER_PAGE_CHOICES = [20, 50, 100] as const;
 
 export interface TopUpQuery {
   status: TopUpStatusFilter;
   page: number;
+  perPage: number;
+}
+
+export interface CsvDownload {
+  fileName: string;
+  csv: string;
+  rows: number;
 }
 
 /**
@@ -26,6 +36,11 @@ interface TopUpsStore {
   loadedQuery: TopUpQuery | null;
   setStatus: (status: TopUpStatusFilter) => Promise<void>;
   goToPage: (page: number) => Promise<void>;
+  setPerPage: (perPage: number) => Promise<void>;
+  exporting: boolean;
+  exportError: IpcError | null;
+  /** Every top-up of the status filter (all pages) as CSV, made in main; null when it failed. */
+  exportCsv: () => Promise<CsvDownload | null>;
   load: (force?: boolean) => Promise<void>;
   /** Loads the page again if it was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
@@ -38,10 +53,12 @@ interface TopUpsStore {
 }
 
 const sameQuery = (a: TopUpQuery | null, b: TopUpQuery) =>
-  a !== null && a.status === b.status && a.page === b.page;
+  a !== null && a.status === b.status && a.page === b.page && a.perPage === b.perPage;
 
 const empty = () => ({
-  query: { status: 'all', page: 1 } as TopUpQuery,
+  query: { status: 'all', page: 1, perPage: TOP_UPS_PER_PAGE } as TopUpQuery,
+  exporting: false,
+  exportError: null,
   page: idle<TopUpPage>(),
   loadedQuery: null,
 });
@@ -52,8 +69,23 @@ export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
   ...empty(),
 
   setStatus: async (status) => {
-    set({ query: { status, page: 1 } });
+    set((store) => ({ query: { ...store.query, status, page: 1 } }));
     await get().load(true);
+  },
+
+  setPerPage: async (perPage) => {
+    const size = Math.min(100, Math.max(1, Math.floor(perPage)));
+    set((store) => ({ query: { ...store.query, perPage: size, page: 1 } }));
+    await get().load(true);
+  },
+
+  exportCsv: async () => {
+    if (get().exporting) return null;
+    const { status } = get().query;
+    set({ exporting: true, exportError: null });
+    const result = await callApi((api) => api.topups.exportCsv(status === 'all' ? {} : { status }));
+    set({ exporting: false, exportError: result.ok ? null : result.error });
+    return result.ok ? result.value : null;
   },
 
   goToPage: async (page) => {
@@ -102,7 +134,7 @@ export const topUpPages: LoadableSlice<TopUpsStore, TopUpPage, [TopUpQuery]> = c
       callApi((api) =>
         api.topups.list({
           page: query.page,
-          perPage: TOP_UPS_PER_PAGE,
+          perPage: query.perPage,
           ...(query.status === 'all' ? {} : { status: query.status }),
         }),
       ),

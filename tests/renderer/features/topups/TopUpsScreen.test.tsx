@@ -62,6 +62,7 @@ describe('Top-ups screen', () => {
   it('says when no top-up has the chosen status', async () => {
     fake.current.handle('topups:list', () => ok(topUpPage([])));
     render(<TopUpsScreen />);
-    expect(await screen.findByText('No top-ups.')).toBeTruthy();
+    expect(await screen.findByText('No top-ups yet.')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Add funds' })).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOP_UPS_PER_PAGE, useTopUpsStore } from '../../../../src-renderer/src/features/topups/topups-store';
-import { deferred, ok } from '../../support/fake-api';
+import { deferred, fail, ok } from '../../support/fake-api';
 import { topUp, topUpPage } from '../../support/fixtures';
 import { useFakeApi } from '../../support/renderer-test-kit';
 
@@ -21,7 +21,32 @@ describe('top-ups store', () => {
   it('goes back to page 1 when the status filter changes', async () => {
     await useTopUpsStore.getState().goToPage(2);
     await useTopUpsStore.getState().setStatus('credited');
-    expect(useTopUpsStore.getState().query).toEqual({ status: 'credited', page: 1 });
+    expect(useTopUpsStore.getState().query).toEqual({
+      status: 'credited',
+      page: 1,
+      perPage: TOP_UPS_PER_PAGE,
+    });
+  });
+
+  it('changes the page size up to the service’s 100 and goes back to page 1', async () => {
+    await useTopUpsStore.getState().goToPage(3);
+    await useTopUpsStore.getState().setPerPage(100);
+    await useTopUpsStore.getState().setPerPage(500);
+    expect(fake.current.callsTo('topups:list').slice(1)).toEqual([
+      { page: 1, perPage: 100 },
+      { page: 1, perPage: 100 },
+    ]);
+  });
+
+  it('exports the filtered top-ups as CSV made in main, and keeps its error', async () => {
+    const file = { fileName: 'topups-credited.csv', csv: 'id\r\ntopup_1\r\n', rows: 1 };
+    fake.current.handle('topups:exportCsv', () => ok(file));
+    await useTopUpsStore.getState().setStatus('credited');
+    expect(await useTopUpsStore.getState().exportCsv()).toEqual(file);
+    expect(fake.current.callsTo('topups:exportCsv')).toEqual([{ status: 'credited' }]);
+    fake.current.handle('topups:exportCsv', () => fail('network_error', 'offline'));
+    expect(await useTopUpsStore.getState().exportCsv()).toBeNull();
+    expect(useTopUpsStore.getState().exportError?.message).toBe('offline');
   });
 
   it('does not read the same page twice unless asked to', async () => {

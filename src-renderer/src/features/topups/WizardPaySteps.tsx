@@ -1,0 +1,378 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { TopUp } from '../../../../src-main/api/api-types';
+import type { TopUpPaymentDetails } from '../../../../src-main/ipc/contract';
+import { AsyncContent } from '../../shared/components/AsyncContent';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { StatusBadge } from '../../shared/components/StatusBadge';
+import { TextField } from '../../shared/components/TextField';
+import { Time } from '../../shared/components/Time';
+import { fieldErrorsOf } from '../../shared/field-errors';
+import { formatDateTime, formatUsd } from '../../shared/format/format';
+import { useAppStore } from '../app/app-store';
+import { checkTxid, countdown, describeRejection, paymentTargetOf, safeExplorerUrl } from './topup-input';
+import { canDeclare, useTopUpWizardStore } from './topup-wizard-store';
+
+/** A one-second clock for the countdown, only while a countdown is on screen. */
+function subscribeSeconds(listener: () => void): () => void {
+  const timer = setInterval(listener, 1000);
+  return () => clearInterval(timer);
+}
+const useSecondClock = () =>
+  useSyncExternalStore(subscribeSeconds, () => Math.floor(Date.now() / 1000) * 1000);
+
+function CopyButton({ value, what }: { value: string; what: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  return (
+    <button
+      type="button"
+      className="button button--small"
+      aria-label={`Copy ${what}`}
+      onClick={() => {
+        // Exactly the string main gave: no grouping, no rounding, no trimming.
+        navigator.clipboard.writeText(value).then(
+          () => setState('copied'),
+          () => setState('failed'),
+        );
+      }}
+    >
+      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+    </button>
+  );
+}
+
+function Countdown({ expiresAt }: { expiresAt: string }) {
+  const now = useSecondClock();
+  const left = countdown(expiresAt, now);
+  const over = Date.parse(expiresAt) <= now;
+  return (
+    <p className={over ? 'wizard__countdown wizard__countdown--over' : 'wizard__countdown'}>
+      {over ? (
+        <>The rate lock ended at {formatDateTime(expiresAt)}.</>
+      ) : (
+        <>
+          Rate locked for <strong aria-label="Time left">{left}</strong> (until <Time iso={expiresAt} />
+          ).
+        </>
+      )}
+    </p>
+  );
+}
+
+function DemoPayment() {
+  const isDemo = useAppStore((store) => store.state?.activeProfile?.kind === 'demo');
+  const simulating = useTopUpWizardStore((store) => store.simulating);
+  const simulateError = useTopUpWizardStore((store) => store.simulateError);
+  const simulate = useTopUpWizardStore((store) => store.simulate);
+  if (!isDemo) return null;
+  return (
+    <div className="message message--warn wizard__demo" role="note" aria-label="Demo payment">
+      <p>
+        <strong>Demo mode: do not send real funds.</strong> This address belongs to the sandbox; anything sent
+        to it is lost.
+      </p>
+      <div className="wizard__actions">
+        <button
+          type="button"
+          className="button"
+          disabled={simulating !== null}
+          onClick={() => void simulate('exact')}
+        >
+          Simulate payment: exact
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={simulating !== null}
+          onClick={() => void simulate('short')}
+        >
+          Simulate payment: short
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={simulating !== null}
+          onClick={() => void simulate('late')}
+        >
+          Simulate payment: late
+        </button>
+      </div>
+      {simulateError ? <ErrorMessage error={simulateError} title="The payment was not simulated" /> : null}
+    </div>
+  );
+}
+
+function PaymentDetails({ topUp, details }: { topUp: TopUp; details: TopUpPaymentDetails }) {
+  // Main names the token contract; the URI is read too, so a token URI never shows without it.
+  const target = paymentTargetOf(details.paymentUri, details.depositAddress);
+  const tokenContract = details.tokenContract ?? target.tokenContract;
+  return (
+    <div className="wizard__pay">
+      <figure className="wizard__qr">
+        {/* The SVG is made in main by `qrcode` from the service's URI; shown as an image, never inlined. */}
+        <img
+          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(details.qrSvg)}`}
+          alt={`QR code of ${details.paymentUri}`}
+          data-payment-uri={details.paymentUri}
+          width={220}
+          height={220}
+        />
+        <figcaption>
+          <a href={details.paymentUri} className="button button--small">
+            Open in wallet
+          </a>
+        </figcaption>
+      </figure>
+      <dl className="wizard__details">
+        <dt>Send exactly</dt>
+        <dd>
+          <code className="money" data-testid="amount-crypto">
+            {details.amountCrypto}
+          </code>{' '}
+          {details.coin} <CopyButton value={details.amountCrypto} what="amount" />
+        </dd>
+        <dt>Deposit address</dt>
+        <dd>
+          <code className="wizard__address" data-testid="deposit-address">
+            {details.depositAddress}
+          </code>{' '}
+          <CopyButton value={details.depositAddress} what="address" />
+        </dd>
+        {tokenContract ? (
+          <>
+            <dt>Token contract</dt>
+            <dd>
+              <code className="wizard__address">{tokenContract}</code>
+              <p className="muted small">
+                The token’s contract, not where the funds go: never send to it. The funds go to the deposit
+                address above.
+              </p>
+            </dd>
+          </>
+        ) : null}
+        <dt>Network</dt>
+        <dd>{details.network}</dd>
+        <dt>Rate</dt>
+        <dd>
+          1 {topUp.coin} = <span className="money">{topUp.rate}</span> USD
+        </dd>
+        <dt>Amount</dt>
+        <dd className="money">{formatUsd(topUp.amountUsd)}</dd>
+      </dl>
+    </div>
+  );
+}
+
+export function PayStep({ topUp }: { topUp: TopUp }) {
+  const payment = useTopUpWizardStore((store) => store.payment);
+  const loadPayment = useTopUpWizardStore((store) => store.loadPayment);
+  const showDeclare = useTopUpWizardStore((store) => store.showDeclare);
+  return (
+    <section className="wizard__step" aria-label="Pay">
+      <DemoPayment />
+      <div className="message message--warn" role="note">
+        <p>
+          <strong>Send exactly this amount, on the {topUp.network} network.</strong> Pay your exchange’s or
+          wallet’s withdrawal fee on top: a payment cut by a fee does not match automatically (declare its
+          txid then).
+        </p>
+      </div>
+      <Countdown expiresAt={topUp.expiresAt} />
+      <AsyncContent loadable={payment} what="payment details" onRetry={() => void loadPayment()}>
+        {(details) => <PaymentDetails topUp={topUp} details={details} />}
+      </AsyncContent>
+      <div className="wizard__actions">
+        <button type="button" className="button button--primary" onClick={() => showDeclare(true)}>
+          I have sent it
+        </button>
+      </div>
+    </section>
+  );
+}
+
+const DECLARE_EXPLANATIONS: Record<string, string> = {
+  txid_already_used:
+    'This transaction id was already declared for another top-up. Check that you copied the right one.',
+  topup_closed:
+    'This top-up no longer takes declarations (it is credited, or its declaration deadline has passed).',
+};
+
+export function DeclareStep({ topUp }: { topUp: TopUp }) {
+  const txid = useTopUpWizardStore((store) => store.txid);
+  const setTxid = useTopUpWizardStore((store) => store.setTxid);
+  const submitting = useTopUpWizardStore((store) => store.submittingTxid);
+  const error = useTopUpWizardStore((store) => store.declareError);
+  const declare = useTopUpWizardStore((store) => store.declare);
+  const showDeclare = useTopUpWizardStore((store) => store.showDeclare);
+  const checked = checkTxid(topUp.network, txid);
+  const serverField = fieldErrorsOf(error).txid;
+  const explanation = error ? DECLARE_EXPLANATIONS[error.code] : undefined;
+  return (
+    <form
+      className="wizard__step"
+      aria-label="I have sent it"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void declare();
+      }}
+    >
+      <p>
+        Tell the service the payment has left your wallet or exchange. The transaction id is optional: the
+        payment is matched by its exact amount, and a txid only speeds that up (or matches a payment cut by a
+        fee).
+      </p>
+      <TextField
+        label="Transaction id (optional)"
+        value={txid}
+        onChange={setTxid}
+        autoComplete="off"
+        spellCheck={false}
+        error={checked.ok ? serverField : checked.message}
+      />
+      {error && !serverField ? (
+        <div className="message message--error" role="alert">
+          <p>{explanation ?? error.message}</p>
+        </div>
+      ) : null}
+      <div className="wizard__actions">
+        <button type="button" className="button" onClick={() => showDeclare(false)} disabled={submitting}>
+          Back
+        </button>
+        <button type="submit" className="button button--primary" disabled={!checked.ok || submitting}>
+          {submitting ? 'Sending…' : 'I have sent it'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Confirmations({ topUp }: { topUp: TopUp }) {
+  const required = Math.max(1, topUp.confirmationsRequired);
+  const done = Math.min(topUp.confirmations, required);
+  return (
+    <div className="wizard__confirmations">
+      <label>
+        Confirmations: {topUp.confirmations} of {topUp.confirmationsRequired}
+        <progress max={required} value={done} aria-label="Confirmations" />
+      </label>
+    </div>
+  );
+}
+
+function ExplorerLink({ url }: { url: string | null }) {
+  const safe = safeExplorerUrl(url);
+  if (!safe) return null;
+  // A new browsing context: the desktop shell hands https links to the system browser, web mode opens a tab.
+  return (
+    <a href={safe} target="_blank" rel="noopener noreferrer">
+      View on {new URL(safe).host}
+    </a>
+  );
+}
+
+export function StatusStep({ topUp }: { topUp: TopUp }) {
+  const payment = useTopUpWizardStore((store) => store.payment);
+  const showDeclare = useTopUpWizardStore((store) => store.showDeclare);
+  const now = useSecondClock();
+  const declarable = canDeclare(topUp, now);
+  const explorer = payment.data?.explorerUrl ?? topUp.explorerUrl;
+  const purchase = topUp.purchase;
+  return (
+    <section className="wizard__step" aria-label="Top-up status">
+      <p className="wizard__status" aria-live="polite">
+        Status: <StatusBadge status={topUp.status} />
+      </p>
+      {topUp.status === 'verifying' ? (
+        <p>The payment was seen; it is credited once it has enough confirmations.</p>
+      ) : null}
+      <Confirmations topUp={topUp} />
+      <dl className="wizard__details">
+        <dt>Amount</dt>
+        <dd className="money">
+          {formatUsd(topUp.amountUsd)} ({topUp.amountCrypto} {topUp.coin})
+        </dd>
+        <dt>Received</dt>
+        <dd className="money">
+          {topUp.amountReceivedCrypto ? (
+            `${topUp.amountReceivedCrypto} ${topUp.coin}`
+          ) : (
+            <span className="muted">—</span>
+          )}
+        </dd>
+        <dt>Transaction</dt>
+        <dd>
+          {topUp.txid ? (
+            <>
+              <code className="wizard__address">{topUp.txid}</code> <ExplorerLink url={explorer} />
+            </>
+          ) : (
+            <span className="muted">not declared</span>
+          )}
+        </dd>
+      </dl>
+      {topUp.status === 'credited' ? (
+        <div className="message message--ok" role="status">
+          <p>
+            Credited <strong className="money">{formatUsd(topUp.creditedUsd ?? topUp.amountUsd)}</strong>
+            {topUp.creditedAt ? (
+              <>
+                {' '}
+                on <Time iso={topUp.creditedAt} />
+              </>
+            ) : null}
+            .
+          </p>
+          {purchase?.status === 'completed' ? (
+            <p>
+              Purchase of {purchase.quantity} × {purchase.planName} completed: order{' '}
+              <code>{purchase.orderId}</code>.
+            </p>
+          ) : purchase?.status === 'failed' ? (
+            <p>
+              The purchase of {purchase.planName} failed: {purchase.failureReason ?? 'no reason given'}. The
+              funds stay on your balance.
+            </p>
+          ) : purchase ? (
+            <p>The purchase of {purchase.planName} is being placed.</p>
+          ) : null}
+        </div>
+      ) : null}
+      {topUp.status === 'rejected' ? (
+        <div className="message message--error" role="alert">
+          <p>
+            The payment was rejected
+            {describeRejection(topUp.rejection) ? `: ${describeRejection(topUp.rejection)}` : ''}.
+          </p>
+          {declarable ? (
+            <p>You can declare the transaction again until {formatDateTime(topUp.txidDeadline)}.</p>
+          ) : null}
+        </div>
+      ) : null}
+      {topUp.status === 'expired' ? (
+        <div className="message message--warn" role="note">
+          <p>
+            The rate lock ended at {formatDateTime(topUp.expiresAt)}. A payment of the exact amount is still
+            matched until {formatDateTime(topUp.txidDeadline)}
+            {declarable ? ': if you have sent it, declare it.' : '.'}
+          </p>
+        </div>
+      ) : null}
+      <div className="wizard__actions">
+        {declarable && topUp.status !== 'awaiting_payment' ? (
+          <button type="button" className="button button--primary" onClick={() => showDeclare(true)}>
+            {topUp.status === 'rejected' ? 'Declare again' : 'Declare the payment'}
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+/** Loads the pay step's details when a top-up is shown without them (reopened from the history). */
+export function usePaymentDetails(topUpId: string | undefined) {
+  const payment = useTopUpWizardStore((store) => store.payment);
+  const loadPayment = useTopUpWizardStore((store) => store.loadPayment);
+  const idle = payment.status === 'idle';
+  useEffect(() => {
+    if (topUpId && idle) void loadPayment();
+  }, [topUpId, idle, loadPayment]);
+}

@@ -1,0 +1,372 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TopUp } from '../../../../src-main/api/api-types';
+import type { IpcResult, TopUpPaymentDetails } from '../../../../src-main/ipc/contract';
+import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import { TopUpsScreen } from '../../../../src-renderer/src/features/topups/TopUpsScreen';
+import { useTopUpWizardStore } from '../../../../src-renderer/src/features/topups/topup-wizard-store';
+import { deferred, fail, ok } from '../../support/fake-api';
+import { appState, coins, demoProfile, profile, topUp, topUpPage } from '../../support/fixtures';
+import { settle, useFakeApi } from '../../support/renderer-test-kit';
+
+const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+
+const pending = (overrides: Partial<TopUp> = {}): TopUp =>
+  topUp({
+    id: 'topup_new',
+    status: 'awaiting_payment',
+    final: false,
+    amountUsd: '50.00',
+    coin: 'USDT',
+    network: 'ethereum',
+    address: '0xDeposit',
+    amountCrypto: '50.000017',
+    rate: '1.00',
+    paymentUri: 'ethereum:0xToken@11155111/transfer?address=0xDeposit&uint256=50000017',
+    confirmationsRequired: 12,
+    confirmations: 0,
+    amountReceivedCrypto: null,
+    creditedUsd: null,
+    creditedAt: null,
+    ...overrides,
+  });
+
+const details = (overrides: Partial<TopUpPaymentDetails> = {}): TopUpPaymentDetails => ({
+  topUpId: 'topup_new',
+  paymentUri: 'ethereum:0xToken@11155111/transfer?address=0xDeposit&uint256=50000017',
+  qrSvg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+  depositAddress: '0xDeposit',
+  amountCrypto: '50.000017',
+  coin: 'USDT',
+  network: 'ethereum',
+  tokenContract: '0xToken',
+  explorerUrl: null,
+  explorerHost: null,
+  ...overrides,
+});
+
+describe('Top-up wizard', () => {
+  const fake = useFakeApi(() => ({
+    'topups:list': () => ok(topUpPage([])),
+    'catalog:coins': () => ok(coins()),
+    'topups:plans': () =>
+      ok([{ planId: 'res-10gb', label: 'Home (residential)', source: 'subscription' as const }]),
+    'topups:create': () => ok(pending()),
+    'topups:paymentDetails': () => ok(details()),
+  }));
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    vi.setSystemTime(NOW);
+    useTopUpWizardStore.getState().reset();
+    useAppStore.setState({ state: appState({ activeProfile: profile() }) });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  async function toCoinStep(amount = '50') {
+    render(<TopUpsScreen />);
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Add funds' }))[0]!);
+    fireEvent.change(screen.getByLabelText('Amount (USD)'), { target: { value: amount } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('radiogroup', { name: 'Coin and network' });
+  }
+
+  it('shows "No top-ups yet" with Add funds, and validates the amount as it is typed', async () => {
+    render(<TopUpsScreen />);
+    expect(await screen.findByText('No top-ups yet.')).toBeTruthy();
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add funds' })[1]!);
+    const amount = screen.getByLabelText('Amount (USD)');
+    const next = screen.getByRole<HTMLButtonElement>('button', { name: 'Continue' });
+    expect(next.disabled).toBe(true);
+    fireEvent.change(amount, { target: { value: '24.99' } });
+    expect(screen.getByText('The minimum is 25.00 USD.')).toBeTruthy();
+    fireEvent.change(amount, { target: { value: '10000.01' } });
+    expect(screen.getByText('The maximum is 10,000.00 USD.')).toBeTruthy();
+    fireEvent.change(amount, { target: { value: '50.123' } });
+    expect(screen.getByText('Use at most two decimals (cents).')).toBeTruthy();
+    expect(next.disabled).toBe(true);
+    fireEvent.change(amount, { target: { value: '50.5' } });
+    expect(amount.getAttribute('aria-invalid')).toBeNull();
+    expect(next.disabled).toBe(false);
+  });
+
+  it('offers each coin and network with confirmations and time, and warns about the wrong network', async () => {
+    await toCoinStep();
+    const group = screen.getByRole('radiogroup', { name: 'Coin and network' });
+    expect(group.textContent).toContain('20 confirmations, about 3 min');
+    expect(group.textContent).toContain('12 confirmations');
+    fireEvent.click(within(group).getByLabelText('USDT on Ethereum (ERC-20)'));
+    const warning = screen.getByText(/Send USDT on the Ethereum \(ERC-20\) network only/).closest('div')!;
+    expect(warning.textContent).toContain('nobody can recover it');
+    expect(warning.textContent).toContain('Ignore anyone who offers');
+  });
+
+  it('creates once per attempt: a double click sends one request, a retry after an error reuses the attempt id', async () => {
+    const answer = deferred<IpcResult<TopUp>>();
+    fake.current.handle('topups:create', () => answer.promise);
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    const create = screen.getByRole('button', { name: 'Create top-up' });
+    fireEvent.click(create);
+    fireEvent.click(create);
+    await settle();
+    expect(fake.current.callsTo('topups:create')).toHaveLength(1);
+    answer.resolve(fail('network_error', 'The service did not answer.', { outcomeUnknown: true }));
+    await settle();
+    expect(await screen.findByText('The service did not answer.')).toBeTruthy();
+    fake.current.handle('topups:create', () => ok(pending()));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    await settle();
+    const [first, second] = fake.current.callsTo('topups:create') as { attemptId: string }[];
+    expect(first).toMatchObject({ amountUsd: '50.00', coin: 'USDT', network: 'ethereum' });
+    expect(first?.attemptId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second?.attemptId).toBe(first?.attemptId);
+    expect(await screen.findByRole('region', { name: 'Pay' })).toBeTruthy();
+  });
+
+  it('a changed amount is a new attempt', async () => {
+    fake.current.handle('topups:create', () => fail('network_error', 'down'));
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Tron (TRC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    fireEvent.change(screen.getByLabelText('Amount (USD)'), { target: { value: '60' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    await settle();
+    const [first, second] = fake.current.callsTo('topups:create') as {
+      attemptId: string;
+      amountUsd: string;
+    }[];
+    expect(second?.amountUsd).toBe('60.00');
+    expect(second?.attemptId).not.toBe(first?.attemptId);
+  });
+
+  it('puts the server’s amount and purchase errors on the amount step, where they belong', async () => {
+    fake.current.handle('topups:create', () =>
+      fail('validation_failed', 'Some fields are invalid', {
+        fields: [
+          { field: 'amountUsd', message: 'Does not cover the purchase (too_small)' },
+          { field: 'purchase.quantity', message: 'Too many for this plan' },
+        ],
+      }),
+    );
+    render(<TopUpsScreen />);
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Add funds' }))[0]!);
+    fireEvent.change(screen.getByLabelText('Amount (USD)'), { target: { value: '25' } });
+    fireEvent.click(screen.getByLabelText('Buy a plan with it once it is credited'));
+    await settle();
+    expect(document.querySelector('datalist option')?.getAttribute('value')).toBe('res-10gb');
+    fireEvent.change(screen.getByLabelText('Plan'), { target: { value: 'res-10gb' } });
+    fireEvent.change(screen.getByLabelText('Quantity'), { target: { value: '500' } });
+    fireEvent.change(screen.getByLabelText('Promo code (optional)'), { target: { value: 'SPRING' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(await screen.findByLabelText('USDT on Tron (TRC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    await settle();
+    expect(fake.current.callsTo('topups:create')[0]).toMatchObject({
+      amountUsd: '25.00',
+      purchase: { planId: 'res-10gb', quantity: 500, promoCode: 'SPRING' },
+    });
+    expect(screen.getByLabelText('Amount (USD)')).toBeTruthy();
+    expect(screen.getByText('Does not cover the purchase (too_small)')).toBeTruthy();
+    expect(screen.getByText('Too many for this plan')).toBeTruthy();
+  });
+
+  it('shows plan_unavailable on the plan field', async () => {
+    fake.current.handle('topups:create', () => fail('plan_unavailable', 'This plan is not sold now.'));
+    render(<TopUpsScreen />);
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Add funds' }))[0]!);
+    fireEvent.change(screen.getByLabelText('Amount (USD)'), { target: { value: '30' } });
+    fireEvent.click(screen.getByLabelText('Buy a plan with it once it is credited'));
+    fireEvent.change(screen.getByLabelText('Plan'), { target: { value: 'gone' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(await screen.findByLabelText('USDT on Tron (TRC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    await settle();
+    const plan = screen.getByLabelText('Plan');
+    expect(plan.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('This plan is not sold now.')).toBeTruthy();
+  });
+
+  it('pay step: exact copies, token contract apart from the deposit address, QR of the URI, countdown', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    const pay = await screen.findByRole('region', { name: 'Pay' });
+    await settle();
+    fireEvent.click(within(pay).getByRole('button', { name: 'Copy amount' }));
+    fireEvent.click(within(pay).getByRole('button', { name: 'Copy address' }));
+    expect(writeText.mock.calls).toEqual([['50.000017'], ['0xDeposit']]);
+    expect(pay.textContent).toContain('Token contract');
+    expect(pay.textContent).toContain('0xToken');
+    const qr = within(pay).getByRole('img');
+    expect(qr.getAttribute('alt')).toBe(`QR code of ${details().paymentUri}`);
+    expect(decodeURIComponent(qr.getAttribute('src')!.split(',')[1]!)).toBe(details().qrSvg);
+    expect(within(pay).getByRole('link', { name: 'Open in wallet' }).getAttribute('href')).toBe(
+      details().paymentUri,
+    );
+    expect(within(pay).getByLabelText('Time left').textContent).toBe('30:00');
+    act(() => {
+      vi.advanceTimersByTime(61_000);
+    });
+    expect(within(pay).getByLabelText('Time left').textContent).toBe('28:59');
+    expect(pay.textContent).toContain('Pay your exchange’s or wallet’s withdrawal fee on top');
+    expect(within(pay).queryByRole('note', { name: 'Demo payment' })).toBeNull();
+  });
+
+  it('demo mode: a no-real-funds banner and simulated payments', async () => {
+    useAppStore.setState({ state: appState({ activeProfile: demoProfile() }) });
+    fake.current.handle('topups:simulatePayment', () =>
+      ok(pending({ status: 'verifying', confirmations: 1 })),
+    );
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    const banner = await screen.findByRole('note', { name: 'Demo payment' });
+    expect(banner.textContent).toContain('do not send real funds');
+    fireEvent.click(within(banner).getByRole('button', { name: 'Simulate payment: short' }));
+    await settle();
+    expect(fake.current.callsTo('topups:simulatePayment')).toEqual([{ topUpId: 'topup_new', kind: 'short' }]);
+    expect(await screen.findByText('Confirmations: 1 of 12')).toBeTruthy();
+  });
+
+  it('refuses a malformed txid on the form and sends a valid one; explains txid_already_used', async () => {
+    const txid = `0x${'ab'.repeat(32)}`;
+    fake.current.handle('topups:declareTxid', () => fail('txid_already_used', 'txid already claimed'));
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'I have sent it' }));
+    const form = screen.getByRole('form', { name: 'I have sent it' });
+    const field = within(form).getByLabelText('Transaction id (optional)');
+    const submit = within(form).getByRole<HTMLButtonElement>('button', { name: 'I have sent it' });
+    fireEvent.change(field, { target: { value: 'ab'.repeat(32) } });
+    expect(
+      within(form).getByText('A ethereum transaction id is 0x followed by 64 hexadecimal characters.'),
+    ).toBeTruthy();
+    expect(submit.disabled).toBe(true);
+    fireEvent.submit(form);
+    await settle();
+    expect(fake.current.callsTo('topups:declareTxid')).toEqual([]);
+    fireEvent.change(field, { target: { value: txid } });
+    fireEvent.click(submit);
+    await settle();
+    expect(fake.current.callsTo('topups:declareTxid')).toEqual([{ topUpId: 'topup_new', txid }]);
+    expect(screen.getByText(/already declared for another top-up/)).toBeTruthy();
+  });
+
+  it('follows the top-up live from topups:changed, closed and reopened, to credited with the purchase', async () => {
+    fake.current.handle('app:getState', () => ok(appState({ activeProfile: profile() })));
+    const disconnect = connectEventBridge({ api: fake.current.api, onConnected: null });
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    await screen.findByRole('region', { name: 'Pay' });
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const txid = `0x${'cd'.repeat(32)}`;
+    act(() =>
+      fake.current.emit('topups:changed', {
+        profileId: profile().id,
+        changed: [
+          pending({
+            status: 'verifying',
+            confirmations: 3,
+            txid,
+            explorerUrl: `https://sepolia.etherscan.io/tx/${txid}`,
+            amountReceivedCrypto: '50.000017',
+          }),
+        ],
+      }),
+    );
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add funds' })[0]!);
+    expect(screen.getByText('Confirmations: 3 of 12')).toBeTruthy();
+    expect(screen.getByRole<HTMLProgressElement>('progressbar', { name: 'Confirmations' }).value).toBe(3);
+    const link = screen.getByRole('link', { name: 'View on sepolia.etherscan.io' });
+    expect(link.getAttribute('target')).toBe('_blank');
+    act(() =>
+      fake.current.emit('topups:changed', {
+        profileId: profile().id,
+        changed: [
+          pending({
+            status: 'credited',
+            final: true,
+            confirmations: 12,
+            txid,
+            creditedUsd: '50.00',
+            creditedAt: '2026-03-10T12:05:00.000Z',
+            purchase: {
+              planId: 'res-10gb',
+              planName: 'Residential 10 GB',
+              quantity: 1,
+              options: {},
+              promoCode: null,
+              total: '45.00',
+              status: 'completed',
+              orderId: 'ord_77',
+              failureReason: null,
+            },
+          }),
+        ],
+      }),
+    );
+    expect(screen.getByText(/Purchase of 1 × Residential 10 GB completed/).textContent).toContain('ord_77');
+    expect(screen.getByRole('status').textContent).toContain('Credited 50.00 USD');
+    // Another profile's top-up with the same id is not this one.
+    act(() => fake.current.emit('topups:changed', { profileId: 'other', changed: [pending()] }));
+    expect(screen.getByRole('status').textContent).toContain('Credited');
+    disconnect();
+  });
+
+  it('a top-up opened from the history is read again, and the history row opens it', async () => {
+    fake.current.handle('topups:list', () => ok(topUpPage([pending()])));
+    fake.current.handle('topups:get', () => ok(pending({ status: 'expired' })));
+    render(<TopUpsScreen />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open top-up topup_new' }));
+    await settle();
+    expect(fake.current.callsTo('topups:get')).toEqual([{ topUpId: 'topup_new' }]);
+    expect(screen.getByRole('dialog').getAttribute('data-status')).toBe('expired');
+    expect(screen.getByRole('button', { name: 'Declare the payment' })).toBeTruthy();
+  });
+
+  it('an http explorer link is not shown', async () => {
+    useTopUpWizardStore
+      .getState()
+      .openTopUp(pending({ status: 'verifying', txid: 'x', explorerUrl: 'http://evil.example/tx' }));
+    fake.current.handle('topups:paymentDetails', () => ok(details({ explorerUrl: null })));
+    render(<TopUpsScreen />);
+    await settle();
+    expect(screen.getByText('Confirmations: 0 of 12')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /View on/ })).toBeNull();
+  });
+
+  it('expired: says payments still match until the deadline and offers to declare; rejected: declare again', async () => {
+    useTopUpWizardStore.getState().openTopUp(pending({ status: 'expired' }));
+    render(<TopUpsScreen />);
+    await settle();
+    expect(screen.getByRole('note').textContent).toContain('still matched until');
+    fireEvent.click(screen.getByRole('button', { name: 'Declare the payment' }));
+    expect(screen.getByRole('form', { name: 'I have sent it' })).toBeTruthy();
+    act(() =>
+      useTopUpWizardStore.getState().openTopUp(
+        pending({
+          status: 'rejected',
+          rejection: { reason: 'amount_mismatch', message: 'Amount too low' },
+        }),
+      ),
+    );
+    expect(screen.getByRole('alert').textContent).toContain('Amount too low');
+    expect(screen.getByRole('button', { name: 'Declare again' })).toBeTruthy();
+    // After txidDeadline nothing can be declared any more.
+    act(() => {
+      vi.setSystemTime(Date.parse('2026-03-14T00:00:00.000Z'));
+    });
+    act(() => useTopUpWizardStore.getState().openTopUp(pending({ status: 'rejected', final: true })));
+    expect(screen.queryByRole('button', { name: 'Declare again' })).toBeNull();
+  });
+});
