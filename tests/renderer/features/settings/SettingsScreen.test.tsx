@@ -88,6 +88,46 @@ describe('Settings screen', () => {
     expect(screen.queryByRole('form', { name: 'Edit Work' })).toBeNull();
   });
 
+  it('asks for the key again when the base URL moves to another origin, and sends it with the change', async () => {
+    fake.current.handle('profiles:update', () => ok(appState({ profiles: [work, home] })));
+    renderSettings();
+    fireEvent.click(within(card('Work')).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Work' });
+    // Same origin, another path: the key stays bound, no key field.
+    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: `${work.baseUrl}/x` } });
+    expect(within(form).queryByLabelText('API key for the new address')).toBeNull();
+    fireEvent.change(within(form).getByLabelText('Base URL'), {
+      target: { value: 'https://moved.example.org/api/v1' },
+    });
+    fireEvent.change(within(form).getByLabelText('API key for the new address'), {
+      target: { value: 'live_key_moved_c3d4' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:update')).toEqual([
+      { profileId: 'prof_work', baseUrl: 'https://moved.example.org/api/v1', apiKey: 'live_key_moved_c3d4' },
+    ]);
+  });
+
+  it("shows main's key_required next to the key field", async () => {
+    fake.current.handle('profiles:update', () =>
+      fail('key_required', 'Enter the key again', {
+        fields: [{ field: 'apiKey', message: 'Enter the key again' }],
+      }),
+    );
+    renderSettings();
+    fireEvent.click(within(card('Work')).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Work' });
+    fireEvent.change(within(form).getByLabelText('Base URL'), {
+      target: { value: 'https://moved.example.org/api/v1' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(await within(form).findByText('Enter the key again')).toBeTruthy();
+    expect(within(form).getByLabelText('API key for the new address').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+  });
+
   it('deletes a profile only after confirmation, with Cancel focused first', async () => {
     fake.current.handle('profiles:delete', () => ok(noProfileState()));
     renderSettings();
@@ -146,7 +186,7 @@ describe('Settings screen', () => {
   });
 
   it('adds a profile with the same form as onboarding, and closes it once saved', async () => {
-    fake.current.handle('connection:test', () => ok(passedTest()));
+    fake.current.handle('connection:test', () => ok(passedTest({ baseUrl: 'https://new.example/api/v1' })));
     fake.current.handle('profiles:create', () =>
       ok(appState({ profiles: [work, home, profile({ id: 'prof_new', name: 'New', active: false })] })),
     );
@@ -167,6 +207,7 @@ describe('Settings screen', () => {
         pathStyle: 'strip-v1',
         apiKey: 'new-key-1234',
         storage: 'keychain',
+        duplicate: 'refuse',
       },
     ]);
     expect(screen.queryByRole('form', { name: 'Connect an account' })).toBeNull();
