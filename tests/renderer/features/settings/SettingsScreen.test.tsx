@@ -223,7 +223,7 @@ describe('Settings screen', () => {
     await settle();
   });
 
-  it('saves polling and alert settings, and shows main’s field errors next to their fields', async () => {
+  it('applies polling and alert settings when a field is left (no Save), with main’s field errors next to their fields', async () => {
     fake.current.handle('settings:update', () =>
       fail('invalid_input', 'Some fields are invalid', {
         fields: [
@@ -235,7 +235,8 @@ describe('Settings screen', () => {
     renderSettings();
     fireEvent.change(await screen.findByLabelText('Usage refresh'), { target: { value: '5000' } });
     fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '150' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    fireEvent.blur(screen.getByLabelText('Low-traffic alert'));
     expect(await screen.findByText('Too big: expected number to be <=1440')).toBeTruthy();
     expect(screen.getByLabelText('Usage refresh').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByLabelText('Low-traffic alert').getAttribute('aria-invalid')).toBe('true');
@@ -251,9 +252,32 @@ describe('Settings screen', () => {
     );
     fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '60' } });
     fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '20' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Saved.')).toBeTruthy();
+    fireEvent.blur(screen.getByLabelText('Low-traffic alert'));
+    const toast = await screen.findByTestId('settings-undo');
+    expect(toast.textContent).toContain('Applied. Usage refresh: 60 minutes, Low-traffic alert: 20 % left.');
     expect(screen.queryByText('Too big: expected number to be <=1440')).toBeNull();
+
+    // Undo sends back what the change replaced.
+    fake.current.handle('settings:update', () => ok(settingsView()));
+    fireEvent.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await settle();
+    expect(fake.current.callsTo('settings:update').at(-1)).toEqual({
+      polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
+      alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
+    });
+    expect(screen.queryByTestId('settings-undo')).toBeNull();
+    expect(screen.getByLabelText<HTMLInputElement>('Low-traffic alert').value).toBe('10');
+  });
+
+  it('applies a theme at once and offers to undo it', async () => {
+    fake.current.handle('settings:update', (input) => ok(settingsView({ theme: input.theme ?? 'system' })));
+    renderSettings();
+    fireEvent.click(await screen.findByRole('radio', { name: 'Dark' }));
+    const toast = await screen.findByTestId('settings-undo');
+    expect(toast.textContent).toContain('Theme: dark');
+    fireEvent.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await settle();
+    expect(fake.current.callsTo('settings:update')).toEqual([{ theme: 'dark' }, { theme: 'system' }]);
   });
 
   it('refuses a value that is not a whole number without calling main', async () => {
@@ -262,7 +286,7 @@ describe('Settings screen', () => {
       target: { value: '2.5' },
     });
     fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.submit(screen.getByRole('form', { name: 'Polling and alerts' }));
     expect(screen.getAllByText('Enter a whole number')).toHaveLength(2);
     expect(fake.current.callsTo('settings:update')).toEqual([]);
   });
