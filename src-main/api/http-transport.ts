@@ -31,6 +31,7 @@ import {
   systemClock,
   type TransportClock,
 } from './call-budget';
+import { ambientCallOptions } from './call-context';
 import { ConcurrencyLimiter, type Lane } from './concurrency-limiter';
 import { Redactor } from './redact';
 import {
@@ -326,7 +327,8 @@ export class HttpTransport {
     return this.budgets[budgetClass];
   }
 
-  async send<T>(request: TransportRequest<T>): Promise<T> {
+  async send<T>(explicit: TransportRequest<T>): Promise<T> {
+    const request = withAmbientOptions(explicit);
     const retries = request.retry !== 'never';
     const budgetClass = request.budget ?? 'interactive';
     const budget = this.budgets[budgetClass];
@@ -852,4 +854,13 @@ export function readErrorBody(text: string): {
     }
   }
   return { code: text_(source.code), message: text_(source.message), fields };
+}
+
+/** The UI call's Cancel and "still waiting" hook, where the caller gave none of its own. */
+function withAmbientOptions<T>(request: TransportRequest<T>): TransportRequest<T> {
+  const ambient = ambientCallOptions();
+  if (!ambient) return request;
+  const signal = request.signal ?? ambient.signal;
+  const onSlow = request.onSlow ?? ambient.onSlow;
+  return { ...request, ...(signal ? { signal } : {}), ...(onSlow ? { onSlow } : {}) };
 }

@@ -39,3 +39,4 @@ export {
 } from './proxy-service-client';
 export * from './redact';
 export { DEFAULT_RETRY_OPTIONS, parseRetryAfter, type RetryOptions } from './retry-policy';
+export { type AmbientCallOptions, ambientCallOptions, runWithCallOptions } from './call-context';

@@ -7,10 +7,13 @@ import { AppError } from './errors';
 import type { AnyEventListener, EventBus } from './events';
 import type { ProfilesService } from './profiles/profiles-service';
 import type { KeychainProbeResult } from './secrets/keychain-probe';
+import type { UiCallRegistry } from './session/ui-calls';
 import type { SettingsRecovery } from './settings/settings-store';
 
 export interface AppCoreOptions {
   events: EventBus;
+  /** The UI's calls in flight, for Cancel and "still waiting…" (the dispatcher registers them). */
+  uiCalls: UiCallRegistry;
   state: AppStateService;
   profiles: ProfilesService;
   /** Every domain service, for the IPC handler table (`createIpcHandlers`). */
@@ -44,12 +47,14 @@ const ENVIRONMENT_PROFILE_NAME = 'Environment';
 export class AppCore {
   readonly services: CoreServices;
   readonly state: AppStateService;
+  readonly uiCalls: UiCallRegistry;
   private readonly log: (line: string) => void;
   private started: Lifecycle[] = [];
 
   constructor(private readonly options: AppCoreOptions) {
     this.services = options.services;
     this.state = options.state;
+    this.uiCalls = options.uiCalls;
     this.log = options.log ?? (() => undefined);
   }
 

@@ -19,6 +19,8 @@ export interface AppStateOptions {
   keychainStatus: () => KeychainProbeResult;
   demoRunning: () => boolean;
   jobs: () => JobsStatus;
+  /** Cancels a UI call in flight (`app:cancelCall`); false when it already ended. */
+  cancelCall?: (callId: string) => boolean;
 }
 
 const NO_KEY: ProfileSummary['key'] = { configured: false, masked: null, source: null };
@@ -48,6 +50,8 @@ export class AppStateService implements DomainService<'app'> {
     return {
       'app:getState': () => this.getState(),
       'app:dismissNotice': (input) => this.dismissNotice(input.noticeId),
+      'app:cancelCall': (input) =>
+        Promise.resolve({ cancelled: this.options.cancelCall?.(input.callId) ?? false }),
     };
   }
 

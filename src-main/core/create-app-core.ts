@@ -23,6 +23,7 @@ import { SessionSecretStore } from './secrets/session-secret-store';
 import { ApiCaller } from './session/api-caller';
 import { type ClientConfig, ClientPool } from './session/client-pool';
 import { ConnectionMonitor } from './session/connection-monitor';
+import { UiCalls } from './session/ui-calls';
 import { SettingsService } from './settings/settings-service';
 import { SettingsStore } from './settings/settings-store';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
@@ -72,6 +73,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   const jobSection = <T>(name: string): JobSection<T> =>
     deps.jobState ? jobStateSection<T>(deps.jobState, name) : new MemoryJobSection<T>();
   const events = new EventBus(log);
+  const uiCalls = new UiCalls(events);
   const profiles = new ProfilesService({
     settings: deps.settings,
     keychain: deps.keychain,
@@ -96,6 +98,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     keychainStatus: deps.keychainStatus,
     demoRunning: () => demo.running,
     jobs,
+    cancelCall: (callId) => uiCalls.cancel(callId),
   });
   const demo: DemoService = new DemoService({
     profiles,
@@ -166,6 +169,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   ];
   return new AppCore({
     events,
+    uiCalls,
     state,
     profiles,
     services,

@@ -8,6 +8,7 @@
 export const CALL_CHANNELS = [
   'app:getState',
   'app:dismissNotice',
+  'app:cancelCall',
   'connection:test',
   'connection:check',
   'profiles:create',
@@ -45,6 +46,7 @@ export const CALL_CHANNELS = [
 
 export const EVENT_CHANNELS = [
   'app:stateChanged',
+  'app:callSlow',
   'ports:changed',
   'ports:rotation',
   'subscriptions:changed',

@@ -1,4 +1,6 @@
-import { type ContractHandlers, type IpcResult, ipcCalls } from './contract';
+import { runWithCallOptions } from '../api/call-context';
+import type { UiCallRegistry } from '../core/session/ui-calls';
+import { CALL_ID_PATTERN, type ContractHandlers, type IpcResult, ipcCalls } from './contract';
 import { invalidInputError, toIpcError } from './ipc-error-mapping';
 
 export interface GuardedDispatcherOptions<Sender> {
@@ -6,12 +8,20 @@ export interface GuardedDispatcherOptions<Sender> {
   /** The transport's idea of "our own UI": the app's main frame in Electron, a token holder on the web. */
   isTrustedSender: (sender: Sender) => boolean;
   log: (line: string) => void;
+  /** Cancel and "still waiting…" for calls that carry a `callId` (the app core's `uiCalls`). */
+  uiCalls?: UiCallRegistry;
+}
+
+/** What a transport passes beside the input: the window's id for this call, to cancel it by. */
+export interface CallMeta {
+  callId?: unknown;
 }
 
 export type GuardedDispatch<Sender> = (
   sender: Sender,
   channel: string,
   rawInput: unknown,
+  meta?: CallMeta,
 ) => Promise<IpcResult<unknown>>;
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
@@ -24,7 +34,7 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 export function createGuardedDispatcher<Sender>(
   options: GuardedDispatcherOptions<Sender>,
 ): GuardedDispatch<Sender> {
-  return async (sender, channel, rawInput) => {
+  return async (sender, channel, rawInput, meta) => {
     try {
       if (!options.isTrustedSender(sender)) {
         options.log(`refused ${channel}: untrusted sender`);
@@ -37,8 +47,20 @@ export function createGuardedDispatcher<Sender>(
       const parsed = ipcCalls[name].input.safeParse(rawInput);
       if (!parsed.success) return { ok: false, error: invalidInputError(parsed.error) };
       const handler = options.handlers[name] as (input: unknown) => Promise<unknown>;
-      const value = await handler(parsed.data);
-      return { ok: true, value };
+      const callId = meta?.callId;
+      if (!options.uiCalls || typeof callId !== 'string' || !CALL_ID_PATTERN.test(callId)) {
+        return { ok: true, value: await handler(parsed.data) };
+      }
+      // Every request the handler makes inherits this call's Cancel and "still waiting" hook.
+      const call = options.uiCalls.begin(callId, name);
+      try {
+        const value = await runWithCallOptions({ signal: call.signal, onSlow: call.onSlow }, () =>
+          handler(parsed.data),
+        );
+        return { ok: true, value };
+      } finally {
+        call.end();
+      }
     } catch (error) {
       return { ok: false, error: toIpcError(error, options.log) };
     }

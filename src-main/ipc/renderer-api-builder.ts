@@ -1,9 +1,9 @@
-import type { IpcResult, RendererApi } from './contract';
+import type { CallMeta, IpcResult, RendererApi } from './contract';
 import { apiMemberOf, CALL_CHANNELS, EVENT_CHANNELS, eventMemberOf } from './channel-names';
 
 /** What a transport must provide for `window.api` to be built on it. */
 export interface RendererTransport {
-  invoke(channel: string, input: unknown): Promise<IpcResult<unknown>>;
+  invoke(channel: string, input: unknown, meta?: CallMeta): Promise<IpcResult<unknown>>;
   subscribe(channel: string, listener: (payload: unknown) => void): () => void;
 }
 
@@ -16,7 +16,12 @@ export function buildRendererApi(transport: RendererTransport): RendererApi {
   const api: Record<string, Record<string, unknown>> = {};
   for (const channel of CALL_CHANNELS) {
     const { domain, member } = apiMemberOf(channel);
-    (api[domain] ??= {})[member] = (input?: unknown) => transport.invoke(channel, input);
+    (api[domain] ??= {})[member] = (input?: unknown, meta?: CallMeta) =>
+      transport.invoke(
+        channel,
+        input,
+        meta && typeof meta.callId === 'string' ? { callId: meta.callId } : undefined,
+      );
   }
   for (const channel of EVENT_CHANNELS) {
     const { domain, member } = eventMemberOf(channel);

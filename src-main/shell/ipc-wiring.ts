@@ -9,11 +9,15 @@ export function registerIpcHandlers(
 ): () => void {
   const channels = Object.keys(ipcCalls);
   for (const channel of channels) {
-    ipcMain.handle(channel, (event: IpcMainInvokeEvent, input: unknown) =>
-      dispatch(event.senderFrame, channel, input),
+    ipcMain.handle(channel, (event: IpcMainInvokeEvent, input: unknown, meta: unknown) =>
+      dispatch(event.senderFrame, channel, input, isObject(meta) ? { callId: meta.callId } : undefined),
     );
   }
   return () => {
     for (const channel of channels) ipcMain.removeHandler(channel);
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -9,7 +9,7 @@ import { applyAppMenu, planAppMenu } from './app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { developmentCspListener, developmentRendererCsp, RENDERER_CSP } from './content-security-policy';
 import { DesktopLifecycle } from './desktop-lifecycle';
-import { fixedDesktopPreferences } from './desktop-preferences';
+import { SettingsDesktopPreferences } from './desktop-preferences';
 import { createElectronTray } from './electron-tray';
 import { registerIpcHandlers } from './ipc-wiring';
 import {
@@ -35,9 +35,8 @@ let core: AppCore | null = null;
 // Whatever creates a web contents, the same guards apply (the main window's are already set).
 app.on('web-contents-created', (_event, contents) => guardWebContents(contents, rendererUrl));
 
-// INTEGRATOR: back this with the core's settings (`desktop: { closeToTray, startAtLogin,
-// startMinimized }`) and its change events; until then the defaults apply.
-const desktopPreferences = fixedDesktopPreferences();
+// The defaults until the core is up, then the settings' `desktop` and its changes.
+const desktopPreferences = new SettingsDesktopPreferences();
 const tray = new SystemTrayService({
   createTray: () => createElectronTray(process.platform),
   onAction: (action) => lifecycle.handleTrayAction(action),
@@ -84,9 +83,14 @@ async function boot(): Promise<void> {
     );
   }
   core = await createNodeAppCore({ mode: 'desktop', dataDir: app.getPath('userData'), log });
+  const started = core;
+  desktopPreferences.attach(started.services.settings.view().desktop, (listener) =>
+    started.subscribe(listener),
+  );
   const dispatch = createGuardedDispatcher<WebFrameMain | null>({
     handlers: createIpcHandlers(core),
     isTrustedSender: (frame) => isAppFrame(mainWindow, frame, rendererUrl),
+    uiCalls: core.uiCalls,
     log,
   });
   registerIpcHandlers(ipcMain, dispatch);

@@ -6,7 +6,7 @@ import { buildRendererApi } from '../ipc/renderer-api-builder';
 contextBridge.exposeInMainWorld(
   'api',
   buildRendererApi({
-    invoke: (channel, input) => ipcRenderer.invoke(channel, input),
+    invoke: (channel, input, meta) => ipcRenderer.invoke(channel, input, meta),
     subscribe: (channel, listener) => {
       const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
       ipcRenderer.on(channel, forward);

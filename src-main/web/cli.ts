@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   const dispatch = createGuardedDispatcher<WebSender>({
     handlers: createIpcHandlers(core),
     isTrustedSender: (sender) => sender.tokenValid,
+    uiCalls: core.uiCalls,
     log,
   });
   const server = await startWebServer({

@@ -19,7 +19,12 @@ export interface WebServerOptions {
   staticDir: string;
   /** 0 takes a free port. */
   port: number;
-  dispatch: (sender: WebSender, channel: string, input: unknown) => Promise<IpcResult<unknown>>;
+  dispatch: (
+    sender: WebSender,
+    channel: string,
+    input: unknown,
+    meta?: { callId?: unknown },
+  ) => Promise<IpcResult<unknown>>;
   /** Events from the core; each is forwarded to every authenticated socket. */
   subscribe: (listener: (channel: string, payload: unknown) => void) => () => void;
   /** Injected for tests; default 32 random bytes, hex. */
@@ -260,9 +265,12 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       return;
     }
     let input: unknown;
+    let callId: unknown;
     try {
-      const envelope = (text.length > 0 ? JSON.parse(text) : {}) as { input?: unknown };
+      // `{ input, callId? }`: the call id lets the page cancel this call (`app:cancelCall`).
+      const envelope = (text.length > 0 ? JSON.parse(text) : {}) as { input?: unknown; callId?: unknown };
       input = envelope?.input;
+      callId = envelope?.callId;
     } catch {
       const result: IpcResult<never> = {
         ok: false,
@@ -272,7 +280,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       res.end(JSON.stringify(result));
       return;
     }
-    const result = await options.dispatch({ kind: 'web', tokenValid: true }, channel, input);
+    const result = await options.dispatch({ kind: 'web', tokenValid: true }, channel, input, { callId });
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(JSON.stringify(result));
   }

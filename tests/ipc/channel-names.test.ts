@@ -14,6 +14,7 @@ describe('channel names for the preload', () => {
     expect([...EVENT_CHANNELS].sort()).toEqual(
       [
         'app:stateChanged',
+        'app:callSlow',
         'ports:changed',
         'ports:rotation',
         'settings:changed',

@@ -32,9 +32,12 @@ describe('renderer API built from the contract', () => {
     const subscribe = vi.fn(() => unsubscribe);
     const api = buildRendererApi({ invoke, subscribe });
     await api.catalog.states({ countryCode: 'US' });
-    expect(invoke).toHaveBeenCalledWith('catalog:states', { countryCode: 'US' });
+    expect(invoke).toHaveBeenCalledWith('catalog:states', { countryCode: 'US' }, undefined);
     await api.app.getState();
-    expect(invoke).toHaveBeenCalledWith('app:getState', undefined);
+    expect(invoke).toHaveBeenCalledWith('app:getState', undefined, undefined);
+    // The call id goes beside the input; anything else the page passes there is dropped.
+    await api.app.getState(undefined, { callId: 'c1', extra: 'x' } as { callId: string });
+    expect(invoke).toHaveBeenLastCalledWith('app:getState', undefined, { callId: 'c1' });
     const listener = vi.fn();
     const off = api.app.onStateChanged(listener);
     expect(subscribe).toHaveBeenCalledWith('app:stateChanged', listener);

@@ -21,7 +21,9 @@ describe('IPC wiring', () => {
     const frame = { url: 'file:///app/out/renderer/index.html' };
     const result = await registered.get('catalog:states')?.({ senderFrame: frame }, { countryCode: 'US' });
     expect(result).toEqual({ ok: true, value: 'answer' });
-    expect(dispatch).toHaveBeenCalledWith(frame, 'catalog:states', { countryCode: 'US' });
+    expect(dispatch).toHaveBeenCalledWith(frame, 'catalog:states', { countryCode: 'US' }, undefined);
+    await registered.get('catalog:coins')?.({ senderFrame: frame }, undefined, { callId: 'c2', x: 1 });
+    expect(dispatch).toHaveBeenLastCalledWith(frame, 'catalog:coins', undefined, { callId: 'c2' });
 
     unregister();
     expect(registered.size).toBe(0);

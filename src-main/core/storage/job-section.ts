@@ -44,7 +44,11 @@ export class MemoryJobSection<T> implements JobSection<T> {
  * owning feature's to check (it reads its own writes).
  */
 export function jobStateSection<T>(store: JobStateStore, name: string): JobSection<T> {
-  const section = store.section<{ value?: unknown }>(name, z.looseObject({ value: z.unknown().optional() }), {});
+  const section = store.section<{ value?: unknown }>(
+    name,
+    z.looseObject({ value: z.unknown().optional() }),
+    {},
+  );
   return {
     read: () => Promise.resolve(section.get().value as T | undefined),
     update: async (mutate) => {

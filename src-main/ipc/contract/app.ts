@@ -30,11 +30,26 @@ export interface AppState {
   notices: Notice[];
 }
 
+/** A UI call that passed its budget's "still waiting" point: the window offers Cancel. */
+export interface CallSlow {
+  callId: string;
+  channel: string;
+  elapsedMs: number;
+  budgetMs: number;
+}
+
+/** The id a window gives each of its calls (`callApi` makes them), to cancel it by. */
+export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
 export const appCalls = {
   'app:getState': call<AppState>()(noInput),
   'app:dismissNotice': call<AppState>()(z.strictObject({ noticeId })),
+  'app:cancelCall': call<{ cancelled: boolean }>()(
+    z.strictObject({ callId: z.string().regex(CALL_ID_PATTERN, 'Not a call id') }),
+  ),
 } as const satisfies DomainCalls<'app'>;
 
 export const appEvents = {
   'app:stateChanged': event<AppState>(),
+  'app:callSlow': event<CallSlow>(),
 } as const satisfies DomainEvents<'app'>;

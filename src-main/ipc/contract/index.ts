@@ -20,7 +20,8 @@ import { settingsCalls, settingsEvents } from './settings';
 import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
 
-export type { AppState, JobsStatus, Notice } from './app';
+export type { AppState, CallSlow, JobsStatus, Notice } from './app';
+export { CALL_ID_PATTERN } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
 export type {
   ExitIpVerification,
@@ -92,10 +93,15 @@ export type DomainHandlers<D extends CallDomain> = {
   [C in CallChannel as C extends `${D}:${string}` ? C : never]: CallHandler<C>;
 };
 
+/** Beside a call's input: the window's id for the call, so that `app:cancelCall` can stop it. */
+export interface CallMeta {
+  callId?: string;
+}
+
 type CallFunction<C extends CallChannel> =
   undefined extends CallInput<C>
-    ? (input?: CallInput<C>) => Promise<IpcResult<CallOutput<C>>>
-    : (input: CallInput<C>) => Promise<IpcResult<CallOutput<C>>>;
+    ? (input?: CallInput<C>, meta?: CallMeta) => Promise<IpcResult<CallOutput<C>>>
+    : (input: CallInput<C>, meta?: CallMeta) => Promise<IpcResult<CallOutput<C>>>;
 
 type Listener<E extends EventChannel> = (payload: EventPayload<E>) => void;
 

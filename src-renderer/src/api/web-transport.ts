@@ -1,4 +1,4 @@
-import type { IpcError, IpcResult, RendererApi } from '../../../src-main/ipc/contract';
+import type { CallMeta, IpcError, IpcResult, RendererApi } from '../../../src-main/ipc/contract';
 import type { ConnectedListener, OnConnected } from './transport-events';
 
 /**
@@ -119,7 +119,7 @@ export function createWebTransport(env: WebTransportEnvironment = browserEnviron
   let openedBefore = false;
   const connectedListeners = new Set<ConnectedListener>();
 
-  async function invoke(channel: string, input: unknown): Promise<IpcResult<unknown>> {
+  async function invoke(channel: string, input: unknown, meta?: CallMeta): Promise<IpcResult<unknown>> {
     if (!token) {
       return failure(
         WEB_TOKEN_MISSING,
@@ -131,7 +131,10 @@ export function createWebTransport(env: WebTransportEnvironment = browserEnviron
       response = await env.fetch(`/rpc/${encodeURIComponent(channel)}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(input === undefined ? {} : { input }),
+        body: JSON.stringify({
+          ...(input === undefined ? {} : { input }),
+          ...(typeof meta?.callId === 'string' ? { callId: meta.callId } : {}),
+        }),
         cache: 'no-store',
         credentials: 'omit',
       });
@@ -257,7 +260,7 @@ export function createWebTransport(env: WebTransportEnvironment = browserEnviron
             const channel = `${domain}:${(eventMatch[1] ?? '').toLowerCase()}${eventMatch[2] ?? ''}`;
             return (listener: (payload: unknown) => void) => subscribe(channel, listener);
           }
-          return (input?: unknown) => invoke(`${domain}:${member}`, input);
+          return (input?: unknown, meta?: CallMeta) => invoke(`${domain}:${member}`, input, meta);
         },
       },
     );

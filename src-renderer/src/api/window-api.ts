@@ -1,4 +1,4 @@
-import type { IpcError, IpcResult, RendererApi } from '../../../src-main/ipc/contract';
+import type { CallMeta, IpcError, IpcResult, RendererApi } from '../../../src-main/ipc/contract';
 
 declare global {
   interface Window {
@@ -14,14 +14,46 @@ export function api(): RendererApi {
   return current;
 }
 
+let callCounter = 0;
+const callEndListeners = new Set<(callId: string) => void>();
+
+/** Told when a call made through `callApi` settles (the "still waiting…" notice drops it). */
+export function onCallEnded(listener: (callId: string) => void): () => void {
+  callEndListeners.add(listener);
+  return () => callEndListeners.delete(listener);
+}
+
+/** `window.api` with `meta` passed beside every call's input. */
+function withMeta(client: RendererApi, meta: CallMeta): RendererApi {
+  return new Proxy(client, {
+    get(target, domain) {
+      const group = (target as unknown as Record<string | symbol, unknown>)[domain];
+      if (typeof group !== 'object' || group === null) return group;
+      return new Proxy(group, {
+        get(members, member) {
+          const value = (members as Record<string | symbol, unknown>)[member];
+          if (typeof value !== 'function' || (typeof member === 'string' && /^on[A-Z]/.test(member))) {
+            return value;
+          }
+          return (input?: unknown) =>
+            (value as (input: unknown, meta: CallMeta) => unknown).call(members, input, meta);
+        },
+      });
+    },
+  });
+}
+
 /**
  * Runs one contract call and always resolves to an `IpcResult`: the contract never rejects for
  * application errors, but a transport can (a missing handler, a torn-down window), and a store must
- * never leave a screen spinning because of it.
+ * never leave a screen spinning because of it. Each call carries an id, so that main can say it is
+ * slow (`app:callSlow`) and the user can cancel it (`app:cancelCall`).
  */
 export async function callApi<T>(run: (client: RendererApi) => Promise<IpcResult<T>>): Promise<IpcResult<T>> {
+  callCounter += 1;
+  const callId = `c${callCounter.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   try {
-    return await run(api());
+    return await run(withMeta(api(), { callId }));
   } catch (error) {
     const message = error instanceof Error && error.message ? error.message : String(error);
     const failure: IpcError = {
@@ -29,5 +61,7 @@ export async function callApi<T>(run: (client: RendererApi) => Promise<IpcResult
       message: `The app did not answer: ${message}`,
     };
     return { ok: false, error: failure };
+  } finally {
+    for (const listener of callEndListeners) listener(callId);
   }
 }

@@ -3,6 +3,7 @@ import { DemoBanner } from '../features/app/DemoBanner';
 import { JobsBanner } from '../features/app/JobsBanner';
 import { Navigation } from '../features/app/Navigation';
 import { Notices } from '../features/app/Notices';
+import { SlowCallNotice } from '../features/app/SlowCallNotice';
 import { StatusBar } from '../features/app/StatusBar';
 import { CatalogScreen } from '../features/catalog/CatalogScreen';
 import { PortsScreen } from '../features/ports/PortsScreen';
@@ -87,6 +88,7 @@ export function AppShell() {
         <Navigation current={screen} />
       </AppHeader>
       <Notices />
+      <SlowCallNotice />
       <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
         {SCREEN_COMPONENTS[screen]()}
       </main>

@@ -2,6 +2,7 @@ import type { AppState, RendererApi } from '../../../src-main/ipc/contract';
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
 import { useAppStore } from '../features/app/app-store';
+import { useSlowCallsStore } from '../features/app/slow-calls-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
@@ -73,6 +74,9 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
         forActiveProfile((changed) => useSubscriptionsStore.getState().applyChanges(changed)),
       ),
       api.topups.onChanged(forActiveProfile((changed) => useTopUpsStore.getState().applyChanges(changed))),
+      api.app.onCallSlow((call) => {
+        if (isObject(call) && typeof call.callId === 'string') useSlowCallsStore.getState().markSlow(call);
+      }),
       api.settings.onChanged((view) => {
         // Checked, not trusted, like the lists above.
         if (isObject(view) && isObject(view.polling)) useSettingsStore.getState().applyView(view);

@@ -62,7 +62,7 @@ describe('event bridge', () => {
     fake.current.emitState(pushed);
     expect(useAppStore.getState().state).toBe(pushed);
 
-    expect(fake.current.listenerCount('*')).toBe(5);
+    expect(fake.current.listenerCount('*')).toBe(6);
     disconnect();
     expect(fake.current.listenerCount('*')).toBe(0);
   });
