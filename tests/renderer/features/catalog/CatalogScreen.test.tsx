@@ -90,7 +90,9 @@ describe('Catalog screen', () => {
     ]);
     fireEvent.click(within(detail).getByRole('radio', { name: 'Mobile ports' }));
     await settle();
-    expect(rowNames(within(detail).getByRole('table', { name: 'Cities of US' }))).toEqual(['Los Angeleslos_angeles']);
+    expect(rowNames(within(detail).getByRole('table', { name: 'Cities of US' }))).toEqual([
+      'Los Angeleslos_angeles',
+    ]);
     expect(fake.current.callsTo('catalog:cities')).toEqual([
       { countryCode: 'US' },
       { countryCode: 'US', product: 'mobile' },
