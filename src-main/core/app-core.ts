@@ -94,7 +94,7 @@ export class AppCore {
       const probe = await this.options.probeBaseUrl(env.baseUrl).catch(() => null);
       profiles.addProvidedProfile({
         name: ENVIRONMENT_PROFILE_NAME,
-        baseUrl: env.baseUrl,
+        baseUrl: probe?.baseUrl ?? env.baseUrl,
         key: env.apiKey,
         source: 'environment',
         pathStyle: probe?.adopted ?? 'literal',

@@ -252,6 +252,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       createClient: deps.createClient,
       monitor,
       state,
+      findDuplicate: (baseUrl, apiKey) => profiles.findDuplicate(baseUrl, apiKey),
     }),
     profiles: new ProfilesController({ profiles, monitor, state, demo }),
     demo,

@@ -11,6 +11,7 @@ export type AppErrorCode =
   // profiles (see ProfileErrorCode)
   | 'invalid_name'
   | 'duplicate_name'
+  | 'duplicate_profile'
   | 'invalid_base_url'
   | 'invalid_path_style'
   | 'invalid_key'

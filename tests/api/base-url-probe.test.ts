@@ -42,6 +42,46 @@ describe('probeBaseUrl', () => {
     expect(result.summary).toContain('base URL + path as the spec writes it');
   });
 
+  it('tries the base URL with /api/v1 when it was typed without, adopts it and says so, one line per URL', async () => {
+    const target = await sandbox();
+    const origin = new URL(target.baseUrl).origin;
+    const result = await probeBaseUrl(origin);
+
+    expect(result.adopted).toBe('literal');
+    expect(result.baseUrl).toBe(`${origin}/api/v1`);
+    expect(result.requestedBaseUrl).toBe(origin);
+    expect(result.suffixAdded).toBe('/api/v1');
+    expect(result.summary).toContain(`The service answered at ${origin}/api/v1, not at ${origin}`);
+    // literal and origin coincide on a base without a path: one line for both; the suffixed origin
+    // reading is that same URL again and is not asked twice.
+    const urls = result.readings.map((r) => r.url);
+    expect(new Set(urls).size).toBe(urls.length);
+    expect(result.readings.map((r) => [r.url, r.styles, r.ok])).toEqual([
+      [`${origin}/v1/catalog/countries`, ['literal', 'origin'], false],
+      [`${origin}/catalog/countries`, ['strip-v1'], false],
+      [`${origin}/api/v1/v1/catalog/countries`, ['literal'], true],
+      [`${origin}/api/v1/catalog/countries`, ['strip-v1'], false],
+    ]);
+  });
+
+  it('does not add /api/v1 to a base URL that already ends in it, nor when the base answers', async () => {
+    const server = await startLocalServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":{"code":"not_found","message":"nothing here"}}');
+    });
+    cleanups.push(() => server.close());
+    const result = await probeBaseUrl(`${server.origin}/api/v1`);
+    expect(result.adopted).toBeNull();
+    expect(result.suffixAdded).toBeNull();
+    expect(result.readings).toHaveLength(3);
+    expect(result.readings.every((r) => r.baseUrl === `${server.origin}/api/v1`)).toBe(true);
+
+    const target = await sandbox();
+    const exact = await probeBaseUrl(target.baseUrl);
+    expect(exact.suffixAdded).toBeNull();
+    expect(exact.readings).toHaveLength(3);
+  });
+
   it('adopts strip-v1 when the service serves paths without their /v1 under the base', async () => {
     const target = await sandbox();
     // Serves `/api/v1/catalog/...` from the sandbox's `/api/v1/v1/catalog/...`; anything else is an HTML 404.

@@ -63,6 +63,48 @@ describe('AppCore against the sandbox', () => {
     expect(result.authenticated.ok).toBe(false);
   });
 
+  it('tests a base URL typed without /api/v1: adopts it with the suffix, and a save uses that', async () => {
+    const origin = new URL(sandbox.baseUrl).origin;
+    const result = await h.call('connection:test', { baseUrl: origin, apiKey: DEMO_KEY });
+    expect(result).toMatchObject({
+      ok: true,
+      pathStyle: 'literal',
+      baseUrl: sandbox.baseUrl,
+      suffixAdded: '/api/v1',
+    });
+    expect(result.message).toContain(`The service answered at ${sandbox.baseUrl}`);
+    expect(result.authenticated.ok).toBe(true);
+    const urls = result.probes.map((p) => p.url);
+    expect(new Set(urls).size).toBe(urls.length);
+  });
+
+  it('tests a connection that a saved profile already has: names it; a second create is refused unless allowed', async () => {
+    await h.call('profiles:create', {
+      name: 'Main account',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'keychain',
+    });
+    const mainId = (await h.call('app:getState')).activeProfile!.id;
+    const result = await h.call('connection:test', { baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY });
+    expect(result.duplicateOf).toEqual({ profileId: mainId, name: 'Main account' });
+    expect(
+      (await h.call('connection:test', { baseUrl: sandbox.baseUrl, apiKey: 'another-key-1' })).duplicateOf,
+    ).toBeNull();
+    const again = {
+      name: 'Again',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'keychain',
+      duplicate: 'refuse',
+    } as const;
+    await expect(h.call('profiles:create', again)).rejects.toMatchObject({ code: 'duplicate_profile' });
+    const state = await h.call('profiles:create', { ...again, duplicate: 'allow' });
+    expect(state.profiles.map((p) => p.name)).toEqual(['Main account', 'Again']);
+  });
+
   it('creates a profile, stores the key outside the settings file, and goes online', async () => {
     const state = await h.call('profiles:create', {
       name: 'Main account',

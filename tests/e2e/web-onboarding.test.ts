@@ -79,7 +79,7 @@ describe('web mode in a browser: onboarding', () => {
     requireBrowser(context);
     const { page } = await openOnboarding();
     await page.getByLabel('Base URL').fill('api.example.com');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('form[aria-label="Connect an account"] button[type="submit"]').click();
     await page.getByText('Paste your API key').waitFor();
     await page.getByText(/Enter a full https:\/\/ URL/).waitFor();
     expect(await page.getByLabel('API key', { exact: true }).getAttribute('aria-invalid')).toBe('true');
@@ -102,8 +102,9 @@ describe('web mode in a browser: onboarding', () => {
     await screenshot(page, 'onboarding-wrong-key');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
-    // Save does not store a profile whose key was refused; it asks first.
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // Save (or "Keep for this session only" without a keychain) does not store a profile whose key
+    // was refused; it asks first.
+    await page.locator('form[aria-label="Connect an account"] button[type="submit"]').click();
     await page.getByRole('button', { name: 'Save anyway' }).waitFor();
     await page.close();
   });
@@ -115,9 +116,12 @@ describe('web mode in a browser: onboarding', () => {
     await page.getByLabel('API key', { exact: true }).fill(SANDBOX_KEY);
     await page.getByLabel('Base URL').fill(sandbox.baseUrl);
     await page.getByLabel('Profile name').fill('Sandbox account');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    if (!withKeychain) {
-      await page.getByText('The OS keychain cannot store the key.').waitFor();
+    if (withKeychain) {
+      expect(await page.getByText('No OS keychain').count()).toBe(0);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+    } else {
+      // Said once, up front, and the primary action is the one that works.
+      expect(await page.getByText(/stored in your OS keychain|Saved in your OS keychain/).count()).toBe(0);
       await screenshot(page, 'onboarding-no-keychain');
       await page.getByRole('button', { name: 'Keep for this session only' }).click();
     }
@@ -136,6 +140,60 @@ describe('web mode in a browser: onboarding', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete profile' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' }).waitFor();
+    await page.close();
+  });
+
+  it('adds /api/v1 to a base URL typed without it, warns about a duplicate profile, and shows names instead of ids', async (context) => {
+    requireBrowser(context);
+    const { page } = await openOnboarding();
+    const origin = new URL(sandbox.baseUrl).origin;
+    const primary = page.locator('form[aria-label="Connect an account"] button[type="submit"]');
+    await page.getByLabel('Base URL').fill(origin);
+    await page.getByLabel('API key', { exact: true }).fill(SANDBOX_KEY);
+    await page.getByLabel('Profile name').fill('First');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const adopted = page.getByTestId('adopted-base-url');
+    await adopted.waitFor();
+    expect(await adopted.innerText()).toContain(`${sandbox.baseUrl} (added /api/v1`);
+    // Inside a closed <details>: read the text, not what is drawn.
+    const urls = await page.locator('.probes li code').allTextContents();
+    expect(urls.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(urls).size).toBe(urls.length);
+    await screenshot(page, 'onboarding-suffix-adopted');
+    await primary.click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await status(page, 'online').waitFor();
+
+    // The same account again, from Settings: named, with a switch offered instead.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Add a profile' }).click();
+    await page.getByLabel('Base URL').fill(sandbox.baseUrl);
+    await page.getByLabel('API key', { exact: true }).fill(SANDBOX_KEY);
+    await page.getByLabel('Profile name').fill('Second');
+    await primary.click();
+    const warning = page.getByTestId('duplicate-profile');
+    await warning.waitFor();
+    expect(await warning.innerText()).toContain('“First” connects to the same base URL with the same key');
+    await warning.getByRole('button', { name: 'Switch to First' }).waitFor();
+    await screenshot(page, 'settings-duplicate-profile');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await page.getByRole('listitem', { name: /^Second/ }).count()).toBe(0);
+
+    // Catalog: names first, ids only in the tooltip and a secondary line.
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('tab', { name: 'Coins' }).click();
+    const network = page.locator('td[title="Network id: tron"]').first();
+    await network.waitFor();
+    expect((await network.innerText()).split('\n')[0]).not.toBe('tron');
+    await screenshot(page, 'catalog-coin-names');
+
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page
+      .getByRole('listitem', { name: /^First/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await page.getByRole('button', { name: 'Delete profile' }).click();
     await page.getByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' }).waitFor();
     await page.close();

@@ -10,6 +10,8 @@ export interface ConnectionServiceOptions {
   createClient: (config: ClientConfig) => ProxyServiceClient;
   monitor: Pick<ConnectionMonitor, 'check'>;
   state: { getState(): Promise<AppState> };
+  /** A saved profile with this base URL and key (compared in main), for the duplicate warning. */
+  findDuplicate?: (baseUrl: string, apiKey: string) => Promise<{ profileId: string; name: string } | null>;
 }
 
 /** `connection:test` (a base URL and key the user typed, before saving) and `connection:check`. */
@@ -28,27 +30,35 @@ export class ConnectionService implements DomainService<'connection'> {
 
   /**
    * Probes the base URL's readings (the public catalog: no key), then makes one authenticated call
-   * with the key typed alongside it, to the address typed with it. Saves nothing.
+   * with the key typed alongside it, to the address the probe adopted (the one typed, or it with
+   * `/api/v1`). Says whether a saved profile already has this address and key. Saves nothing.
    */
   async test(input: ParsedCallInput<'connection:test'>): Promise<ConnectionTestResult> {
     const probe = await this.options.probeBaseUrl(input.baseUrl);
     const probes = probe.readings.map((reading) => ({
       pathStyle: reading.style,
+      pathStyles: reading.styles,
       url: reading.url,
       ok: reading.ok,
       detail: reading.summary,
     }));
+    const address = { baseUrl: probe.baseUrl, suffixAdded: probe.suffixAdded };
     if (probe.adopted === null) {
       return {
         ok: false,
         pathStyle: null,
-        message: `The service did not answer at this base URL. ${probe.summary}`,
+        ...address,
+        duplicateOf: null,
+        message: 'The service did not answer at this base URL: no reading of it reached the catalog.',
         probes,
         authenticated: { ok: false, message: 'Not tried: the base URL did not answer.' },
       };
     }
+    const duplicateOf = this.options.findDuplicate
+      ? await this.options.findDuplicate(probe.baseUrl, input.apiKey).catch(() => null)
+      : null;
     const client = this.options.createClient({
-      baseUrl: input.baseUrl,
+      baseUrl: probe.baseUrl,
       pathStyle: probe.adopted,
       apiKey: input.apiKey,
     });
@@ -58,6 +68,8 @@ export class ConnectionService implements DomainService<'connection'> {
         return {
           ok: true,
           pathStyle: probe.adopted,
+          ...address,
+          duplicateOf,
           message: `Connected. ${probe.summary}`,
           probes,
           authenticated: { ok: true, message: answer.message },
@@ -66,6 +78,8 @@ export class ConnectionService implements DomainService<'connection'> {
       return {
         ok: false,
         pathStyle: probe.adopted,
+        ...address,
+        duplicateOf,
         message: `The base URL answers, but the key did not work. ${probe.summary}`,
         probes,
         authenticated: { ok: false, message: describeFailure(answer.error) },

@@ -3,6 +3,7 @@ import { AppError } from '../errors';
 export type ProfileErrorCode =
   | 'invalid_name'
   | 'duplicate_name'
+  | 'duplicate_profile'
   | 'invalid_base_url'
   | 'invalid_path_style'
   | 'invalid_key'

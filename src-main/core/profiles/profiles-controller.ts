@@ -45,6 +45,7 @@ export class ProfilesController implements DomainService<'profiles'> {
       pathStyle: input.pathStyle,
       key: input.apiKey,
       keyStorage: input.storage,
+      allowDuplicate: input.duplicate === 'allow',
       activate: true,
     });
     return this.recheck();

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { originOf } from '../../shared/base-url-rule';
 import type { KeychainProbeResult } from '../secrets/keychain-probe';
 import type { SecretStore } from '../secrets/secret-store';
@@ -49,6 +49,17 @@ export interface CreateProfileInput {
   keyStorage?: KeyStorage;
   /** Default: only when no profile is active. */
   activate?: boolean;
+  /**
+   * False: fail with `duplicate_profile` when a saved profile has the same base URL and key.
+   * Default true (a second profile for one account is allowed once the user confirmed it).
+   */
+  allowDuplicate?: boolean;
+}
+
+/** A saved profile that connects to the same base URL with the same key. */
+export interface DuplicateProfile {
+  profileId: string;
+  name: string;
 }
 
 export interface ProvidedProfileInput {
@@ -189,6 +200,16 @@ export class ProfilesService {
       const storage = validateKeyStorage(input.keyStorage ?? 'keychain');
       const key = input.key === undefined ? null : validateApiKey(input.key);
       if (key !== null && storage === 'keychain') this.requireKeychain();
+      if (key !== null && input.allowDuplicate === false) {
+        const duplicate = await this.duplicateOf(baseUrl, key);
+        if (duplicate) {
+          throw new ProfileError(
+            'duplicate_profile',
+            `The profile "${duplicate.name}" already connects to ${baseUrl} with this key. ` +
+              'Switch to it, or confirm to add a second profile.',
+          );
+        }
+      }
       const activate = input.activate ?? this.activeId() === null;
       const id = this.newId();
       if (key !== null) await this.writeKey(storage, id, key);
@@ -447,6 +468,29 @@ export class ProfilesService {
     return key === null ? null : { key, origin: keyOriginOf(this.savedProfile(profileId)) };
   }
 
+  /**
+   * The first saved profile with this base URL (compared as stored) and this key, or null. The keys
+   * are compared here, in main, by their SHA-256 digests in constant time; neither leaves the process.
+   * A key that cannot be read (locked keychain) counts as different.
+   */
+  findDuplicate(baseUrl: string, key: string): Promise<DuplicateProfile | null> {
+    return this.duplicateOf(normalizeBaseUrl(baseUrl), key.trim());
+  }
+
+  private async duplicateOf(baseUrl: string, key: string): Promise<DuplicateProfile | null> {
+    const wanted = digest(key);
+    for (const profile of this.settings.get().profiles) {
+      if (profile.baseUrl !== baseUrl) continue;
+      const stored = await this.storeFor(profile.keyStorage)
+        .get(accountFor(profile.id))
+        .catch(() => null);
+      if (stored !== null && timingSafeEqual(digest(stored), wanted)) {
+        return { profileId: profile.id, name: profile.name };
+      }
+    }
+    return null;
+  }
+
   keyStatus(profileId: string): Promise<KeyStatus> {
     return this.readKeyStatus(profileId);
   }
@@ -646,6 +690,10 @@ export class ProfilesService {
 }
 
 /** The account name of a profile's key in a `SecretStore`. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
 export function accountFor(profileId: string): string {
   return `api-key:${profileId}`;
 }

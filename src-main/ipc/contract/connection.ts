@@ -15,7 +15,10 @@ export interface ConnectionState {
 }
 
 export interface ProbeAttempt {
+  /** The first reading that leads to `url`. */
   pathStyle: PathStyle;
+  /** Every reading that leads to `url`: one line per URL, never the same URL twice. */
+  pathStyles: PathStyle[];
   /** The URL probed (the public catalog: it never carries a key). */
   url: string;
   ok: boolean;
@@ -26,6 +29,18 @@ export interface ConnectionTestResult {
   ok: boolean;
   /** The reading of the base URL that answered, if any. */
   pathStyle: PathStyle | null;
+  /**
+   * The base URL to save, normalised: the one typed, or it with `suffixAdded` when the service
+   * answered only there.
+   */
+  baseUrl: string;
+  /** `/api/v1` when the test adopted the base URL with it added, else null. */
+  suffixAdded: string | null;
+  /**
+   * A saved profile with the same base URL and the same key (compared in main; the key never
+   * leaves it), or null. Saving another profile for it is refused unless the user confirms.
+   */
+  duplicateOf: { profileId: string; name: string } | null;
   /** One sentence for the user: what was adopted and why, or what failed. */
   message: string;
   probes: ProbeAttempt[];

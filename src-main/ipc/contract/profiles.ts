@@ -36,6 +36,12 @@ export const profilesCalls = {
       pathStyle: pathStyle.default('literal'),
       apiKey,
       storage: keyStorage.default('keychain'),
+      /**
+       * What to do when a saved profile has the same base URL and key: `refuse` answers
+       * `duplicate_profile` (the form sends it first, then `allow` once the user confirmed). Default
+       * `allow`, for callers that checked already (the app core, scripts).
+       */
+      duplicate: z.enum(['refuse', 'allow']).default('allow'),
     }),
   ),
   /**

@@ -460,6 +460,50 @@ describe('ProfilesService: keys', () => {
   });
 });
 
+describe('ProfilesService: duplicate profiles', () => {
+  it('finds a saved profile with the same base URL and key, wherever the key is kept', async () => {
+    await service.create({ ...work, key: KEY });
+    await service.create({
+      name: 'Session',
+      baseUrl: 'https://other.example.com/api/v1',
+      key: OTHER_KEY,
+      keyStorage: 'session',
+    });
+
+    // Compared as stored: the host's case and a trailing slash make no new address.
+    expect(await service.findDuplicate('https://PROXY.example.com/api/v1/', ` ${KEY} `)).toEqual({
+      profileId: 'id-1',
+      name: 'Work',
+    });
+    expect(await service.findDuplicate('https://other.example.com/api/v1', OTHER_KEY)).toEqual({
+      profileId: 'id-2',
+      name: 'Session',
+    });
+    expect(await service.findDuplicate(work.baseUrl, OTHER_KEY)).toBeNull();
+    expect(await service.findDuplicate('https://proxy.example.com/api/v2', KEY)).toBeNull();
+  });
+
+  it('refuses a second profile with the same base URL and key unless allowed, without repeating the key', async () => {
+    await service.create({ ...work, key: KEY });
+    const error = await errorOf(
+      service.create({ name: 'Again', baseUrl: work.baseUrl, key: KEY, allowDuplicate: false }),
+    );
+    expect(error.code).toBe('duplicate_profile');
+    expect(error.message).toContain('"Work"');
+    expect(error.message).not.toContain(KEY);
+    expect(service.list().map((p) => p.name)).toEqual(['Work']);
+
+    await service.create({ name: 'Again', baseUrl: work.baseUrl, key: KEY, allowDuplicate: true });
+    await service.create({
+      name: 'Other key',
+      baseUrl: work.baseUrl,
+      key: OTHER_KEY,
+      allowDuplicate: false,
+    });
+    expect(service.list().map((p) => p.name)).toEqual(['Work', 'Again', 'Other key']);
+  });
+});
+
 describe('ProfilesService: keys and profiles provided by the app core', () => {
   it('adds a demo profile for this run only, read-only but deletable', async () => {
     await service.create(work);

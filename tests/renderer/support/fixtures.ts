@@ -80,16 +80,21 @@ export const settingsView = (overrides: Partial<SettingsView> = {}): SettingsVie
 export const passedTest = (overrides: Partial<ConnectionTestResult> = {}): ConnectionTestResult => ({
   ok: true,
   pathStyle: 'strip-v1',
+  baseUrl: 'https://api.example.com/api/v1',
+  suffixAdded: null,
+  duplicateOf: null,
   message: 'Connected. Adopted base URL without /v1.',
   probes: [
     {
       pathStyle: 'literal',
+      pathStyles: ['literal'],
       url: 'https://api.example.com/api/v1/v1/catalog/coins',
       ok: false,
       detail: 'HTTP 404',
     },
     {
       pathStyle: 'strip-v1',
+      pathStyles: ['strip-v1'],
       url: 'https://api.example.com/api/v1/catalog/coins',
       ok: true,
       detail: 'HTTP 200',
@@ -107,6 +112,7 @@ export const rejectedKeyTest = (): ConnectionTestResult =>
     probes: [
       {
         pathStyle: 'literal',
+        pathStyles: ['literal'],
         url: 'https://api.example.com/api/v1/v1/catalog/coins',
         ok: true,
         detail: 'HTTP 200',

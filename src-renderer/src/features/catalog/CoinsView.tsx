@@ -5,7 +5,19 @@ import { useCoins } from './catalog-hooks';
 export function CoinsView() {
   const { loadable, retry } = useCoins();
   return (
-    <AsyncContent loadable={loadable} what="coins" onRetry={retry} empty={<p>The service lists no coins.</p>}>
+    <AsyncContent
+      loadable={loadable}
+      what="coins"
+      onRetry={retry}
+      empty={
+        <div className="empty">
+          <p>The service lists no coins right now, so top-ups cannot be paid. Ask again later.</p>
+          <button type="button" className="button" onClick={retry}>
+            Ask again
+          </button>
+        </div>
+      }
+    >
       {(coins) => (
         <div className="table-wrap">
           <table className="table" aria-label="Coins and networks">
@@ -43,8 +55,9 @@ export function CoinsView() {
                         <th scope="row">
                           {coin.name} <span className="code">{coin.code}</span>
                         </th>
-                        <td>
-                          {network.name} <code className="code">{network.id}</code>
+                        <td title={`Network id: ${network.id}`}>
+                          {network.name}
+                          <span className="named__id">{network.id}</span>
                         </td>
                         <td className="numeric">{network.confirmationsRequired}</td>
                         <td className="numeric">

@@ -18,20 +18,29 @@ function CountryTable({ countries }: { countries: Country[] }) {
   const search = useCatalogStore((store) => store.search);
   const selected = useCatalogStore((store) => store.selectedCountry);
   const selectCountry = useCatalogStore((store) => store.selectCountry);
+  const setSearch = useCatalogStore((store) => store.setSearch);
   const shown = useMemo(
     () => countries.filter((country) => matchesSearch(country, search)),
     [countries, search],
   );
   return (
     <>
-      <p className="muted" role="status" aria-live="polite">
-        {shown.length === countries.length
-          ? `${countries.length} countries`
-          : `${shown.length} of ${countries.length} countries match “${search.trim()}”`}
-      </p>
       {shown.length === 0 ? (
-        <p className="empty">No country matches your search.</p>
+        // The empty state says it all (no "0 of N countries" above it) and offers the way back.
+        <div className="empty" role="status">
+          <p>No country matches “{search.trim()}”. Search by name, code (US) or region.</p>
+          <button type="button" className="button" onClick={() => setSearch('')}>
+            Clear the search
+          </button>
+        </div>
       ) : (
+        <p className="muted" role="status" aria-live="polite">
+          {shown.length === countries.length
+            ? `${countries.length} countries`
+            : `${shown.length} of ${countries.length} countries match “${search.trim()}”`}
+        </p>
+      )}
+      {shown.length === 0 ? null : (
         <div className="table-wrap">
           <table className="table" aria-label="Countries">
             <thead>
@@ -117,7 +126,20 @@ export function CountriesView() {
           loadable={loadable}
           what="countries"
           onRetry={retry}
-          empty={<p>The service lists no countries for this product.</p>}
+          empty={
+            <div className="empty">
+              <p>The service lists no countries for this product.</p>
+              {product !== 'all' ? (
+                <button type="button" className="button" onClick={() => setProduct('all')}>
+                  Show every product
+                </button>
+              ) : (
+                <button type="button" className="button" onClick={retry}>
+                  Ask again
+                </button>
+              )}
+            </div>
+          }
         >
           {(countries) => <CountryTable countries={countries} />}
         </AsyncContent>

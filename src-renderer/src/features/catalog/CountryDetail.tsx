@@ -87,17 +87,16 @@ function CitiesTable({
         <thead>
           <tr>
             <th scope="col">City</th>
-            <th scope="col">Id</th>
             <th scope="col">State</th>
           </tr>
         </thead>
         <tbody>
           {shown.map((city) => (
             <tr key={city.id}>
-              <th scope="row">{city.name}</th>
-              <td>
-                <code>{city.id}</code>
-              </td>
+              <th scope="row" title={`City id: ${city.id}`}>
+                {city.name}
+                <span className="named__id">{city.id}</span>
+              </th>
               <td>{city.state ?? <span className="muted">—</span>}</td>
             </tr>
           ))}

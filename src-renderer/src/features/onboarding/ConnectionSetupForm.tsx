@@ -10,8 +10,9 @@ import { defaultProfileName, useOnboardingStore } from './onboarding-store';
 const PLACED_FIELDS = ['name', 'baseUrl', 'apiKey', 'storage'];
 
 /**
- * Paste the key and the base URL, test, save. Used by onboarding and by "Add a profile" in Settings.
- * Enter in any field runs Save (which tests first when the inputs changed since the last test).
+ * Paste the base URL and the key (the order providers show them), test, save. Used by onboarding and by
+ * "Add a profile" in Settings. Enter in any field runs Save (which tests first when the inputs changed
+ * since the last test). Without an OS keychain the primary action keeps the key for this session only.
  */
 export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
   const draft = useOnboardingStore((store) => store.draft);
@@ -24,6 +25,8 @@ export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
   const setField = useOnboardingStore((store) => store.setField);
   const testConnection = useOnboardingStore((store) => store.testConnection);
   const save = useOnboardingStore((store) => store.save);
+  const duplicateOf = useOnboardingStore((store) => store.duplicateOf);
+  const switchToDuplicate = useOnboardingStore((store) => store.switchToDuplicate);
   const keychain = useAppStore((store) => store.state?.keychain);
 
   const testing = test.status === 'loading';
@@ -37,16 +40,14 @@ export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
     void saveAndReport();
   };
 
+  const noKeychain = keychain !== undefined && !keychain.available;
+  const keyHint = noKeychain
+    ? `No OS keychain is available${keychain.reason ? `: ${keychain.reason.replace(/\.?$/, '.')}` : '.'} ` +
+      'The key is kept in memory for this session only; enter it again after a restart.'
+    : 'Saved in your OS keychain; the app shows only its last four characters.';
+
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Connect an account">
-      <PasswordField
-        label="API key"
-        value={draft.apiKey}
-        onChange={(value) => setField('apiKey', value)}
-        error={fieldErrors.apiKey}
-        hint="It is stored in your OS keychain and never shown again, only its last four characters."
-        required
-      />
       <TextField
         label="Base URL"
         type="url"
@@ -55,9 +56,17 @@ export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
         onChange={(value) => setField('baseUrl', value)}
         error={fieldErrors.baseUrl}
         placeholder="https://api.example.com/api/v1"
-        hint="The API address your provider gave you; it usually ends in /api/v1."
+        hint="The API address your provider gave you; it usually ends in /api/v1 (added for you if it answers there)."
         spellCheck={false}
         autoCapitalize="off"
+        required
+      />
+      <PasswordField
+        label="API key"
+        value={draft.apiKey}
+        onChange={(value) => setField('apiKey', value)}
+        error={fieldErrors.apiKey}
+        hint={keyHint}
         required
       />
       <TextField
@@ -69,12 +78,6 @@ export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
         hint="Leave empty to use the host name."
         maxLength={60}
       />
-      {keychain && !keychain.available ? (
-        <p className="message message--warn">
-          No OS keychain is available{keychain.reason ? `: ${keychain.reason.replace(/\.?$/, '.')}` : '.'} The
-          key can be kept for this session only.
-        </p>
-      ) : null}
 
       {testing ? (
         <p role="status" className="muted">
@@ -103,13 +106,41 @@ export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
             type="button"
             className="button"
             disabled={busy}
-            onClick={() => void saveAndReport({ storage: 'session', anyway: true })}
+            // The duplicate check already ran (or was confirmed) before the keychain refused.
+            onClick={() => void saveAndReport({ storage: 'session', anyway: true, duplicate: true })}
           >
             Keep for this session only
           </button>
         </div>
       ) : saveError && !saveError.fields ? (
         <ErrorMessage error={saveError} title="Could not save the profile" />
+      ) : null}
+
+      {duplicateOf ? (
+        <div className="message message--warn" role="alert" data-testid="duplicate-profile">
+          <p>
+            <strong>You already have this account.</strong> The profile “{duplicateOf.name}” connects to the
+            same base URL with the same key.
+          </p>
+          <div className="form__actions">
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={busy}
+              onClick={() => void switchToDuplicate().then((done) => done && onSaved?.())}
+            >
+              Switch to {duplicateOf.name}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => void saveAndReport({ duplicate: true, anyway: true })}
+            >
+              Add a second profile
+            </button>
+          </div>
+        </div>
       ) : null}
 
       {confirmUntested ? (
@@ -131,7 +162,7 @@ export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
           {testing ? 'Testing…' : 'Test connection'}
         </button>
         <button type="submit" className="button button--primary" disabled={busy}>
-          {saving ? 'Saving…' : 'Save'}
+          {saving ? 'Saving…' : noKeychain ? 'Keep for this session only' : 'Save'}
         </button>
       </div>
     </form>

@@ -19,6 +19,17 @@ export function ConnectionTestReport({ result }: { result: ConnectionTestResult 
         <strong>{passed ? 'Connection works.' : 'Connection test failed.'}</strong> {result.message}
       </p>
       <dl className="facts">
+        <dt>Base URL</dt>
+        <dd data-testid="adopted-base-url">
+          <code>{result.baseUrl}</code>
+          {result.suffixAdded && result.pathStyle !== null ? (
+            <>
+              {' '}
+              (added <code>{result.suffixAdded}</code>: the service answered there, not at the address as
+              typed)
+            </>
+          ) : null}
+        </dd>
         <dt>URL reading</dt>
         <dd>
           {result.pathStyle ? (
@@ -49,9 +60,13 @@ export function ConnectionTestReport({ result }: { result: ConnectionTestResult 
           <summary>Probes ({result.probes.length})</summary>
           <ul className="probes">
             {result.probes.map((probe) => (
-              <li key={`${probe.pathStyle}-${probe.url}`}>
+              // Main asks each URL once: one line per URL, with every reading that leads to it.
+              <li key={probe.url} className="probes__line">
                 <span className={probe.ok ? 'text-ok' : 'text-bad'}>{probe.ok ? 'answered' : 'failed'}</span>{' '}
-                <code>{probe.url}</code> <span className="muted">({PATH_STYLE_LABELS[probe.pathStyle]})</span>
+                <code>{probe.url}</code>{' '}
+                <span className="muted">
+                  ({probe.pathStyles.map((style) => PATH_STYLE_LABELS[style]).join('; ')})
+                </span>
                 {probe.detail ? <span className="muted"> · {probe.detail}</span> : null}
               </li>
             ))}

@@ -24,7 +24,7 @@ export function OnboardingScreen() {
       <main id="main" tabIndex={-1} className="app-main onboarding">
         <h1>Welcome to Proxy Manager</h1>
         <p className="lead">
-          Connect your proxy service account with the API key and base URL your provider gave you, or try the
+          Connect your proxy service account with the base URL and API key your provider gave you, or try the
           app with simulated data first.
         </p>
         <div className="onboarding__columns">
@@ -35,8 +35,9 @@ export function OnboardingScreen() {
           <section className="card" aria-labelledby="demo-title">
             <h2 id="demo-title">Just looking?</h2>
             <p>
-              The demo runs a complete sandbox of the service inside the app: ports you can rotate,
-              subscriptions with traffic, a catalog and crypto top-ups on a simulated chain.
+              The demo runs a sandbox of the service inside the app: mobile ports you can rotate, with their
+              IP history, subscriptions with traffic, the catalog of locations and coins, and crypto top-ups
+              on a simulated chain. Nothing is charged.
             </p>
             {demoError ? <ErrorMessage error={demoError} title="Could not start the demo" /> : null}
             <button

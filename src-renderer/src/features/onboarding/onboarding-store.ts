@@ -29,6 +29,19 @@ export function defaultProfileName(baseUrl: string): string {
   }
 }
 
+export interface SaveOptions {
+  storage?: KeyStorage;
+  /** Save although the connection test failed. */
+  anyway?: boolean;
+  /** Save although a saved profile has the same base URL and key. */
+  duplicate?: boolean;
+}
+
+/** Where a new key goes by default: the keychain, or this session when main reports none. */
+export function defaultStorage(): KeyStorage {
+  return useAppStore.getState().state?.keychain.available === false ? 'session' : 'keychain';
+}
+
 export const testPassed = (result: ConnectionTestResult | null) =>
   result !== null && result.ok && result.pathStyle !== null && result.authenticated.ok;
 
@@ -49,12 +62,16 @@ interface OnboardingStore {
   confirmUntested: boolean;
   /** The keychain refused the key; the form offers "Keep for this session only". */
   keychainUnavailable: boolean;
+  /** A saved profile has this base URL and key (main compared them); the form offers to switch to it. */
+  duplicateOf: { profileId: string; name: string } | null;
   demoStarting: boolean;
   demoError: IpcError | null;
 
   setField: (field: keyof ConnectionDraft, value: string) => void;
   testConnection: () => Promise<ConnectionTestResult | null>;
-  save: (options?: { storage?: KeyStorage; anyway?: boolean }) => Promise<boolean>;
+  save: (options?: SaveOptions) => Promise<boolean>;
+  /** Instead of adding a duplicate: make the existing profile active and drop the draft. */
+  switchToDuplicate: () => Promise<boolean>;
   startDemo: () => Promise<boolean>;
   reset: () => void;
 }
@@ -68,6 +85,7 @@ export const useOnboardingStore = create<OnboardingStore>()((set, get) => ({
   saveError: null,
   confirmUntested: false,
   keychainUnavailable: false,
+  duplicateOf: null,
   demoStarting: false,
   demoError: null,
 
@@ -78,6 +96,7 @@ export const useOnboardingStore = create<OnboardingStore>()((set, get) => ({
         draft: { ...store.draft, [field]: value },
         fieldErrors,
         confirmUntested: false,
+        duplicateOf: null,
         ...(field === 'apiKey' ? { keychainUnavailable: false } : {}),
       };
     }),
@@ -86,7 +105,13 @@ export const useOnboardingStore = create<OnboardingStore>()((set, get) => ({
     const { draft, test } = get();
     if (test.status === 'loading') return null;
     const tested = signature(draft);
-    set({ test: loading(test), fieldErrors: {}, saveError: null, confirmUntested: false });
+    set({
+      test: loading(test),
+      fieldErrors: {},
+      saveError: null,
+      confirmUntested: false,
+      duplicateOf: null,
+    });
     const result = await callApi((api) =>
       api.connection.test({ baseUrl: draft.baseUrl.trim(), apiKey: draft.apiKey.trim() }),
     );
@@ -100,7 +125,7 @@ export const useOnboardingStore = create<OnboardingStore>()((set, get) => ({
 
   save: async (options = {}) => {
     if (get().saving) return false;
-    set({ saving: true, saveError: null });
+    set({ saving: true, saveError: null, duplicateOf: null });
     try {
       const { draft, test, testedSignature } = get();
       let result = testedSignature === signature(draft) ? test.data : null;
@@ -112,14 +137,22 @@ export const useOnboardingStore = create<OnboardingStore>()((set, get) => ({
         set({ confirmUntested: true });
         return false;
       }
-      const storage = options.storage ?? 'keychain';
+      if (result.duplicateOf && !options.duplicate) {
+        set({ duplicateOf: result.duplicateOf });
+        return false;
+      }
+      const storage = options.storage ?? defaultStorage();
+      // The address the test adopted: the one typed, or it with /api/v1 when only that answered.
+      const baseUrl = result.pathStyle !== null ? result.baseUrl : draft.baseUrl.trim();
       const created = await callApi((api) =>
         api.profiles.create({
-          name: draft.name.trim() || defaultProfileName(draft.baseUrl),
-          baseUrl: draft.baseUrl.trim(),
+          name: draft.name.trim() || defaultProfileName(baseUrl),
+          baseUrl,
           pathStyle: result.pathStyle ?? 'literal',
           apiKey: draft.apiKey.trim(),
           storage,
+          // Main checks again: a profile saved meanwhile (another window) is not duplicated silently.
+          duplicate: options.duplicate ? 'allow' : 'refuse',
         }),
       );
       if (!created.ok) {
@@ -131,6 +164,24 @@ export const useOnboardingStore = create<OnboardingStore>()((set, get) => ({
         return false;
       }
       useAppStore.getState().applyState(created.value);
+      get().reset();
+      return true;
+    } finally {
+      set({ saving: false });
+    }
+  },
+
+  switchToDuplicate: async () => {
+    const duplicate = get().duplicateOf;
+    if (!duplicate || get().saving) return false;
+    set({ saving: true, saveError: null });
+    try {
+      const switched = await callApi((api) => api.profiles.switch({ profileId: duplicate.profileId }));
+      if (!switched.ok) {
+        set({ saveError: switched.error });
+        return false;
+      }
+      useAppStore.getState().applyState(switched.value);
       get().reset();
       return true;
     } finally {
@@ -156,5 +207,6 @@ export const useOnboardingStore = create<OnboardingStore>()((set, get) => ({
       saveError: null,
       confirmUntested: false,
       keychainUnavailable: false,
+      duplicateOf: null,
     }),
 }));

@@ -31,17 +31,34 @@ function useOperation(operation: ProfileOperation, profileId: string) {
   return { pending, error };
 }
 
+/** `scheme://host:port` of a URL as typed, or null while it is not a URL yet. */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return null;
+  }
+}
+
 function EditForm({ profile, onDone }: { profile: ProfileSummary; onDone: () => void }) {
   const [name, setName] = useState(profile.name);
   const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
+  const [apiKey, setApiKey] = useState('');
   const update = useProfilesStore((store) => store.update);
   const { pending, error } = useOperation('update', profile.id);
-  const errors = fieldErrorsOf(error);
+  const errors = fieldErrorsOf(error, { key: 'apiKey' });
+  // A key is sent only to the origin it was saved for: moving the profile elsewhere needs it again
+  // (main refuses with `key_required` on `apiKey` otherwise, which also shows the field).
+  const newOrigin = originOf(baseUrl);
+  const needsKey =
+    (profile.key.configured && newOrigin !== null && newOrigin !== originOf(profile.baseUrl)) ||
+    errors.apiKey !== undefined;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const edit = {
       ...(name.trim() !== profile.name ? { name } : {}),
       ...(baseUrl.trim() !== profile.baseUrl ? { baseUrl } : {}),
+      ...(needsKey && apiKey.trim() !== '' ? { apiKey } : {}),
     };
     if (Object.keys(edit).length === 0 || (await update(profile.id, edit))) onDone();
   };
@@ -62,6 +79,16 @@ function EditForm({ profile, onDone }: { profile: ProfileSummary; onDone: () => 
         spellCheck={false}
         hint="Changing it keeps the URL reading; test the connection afterwards with Check now."
       />
+      {needsKey ? (
+        <PasswordField
+          label="API key for the new address"
+          value={apiKey}
+          onChange={setApiKey}
+          error={errors.apiKey}
+          hint={`The saved key is sent only to ${originOf(profile.baseUrl) ?? 'its own address'}; enter it again to use it at ${newOrigin ?? 'the new address'}.`}
+          required
+        />
+      ) : null}
       {error && !error.fields ? <ErrorMessage error={error} title="Could not save" /> : null}
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={pending}>

@@ -26,7 +26,7 @@ export function ProfilesPanel() {
           ))}
         </ul>
       ) : (
-        <p>No profiles.</p>
+        <p>No profiles yet. Add one with the base URL and API key your provider gave you.</p>
       )}
       <button type="button" className="button" aria-expanded={adding} onClick={toggleAdding}>
         {adding ? 'Cancel adding a profile' : 'Add a profile'}

@@ -10,6 +10,8 @@ export const operationKey = (operation: ProfileOperation, profileId: string) => 
 export interface ProfileEdit {
   name?: string;
   baseUrl?: string;
+  /** Required by main when `baseUrl` moves to another origin while the profile has a key. */
+  apiKey?: string;
 }
 
 interface ProfilesStore {

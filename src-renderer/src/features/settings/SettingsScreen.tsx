@@ -13,6 +13,8 @@ import { useSettingsStore } from './settings-store';
 
 type Theme = SettingsView['theme'];
 
+const THEME_LABELS: Record<Theme, string> = { system: 'follow the system', light: 'light', dark: 'dark' };
+
 function ThemeSection({ theme }: { theme: Theme }) {
   const update = useSettingsStore((store) => store.update);
   const error = useSettingsStore((store) => store.errors.theme ?? null);
@@ -22,7 +24,7 @@ function ThemeSection({ theme }: { theme: Theme }) {
       <RadioGroup
         legend="Theme"
         value={theme}
-        onChange={(value) => void update('theme', { theme: value })}
+        onChange={(value) => void update('theme', { theme: value }, `Theme: ${THEME_LABELS[value]}`)}
         options={[
           { value: 'system', label: 'Follow the system' },
           { value: 'light', label: 'Light' },
@@ -100,7 +102,13 @@ function DesktopSection({ preferences }: { preferences: DesktopPreferences }) {
           hint={option.hint}
           checked={preferences[option.key]}
           disabled={saving}
-          onChange={(checked) => void update('desktop', { desktop: { [option.key]: checked } })}
+          onChange={(checked) =>
+            void update(
+              'desktop',
+              { desktop: { [option.key]: checked } },
+              `${option.label}: ${checked ? 'on' : 'off'}`,
+            )
+          }
         />
       ))}
       {error ? <ErrorMessage error={error} title="Could not change the desktop preferences" /> : null}
@@ -115,6 +123,14 @@ interface NumberDraft {
   trafficRemainingPercent: string;
   expiryWarningDays: string;
 }
+
+const NUMBER_LABELS: Record<keyof NumberDraft, { label: string; unit: string }> = {
+  usageMinutes: { label: 'Usage refresh', unit: 'minutes' },
+  topUpVerifyingSeconds: { label: 'Top-up check while verifying', unit: 'seconds' },
+  topUpAwaitingPaymentSeconds: { label: 'Top-up check while awaiting payment', unit: 'seconds' },
+  trafficRemainingPercent: { label: 'Low-traffic alert', unit: '% left' },
+  expiryWarningDays: { label: 'Expiry warning', unit: 'days before' },
+};
 
 const draftOf = (settings: SettingsView): NumberDraft => ({
   usageMinutes: String(settings.polling.usageMinutes),
@@ -144,7 +160,6 @@ function PollingSection({ settings }: { settings: SettingsView }) {
   const update = useSettingsStore((store) => store.update);
   const saving = useSettingsStore((store) => store.saving.polling ?? false);
   const error = useSettingsStore((store) => store.errors.polling ?? null);
-  const saved = useSettingsStore((store) => store.saved.polling ?? false);
   const clearFeedback = useSettingsStore((store) => store.clearFeedback);
   const serverErrors = fieldErrorsOf(error, FIELD_NAMES);
   const errors = { ...serverErrors, ...localErrors };
@@ -156,8 +171,13 @@ function PollingSection({ settings }: { settings: SettingsView }) {
     clearFeedback('polling');
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  // Applies the fields that changed (on leaving a field, or Enter); the toast offers Undo.
+  const commit = async () => {
+    const current = draftOf(settings);
+    const changed = (Object.keys(draft) as (keyof NumberDraft)[]).filter(
+      (field) => draft[field].trim() !== current[field],
+    );
+    if (changed.length === 0) return;
     const numbers = Object.fromEntries(
       (Object.entries(draft) as [keyof NumberDraft, string][]).map(([field, value]) => [
         field,
@@ -166,34 +186,46 @@ function PollingSection({ settings }: { settings: SettingsView }) {
     ) as Record<keyof NumberDraft, number>;
     // Only "not a whole number" is checked here (JSON cannot carry it); ranges are main's to judge.
     const notWhole = Object.fromEntries(
-      Object.entries(numbers)
-        .filter(([, value]) => !Number.isInteger(value))
-        .map(([field]) => [field, 'Enter a whole number']),
+      changed
+        .filter((field) => !Number.isInteger(numbers[field]))
+        .map((field) => [field, 'Enter a whole number']),
     );
     setLocalErrors(notWhole);
     if (Object.keys(notWhole).length > 0) return;
-    await update('polling', {
-      polling: {
-        usageMinutes: numbers.usageMinutes,
-        topUpVerifyingSeconds: numbers.topUpVerifyingSeconds,
-        topUpAwaitingPaymentSeconds: numbers.topUpAwaitingPaymentSeconds,
+    const description = changed
+      .map((field) => `${NUMBER_LABELS[field].label}: ${numbers[field]} ${NUMBER_LABELS[field].unit}`)
+      .join(', ');
+    await update(
+      'polling',
+      {
+        polling: {
+          usageMinutes: numbers.usageMinutes,
+          topUpVerifyingSeconds: numbers.topUpVerifyingSeconds,
+          topUpAwaitingPaymentSeconds: numbers.topUpAwaitingPaymentSeconds,
+        },
+        alerts: {
+          trafficRemainingPercent: numbers.trafficRemainingPercent,
+          expiryWarningDays: numbers.expiryWarningDays,
+        },
       },
-      alerts: {
-        trafficRemainingPercent: numbers.trafficRemainingPercent,
-        expiryWarningDays: numbers.expiryWarningDays,
-      },
-    });
+      description,
+    );
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void commit();
   };
 
-  const numberField = (field: keyof NumberDraft, label: string, hint: string, unit: string) => (
+  const numberField = (field: keyof NumberDraft, hint: string) => (
     <TextField
-      label={label}
+      label={NUMBER_LABELS[field].label}
       inputMode="numeric"
       value={draft[field]}
       onChange={set(field)}
+      onBlur={() => void commit()}
       error={errors[field]}
       hint={hint}
-      addon={<span className="field__unit">{unit}</span>}
+      addon={<span className="field__unit">{NUMBER_LABELS[field].unit}</span>}
       className="field--narrow"
     />
   );
@@ -201,37 +233,15 @@ function PollingSection({ settings }: { settings: SettingsView }) {
   return (
     <section className="settings-section" aria-labelledby="polling-title">
       <h2 id="polling-title">Polling and alerts</h2>
-      <form
-        className="form"
-        onSubmit={(event) => void submit(event)}
-        noValidate
-        aria-labelledby="polling-title"
-      >
-        {numberField('usageMinutes', 'Usage refresh', 'How often traffic usage is read.', 'minutes')}
-        {numberField(
-          'topUpVerifyingSeconds',
-          'Top-up check while verifying',
-          'The service asks for no less than 10 s.',
-          'seconds',
-        )}
-        {numberField(
-          'topUpAwaitingPaymentSeconds',
-          'Top-up check while awaiting payment',
-          'The service asks for no less than 30 s.',
-          'seconds',
-        )}
+      <form className="form" onSubmit={submit} noValidate aria-labelledby="polling-title">
+        {numberField('usageMinutes', 'How often traffic usage is read.')}
+        {numberField('topUpVerifyingSeconds', 'The service asks for no less than 10 s.')}
+        {numberField('topUpAwaitingPaymentSeconds', 'The service asks for no less than 30 s.')}
         {numberField(
           'trafficRemainingPercent',
-          'Low-traffic alert',
           'Warn when a subscription has this share of its traffic left.',
-          '% left',
         )}
-        {numberField(
-          'expiryWarningDays',
-          'Expiry warning',
-          'Warn this many days before a port or subscription expires.',
-          'days before',
-        )}
+        {numberField('expiryWarningDays', 'Warn this many days before a port or subscription expires.')}
         {unplaced.length > 0 ? (
           <ul className="field__error" role="alert">
             {unplaced.map((message) => (
@@ -240,29 +250,34 @@ function PollingSection({ settings }: { settings: SettingsView }) {
           </ul>
         ) : null}
         {error && !error.fields ? <ErrorMessage error={error} title="Could not save" /> : null}
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save'}
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              setDraft(draftOf(settings));
-              setLocalErrors({});
-              clearFeedback('polling');
-            }}
-          >
-            Undo changes
-          </button>
-          {saved ? (
-            <span role="status" className="text-ok">
-              Saved.
-            </span>
-          ) : null}
-        </div>
+        {/* Enter applies too; the button is for keyboard users who expect one, not a second Save. */}
+        <button type="submit" className="visually-hidden" tabIndex={-1} disabled={saving}>
+          Apply
+        </button>
       </form>
     </section>
+  );
+}
+
+/** The last preference change, with Undo: preferences apply at once, so this is the way back. */
+function UndoToast() {
+  const change = useSettingsStore((store) => store.lastChange);
+  const undoLast = useSettingsStore((store) => store.undoLast);
+  const dismiss = useSettingsStore((store) => store.dismissLastChange);
+  return (
+    <div className="toast-region" role="status" aria-live="polite">
+      {change ? (
+        <div className="toast" data-testid="settings-undo">
+          <span>Applied. {change.description}.</span>
+          <button type="button" className="button" onClick={() => void undoLast()}>
+            Undo
+          </button>
+          <button type="button" className="button button--link" onClick={dismiss} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
+      ) : null}
+    </div>
   );
 }
 
@@ -274,7 +289,10 @@ export function SettingsScreen() {
     void load();
   }, [load]);
   return (
-    <Screen title="Settings" description="Profiles and keys, appearance, polling intervals and alerts.">
+    <Screen
+      title="Settings"
+      description="Profiles and keys, appearance, polling intervals and alerts. Preferences apply as soon as you change them; Undo puts the last change back."
+    >
       <ProfilesPanel />
       <AsyncContent loadable={settings} what="settings" onRetry={() => void load(true)} isEmpty={() => false}>
         {(view) => {
@@ -283,7 +301,9 @@ export function SettingsScreen() {
             <>
               <ThemeSection theme={view.theme} />
               {desktop ? <DesktopSection preferences={desktop} /> : null}
-              <PollingSection settings={view} />
+              {/* Keyed by the values: an undo or a change from another window shows in the fields. */}
+              <PollingSection key={JSON.stringify([view.polling, view.alerts])} settings={view} />
+              <UndoToast />
             </>
           );
         }}

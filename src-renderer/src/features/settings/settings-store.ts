@@ -5,7 +5,11 @@ import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 
 export type SettingsUpdate = CallInput<'settings:update'>;
-/** Each part of the Settings screen saves on its own and shows its own errors. */
+/**
+ * The Settings screen's one model: every preference applies as soon as it is changed (a choice at
+ * once, a number when its field is left or Enter is pressed), and the last change can be undone from
+ * a toast. There is no Save button for preferences. Each part shows its own errors.
+ */
 export type SettingsSection = 'theme' | 'polling' | 'alerts' | 'desktop';
 
 interface SettingsStore {
@@ -14,29 +18,47 @@ interface SettingsStore {
   errors: Partial<Record<SettingsSection, IpcError | null>>;
   /** Sections saved since the form was last edited: "Saved" feedback. */
   saved: Partial<Record<SettingsSection, boolean>>;
+  /** The last change applied, for the undo toast: what it did and the patch that reverses it. */
+  lastChange: { section: SettingsSection; description: string; undo: SettingsUpdate } | null;
   load: (force?: boolean) => Promise<void>;
   /** Loads the settings again if they were loaded (after a reconnect: a change may have been missed). */
   reloadLoaded: () => Promise<void>;
   /** Settings from main (`settings:changed`, e.g. changed in another window): they replace ours. */
   applyView: (view: SettingsView) => void;
-  /** Resolves true when main accepted the change. */
-  update: (section: SettingsSection, patch: SettingsUpdate) => Promise<boolean>;
+  /** Resolves true when main accepted the change; `description` goes in the undo toast. */
+  update: (section: SettingsSection, patch: SettingsUpdate, description?: string) => Promise<boolean>;
+  /** Puts back what the last change replaced. */
+  undoLast: () => Promise<boolean>;
+  dismissLastChange: () => void;
   clearFeedback: (section: SettingsSection) => void;
 }
 
 const ready = (view: SettingsView): Loadable<SettingsView> => ({ status: 'ready', data: view, error: null });
 
-export const useSettingsStore = create<SettingsStore>()((set) => ({
+/** The values `patch` replaces in `view`: sending it back undoes the patch. */
+export function undoPatchOf(view: SettingsView, patch: SettingsUpdate): SettingsUpdate {
+  const undo: Record<string, unknown> = {};
+  for (const key of Object.keys(patch) as (keyof SettingsUpdate & keyof SettingsView)[]) {
+    const previous = view[key];
+    // Objects are sent whole (the contract wants every field of polling and alerts).
+    undo[key] = typeof previous === 'object' && previous !== null ? { ...previous } : previous;
+  }
+  return undo;
+}
+
+export const useSettingsStore = create<SettingsStore>()((set, get) => ({
   settings: idle(),
   saving: {},
   errors: {},
   saved: {},
+  lastChange: null,
 
   load: (force = false) => settingsValue.load([], force),
   reloadLoaded: () => settingsValue.reloadLoaded(),
   applyView: (view) => set({ settings: ready(view) }),
 
-  update: async (section, patch) => {
+  update: async (section, patch, description) => {
+    const before = get().settings.data;
     set((store) => ({
       saving: { ...store.saving, [section]: true },
       errors: { ...store.errors, [section]: null },
@@ -46,11 +68,27 @@ export const useSettingsStore = create<SettingsStore>()((set) => ({
     set((store) => ({
       saving: { ...store.saving, [section]: false },
       ...(result.ok
-        ? { settings: ready(result.value), saved: { ...store.saved, [section]: true } }
+        ? {
+            settings: ready(result.value),
+            saved: { ...store.saved, [section]: true },
+            lastChange:
+              before && description !== undefined
+                ? { section, description, undo: undoPatchOf(before, patch) }
+                : store.lastChange,
+          }
         : { errors: { ...store.errors, [section]: result.error } }),
     }));
     return result.ok;
   },
+
+  undoLast: async () => {
+    const change = get().lastChange;
+    if (!change) return false;
+    set({ lastChange: null });
+    return get().update(change.section, change.undo);
+  },
+
+  dismissLastChange: () => set({ lastChange: null }),
 
   clearFeedback: (section) =>
     set((store) => ({

@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { LocationName, NetworkName } from '../../../../src-renderer/src/features/catalog/CatalogNames';
 import { CatalogScreen } from '../../../../src-renderer/src/features/catalog/CatalogScreen';
 import { deferred, fail, ok } from '../../support/fake-api';
 import { carriers, cities, coins, countries, states } from '../../support/fixtures';
@@ -47,7 +48,11 @@ describe('Catalog screen', () => {
     expect(screen.getByText('1 of 2 countries match “europe”')).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('Search countries'), { target: { value: 'zz' } });
-    expect(screen.getByText('No country matches your search.')).toBeTruthy();
+    expect(screen.getByText(/No country matches “zz”/)).toBeTruthy();
+    // No redundant "0 of 2 countries" above the empty state; its action brings the list back.
+    expect(screen.queryByText(/0 of 2 countries/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear the search' }));
+    expect(rowNames(screen.getByRole('table', { name: 'Countries' }))).toHaveLength(2);
   });
 
   it('shows an error with its message and a Retry that loads again', async () => {
@@ -66,6 +71,9 @@ describe('Catalog screen', () => {
     fake.current.handle('catalog:countries', () => ok([]));
     render(<CatalogScreen />);
     expect(await screen.findByText('The service lists no countries for this product.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Ask again' }));
+    await settle();
+    expect(fake.current.callsTo('catalog:countries')).toHaveLength(2);
   });
 
   it('opens a country with its states, cities (with product filter), ASNs and carriers', async () => {
@@ -77,12 +85,14 @@ describe('Catalog screen', () => {
 
     fireEvent.click(within(detail).getByRole('tab', { name: 'Cities' }));
     expect(rowNames(await within(detail).findByRole('table', { name: 'Cities of US' }))).toEqual([
-      'Los Angeles',
-      'New York',
+      'Los Angeleslos_angeles',
+      'New Yorknew_york',
     ]);
     fireEvent.click(within(detail).getByRole('radio', { name: 'Mobile ports' }));
     await settle();
-    expect(rowNames(within(detail).getByRole('table', { name: 'Cities of US' }))).toEqual(['Los Angeles']);
+    expect(rowNames(within(detail).getByRole('table', { name: 'Cities of US' }))).toEqual([
+      'Los Angeleslos_angeles',
+    ]);
     expect(fake.current.callsTo('catalog:cities')).toEqual([
       { countryCode: 'US' },
       { countryCode: 'US', product: 'mobile' },
@@ -132,8 +142,33 @@ describe('Catalog screen', () => {
           .map((cell) => cell.textContent),
       ),
     ).toEqual([
-      ['Tron (TRC-20) tron', '20', '≈ 3 min', 'No'],
-      ['Ethereum (ERC-20) ethereum', '12', 'unknown', 'No'],
+      ['Tron (TRC-20)tron', '20', '≈ 3 min', 'No'],
+      ['Ethereum (ERC-20)ethereum', '12', 'unknown', 'No'],
     ]);
+    // The name first; the network id on a secondary line and in the tooltip.
+    const tron = within(table).getByText('Tron (TRC-20)');
+    expect(tron.getAttribute('title')).toBe('Network id: tron');
+    expect(within(tron).getByText('tron').className).toBe('named__id');
+  });
+
+  it('shows names from the catalog instead of location and network ids, with the ids in a tooltip', async () => {
+    render(
+      <p>
+        <LocationName countryCode="US" cityId="los_angeles" /> | <LocationName countryCode="DE" /> |{' '}
+        <NetworkName coinCode="USDT" networkId="tron" showId /> |{' '}
+        <LocationName countryCode="US" cityId="atlantis" />
+      </p>,
+    );
+    expect(await screen.findByText('Los Angeles, United States')).toBeTruthy();
+    expect(screen.getByText('Los Angeles, United States').getAttribute('title')).toBe(
+      'Location id: US · los_angeles',
+    );
+    expect(screen.getByText('Germany').getAttribute('title')).toBe('Country code: DE');
+    const tron = await screen.findByText('Tron (TRC-20)');
+    expect(tron.getAttribute('title')).toBe('Network id: tron');
+    expect(tron.textContent).toBe('Tron (TRC-20)tron');
+    // An id the catalog does not know stays visible as it is.
+    expect(screen.getByText('US · atlantis')).toBeTruthy();
+    expect(fake.current.callsTo('catalog:cities')).toEqual([{ countryCode: 'US' }]);
   });
 });

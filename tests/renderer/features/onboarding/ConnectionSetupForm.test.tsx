@@ -101,7 +101,14 @@ describe('onboarding', () => {
     await settle();
     expect(fake.current.calls.map((call) => call.channel)).toEqual(['connection:test', 'profiles:create']);
     expect(fake.current.callsTo('profiles:create')).toEqual([
-      { name: 'Work', baseUrl: URL, pathStyle: 'strip-v1', apiKey: KEY, storage: 'keychain' },
+      {
+        name: 'Work',
+        baseUrl: URL,
+        pathStyle: 'strip-v1',
+        apiKey: KEY,
+        storage: 'keychain',
+        duplicate: 'refuse',
+      },
     ]);
     expect(useAppStore.getState().state?.activeProfile?.name).toBe('Work');
     // The pasted key does not stay in the renderer once saved.
@@ -131,7 +138,14 @@ describe('onboarding', () => {
     fireEvent.click(anyway);
     await settle();
     expect(fake.current.callsTo('profiles:create')).toEqual([
-      { name: 'Work', baseUrl: URL, pathStyle: 'literal', apiKey: 'wrong-key', storage: 'keychain' },
+      {
+        name: 'Work',
+        baseUrl: URL,
+        pathStyle: 'literal',
+        apiKey: 'wrong-key',
+        storage: 'keychain',
+        duplicate: 'refuse',
+      },
     ]);
   });
 
@@ -160,14 +174,108 @@ describe('onboarding', () => {
     expect(useAppStore.getState().state?.activeProfile?.key.source).toBe('session');
   });
 
-  it('says up front when no keychain is available', () => {
+  it('without a keychain says one true thing and makes "Keep for this session only" the primary action', async () => {
+    fake.current.handle('profiles:create', () => ok(appState()));
     useAppStore
       .getState()
       .applyState(noProfileState({ keychain: { available: false, reason: 'no D-Bus session' } }));
     render(<OnboardingScreen />);
     expect(
-      screen.getByText(/No OS keychain is available: no D-Bus session\. The key can be kept/),
+      screen.getByText(/No OS keychain is available: no D-Bus session\. The key is kept in memory/),
     ).toBeTruthy();
+    expect(screen.queryByText(/stored in your OS keychain|Saved in your OS keychain/i)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    fill({ key: KEY, url: URL, name: 'Work' });
+    fireEvent.click(screen.getByRole('button', { name: 'Keep for this session only' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:create').map((input: any) => input.storage)).toEqual(['session']);
+  });
+
+  it('with a keychain says the key is saved there, and asks for the base URL before the key', () => {
+    renderOnboarding();
+    expect(screen.getByText(/Saved in your OS keychain/)).toBeTruthy();
+    expect(screen.queryByText(/No OS keychain/)).toBeNull();
+    const url = screen.getByLabelText('Base URL');
+    const key = screen.getByLabelText('API key');
+    expect(url.compareDocumentPosition(key) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('saves the base URL the test adopted with /api/v1 added, and says so in the report', async () => {
+    fake.current.handle('connection:test', () =>
+      ok(
+        passedTest({
+          pathStyle: 'literal',
+          baseUrl: 'https://api.example.com/api/v1',
+          suffixAdded: '/api/v1',
+          probes: [
+            {
+              pathStyle: 'literal',
+              pathStyles: ['literal', 'origin'],
+              url: 'https://api.example.com/v1/catalog/countries',
+              ok: false,
+              detail: 'answered 404: Not found',
+            },
+            {
+              pathStyle: 'literal',
+              pathStyles: ['literal'],
+              url: 'https://api.example.com/api/v1/v1/catalog/countries',
+              ok: true,
+              detail: 'answered with 40 countries',
+            },
+          ],
+        }),
+      ),
+    );
+    fake.current.handle('profiles:create', () => ok(appState()));
+    renderOnboarding();
+    fill({ key: KEY, url: 'https://api.example.com', name: 'Work' });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    const report = await screen.findByTestId('connection-test-result');
+    expect(within(report).getByTestId('adopted-base-url').textContent).toContain(
+      'https://api.example.com/api/v1 (added /api/v1',
+    );
+    const lines = within(report).getAllByRole('listitem');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]!.textContent).toContain('as written (base URL + /v1/…); from the host only');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:create')[0]).toMatchObject({
+      baseUrl: 'https://api.example.com/api/v1',
+      pathStyle: 'literal',
+    });
+  });
+
+  it('warns about a profile with the same base URL and key and offers to switch to it', async () => {
+    fake.current.handle('connection:test', () =>
+      ok(passedTest({ duplicateOf: { profileId: 'p-main', name: 'Main account' } })),
+    );
+    fake.current.handle('profiles:switch', () => ok(appState()));
+    fake.current.handle('profiles:create', () => ok(appState()));
+    renderOnboarding();
+    fill({ key: KEY, url: URL, name: 'Again' });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const warning = await screen.findByTestId('duplicate-profile');
+    expect(warning.textContent).toContain('“Main account” connects to the same base URL with the same key');
+    expect(fake.current.callsTo('profiles:create')).toEqual([]);
+
+    fireEvent.click(within(warning).getByRole('button', { name: 'Add a second profile' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:create')).toMatchObject([{ name: 'Again', duplicate: 'allow' }]);
+  });
+
+  it('switches to the existing profile instead of adding a duplicate', async () => {
+    fake.current.handle('connection:test', () =>
+      ok(passedTest({ duplicateOf: { profileId: 'p-main', name: 'Main account' } })),
+    );
+    fake.current.handle('profiles:switch', () => ok(appState()));
+    renderOnboarding();
+    fill({ key: KEY, url: URL });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Switch to Main account' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:switch')).toEqual([{ profileId: 'p-main' }]);
+    expect(fake.current.callsTo('profiles:create')).toEqual([]);
+    expect(useOnboardingStore.getState().draft.apiKey).toBe('');
   });
 
   it('shows a save error that has no field next to the form', async () => {

@@ -88,6 +88,46 @@ describe('Settings screen', () => {
     expect(screen.queryByRole('form', { name: 'Edit Work' })).toBeNull();
   });
 
+  it('asks for the key again when the base URL moves to another origin, and sends it with the change', async () => {
+    fake.current.handle('profiles:update', () => ok(appState({ profiles: [work, home] })));
+    renderSettings();
+    fireEvent.click(within(card('Work')).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Work' });
+    // Same origin, another path: the key stays bound, no key field.
+    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: `${work.baseUrl}/x` } });
+    expect(within(form).queryByLabelText('API key for the new address')).toBeNull();
+    fireEvent.change(within(form).getByLabelText('Base URL'), {
+      target: { value: 'https://moved.example.org/api/v1' },
+    });
+    fireEvent.change(within(form).getByLabelText('API key for the new address'), {
+      target: { value: 'live_key_moved_c3d4' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    await settle();
+    expect(fake.current.callsTo('profiles:update')).toEqual([
+      { profileId: 'prof_work', baseUrl: 'https://moved.example.org/api/v1', apiKey: 'live_key_moved_c3d4' },
+    ]);
+  });
+
+  it("shows main's key_required next to the key field", async () => {
+    fake.current.handle('profiles:update', () =>
+      fail('key_required', 'Enter the key again', {
+        fields: [{ field: 'apiKey', message: 'Enter the key again' }],
+      }),
+    );
+    renderSettings();
+    fireEvent.click(within(card('Work')).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Work' });
+    fireEvent.change(within(form).getByLabelText('Base URL'), {
+      target: { value: 'https://moved.example.org/api/v1' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(await within(form).findByText('Enter the key again')).toBeTruthy();
+    expect(within(form).getByLabelText('API key for the new address').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+  });
+
   it('deletes a profile only after confirmation, with Cancel focused first', async () => {
     fake.current.handle('profiles:delete', () => ok(noProfileState()));
     renderSettings();
@@ -146,7 +186,7 @@ describe('Settings screen', () => {
   });
 
   it('adds a profile with the same form as onboarding, and closes it once saved', async () => {
-    fake.current.handle('connection:test', () => ok(passedTest()));
+    fake.current.handle('connection:test', () => ok(passedTest({ baseUrl: 'https://new.example/api/v1' })));
     fake.current.handle('profiles:create', () =>
       ok(appState({ profiles: [work, home, profile({ id: 'prof_new', name: 'New', active: false })] })),
     );
@@ -167,6 +207,7 @@ describe('Settings screen', () => {
         pathStyle: 'strip-v1',
         apiKey: 'new-key-1234',
         storage: 'keychain',
+        duplicate: 'refuse',
       },
     ]);
     expect(screen.queryByRole('form', { name: 'Connect an account' })).toBeNull();
@@ -182,7 +223,7 @@ describe('Settings screen', () => {
     await settle();
   });
 
-  it('saves polling and alert settings, and shows main’s field errors next to their fields', async () => {
+  it('applies polling and alert settings when a field is left (no Save), with main’s field errors next to their fields', async () => {
     fake.current.handle('settings:update', () =>
       fail('invalid_input', 'Some fields are invalid', {
         fields: [
@@ -194,7 +235,8 @@ describe('Settings screen', () => {
     renderSettings();
     fireEvent.change(await screen.findByLabelText('Usage refresh'), { target: { value: '5000' } });
     fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '150' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    fireEvent.blur(screen.getByLabelText('Low-traffic alert'));
     expect(await screen.findByText('Too big: expected number to be <=1440')).toBeTruthy();
     expect(screen.getByLabelText('Usage refresh').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByLabelText('Low-traffic alert').getAttribute('aria-invalid')).toBe('true');
@@ -210,9 +252,32 @@ describe('Settings screen', () => {
     );
     fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '60' } });
     fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '20' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Saved.')).toBeTruthy();
+    fireEvent.blur(screen.getByLabelText('Low-traffic alert'));
+    const toast = await screen.findByTestId('settings-undo');
+    expect(toast.textContent).toContain('Applied. Usage refresh: 60 minutes, Low-traffic alert: 20 % left.');
     expect(screen.queryByText('Too big: expected number to be <=1440')).toBeNull();
+
+    // Undo sends back what the change replaced.
+    fake.current.handle('settings:update', () => ok(settingsView()));
+    fireEvent.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await settle();
+    expect(fake.current.callsTo('settings:update').at(-1)).toEqual({
+      polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
+      alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
+    });
+    expect(screen.queryByTestId('settings-undo')).toBeNull();
+    expect(screen.getByLabelText<HTMLInputElement>('Low-traffic alert').value).toBe('10');
+  });
+
+  it('applies a theme at once and offers to undo it', async () => {
+    fake.current.handle('settings:update', (input) => ok(settingsView({ theme: input.theme ?? 'system' })));
+    renderSettings();
+    fireEvent.click(await screen.findByRole('radio', { name: 'Dark' }));
+    const toast = await screen.findByTestId('settings-undo');
+    expect(toast.textContent).toContain('Theme: dark');
+    fireEvent.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await settle();
+    expect(fake.current.callsTo('settings:update')).toEqual([{ theme: 'dark' }, { theme: 'system' }]);
   });
 
   it('refuses a value that is not a whole number without calling main', async () => {
@@ -221,7 +286,7 @@ describe('Settings screen', () => {
       target: { value: '2.5' },
     });
     fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.submit(screen.getByRole('form', { name: 'Polling and alerts' }));
     expect(screen.getAllByText('Enter a whole number')).toHaveLength(2);
     expect(fake.current.callsTo('settings:update')).toEqual([]);
   });
