@@ -16,6 +16,7 @@ import { alwaysOwner, BackgroundJobs, type JobsOwnership, lockOwnership } from '
 import { type Clock, systemClock } from './runtime/clock';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
+import { ProxyTestService, SANDBOX_ECHO_URL } from './proxy-test/proxy-test-service';
 import { probeKeychain, type KeychainProbeResult } from './secrets/keychain-probe';
 import { KeychainSecretStore } from './secrets/keychain-secret-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -53,7 +54,10 @@ export interface AppCoreDependencies {
   log?: (line: string) => void;
   /** Background work's clock (tests: a FakeClock). Default: the system clock. */
   clock?: Clock;
-  /** Reads a port's exit IP through the port (the proxy test); fills receipts' `verification`. */
+  /**
+   * Reads a port's exit IP through the port; fills receipts' `verification`. Default: the proxy
+   * test's (`ProxyTestService.verifyExitIp`); tests may put another in.
+   */
   verifyExitIp?: VerifyExitIp;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
@@ -105,6 +109,13 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
   const api = new ApiCaller(pool, monitor);
   const clock = deps.clock ?? systemClock;
+  const proxyTests = new ProxyTestService({
+    api,
+    clock,
+    // The demo's gateway answers every request itself; a real account asks the configured echo.
+    echoUrlFor: (profileId) =>
+      profileId === demo.demoProfileId ? SANDBOX_ECHO_URL : deps.settings.get().proxyTest.ipEchoUrl,
+  });
   const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs: () => jobs().owner });
   const rotation = new RotationService({
     api,
@@ -112,7 +123,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     events,
     receipts: jobSection<ReceiptsState>('rotation-receipts'),
     publishPort: (profileId, port) => ports.publish(profileId, [port]),
-    ...(deps.verifyExitIp ? { verifyExitIp: deps.verifyExitIp } : {}),
+    verifyExitIp: deps.verifyExitIp ?? proxyTests.verifyExitIp,
     log,
   });
   const relocations = new RelocationTracker({
@@ -140,6 +151,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ports,
     subscriptions: new SubscriptionsService(api, events),
     topups: new TopUpsService(api, events),
+    proxy: proxyTests,
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);

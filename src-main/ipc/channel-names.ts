@@ -41,6 +41,8 @@ export const CALL_CHANNELS = [
   'ports:receipts',
   'subscriptions:list',
   'topups:list',
+  'proxy:test',
+  'proxy:testMany',
 ] as const;
 
 export const EVENT_CHANNELS = [

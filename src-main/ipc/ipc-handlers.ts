@@ -18,6 +18,7 @@ export function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.ports.handlers(),
     ...services.subscriptions.handlers(),
     ...services.topups.handlers(),
+    ...services.proxy.handlers(),
   };
 }
 

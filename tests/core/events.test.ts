@@ -7,6 +7,7 @@ const settings: SettingsView = {
   polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
   alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
   desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+  proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
 };
 
 describe('EventBus', () => {

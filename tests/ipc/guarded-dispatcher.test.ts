@@ -41,6 +41,8 @@ const VALID_INPUTS: Record<CallChannel, unknown> = {
   'ports:receipts': { portId: 'mp_1' },
   'subscriptions:list': { productId: 'mobile-gb' },
   'topups:list': { page: 2, perPage: 10, status: 'credited' },
+  'proxy:test': { target: { kind: 'port', portId: 'mp_1' } },
+  'proxy:testMany': { targets: [{ kind: 'subscription', subscriptionId: 'sub_1', protocol: 'socks5' }] },
 };
 
 /** Shapes no channel accepts. */

@@ -80,6 +80,16 @@ export const rotationScheduleSchema = z.looseObject({
 });
 export type RotationSchedule = z.infer<typeof rotationScheduleSchema>;
 
+/** The proxy test ("Test this proxy"): where it asks which exit IP a request came out of. */
+export const DEFAULT_IP_ECHO_URL = 'https://api.ipify.org?format=json';
+const proxyTestSchema = z.object({
+  /** Asked through the proxy for real accounts (the demo uses the sandbox gateway's own echo). */
+  ipEchoUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .default(DEFAULT_IP_ECHO_URL),
+});
+
 const uiSchema = z.object({
   theme: z.enum(THEMES).default('system'),
   /** A screen id; the renderer falls back to its first screen when it does not know it. */
@@ -98,6 +108,7 @@ export const settingsSchema = z
     pendingTopUps: z.record(z.string(), z.array(z.string().min(1).max(128))).default({}),
     ui: uiSchema.prefault({}),
     desktop: desktopSchema.prefault({}),
+    proxyTest: proxyTestSchema.prefault({}),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();

@@ -10,6 +10,7 @@ export function toSettingsView(settings: Settings): SettingsView {
     polling: { ...settings.polling },
     alerts: { ...settings.alerts },
     desktop: { ...settings.desktop },
+    proxyTest: { ...settings.proxyTest },
   };
 }
 
@@ -37,6 +38,7 @@ export class SettingsService implements DomainService<'settings'> {
       Object.assign(draft.polling, definedOnly(input.polling));
       Object.assign(draft.alerts, definedOnly(input.alerts));
       Object.assign(draft.desktop, definedOnly(input.desktop));
+      Object.assign(draft.proxyTest, definedOnly(input.proxyTest));
     });
     const view = this.view();
     this.events.emit('settings:changed', view);

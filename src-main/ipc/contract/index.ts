@@ -15,6 +15,7 @@ import { connectionCalls } from './connection';
 import { demoCalls } from './demo';
 import { portsCalls, portsEvents } from './ports';
 import { profilesCalls } from './profiles';
+import { proxyCalls } from './proxy';
 import type { IpcResult } from './results';
 import { settingsCalls, settingsEvents } from './settings';
 import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
@@ -36,6 +37,14 @@ export type {
   RotationTrigger,
 } from './ports';
 export type { KeyStatus, ProfileSummary } from './profiles';
+export type {
+  ProxyExit,
+  ProxyFailureKind,
+  ProxyProtocol,
+  ProxyTestResult,
+  ProxyTestTarget,
+  ProxyTestTargetInput,
+} from './proxy';
 export type { IpcError, IpcFieldError, IpcResult } from './results';
 export type { DesktopPreferences, SettingsView } from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
@@ -53,6 +62,7 @@ export const ipcCalls = {
   ...portsCalls,
   ...subscriptionsCalls,
   ...topupsCalls,
+  ...proxyCalls,
 } as const;
 
 export const ipcEvents = {

@@ -16,6 +16,8 @@ export interface SettingsView {
   polling: { usageMinutes: number; topUpVerifyingSeconds: number; topUpAwaitingPaymentSeconds: number };
   alerts: { trafficRemainingPercent: number; expiryWarningDays: number };
   desktop: DesktopPreferences;
+  /** `ipEchoUrl`: asked through a proxy by "Test this proxy" to learn its exit IP (real accounts). */
+  proxyTest: { ipEchoUrl: string };
 }
 
 const bounded = (limits: { min: number; max: number }, unit: string) =>
@@ -49,6 +51,14 @@ export const settingsCalls = {
           closeToTray: z.boolean().optional(),
           startAtLogin: z.boolean().optional(),
           startMinimized: z.boolean().optional(),
+        })
+        .optional(),
+      proxyTest: z
+        .strictObject({
+          ipEchoUrl: z
+            .url({ protocol: /^https?$/, error: 'An http:// or https:// URL' })
+            .max(2048, 'At most 2048 characters')
+            .optional(),
         })
         .optional(),
     }),
