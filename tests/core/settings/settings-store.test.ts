@@ -60,6 +60,7 @@ describe('SettingsStore: defaults and round trip', () => {
       pendingTopUps: {},
       ui: { theme: 'system', lastScreen: 'ports' },
       desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+      proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
     });
     expect(store.get()).toEqual(defaultSettings());
     expect(await readdir(dataDir)).toEqual([]);
