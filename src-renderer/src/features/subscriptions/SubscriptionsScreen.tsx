@@ -5,6 +5,8 @@ import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
+import { SubscriptionStringTest } from '../proxy-test/SubscriptionStringTest';
+import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import { formatBytes, percentOf } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import {
@@ -58,6 +60,7 @@ function SubscriptionsTable({ subscriptions }: { subscriptions: Subscription[] }
             <th scope="col" className="numeric">
               Sub-users
             </th>
+            <th scope="col">Proxy test</th>
           </tr>
         </thead>
         <tbody>
@@ -85,6 +88,12 @@ function SubscriptionsTable({ subscriptions }: { subscriptions: Subscription[] }
                 {subscription.autoRenew ? <div className="muted small">renews automatically</div> : null}
               </td>
               <td className="numeric">{subscription.subUserCount}</td>
+              <td>
+                <TestProxyButton
+                  target={{ kind: 'subscription', subscriptionId: subscription.id, protocol: 'http' }}
+                  label={subscription.label || subscription.id}
+                />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -114,7 +123,14 @@ export function SubscriptionsScreen() {
         onRetry={refresh}
         empty={<p>No traffic subscriptions{filter === 'all' ? '' : ` for ${PRODUCTS[filter]}`}.</p>}
       >
-        {(subscriptions) => <SubscriptionsTable subscriptions={subscriptions} />}
+        {(subscriptions) => (
+          <>
+            <SubscriptionsTable subscriptions={subscriptions} />
+            <SubscriptionStringTest
+              subscriptions={subscriptions.map((s) => ({ id: s.id, label: s.label || s.id }))}
+            />
+          </>
+        )}
       </AsyncContent>
     </Screen>
   );
