@@ -12,6 +12,8 @@ import { type ProbeOutcome, type ProbeRequest, probeProxy } from './proxy-probe'
 export const DEFAULT_TEST_CONCURRENCY = 4;
 /** A test that has not finished by then is stopped and reported as a timeout. */
 export const DEFAULT_TEST_DEADLINE_MS = 15_000;
+/** The rotation receipt waits for its check: shorter, as the user waits for the receipt. */
+export const DEFAULT_VERIFY_DEADLINE_MS = 10_000;
 /**
  * The demo's echo: the sandbox gateway answers every request itself, whatever the host, and never
  * connects anywhere (`.invalid` can never resolve, so nothing would leave the machine anyway).
@@ -24,6 +26,7 @@ export interface ProxyTestServiceOptions {
   /** The echo URL for a profile: the sandbox's for the demo, the `proxyTest.ipEchoUrl` setting otherwise. */
   echoUrlFor: (profileId: string) => string;
   deadlineMs?: number;
+  verifyDeadlineMs?: number;
   concurrency?: number;
   monotonic?: () => number;
 }
@@ -187,19 +190,27 @@ export class ProxyTestService implements DomainService<'proxy'> {
    * rotation really changed the IP. Null when the test failed (the receipt then says nothing).
    */
   readonly verifyExitIp = async (profileId: string, port: MobilePort): Promise<string | null> => {
-    const outcome = await this.probe(profileId, {
-      protocol: 'http',
-      host: port.endpoint.host,
-      port: port.endpoint.httpPort,
-      username: port.username,
-      password: port.password,
-    });
+    const outcome = await this.probe(
+      profileId,
+      {
+        protocol: 'http',
+        host: port.endpoint.host,
+        port: port.endpoint.httpPort,
+        username: port.username,
+        password: port.password,
+      },
+      this.options.verifyDeadlineMs ?? DEFAULT_VERIFY_DEADLINE_MS,
+    );
     return outcome.exit?.ip ?? null;
   };
 
-  private probe(profileId: string, request: ResolvedProxy['request']): Promise<ProbeOutcome> {
+  private probe(
+    profileId: string,
+    request: ResolvedProxy['request'],
+    deadlineMs = this.deadlineMs,
+  ): Promise<ProbeOutcome> {
     return probeProxy(
-      { ...request, echoUrl: this.options.echoUrlFor(profileId), deadlineMs: this.deadlineMs },
+      { ...request, echoUrl: this.options.echoUrlFor(profileId), deadlineMs },
       { clock: this.options.clock, ...(this.options.monotonic ? { monotonic: this.options.monotonic } : {}) },
     );
   }

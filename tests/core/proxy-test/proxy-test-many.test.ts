@@ -17,6 +17,7 @@ describe('proxy:testMany concurrency and deadlines', () => {
 
   beforeEach(async () => {
     open = 0;
+    held.clear();
     hung = createServer((socket) => {
       held.add(socket);
       open += 1;
@@ -97,6 +98,29 @@ describe('proxy:testMany concurrency and deadlines', () => {
     );
     expect(new Set(results.map((r) => r.checkedAt)).size).toBe(3);
     expect(JSON.stringify(results)).not.toContain('secret-pass');
+  });
+
+  it("verifies a port's exit IP within 10 s: a hung port gives no verification (null), not a hung receipt", async () => {
+    const clock = new FakeClock();
+    const port = (hung.address() as { port: number }).port;
+    let settled = false;
+    const pending = service(clock)
+      .verifyExitIp('p1', {
+        id: 'mp_1',
+        endpoint: { host: '127.0.0.1', httpPort: port, socksPort: port },
+        username: 'u',
+        password: 'secret-pass',
+      } as unknown as MobilePort)
+      .then((ip) => {
+        settled = true;
+        return ip;
+      });
+    await clock.whenSleeping();
+    await vi_waitFor(() => held.size === 1);
+    await clock.advance(9_999);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    expect(await pending).toBeNull();
   });
 
   it('mapBounded keeps order and never runs more than the limit', async () => {
