@@ -100,6 +100,25 @@ describe('proxy tests through the composition root, in the demo', () => {
     expect(result).toMatchObject({ ok: false, exit: null, failure: { kind: 'no_exit', status: 502 } });
   });
 
+  it('explains a disabled sub-user and one at its cap as refused by the proxy', async () => {
+    const subscription = await subscriptionByLabel(sandbox, SEEDED.withSubUsers);
+    const subUsers = await listSubUsers(sandbox, subscription.id);
+    const disabled = subUsers.find((s) => !s.enabled);
+    const atCap = subUsers.find((s) => s.enabled && s.trafficLimitBytes !== null);
+    for (const subUser of [disabled, atCap]) {
+      const result = await h.call('proxy:test', {
+        target: {
+          kind: 'subscription',
+          subscriptionId: subscription.id,
+          subUserId: subUser.id,
+          protocol: 'http',
+        },
+      });
+      expect(result).toMatchObject({ ok: false, failure: { kind: 'forbidden', status: 403 } });
+      expect(result.failure?.message).toContain('disabled or over its cap');
+    }
+  });
+
   it('verifies a rotation through the port: the receipt and the next test show the new exit IP', async () => {
     const port = await manualPort(sandbox);
     const receipt = await h.call('ports:rotate', { portId: port.id });
