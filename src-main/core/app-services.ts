@@ -7,6 +7,7 @@ import type { DemoService } from './demo/demo-service';
 import type { DomainService } from './domain-service';
 import type { PortsService } from './ports/ports-service';
 import type { ProfilesController } from './profiles/profiles-controller';
+import type { ProxyTestService } from './proxy-test/proxy-test-service';
 import type { SettingsService } from './settings/settings-service';
 import type { SubscriptionsService } from './subscriptions/subscriptions-service';
 import type { TopUpsService } from './topups/topups-service';
@@ -30,4 +31,5 @@ export interface CoreServices extends AppServices {
   subscriptions: SubscriptionsService;
   topups: TopUpsService;
   alerts: AlertsService;
+  proxy: ProxyTestService;
 }

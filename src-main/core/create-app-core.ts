@@ -22,6 +22,7 @@ import { attachNotifications, type DesktopNotifications } from './notifications/
 import { TrayStateService } from './ports/tray-state';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
+import { ProxyTestService, SANDBOX_ECHO_URL } from './proxy-test/proxy-test-service';
 import { probeKeychain, type KeychainProbeResult } from './secrets/keychain-probe';
 import { KeychainSecretStore } from './secrets/keychain-secret-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -64,7 +65,10 @@ export interface AppCoreDependencies {
   log?: (line: string) => void;
   /** Background work's clock (tests: a FakeClock). Default: the system clock. */
   clock?: Clock;
-  /** Reads a port's exit IP through the port (the proxy test); fills receipts' `verification`. */
+  /**
+   * Reads a port's exit IP through the port; fills receipts' `verification`. Default: the proxy
+   * test's (`ProxyTestService.verifyExitIp`); tests may put another in.
+   */
   verifyExitIp?: VerifyExitIp;
   /**
    * OS notification of a raised alert (the shell's notifications controller; it should skip it while
@@ -133,6 +137,13 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
   const api = new ApiCaller(pool, monitor);
   const clock = deps.clock ?? systemClock;
+  const proxyTests = new ProxyTestService({
+    api,
+    clock,
+    // The demo's gateway answers every request itself; a real account asks the configured echo.
+    echoUrlFor: (profileId) =>
+      profileId === demo.demoProfileId ? SANDBOX_ECHO_URL : deps.settings.get().proxyTest.ipEchoUrl,
+  });
   const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs: () => jobs().owner });
   const rotation = new RotationService({
     api,
@@ -140,7 +151,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     events,
     receipts: jobSection<ReceiptsState>('rotation-receipts'),
     publishPort: (profileId, port) => ports.publish(profileId, [port]),
-    ...(deps.verifyExitIp ? { verifyExitIp: deps.verifyExitIp } : {}),
+    verifyExitIp: deps.verifyExitIp ?? proxyTests.verifyExitIp,
     log,
   });
   const labels = new Map<string, string>();
@@ -264,6 +275,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     schedules: scheduler,
     tray,
     alerts: new AlertsService(alertCenter),
+    proxy: proxyTests,
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);

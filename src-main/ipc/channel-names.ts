@@ -71,6 +71,8 @@ export const CALL_CHANNELS = [
   'topups:exportCsv',
   'topups:paymentDetails',
   'topups:pending',
+  'proxy:test',
+  'proxy:testMany',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -21,6 +21,7 @@ export function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.schedules.handlers(),
     ...services.tray.handlers(),
     ...services.alerts.handlers(),
+    ...services.proxy.handlers(),
   };
 }
 

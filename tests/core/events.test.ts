@@ -14,6 +14,7 @@ const settings: SettingsView = {
     'relocation-done': true,
   },
   shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
+  proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
 };
 
 describe('EventBus', () => {

@@ -90,6 +90,8 @@ const VALID_INPUTS: Record<CallChannel, unknown> = {
   'topups:exportCsv': { status: 'credited' },
   'topups:paymentDetails': { topUpId: 'tu_1' },
   'topups:pending': undefined,
+  'proxy:test': { target: { kind: 'port', portId: 'mp_1' } },
+  'proxy:testMany': { targets: [{ kind: 'subscription', subscriptionId: 'sub_1', protocol: 'socks5' }] },
 };
 
 /** Shapes no channel accepts. */

@@ -144,6 +144,16 @@ const shortcutSchema = z.object({
   accelerator: z.string().max(ACCELERATOR_MAX).regex(ACCELERATOR_PATTERN).default('CommandOrControl+Alt+R'),
 });
 
+/** The proxy test ("Test this proxy"): where it asks which exit IP a request came out of. */
+export const DEFAULT_IP_ECHO_URL = 'https://api.ipify.org?format=json';
+const proxyTestSchema = z.object({
+  /** Asked through the proxy for real accounts (the demo uses the sandbox gateway's own echo). */
+  ipEchoUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .default(DEFAULT_IP_ECHO_URL),
+});
+
 const uiSchema = z.object({
   theme: z.enum(THEMES).default('system'),
   /** A screen id; the renderer falls back to its first screen when it does not know it. */
@@ -165,6 +175,7 @@ export const settingsSchema = z
     notifications: notificationsSchema.prefault({}),
     tray: traySchema.prefault({}),
     shortcut: shortcutSchema.prefault({}),
+    proxyTest: proxyTestSchema.prefault({}),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();

@@ -12,6 +12,7 @@ export function toSettingsView(settings: Settings): SettingsView {
     desktop: { ...settings.desktop },
     notifications: { ...settings.notifications },
     shortcut: { ...settings.shortcut },
+    proxyTest: { ...settings.proxyTest },
   };
 }
 
@@ -41,6 +42,7 @@ export class SettingsService implements DomainService<'settings'> {
       Object.assign(draft.desktop, definedOnly(input.desktop));
       Object.assign(draft.notifications, definedOnly(input.notifications));
       Object.assign(draft.shortcut, definedOnly(input.shortcut));
+      Object.assign(draft.proxyTest, definedOnly(input.proxyTest));
     });
     const view = this.view();
     this.events.emit('settings:changed', view);

@@ -16,6 +16,7 @@ import { connectionCalls } from './connection';
 import { demoCalls } from './demo';
 import { portsCalls, portsEvents } from './ports';
 import { profilesCalls } from './profiles';
+import { proxyCalls } from './proxy';
 import type { IpcResult } from './results';
 import { schedulesCalls, schedulesEvents } from './schedules';
 import { settingsCalls, settingsEvents } from './settings';
@@ -41,6 +42,14 @@ export type {
   RotationTrigger,
 } from './ports';
 export type { KeyStatus, ProfileSummary } from './profiles';
+export type {
+  ProxyExit,
+  ProxyFailureKind,
+  ProxyProtocol,
+  ProxyTestResult,
+  ProxyTestTarget,
+  ProxyTestTargetInput,
+} from './proxy';
 export type { IpcError, IpcFieldError, IpcResult } from './results';
 export type {
   PortSchedule,
@@ -91,6 +100,7 @@ export const ipcCalls = {
   ...schedulesCalls,
   ...trayCalls,
   ...alertsCalls,
+  ...proxyCalls,
 } as const;
 
 export const ipcEvents = {

@@ -33,6 +33,8 @@ export interface SettingsView {
   desktop: DesktopPreferences;
   notifications: NotificationPreferences;
   shortcut: ShortcutPreferences;
+  /** `ipEchoUrl`: asked through a proxy by "Test this proxy" to learn its exit IP (real accounts). */
+  proxyTest: { ipEchoUrl: string };
 }
 
 const bounded = (limits: { min: number; max: number }, unit: string) =>
@@ -87,6 +89,14 @@ export const settingsCalls = {
               ACCELERATOR_PATTERN,
               'A shortcut is one or more modifiers and a key, e.g. CommandOrControl+Alt+R',
             )
+            .optional(),
+        })
+        .optional(),
+      proxyTest: z
+        .strictObject({
+          ipEchoUrl: z
+            .url({ protocol: /^https?$/, error: 'An http:// or https:// URL' })
+            .max(2048, 'At most 2048 characters')
             .optional(),
         })
         .optional(),

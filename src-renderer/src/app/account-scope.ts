@@ -1,6 +1,7 @@
 import { accountKey, useAppStore } from '../features/app/app-store';
 import { useCatalogStore } from '../features/catalog/catalog-store';
 import { usePortsStore } from '../features/ports/ports-store';
+import { useProxyTestStore } from '../features/proxy-test/proxy-test-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
 import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
 import { useTopUpsStore } from '../features/topups/topups-store';
@@ -16,6 +17,7 @@ const ACCOUNT_SCOPED_STORES: readonly { getState: () => { reset: () => void } }[
   useTopUpsStore,
   useTopUpWizardStore,
   useCatalogStore,
+  useProxyTestStore,
 ];
 
 export function resetAccountScopedStores(): void {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../../../src-main/core/events';
 import { SettingsService } from '../../../src-main/core/settings/settings-service';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
-import type { SettingsView } from '../../../src-main/ipc/contract';
+import { ipcCalls, type SettingsView } from '../../../src-main/ipc/contract';
 
 let dataDir: string;
 let events: SettingsView[];
@@ -46,5 +46,20 @@ describe('SettingsService', () => {
     expect(events).toEqual([view]);
     const saved = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8'));
     expect(saved.desktop).toEqual({ closeToTray: true, startAtLogin: true, startMinimized: false });
+  });
+
+  it('keeps the IP-echo URL of the proxy test (https by default), and the contract takes only http(s) URLs', async () => {
+    expect((await service.handlers()['settings:get'](undefined)).proxyTest).toEqual({
+      ipEchoUrl: 'https://api.ipify.org?format=json',
+    });
+    const view = await service.handlers()['settings:update']({
+      proxyTest: { ipEchoUrl: 'https://ipinfo.io/json' },
+    });
+    expect(view.proxyTest.ipEchoUrl).toBe('https://ipinfo.io/json');
+    const saved = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8'));
+    expect(saved.proxyTest).toEqual({ ipEchoUrl: 'https://ipinfo.io/json' });
+    const input = ipcCalls['settings:update'].input;
+    expect(input.safeParse({ proxyTest: { ipEchoUrl: 'file:///etc/passwd' } }).success).toBe(false);
+    expect(input.safeParse({ proxyTest: { ipEchoUrl: 'not a url' } }).success).toBe(false);
   });
 });

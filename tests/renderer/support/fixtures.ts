@@ -74,6 +74,7 @@ export const settingsView = (overrides: Partial<SettingsView> = {}): SettingsVie
     'relocation-done': true,
   },
   shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
+  proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
   ...overrides,
 });
 

@@ -5,6 +5,7 @@ import { useCatalogStore } from '../../../src-renderer/src/features/catalog/cata
 import { useOnboardingStore } from '../../../src-renderer/src/features/onboarding/onboarding-store';
 import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { useProfilesStore } from '../../../src-renderer/src/features/profiles/profiles-store';
+import { useProxyTestStore } from '../../../src-renderer/src/features/proxy-test/proxy-test-store';
 import { useSettingsStore } from '../../../src-renderer/src/features/settings/settings-store';
 import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
@@ -16,6 +17,7 @@ const STORES = [
   useOnboardingStore,
   usePortsStore,
   useProfilesStore,
+  useProxyTestStore,
   useSettingsStore,
   useSubscriptionsStore,
   useTopUpsStore,

@@ -3,6 +3,8 @@ import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
+import { TestAllResults } from '../proxy-test/TestAllResults';
+import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import { usePorts } from './ports-hooks';
 import type { MobilePortView } from '../../../../src-main/ipc/contract';
 
@@ -28,6 +30,7 @@ function PortsTable({ ports }: { ports: MobilePortView[] }) {
             <th scope="col">Current IP</th>
             <th scope="col">Rotation</th>
             <th scope="col">Expires</th>
+            <th scope="col">Proxy test</th>
           </tr>
         </thead>
         <tbody>
@@ -59,6 +62,9 @@ function PortsTable({ ports }: { ports: MobilePortView[] }) {
               <td>
                 <Time iso={port.expiresAt} />
               </td>
+              <td>
+                <TestProxyButton target={{ kind: 'port', portId: port.id }} label={port.label || port.id} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -81,7 +87,18 @@ export function PortsScreen() {
         onRetry={refresh}
         empty={<p>This account has no mobile ports yet.</p>}
       >
-        {(ports) => <PortsTable ports={ports} />}
+        {(ports) => (
+          <>
+            <PortsTable ports={ports} />
+            <TestAllResults
+              what="ports"
+              targets={ports.map((port) => ({
+                target: { kind: 'port', portId: port.id },
+                label: port.label || port.id,
+              }))}
+            />
+          </>
+        )}
       </AsyncContent>
     </Screen>
   );

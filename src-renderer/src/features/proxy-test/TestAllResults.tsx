@@ -1,0 +1,71 @@
+import type { ProxyTestTargetInput } from '../../../../src-main/ipc/contract';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { Time } from '../../shared/components/Time';
+import { targetKey, useProxyTestStore } from './proxy-test-store';
+import { ms, placeOf } from './ProxyTestResultView';
+
+export interface NamedTarget {
+  target: ProxyTestTargetInput;
+  label: string;
+}
+
+/**
+ * "Test all" for a selection (ports, built strings): one button, then a table with each one's exit
+ * IP, place, times and when it was last checked; rows keep their last result between runs.
+ */
+export function TestAllResults({ targets, what }: { targets: NamedTarget[]; what: string }) {
+  const entries = useProxyTestStore((store) => store.entries);
+  const testMany = useProxyTestStore((store) => store.testMany);
+  const busy = targets.some(({ target }) => entries[targetKey(target)]?.running);
+  const tested = targets.filter(({ target }) => entries[targetKey(target)]);
+  return (
+    <section className="proxy-test-all" aria-label={`Test all ${what}`}>
+      <button
+        type="button"
+        className="button"
+        disabled={busy || targets.length === 0}
+        onClick={() => void testMany(targets.map(({ target }) => target))}
+      >
+        {busy ? 'Testing…' : `Test all ${what} (${targets.length})`}
+      </button>
+      {tested.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" aria-label={`Proxy test results: ${what}`}>
+            <thead>
+              <tr>
+                <th scope="col">Proxy</th>
+                <th scope="col">Result</th>
+                <th scope="col">Exit IP</th>
+                <th scope="col">Place</th>
+                <th scope="col">Connect</th>
+                <th scope="col">First byte</th>
+                <th scope="col">Last checked</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tested.map(({ target, label }) => {
+                const entry = entries[targetKey(target)];
+                const result = entry?.result ?? null;
+                return (
+                  <tr key={targetKey(target)}>
+                    <th scope="row">{label}</th>
+                    <td>
+                      {entry?.running ? 'Testing…' : null}
+                      {entry?.error ? <ErrorMessage error={entry.error} /> : null}
+                      {!entry?.running && result ? (result.ok ? 'Works' : result.failure?.message) : null}
+                    </td>
+                    <td>{result?.exit ? <code>{result.exit.ip}</code> : '—'}</td>
+                    <td>{result ? placeOf(result) || '—' : '—'}</td>
+                    <td className="numeric">{result ? ms(result.timings.connectMs) : '—'}</td>
+                    <td className="numeric">{result ? ms(result.timings.firstByteMs) : '—'}</td>
+                    <td>{result ? <Time iso={result.checkedAt} relative /> : '—'}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
