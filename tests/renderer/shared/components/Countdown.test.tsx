@@ -32,9 +32,13 @@ describe('Countdown', () => {
     render(<Countdown until={new Date(START + 3000).toISOString()} prefix="Next in" done="Ready" />);
     expect(screen.getByRole('timer').textContent).toBe('Next in 3 s');
     expect(vi.getTimerCount()).toBe(1);
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(screen.getByRole('timer').textContent).toBe('Next in 2 s');
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
     expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.getByText('Ready')).toBeTruthy();
     expect(vi.getTimerCount()).toBe(0);
