@@ -31,8 +31,8 @@ export function BarChart({ label, points, format, valueHeader = 'Value', height 
     if (!element || typeof window.matchMedia !== 'function' || points.length === 0) return;
     let disposed = false;
     let plot: { destroy: () => void } | null = null;
-    void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')])
-      .then(([{ default: UPlot }]) => {
+    void import('uplot')
+      .then(({ default: UPlot }) => {
         if (disposed) return;
         const width = Math.max(320, element.clientWidth || 640);
         plot = new UPlot(

@@ -140,7 +140,7 @@ describe('Ports list: search, selection and rotation', () => {
       /Rate limited: retry in (30|29) s/,
     );
     expect(
-      (within(row('Paris')).getByRole('button', { name: 'Rotate Paris' }) as HTMLButtonElement).disabled,
+      within(row('Paris')).getByRole<HTMLButtonElement>('button', { name: 'Rotate Paris' }).disabled,
     ).toBe(true);
   });
 });
