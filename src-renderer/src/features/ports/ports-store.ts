@@ -126,7 +126,10 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     ...empty(),
     load: (force = false) => portsList.load([], force),
     reloadLoaded: async () => {
-      await Promise.all([portsList.reloadLoaded(), get().loadRelocations()]);
+      // Relocation progress pushed while the socket was down was lost too; only worth asking for
+      // when the ports were on screen.
+      const loaded = get().ports.status !== 'idle';
+      await Promise.all([portsList.reloadLoaded(), loaded ? get().loadRelocations() : undefined]);
     },
     applyChanges: (changed, relocations) => {
       portsList.updateLoaded((list) => mergeById(list, changed));
