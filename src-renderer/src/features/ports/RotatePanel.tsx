@@ -50,11 +50,12 @@ export function RotateButton({
       <button
         type="button"
         className={`button${compact ? ' button--small' : ' button--primary'}`}
-        aria-label={`Rotate ${label}`}
         disabled={block !== null}
         onClick={() => void rotate(portId)}
       >
         {block?.reason ?? 'Rotate now'}
+        {/* The port's name completes the visible text (axe: the name must contain what is shown). */}
+        <span className="visually-hidden">: {label}</span>
       </button>
       {compact && state?.phase === 'done' && state.receipt ? (
         <span className="muted small" role="status">
@@ -165,7 +166,6 @@ export function RotatePanel({ portId, label }: { portId: string; label: string }
         <button
           type="button"
           className="button button--primary"
-          aria-label={`Rotate ${label}`}
           disabled={block !== null || (untilNew && !limitsOk)}
           onClick={rotateNow}
         >
@@ -174,6 +174,7 @@ export function RotatePanel({ portId, label }: { portId: string; label: string }
             : receipt?.sameIp && !block
               ? 'Rotate again'
               : 'Rotate now'}
+          <span className="visually-hidden">: {label}</span>
         </button>
         <label className="checkbox">
           <input type="checkbox" checked={untilNew} onChange={(event) => setUntilNew(event.target.checked)} />

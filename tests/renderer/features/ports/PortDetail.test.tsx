@@ -134,23 +134,25 @@ describe('Port detail', () => {
       ok(receipt({ sameIp: true, ip: '100.85.1.2', nextRotationAvailableAt: '2000-01-01T00:00:00.000Z' })),
     );
     render(<PortDetail port={port()} />);
-    fireEvent.click(screen.getAllByRole('button', { name: 'Rotate Sneaker drops LA' })[0]!);
+    fireEvent.click(screen.getAllByRole('button', { name: /: Sneaker drops LA$/ })[0]!);
     expect(screen.getByText(/Rotating: the carrier usually takes/)).toBeTruthy();
     await settle();
     const receiptView = screen.getByRole('region', { name: 'Rotation receipt' });
     expect(receiptView.textContent).toContain('9.0 s');
     expect(screen.getByText(/gave back the same IP \(100\.85\.1\.2\)/)).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Rotate Sneaker drops LA' }).textContent).toBe('Rotate again');
+    expect(screen.getByRole('button', { name: /: Sneaker drops LA$/ }).textContent).toBe(
+      'Rotate again: Sneaker drops LA',
+    );
   });
 
   it('counts down a cooldown and a 429', async () => {
     const future = new Date(Date.now() + 40_000).toISOString();
     fake.current.handle('ports:rotate', () => ok(receipt({ nextRotationAvailableAt: future })));
     render(<PortDetail port={port()} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Rotate Sneaker drops LA' }));
+    fireEvent.click(screen.getByRole('button', { name: /: Sneaker drops LA$/ }));
     await settle();
     expect(screen.getByText(/Next rotation available in (40|39) s/)).toBeTruthy();
-    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Rotate Sneaker drops LA' }).disabled).toBe(
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: /: Sneaker drops LA$/ }).disabled).toBe(
       true,
     );
   });
@@ -160,7 +162,7 @@ describe('Port detail', () => {
       fail('rate_limited', 'Too many requests', { retryAfterMs: 90_000 }),
     );
     render(<PortDetail port={port()} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Rotate Sneaker drops LA' }));
+    fireEvent.click(screen.getByRole('button', { name: /: Sneaker drops LA$/ }));
     await settle();
     expect(screen.getByText(/Rotation limit reached/).textContent).toMatch(/next try in 1:(30|29)/);
   });
