@@ -5,6 +5,7 @@ import {
   launchBrowser,
   requireBrowser,
   screenshot,
+  seriousAxeViolations,
   type TestBrowser,
 } from './support/browser';
 import { startWebMode, type WebModeProcess } from './support/web-mode';
@@ -87,6 +88,8 @@ describe('web mode in a browser: ports', () => {
       .first()
       .waitFor();
     await screenshot(page, 'ports-receipt');
+    // The detail with a receipt is the busiest ports view: no serious or critical axe violation.
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Copy host:port:user:pass' }).click();
     await page.getByText('✓ Copied').first().waitFor();
