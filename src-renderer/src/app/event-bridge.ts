@@ -1,5 +1,5 @@
 import type { SubUser, Subscription } from '../../../src-main/api/api-types';
-import type { AppState, RendererApi } from '../../../src-main/ipc/contract';
+import type { AppState, PortsChanged, PortsRotation, RendererApi } from '../../../src-main/ipc/contract';
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
 import { useAlertsStore } from '../features/alerts/alerts-store';
@@ -19,6 +19,8 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `ports:changed`, `subscriptions:changed`, `topups:changed` merge their items into the lists
  *   already read, when they are about the active profile (background jobs run for every profile);
  *   `topups:changed` also updates the top-up the wizard follows;
+ * - `ports:rotation` gives the ports store each rotation's progress and receipt (any trigger), and
+ *   `ports:changed` also carries the relocation tracker's progress;
  * - `settings:changed` replaces the settings;
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
@@ -70,9 +72,21 @@ function forActiveProfile<T>(
   return (payload) => {
     // Checked, not trusted: a main process from another version may send another shape.
     if (!isListChanged(payload)) return;
-    if (payload.profileId !== useAppStore.getState().state?.activeProfile?.id) return;
+    if (!isActiveProfile(payload.profileId)) return;
     apply(payload.changed);
   };
+}
+
+const isActiveProfile = (profileId: string) => profileId === useAppStore.getState().state?.activeProfile?.id;
+
+/** `ports:rotation`: progress and receipts of rotations started anywhere (tray, schedules, other windows). */
+function isRotationEvent(payload: unknown): payload is PortsRotation {
+  return (
+    isObject(payload) &&
+    typeof payload.profileId === 'string' &&
+    typeof payload.portId === 'string' &&
+    (payload.phase === 'started' || payload.phase === 'finished' || payload.phase === 'failed')
+  );
 }
 
 /** Reads the app state again and, after a reconnect, every list that was loaded. */
@@ -91,7 +105,15 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
     if (!api) throw new Error('window.api is not installed');
     unsubscribes.push(api.app.onStateChanged((state: AppState) => useAppStore.getState().applyState(state)));
     unsubscribes.push(
-      api.ports.onChanged(forActiveProfile((changed) => usePortsStore.getState().applyChanges(changed))),
+      api.ports.onChanged((payload: PortsChanged) => {
+        if (!isListChanged(payload) || !isActiveProfile(payload.profileId)) return;
+        const relocations = Array.isArray(payload.relocations) ? payload.relocations : undefined;
+        usePortsStore.getState().applyChanges(payload.changed, relocations);
+      }),
+      api.ports.onRotation((payload) => {
+        if (isRotationEvent(payload) && isActiveProfile(payload.profileId))
+          usePortsStore.getState().applyRotation(payload);
+      }),
       api.subscriptions.onChanged((payload) => {
         forActiveProfile((changed: Subscription[]) =>
           useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload)),

@@ -62,7 +62,7 @@ describe('event bridge', () => {
     fake.current.emitState(pushed);
     expect(useAppStore.getState().state).toBe(pushed);
 
-    expect(fake.current.listenerCount('*')).toBe(6);
+    expect(fake.current.listenerCount('*')).toBe(8);
     disconnect();
     expect(fake.current.listenerCount('*')).toBe(0);
   });
@@ -193,7 +193,7 @@ describe('event bridge', () => {
     await flush();
     const after = fake.current.calls.slice(callsBefore + 1);
     expect(after.map((c) => c.channel).sort()).toEqual(
-      ['app:getState', 'ports:list', 'settings:get', 'subscriptions:list'].sort(),
+      ['app:getState', 'ports:list', 'ports:relocations', 'settings:get', 'subscriptions:list'].sort(),
     );
     expect(fake.current.callsTo('subscriptions:list').at(-1)).toEqual({ productId: 'residential' });
     expect(portIds()).toEqual(['port_1:10.1.1.1']);

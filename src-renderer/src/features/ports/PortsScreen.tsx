@@ -1,12 +1,18 @@
+import { useCallback, useMemo } from 'react';
+import type { MobilePortView } from '../../../../src-main/ipc/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
+import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { TestAllResults } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
+import { PortDetail } from './PortDetail';
+import { type PlaceNames, usePlaceNames } from './place-names';
 import { usePorts } from './ports-hooks';
-import type { MobilePortView } from '../../../../src-main/ipc/contract';
+import { usePortsStore } from './ports-store';
+import { RotateButton } from './RotatePanel';
 
 export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
   if (port.rotation.mode === 'manual') return 'Manual';
@@ -17,64 +23,141 @@ export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
   return port.rotation.mode;
 }
 
+function portColumns(places: PlaceNames, open: (id: string) => void): DataColumn<MobilePortView>[] {
+  return [
+    {
+      id: 'label',
+      header: 'Port',
+      rowHeader: true,
+      sortValue: (port) => port.label || port.id,
+      cell: (port) => (
+        <>
+          <button type="button" className="link-button" onClick={() => open(port.id)}>
+            {port.label || <span className="muted">(no label)</span>}
+          </button>
+          <div className="muted small">
+            <code>{port.id}</code>
+          </div>
+        </>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      sortValue: (port) => port.status,
+      cell: (port) => <StatusBadge status={port.status} />,
+    },
+    {
+      id: 'location',
+      header: 'Location',
+      sortValue: (port) => places.location(port.country, port.city),
+      cell: (port) => places.location(port.country, port.city),
+    },
+    {
+      id: 'carrier',
+      header: 'Carrier',
+      sortValue: (port) => port.carrierName,
+      cell: (port) => (
+        <>
+          {port.carrierName} <span className="badge">{port.networkType}</span>
+        </>
+      ),
+    },
+    {
+      id: 'ip',
+      header: 'Current IP',
+      sortValue: (port) => -Date.parse(port.ipChangedAt),
+      cell: (port) => (
+        <>
+          <code>{port.currentIp}</code>
+          <div className="muted small">
+            changed <Time iso={port.ipChangedAt} relative />
+          </div>
+        </>
+      ),
+    },
+    {
+      id: 'rotation',
+      header: 'Rotation',
+      sortValue: (port) => rotationText(port),
+      cell: (port) => rotationText(port),
+    },
+    {
+      id: 'expires',
+      header: 'Expires',
+      sortValue: (port) => Date.parse(port.expiresAt),
+      cell: (port) => <Time iso={port.expiresAt} />,
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      cell: (port) => (
+        <>
+          <RotateButton portId={port.id} label={port.label || port.id} compact />{' '}
+          <TestProxyButton target={{ kind: 'port', portId: port.id }} label={port.label || port.id} />
+        </>
+      ),
+    },
+  ];
+}
+
 function PortsTable({ ports }: { ports: MobilePortView[] }) {
+  const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));
+  const open = usePortsStore((state) => state.open);
+  const selected = usePortsStore((state) => state.selected);
+  const setSelected = usePortsStore((state) => state.setSelected);
+  const rotateMany = usePortsStore((state) => state.rotateMany);
+  const columns = useMemo(() => portColumns(places, open), [places, open]);
+  const searchText = useCallback(
+    (port: MobilePortView) =>
+      [
+        port.label,
+        port.id,
+        port.status,
+        port.currentIp,
+        port.carrierName,
+        port.networkType,
+        places.location(port.country, port.city),
+        port.country,
+      ].join(' '),
+    [places],
+  );
+  // A selection may hold ports that left the list (another account's refresh): count only present ones.
+  const present = ports.filter((port) => selected.has(port.id)).map((port) => port.id);
   return (
-    <div className="table-wrap">
-      <table className="table" aria-label="Mobile ports">
-        <thead>
-          <tr>
-            <th scope="col">Port</th>
-            <th scope="col">Status</th>
-            <th scope="col">Location</th>
-            <th scope="col">Carrier</th>
-            <th scope="col">Current IP</th>
-            <th scope="col">Rotation</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Proxy test</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ports.map((port) => (
-            <tr key={port.id}>
-              <th scope="row">
-                {port.label || <span className="muted">(no label)</span>}
-                <div className="muted small">
-                  <code>{port.id}</code>
-                </div>
-              </th>
-              <td>
-                <StatusBadge status={port.status} />
-              </td>
-              <td>
-                {port.country}
-                {port.city ? ` · ${port.city}` : ''}
-              </td>
-              <td>
-                {port.carrierName} <span className="badge">{port.networkType}</span>
-              </td>
-              <td>
-                <code>{port.currentIp}</code>
-                <div className="muted small">
-                  changed <Time iso={port.ipChangedAt} relative />
-                </div>
-              </td>
-              <td>{rotationText(port)}</td>
-              <td>
-                <Time iso={port.expiresAt} />
-              </td>
-              <td>
-                <TestProxyButton target={{ kind: 'port', portId: port.id }} label={port.label || port.id} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Mobile ports"
+      rows={ports}
+      rowKey={portKey}
+      columns={columns}
+      searchText={searchText}
+      searchLabel="Search ports"
+      selected={selected}
+      onSelectedChange={setSelected}
+      rowHeight={58}
+      toolbar={
+        present.length ? (
+          <>
+            <button type="button" className="button" onClick={() => void rotateMany(present)}>
+              Rotate {present.length} selected
+            </button>
+            <button type="button" className="button button--quiet" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </button>
+          </>
+        ) : null
+      }
+    />
   );
 }
 
+const portKey = (port: MobilePortView) => port.id;
+
 export function PortsScreen() {
   const { loadable, refresh } = usePorts();
+  const openPortId = usePortsStore((state) => state.openPortId);
+  const openPort = openPortId ? loadable?.data?.find((port) => port.id === openPortId) : undefined;
+  if (openPort) return <PortDetail port={openPort} />;
   return (
     <Screen
       title="Ports"

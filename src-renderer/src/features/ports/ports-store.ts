@@ -1,36 +1,241 @@
 import { create } from 'zustand';
-import type { MobilePortView } from '../../../../src-main/ipc/contract';
+import type { UsageReport } from '../../../../src-main/api/api-types';
+import type {
+  IpcError,
+  IpcResult,
+  IpHistoryExport,
+  IpHistoryView,
+  MobilePortView,
+  PortsRotation,
+  RelocationProgress,
+  RotationReceipt,
+} from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
-import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
+import { createLoadableSlice, inField, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
 
-/** Mobile ports of the active account. Actions (rotate, relocate, …) join this store in later slices. */
+/**
+ * One port's rotation as the screens show it: in progress (5-15 s), its receipt, or why it failed.
+ * `retryAt` (ms since the epoch) is when a 429's Retry-After ends.
+ */
+export interface RotationState {
+  phase: 'rotating' | 'done' | 'failed';
+  receipt: RotationReceipt | null;
+  error: IpcError | null;
+  retryAt: number | null;
+}
+
+export interface RotateOptions {
+  untilNew?: { lastN: number; maxTries: number };
+}
+
+export const HISTORY_PER_PAGE = 20;
+
+/** Mobile ports of the active account, their rotations, relocations, IP history and usage. */
 interface PortsStore {
   ports: Loadable<MobilePortView[]>;
+  /** The port whose detail is open. */
+  openPortId: string | null;
+  selected: Set<string>;
+  rotations: Record<string, RotationState>;
+  relocations: Record<string, RelocationProgress>;
+  ipHistory: Record<string, Loadable<IpHistoryView>>;
+  usage: Record<string, Loadable<UsageReport>>;
+  receipts: Record<string, Loadable<RotationReceipt[]>>;
+
   load: (force?: boolean) => Promise<void>;
   /** Loads the list again if it was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
   /** Ports that main says changed (`ports:changed`): replaced in place, new ones added at the end. */
-  applyChanges: (changed: MobilePortView[]) => void;
+  applyChanges: (changed: MobilePortView[], relocations?: RelocationProgress[]) => void;
+  /** `ports:rotation`: a rotation started or ended, whoever started it (tray, schedule, another window). */
+  applyRotation: (event: PortsRotation) => void;
+  open: (portId: string | null) => void;
+  setSelected: (keys: Set<string>) => void;
+
+  rotate: (portId: string, options?: RotateOptions) => Promise<void>;
+  rotateMany: (portIds: string[]) => Promise<void>;
+  update: (
+    portId: string,
+    patch: {
+      label?: string;
+      autoRenew?: boolean;
+      rotation?: { mode: 'manual' } | { mode: 'interval'; intervalMinutes: number };
+    },
+  ) => Promise<IpcResult<MobilePortView>>;
+  resetPassword: (portId: string) => Promise<IpcResult<MobilePortView>>;
+  /** The rotation link, for one copy: answered to the caller and never kept here. */
+  revealRotationLink: (portId: string) => Promise<IpcResult<{ rotationLink: string }>>;
+  relocate: (
+    portId: string,
+    target: { country: string; carrier: string; city?: string | null },
+  ) => Promise<IpcResult<MobilePortView>>;
+  loadRelocations: () => Promise<void>;
+  loadIpHistory: (portId: string, page: number, force?: boolean) => Promise<void>;
+  exportIpHistory: (portId: string) => Promise<IpcResult<IpHistoryExport>>;
+  loadUsage: (portId: string, from?: string, to?: string, force?: boolean) => Promise<void>;
+  loadReceipts: (portId: string, force?: boolean) => Promise<void>;
   reset: () => void;
 }
 
 /** The state of a store with no account behind it: also what `reset` goes back to. */
-const empty = () => ({ ports: idle<MobilePortView[]>() });
+const empty = () => ({
+  ports: idle<MobilePortView[]>(),
+  openPortId: null,
+  selected: new Set<string>(),
+  rotations: {},
+  relocations: {},
+  ipHistory: {},
+  usage: {},
+  receipts: {},
+});
 
-export const usePortsStore = create<PortsStore>()((set) => ({
-  ...empty(),
-  load: (force = false) => portsList.load([], force),
-  reloadLoaded: () => portsList.reloadLoaded(),
-  applyChanges: (changed) => portsList.updateLoaded((list) => mergeById(list, changed)),
-  reset: () => {
-    portsList.forget();
-    set(empty());
-  },
-}));
+const retryAtOf = (error: IpcError, now: number) =>
+  error.retryAfterMs === undefined ? null : now + error.retryAfterMs;
+
+/** The port as the receipt left it, until main's own `ports:changed` arrives. */
+function withReceipt(list: MobilePortView[], receipt: RotationReceipt): MobilePortView[] {
+  return list.map((port) =>
+    port.id === receipt.portId ? { ...port, currentIp: receipt.ip, ipChangedAt: receipt.finishedAt } : port,
+  );
+}
+
+export const usePortsStore = create<PortsStore>()((set, get) => {
+  const setRotation = (portId: string, state: RotationState) =>
+    set((current) => ({ rotations: { ...current.rotations, [portId]: state } }));
+  const finished = (receipt: RotationReceipt) => {
+    setRotation(receipt.portId, { phase: 'done', receipt, error: null, retryAt: null });
+    portsList.updateLoaded((list) => withReceipt(list, receipt));
+  };
+  const failed = (portId: string, error: IpcError) =>
+    setRotation(portId, { phase: 'failed', receipt: null, error, retryAt: retryAtOf(error, Date.now()) });
+  const rotating = (portId: string) =>
+    setRotation(portId, {
+      phase: 'rotating',
+      receipt: get().rotations[portId]?.receipt ?? null,
+      error: null,
+      retryAt: null,
+    });
+  const merged = (result: IpcResult<MobilePortView>) => {
+    if (result.ok) portsList.updateLoaded((list) => mergeById(list, [result.value]));
+    return result;
+  };
+
+  return {
+    ...empty(),
+    load: (force = false) => portsList.load([], force),
+    reloadLoaded: async () => {
+      // Relocation progress pushed while the socket was down was lost too; only worth asking for
+      // when the ports were on screen.
+      const loaded = get().ports.status !== 'idle';
+      await Promise.all([portsList.reloadLoaded(), loaded ? get().loadRelocations() : undefined]);
+    },
+    applyChanges: (changed, relocations) => {
+      portsList.updateLoaded((list) => mergeById(list, changed));
+      if (relocations?.length)
+        set((current) => ({
+          relocations: {
+            ...current.relocations,
+            ...Object.fromEntries(relocations.map((progress) => [progress.portId, progress])),
+          },
+        }));
+    },
+    applyRotation: (event) => {
+      if (event.phase === 'started') rotating(event.portId);
+      else if (event.phase === 'finished' && event.receipt) finished(event.receipt);
+      else if (event.phase === 'failed' && event.error) failed(event.portId, event.error);
+    },
+    open: (openPortId) => set({ openPortId }),
+    setSelected: (selected) => set({ selected }),
+
+    rotate: async (portId, options = {}) => {
+      if (get().rotations[portId]?.phase === 'rotating') return;
+      rotating(portId);
+      const result = await callApi((api) =>
+        api.ports.rotate(options.untilNew ? { portId, untilNew: options.untilNew } : { portId }),
+      );
+      if (result.ok) finished(result.value);
+      else failed(portId, result.error);
+    },
+    rotateMany: async (portIds) => {
+      const ids = portIds.filter((id) => get().rotations[id]?.phase !== 'rotating');
+      if (!ids.length) return;
+      for (const id of ids) rotating(id);
+      const result = await callApi((api) => api.ports.rotateMany({ portIds: ids }));
+      if (!result.ok) {
+        for (const id of ids) failed(id, result.error);
+        return;
+      }
+      for (const outcome of result.value) {
+        if (outcome.ok) finished(outcome.receipt);
+        else failed(outcome.portId, outcome.error);
+      }
+    },
+    update: async (portId, patch) => merged(await callApi((api) => api.ports.update({ portId, ...patch }))),
+    resetPassword: async (portId) => merged(await callApi((api) => api.ports.resetPassword({ portId }))),
+    revealRotationLink: (portId) => callApi((api) => api.ports.revealRotationLink({ portId })),
+    relocate: async (portId, target) => {
+      const result = merged(await callApi((api) => api.ports.relocate({ portId, ...target })));
+      if (result.ok) await get().loadRelocations();
+      return result;
+    },
+    loadRelocations: async () => {
+      const result = await callApi((api) => api.ports.relocations());
+      if (!result.ok) return;
+      set((current) => ({
+        relocations: {
+          ...current.relocations,
+          ...Object.fromEntries(result.value.map((progress) => [progress.portId, progress])),
+        },
+      }));
+    },
+    loadIpHistory: (portId, page, force = false) => historyList.load([portId, page], force),
+    exportIpHistory: (portId) => callApi((api) => api.ports.exportIpHistory({ portId })),
+    loadUsage: (portId, from, to, force = false) => usageList.load([portId, from, to], force),
+    loadReceipts: (portId, force = false) => receiptsList.load([portId], force),
+    reset: () => {
+      for (const slice of [portsList, historyList, usageList, receiptsList]) slice.forget();
+      set(empty());
+    },
+  };
+});
 
 export const portsList: LoadableSlice<PortsStore, MobilePortView[], []> = createLoadableSlice(usePortsStore, {
   place: inField<PortsStore, MobilePortView[]>('ports'),
   fetch: () => callApi((api) => api.ports.list()),
 });
+
+export const historyKey = (portId: string, page: number) => `${portId}|${page}`;
+export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, number]> = createLoadableSlice(
+  usePortsStore,
+  {
+    place: inMap<PortsStore, IpHistoryView>('ipHistory'),
+    key: historyKey,
+    supersede: true,
+    fetch: (portId, page) =>
+      callApi((api) => api.ports.ipHistory({ portId, page, perPage: HISTORY_PER_PAGE })),
+  },
+);
+
+export const usageKey = (portId: string, from?: string, to?: string) => `${portId}|${from ?? ''}|${to ?? ''}`;
+export const usageList: LoadableSlice<
+  PortsStore,
+  UsageReport,
+  [string, string | undefined, string | undefined]
+> = createLoadableSlice(usePortsStore, {
+  place: inMap<PortsStore, UsageReport>('usage'),
+  key: usageKey,
+  supersede: true,
+  fetch: (portId, from, to) =>
+    callApi((api) => api.ports.usage(from && to ? { portId, from, to } : { portId })),
+});
+
+export const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = createLoadableSlice(
+  usePortsStore,
+  {
+    place: inMap<PortsStore, RotationReceipt[]>('receipts'),
+    key: (portId) => portId,
+    fetch: (portId) => callApi((api) => api.ports.receipts({ portId })),
+  },
+);

@@ -2,8 +2,8 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortsScreen, rotationText } from '../../../../src-renderer/src/features/ports/PortsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { port } from '../../support/fixtures';
-import { useFakeApi } from '../../support/renderer-test-kit';
+import { cities, countries, port } from '../../support/fixtures';
+import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Ports screen', () => {
   const fake = useFakeApi(() => ({
@@ -21,22 +21,28 @@ describe('Ports screen', () => {
           rotation: { mode: 'manual', intervalMinutes: null },
         }),
       ]),
+    'catalog:countries': () => ok(countries()),
+    // A name the id does not spell, so the test sees the catalog's name and not a prettified id.
+    'catalog:cities': ({ countryCode }) =>
+      ok(countryCode === 'US' ? [{ ...cities()[0]!, name: 'City of Los Angeles' }] : []),
   }));
 
   it('shows label, status, location, carrier and network, IP and its change time, and rotation', async () => {
     render(<PortsScreen />);
     const table = await screen.findByRole('table', { name: 'Mobile ports' });
+    await screen.findByText('City of Los Angeles, United States');
     const [first, second] = within(table).getAllByRole('row').slice(1);
     expect(first?.textContent).toContain('Sneaker drops LA');
     expect(first?.textContent).toContain('Active');
-    expect(first?.textContent).toContain('US · los_angeles');
+    expect(first?.textContent).not.toContain('los_angeles');
     expect(first?.textContent).toContain('T-Mobile US 5G');
     expect(first?.textContent).toContain('100.85.1.2');
     expect(within(first!).getAllByRole('time')[0]?.getAttribute('datetime')).toBe('2026-03-10T11:55:00.000Z');
     expect(first?.textContent).toContain('Every 30 min');
     expect(second?.textContent).toContain('Provisioning');
     expect(second?.textContent).toContain('Manual');
-    expect(second?.textContent).not.toContain('·');
+    expect(second?.textContent).toContain('Germany');
+    expect(fake.current.callsTo('catalog:cities')).toEqual([{ countryCode: 'DE' }, { countryCode: 'US' }]);
   });
 
   it('shows unknown rotation modes as they are', () => {
@@ -60,5 +66,81 @@ describe('Ports screen', () => {
     expect(await screen.findByText('The service rejected this API key.')).toBeTruthy();
     expect(screen.getByRole('table', { name: 'Mobile ports' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+});
+
+describe('Ports list: search, selection and rotation', () => {
+  const receipt = (portId: string, ip: string) => ({
+    id: `r_${portId}`,
+    portId,
+    previousIp: '100.85.1.2',
+    ip,
+    sameIp: false,
+    startedAt: '2026-03-10T12:00:00.000Z',
+    finishedAt: '2026-03-10T12:00:08.000Z',
+    tookMs: 8000,
+    nextRotationAvailableAt: '2000-01-01T00:00:00.000Z',
+    trigger: 'bulk' as const,
+    attempts: 1,
+    confirmedBy: 'answer' as const,
+    untilNew: null,
+    verification: null,
+  });
+  const fake = useFakeApi(() => ({
+    'ports:list': () =>
+      ok([
+        port(),
+        port({ id: 'port_2', label: 'Berlin', country: 'DE', city: null }),
+        port({ id: 'port_3', label: 'Paris' }),
+      ]),
+    'catalog:countries': () => ok(countries()),
+    'catalog:cities': () => ok([]),
+    'ports:rotateMany': ({ portIds }) =>
+      ok(
+        portIds.map((portId) =>
+          portId === 'port_3'
+            ? {
+                portId,
+                ok: false as const,
+                error: { code: 'rate_limited', message: 'Too many rotations', retryAfterMs: 30_000 },
+              }
+            : { portId, ok: true as const, receipt: receipt(portId, '100.85.9.9') },
+        ),
+      ),
+  }));
+
+  it('finds ports by label, IP or place', async () => {
+    render(<PortsScreen />);
+    await screen.findByRole('table', { name: 'Mobile ports' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search ports' }), {
+      target: { value: 'germany' },
+    });
+    const rows = within(screen.getByRole('table', { name: 'Mobile ports' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.textContent).toContain('Berlin');
+  });
+
+  it('rotates the selected ports in one call and shows each outcome on its row', async () => {
+    render(<PortsScreen />);
+    await screen.findByRole('table', { name: 'Mobile ports' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select port_1' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select port_3' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate 2 selected' }));
+    await settle();
+    expect(fake.current.callsTo('ports:rotateMany')).toEqual([{ portIds: ['port_1', 'port_3'] }]);
+    const table = screen.getByRole('table', { name: 'Mobile ports' });
+    const row = (name: string) =>
+      within(table)
+        .getAllByRole('row')
+        .find((candidate) => candidate.textContent?.includes(name))!;
+    expect(row('Sneaker drops LA').textContent).toContain('100.85.9.9');
+    expect(within(row('Paris')).getByRole('button', { name: /: Paris$/ }).textContent).toMatch(
+      /Rate limited: retry in (30|29) s/,
+    );
+    expect(within(row('Paris')).getByRole<HTMLButtonElement>('button', { name: /: Paris$/ }).disabled).toBe(
+      true,
+    );
   });
 });

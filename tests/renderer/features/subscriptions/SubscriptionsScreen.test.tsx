@@ -35,7 +35,7 @@ describe('Subscriptions screen', () => {
     const meter = within(first!).getByRole('meter', { name: /Traffic used/ });
     expect(meter.getAttribute('value')).toBe('12500000000');
     expect(meter.getAttribute('max')).toBe('50000000000');
-    expect(within(first!).getAllByRole('cell').at(-2)?.textContent).toBe('3');
+    expect(within(first!).getAllByRole('cell').at(-1)?.textContent).toBe('3');
     expect(second?.textContent).toContain('Depleted');
     expect(second?.textContent).toContain('5.00 GB of 5.00 GB (100%)');
     expect(second?.textContent).toContain('Never');

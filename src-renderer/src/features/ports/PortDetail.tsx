@@ -1,0 +1,299 @@
+import { useState, type FormEvent } from 'react';
+import type { IpcError, MobilePortView } from '../../../../src-main/ipc/contract';
+import { CopyButton } from '../../shared/components/CopyButton';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { RadioGroup } from '../../shared/components/RadioGroup';
+import { StatusBadge } from '../../shared/components/StatusBadge';
+import { TextField } from '../../shared/components/TextField';
+import { Time } from '../../shared/components/Time';
+import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
+import { IpHistoryPanel } from './IpHistoryPanel';
+import { usePlaceNames } from './place-names';
+import { LABEL_MAX, ROTATION_INTERVAL_MINUTES } from './port-limits';
+import { usePortsStore } from './ports-store';
+import { RelocatePanel } from './RelocatePanel';
+import { RotatePanel } from './RotatePanel';
+import { UsagePanel } from './UsagePanel';
+
+export interface CredentialFormat {
+  id: string;
+  name: string;
+  text: string;
+}
+
+/** The formats tools ask for. The HTTP port serves the first three, the SOCKS5 port the last. */
+export function credentialFormats(port: Pick<MobilePortView, 'endpoint' | 'username' | 'password'>) {
+  const { host, httpPort, socksPort } = port.endpoint;
+  const user = port.username;
+  const pass = port.password;
+  // In URLs the user and password are percent-encoded (a `@` or `:` in a password would split it).
+  const userInfo = `${encodeURIComponent(user)}:${encodeURIComponent(pass)}`;
+  return [
+    { id: 'colon', name: 'host:port:user:pass', text: `${host}:${httpPort}:${user}:${pass}` },
+    { id: 'at', name: 'user:pass@host:port', text: `${user}:${pass}@${host}:${httpPort}` },
+    { id: 'http', name: 'http://user:pass@host:port', text: `http://${userInfo}@${host}:${httpPort}` },
+    { id: 'socks5', name: 'socks5://user:pass@host:port', text: `socks5://${userInfo}@${host}:${socksPort}` },
+  ] satisfies CredentialFormat[];
+}
+
+const mask = (text: string, secret: string) =>
+  secret
+    ? text.split(secret).join('•'.repeat(8)).split(encodeURIComponent(secret)).join('•'.repeat(8))
+    : text;
+
+function CredentialsPanel({ port }: { port: MobilePortView }) {
+  const [revealed, setRevealed] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
+  const [resetError, setResetError] = useState<IpcError | null>(null);
+  const [linkError, setLinkError] = useState<IpcError | null>(null);
+  const resetPassword = usePortsStore((store) => store.resetPassword);
+  const revealRotationLink = usePortsStore((store) => store.revealRotationLink);
+  const reset = async () => {
+    const result = await resetPassword(port.id);
+    setConfirmReset(false);
+    setResetError(result.ok ? null : result.error);
+  };
+  // The link is fetched for this one copy and dropped: it holds the API key.
+  const rotationLink = async () => {
+    const result = await revealRotationLink(port.id);
+    setLinkError(result.ok ? null : result.error);
+    return result.ok ? result.value.rotationLink : null;
+  };
+  return (
+    <section className="panel" aria-labelledby="credentials-heading">
+      <h2 id="credentials-heading">Endpoint and credentials</h2>
+      <dl className="port-facts">
+        <dt>Host</dt>
+        <dd>
+          <code>{port.endpoint.host}</code>
+        </dd>
+        <dt>HTTP port</dt>
+        <dd>
+          <code>{port.endpoint.httpPort}</code>
+        </dd>
+        <dt>SOCKS5 port</dt>
+        <dd>
+          <code>{port.endpoint.socksPort}</code>
+        </dd>
+        <dt>Username</dt>
+        <dd>
+          <code>{port.username}</code> <CopyButton text={port.username} what="username" />
+        </dd>
+        <dt>Password</dt>
+        <dd>
+          <code aria-label={revealed ? 'Password' : 'Password (hidden)'}>
+            {revealed ? port.password : '•'.repeat(8)}
+          </code>{' '}
+          <button
+            type="button"
+            className="button button--small button--quiet"
+            aria-pressed={revealed}
+            onClick={() => setRevealed((value) => !value)}
+          >
+            {revealed ? 'Hide password' : 'Show password'}
+          </button>{' '}
+          <CopyButton text={port.password} what="password" />{' '}
+          {confirmReset ? (
+            <span className="confirm" role="group" aria-label="Confirm password reset">
+              Tools using the old password will stop working.{' '}
+              <button
+                type="button"
+                className="button button--small button--danger"
+                onClick={() => void reset()}
+              >
+                Reset password
+              </button>{' '}
+              <button type="button" className="button button--small" onClick={() => setConfirmReset(false)}>
+                Cancel
+              </button>
+            </span>
+          ) : (
+            <button type="button" className="button button--small" onClick={() => setConfirmReset(true)}>
+              Reset password…
+            </button>
+          )}
+        </dd>
+      </dl>
+      {resetError ? <ErrorMessage error={resetError} title="Could not reset the password" /> : null}
+      <table className="table credential-formats" aria-label="Credential formats">
+        <tbody>
+          {credentialFormats(port).map((format) => (
+            <tr key={format.id}>
+              <th scope="row">{format.name}</th>
+              <td>
+                <code>{revealed ? format.text : mask(format.text, port.password)}</code>
+              </td>
+              <td>
+                <CopyButton text={format.text} what={format.name} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {port.hasRotationLink ? (
+        <div className="rotation-link">
+          <h3>Rotation link</h3>
+          <p>
+            <code>https://…/rotate?key=••••••••</code>{' '}
+            <CopyButton text={rotationLink} what="rotation link" label="Copy rotation link" />
+          </p>
+          <p className="message message--warn">
+            Anyone holding this link can rotate this port: it contains your API key, which has the{' '}
+            <code>proxies</code> scope. Share it only with tools you trust; it is fetched for each copy and
+            not kept by the app.
+          </p>
+          {linkError ? <ErrorMessage error={linkError} title="Could not get the rotation link" /> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+type Mode = 'manual' | 'interval';
+
+/** Checks the form as main would, so that the user sees the error before anything is sent. */
+export function validateSettings(label: string, mode: Mode, minutes: string): FieldErrors {
+  const errors: FieldErrors = {};
+  const trimmed = label.trim();
+  if (!trimmed) errors.label = 'Give the port a label';
+  else if (trimmed.length > LABEL_MAX) errors.label = `At most ${LABEL_MAX} characters`;
+  if (mode === 'interval') {
+    const value = Number(minutes);
+    if (!/^\d+$/.test(minutes.trim())) errors.intervalMinutes = 'Whole minutes';
+    else if (value < ROTATION_INTERVAL_MINUTES.min)
+      errors.intervalMinutes = `At least ${ROTATION_INTERVAL_MINUTES.min} minute`;
+    else if (value > ROTATION_INTERVAL_MINUTES.max)
+      errors.intervalMinutes = `At most ${ROTATION_INTERVAL_MINUTES.max} minutes (24 hours)`;
+  }
+  return errors;
+}
+
+const FIELD_ALIASES = { 'rotation.intervalMinutes': 'intervalMinutes', 'rotation.mode': 'mode' };
+
+function SettingsPanel({ port }: { port: MobilePortView }) {
+  const update = usePortsStore((store) => store.update);
+  const [label, setLabel] = useState(port.label);
+  const [autoRenew, setAutoRenew] = useState(port.autoRenew);
+  const [mode, setMode] = useState<Mode>(port.rotation.mode === 'interval' ? 'interval' : 'manual');
+  const [minutes, setMinutes] = useState(String(port.rotation.intervalMinutes ?? 30));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<IpcError | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    const local = validateSettings(label, mode, minutes);
+    setErrors(local);
+    if (Object.keys(local).length) return;
+    setBusy(true);
+    const result = await update(port.id, {
+      label: label.trim(),
+      autoRenew,
+      rotation: mode === 'manual' ? { mode } : { mode, intervalMinutes: Number(minutes) },
+    });
+    setBusy(false);
+    if (result.ok) {
+      setFailure(null);
+      setSaved(true);
+      return;
+    }
+    const fields = fieldErrorsOf(result.error, FIELD_ALIASES);
+    setErrors(fields);
+    setFailure(Object.keys(fields).length ? null : result.error);
+  };
+  const unplaced = unplacedFieldErrors(errors, ['label', 'intervalMinutes', 'mode']);
+  return (
+    <section className="panel" aria-labelledby="settings-heading">
+      <h2 id="settings-heading">Label, renewal and server-side rotation</h2>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <TextField
+          label="Label"
+          value={label}
+          onChange={setLabel}
+          error={errors.label}
+          hint={`Up to ${LABEL_MAX} characters.`}
+        />
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={autoRenew}
+            onChange={(event) => setAutoRenew(event.target.checked)}
+          />{' '}
+          Renew automatically before it expires
+        </label>
+        <RadioGroup
+          legend="Server-side rotation"
+          value={mode}
+          onChange={setMode}
+          error={errors.mode}
+          options={[
+            { value: 'manual', label: 'Manual', description: 'Only when you (or the app) ask.' },
+            { value: 'interval', label: 'Every N minutes', description: 'The service rotates on its own.' },
+          ]}
+        />
+        {mode === 'interval' ? (
+          <TextField
+            label="Minutes between rotations"
+            inputMode="numeric"
+            value={minutes}
+            onChange={setMinutes}
+            error={errors.intervalMinutes}
+            hint={`${ROTATION_INTERVAL_MINUTES.min}-${ROTATION_INTERVAL_MINUTES.max} minutes.`}
+          />
+        ) : null}
+        <p className="muted small">
+          Server-side rotation keeps running when this app is closed, in whole minutes. The app&apos;s own
+          schedules (below) can rotate every few seconds or on a cron expression, add jitter and stagger a
+          group of ports, but only while the app runs.
+        </p>
+        {unplaced.length ? (
+          <ul className="error-text" role="alert">
+            {unplaced.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        ) : null}
+        {failure ? <ErrorMessage error={failure} title="Could not save" /> : null}
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        {saved ? (
+          <span role="status" className="muted">
+            {' '}
+            Saved.
+          </span>
+        ) : null}
+      </form>
+    </section>
+  );
+}
+
+export function PortDetail({ port }: { port: MobilePortView }) {
+  const open = usePortsStore((store) => store.open);
+  const places = usePlaceNames([port.country]);
+  const name = port.label || port.id;
+  return (
+    <section className="screen port-detail" aria-labelledby="port-detail-heading">
+      <p>
+        <button type="button" className="link-button" onClick={() => open(null)}>
+          ← All ports
+        </button>
+      </p>
+      <h1 id="port-detail-heading" tabIndex={-1}>
+        {name} <StatusBadge status={port.status} />
+      </h1>
+      <p className="muted">
+        {places.location(port.country, port.city)} · {port.carrierName} {port.networkType} · IP{' '}
+        <code>{port.currentIp}</code> changed <Time iso={port.ipChangedAt} relative /> · expires{' '}
+        <Time iso={port.expiresAt} />
+      </p>
+      <RotatePanel portId={port.id} label={name} />
+      <CredentialsPanel port={port} />
+      <SettingsPanel key={port.id} port={port} />
+      <RelocatePanel port={port} />
+      <IpHistoryPanel portId={port.id} />
+      <UsagePanel portId={port.id} />
+    </section>
+  );
+}

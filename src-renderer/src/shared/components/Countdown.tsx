@@ -1,0 +1,79 @@
+import { useSyncExternalStore } from 'react';
+
+/** Whole seconds from `now` to `until` (0 once it is past). */
+export function secondsLeft(until: string | number, now: number): number {
+  const target = typeof until === 'number' ? until : Date.parse(until);
+  return Number.isNaN(target) ? 0 : Math.max(0, Math.ceil((target - now) / 1000));
+}
+
+/** `12 s`, `1:05`, `1:02:03`. */
+export function formatCountdown(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/**
+ * One second-ticker for every countdown on screen (like `useNow`'s 30 s one): an interval only while
+ * a countdown is running, and all of them turn over on the same tick.
+ */
+const listeners = new Set<() => void>();
+let timer: ReturnType<typeof setInterval> | null = null;
+let now = Date.now();
+
+function tick(): void {
+  now = Date.now();
+  for (const listener of [...listeners]) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  if (timer === null) {
+    now = Date.now();
+    timer = setInterval(tick, 1000);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer !== null) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
+}
+
+function snapshot(): number {
+  if (timer === null) {
+    const current = Date.now();
+    if (Math.abs(current - now) >= 1000) now = current;
+  }
+  return now;
+}
+
+const noSubscription = () => () => undefined;
+
+/** Seconds left until a time, ticking once a second while it is in the future. */
+export function useSecondsLeft(until: string | number | null): number {
+  const live = until !== null && secondsLeft(until, snapshot()) > 0;
+  const current = useSyncExternalStore(live ? subscribe : noSubscription, snapshot);
+  return until === null ? 0 : secondsLeft(until, current);
+}
+
+interface CountdownProps {
+  until: string | number | null;
+  /** "Next rotation in" … */
+  prefix: string;
+  /** Shown once the time has come. */
+  done?: string;
+}
+
+export function Countdown({ until, prefix, done = '' }: CountdownProps) {
+  const left = useSecondsLeft(until);
+  if (until === null || left === 0) return done ? <span>{done}</span> : null;
+  return (
+    <span className="countdown" role="timer">
+      {prefix} {formatCountdown(left)}
+    </span>
+  );
+}

@@ -1,0 +1,110 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  DataTable,
+  visibleRows,
+  type DataColumn,
+} from '../../../../src-renderer/src/shared/components/DataTable';
+
+interface Item {
+  id: string;
+  name: string;
+  size: number | null;
+}
+
+const columns: DataColumn<Item>[] = [
+  { id: 'name', header: 'Name', rowHeader: true, sortValue: (item) => item.name, cell: (item) => item.name },
+  { id: 'size', header: 'Size', sortValue: (item) => item.size, cell: (item) => String(item.size ?? '—') },
+];
+const items = (count: number): Item[] =>
+  Array.from({ length: count }, (_, index) => ({
+    id: `id_${index}`,
+    name: `Item ${index}`,
+    size: index % 5 === 0 ? null : (index * 7) % 13,
+  }));
+const searchText = (item: Item) => item.name;
+
+function Harness({ rows }: { rows: Item[] }) {
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  return (
+    <DataTable
+      label="Things"
+      rows={rows}
+      rowKey={(item) => item.id}
+      columns={columns}
+      searchText={searchText}
+      selected={selected}
+      onSelectedChange={setSelected}
+    />
+  );
+}
+
+const bodyRows = () =>
+  within(screen.getByRole('table', { name: 'Things' }))
+    .getAllByRole('row')
+    .filter((row) => row.getAttribute('aria-hidden') !== 'true')
+    .slice(1);
+
+describe('visibleRows', () => {
+  it('keeps rows matching every word, case-insensitive', () => {
+    const rows = visibleRows(items(30), columns, ' ITEM 2 ', searchText, null);
+    expect(rows.map((row) => row.name)).toEqual([
+      'Item 2',
+      'Item 12',
+      ...items(30)
+        .slice(20)
+        .map((row) => row.name),
+    ]);
+    expect(visibleRows(items(30), columns, 'item 2 nothing', searchText, null)).toEqual([]);
+  });
+
+  it('sorts numbers as numbers and strings naturally, empty values last in both directions', () => {
+    const rows = items(11);
+    const up = visibleRows(rows, columns, '', searchText, { column: 'size', direction: 'ascending' });
+    const down = visibleRows(rows, columns, '', searchText, { column: 'size', direction: 'descending' });
+    const sizes = (list: Item[]) => list.map((row) => row.size);
+    expect(sizes(up)).toEqual([1, 2, 3, 4, 7, 8, 10, 11, null, null, null]);
+    expect(sizes(down)).toEqual([11, 10, 8, 7, 4, 3, 2, 1, null, null, null]);
+    const names = visibleRows(rows, columns, '', searchText, { column: 'name', direction: 'ascending' });
+    expect(names.slice(0, 3).map((row) => row.name)).toEqual(['Item 0', 'Item 1', 'Item 2']);
+    expect(names.at(-1)?.name).toBe('Item 10');
+  });
+});
+
+describe('DataTable', () => {
+  afterEach(cleanup);
+
+  it('puts only a screenful of 1,000 rows in the DOM', () => {
+    render(<Harness rows={items(1000)} />);
+    const count = bodyRows().length;
+    expect(count).toBeGreaterThan(5);
+    expect(count).toBeLessThan(60);
+    expect(screen.getByText('1000 rows')).toBeTruthy();
+  });
+
+  it('searches and sorts from the header, saying the direction', () => {
+    render(<Harness rows={items(30)} />);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search things' }), {
+      target: { value: 'item 1' },
+    });
+    expect(screen.getByText('12 of 30 rows')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Name' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Name' }));
+    expect(screen.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('descending');
+    expect(bodyRows()[0]?.textContent).toContain('Item 21');
+    expect(bodyRows()).toHaveLength(12);
+  });
+
+  it('selects rows one by one and all shown ones at once', () => {
+    render(<Harness rows={items(30)} />);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select id_3' }));
+    expect(screen.getByText(/1 selected/)).toBeTruthy();
+    fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'item 2' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all shown' }));
+    // The 11 shown (Item 2, 12, 20-29) plus the one chosen before the search.
+    expect(screen.getByText(/13 selected/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all shown' }));
+    expect(screen.getByText(/1 selected/)).toBeTruthy();
+  });
+});
