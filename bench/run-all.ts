@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 const BENCHES = [
   { name: 'sandbox', script: 'bench/sandbox-bench.ts' },
   { name: 'renderer', script: 'bench/renderer-list-bench.ts' },
+  { name: 'topups', script: 'bench/topup-cadence-bench.ts' },
+  { name: 'schedules', script: 'bench/schedules-heap-bench.ts' },
 ] as const;
 
 function runOne(script: string): Promise<{ code: number; result: unknown }> {
