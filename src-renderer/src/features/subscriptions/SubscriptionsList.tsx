@@ -134,7 +134,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
         <button
           type="button"
           className="button button--quiet"
-          aria-label={sort.direction === 'asc' ? 'Sort descending' : 'Sort ascending'}
+          title={sort.direction === 'asc' ? 'Sort descending instead' : 'Sort ascending instead'}
           onClick={() => setSort({ ...sort, direction: sort.direction === 'asc' ? 'desc' : 'asc' })}
         >
           {sort.direction === 'asc' ? '↑ Ascending' : '↓ Descending'}

@@ -1,4 +1,5 @@
 import { AlertsList } from '../alerts/AlertsList';
+import { SubscriptionStringTest } from '../proxy-test/SubscriptionStringTest';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { RadioGroup, type RadioOption } from '../../shared/components/RadioGroup';
 import { RefreshButton } from '../../shared/components/RefreshButton';
@@ -42,7 +43,14 @@ function SubscriptionsOverview() {
         onRetry={refresh}
         empty={<p>No traffic subscriptions{filter === 'all' ? '' : ` for ${PRODUCTS[filter]}`}.</p>}
       >
-        {(subscriptions) => <SubscriptionsList subscriptions={subscriptions} />}
+        {(subscriptions) => (
+          <>
+            <SubscriptionsList subscriptions={subscriptions} />
+            <SubscriptionStringTest
+              subscriptions={subscriptions.map((s) => ({ id: s.id, label: s.label || s.id }))}
+            />
+          </>
+        )}
       </AsyncContent>
       <AlertsList />
     </Screen>
