@@ -4,7 +4,7 @@ import type { Lifecycle } from '../domain-service';
 import type { Clock } from '../runtime/clock';
 import { DeadlineJob, describeError } from '../runtime/deadline-job';
 import type { ApiCaller } from '../session/api-caller';
-import type { JobSection } from '../storage/job-section';
+import { type JobSection, updateProfileEntry } from '../storage/job-section';
 
 /** Relocations per profile, per port. */
 export type RelocationsState = Record<string, Record<string, RelocationProgress>>;
@@ -207,14 +207,7 @@ export class RelocationTracker implements Lifecycle {
   }
 
   private async save(profileId: string, portId: string, progress: RelocationProgress | null): Promise<void> {
-    await this.options.store.update((current) => {
-      const state = current ?? {};
-      const ports = (state[profileId] ??= {});
-      if (progress) ports[portId] = progress;
-      else delete ports[portId];
-      if (Object.keys(ports).length === 0) delete state[profileId];
-      return state;
-    });
+    await updateProfileEntry(this.options.store, profileId, portId, progress);
   }
 }
 

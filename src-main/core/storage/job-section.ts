@@ -61,3 +61,20 @@ export function jobStateSection<T>(store: JobStateStore, name: string): JobSecti
     },
   };
 }
+
+/** Per-profile state keyed by id: sets (or, with null, removes) one entry and drops empty profiles. */
+export function updateProfileEntry<T>(
+  section: JobSection<Record<string, Record<string, T>>>,
+  profileId: string,
+  id: string,
+  entry: T | null,
+): Promise<Record<string, Record<string, T>>> {
+  return section.update((current) => {
+    const state = current ?? {};
+    const entries = (state[profileId] ??= {});
+    if (entry !== null) entries[id] = entry;
+    else delete entries[id];
+    if (Object.keys(entries).length === 0) delete state[profileId];
+    return state;
+  });
+}

@@ -5,7 +5,7 @@ import type { Lifecycle } from '../domain-service';
 import type { Clock } from '../runtime/clock';
 import { DeadlineJob, type DeadlineJobState, describeError } from '../runtime/deadline-job';
 import type { ApiCaller } from '../session/api-caller';
-import type { JobSection } from '../storage/job-section';
+import { type JobSection, updateProfileEntry } from '../storage/job-section';
 
 /** One watched top-up: what the tray and the notifications need, and when it is read next. */
 export interface WatchedTopUp {
@@ -237,14 +237,7 @@ export class TopUpWatcher implements Lifecycle {
   }
 
   private async save(profileId: string, topUpId: string, entry: WatchedTopUp | null): Promise<void> {
-    await this.options.store.update((current) => {
-      const state = current ?? {};
-      const topUps = (state[profileId] ??= {});
-      if (entry) topUps[topUpId] = entry;
-      else delete topUps[topUpId];
-      if (Object.keys(topUps).length === 0) delete state[profileId];
-      return state;
-    });
+    await updateProfileEntry(this.options.store, profileId, topUpId, entry);
   }
 }
 
