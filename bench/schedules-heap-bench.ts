@@ -4,7 +4,7 @@
  *
  *   node --expose-gc --import tsx bench/schedules-heap-bench.ts [--ports 100] [--days 7]
  *
- * The real `RotationScheduler` (DeadlineJob, planner, run log, events) runs on a FakeClock over the
+ * The real `RotationScheduler` (DeadlineJob, planner, run log, events) runs on a manual clock over the
  * job section (serialised on every write, as the file store does, without the disk); rotations answer in-process like the service does (a new IP, a 30 s
  * cooldown, one in eight the same IP, one in twenty a 503), so a week takes seconds, not a week.
  * The cadences are a mix a power user might set (about 20,000 runs a week): every 30 minutes,
@@ -15,7 +15,7 @@ import { ApiError } from '../src-main/api/api-errors';
 import { EventBus } from '../src-main/core/events';
 import { type RotatePort, RotationScheduler } from '../src-main/core/ports/rotation-scheduler';
 import { CachedStateSection } from '../src-main/core/ports/rotation-scheduler-state';
-import { FakeClock } from '../src-main/core/runtime/fake-clock';
+import { abortReason, type Clock } from '../src-main/core/runtime/clock';
 
 const GOAL_BYTES = 5 * 1024 * 1024;
 const PROFILE = 'bench-profile';
@@ -34,6 +34,65 @@ function gcHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/**
+ * A manual clock like the tests' `FakeClock`, minus its record of every sleep (which grows with
+ * every wake-up and would be counted as the scheduler's heap here).
+ */
+class BenchClock implements Clock {
+  private current: number;
+  private sleepers: { until: number; resolve: () => void }[] = [];
+
+  constructor(start: number) {
+    this.current = start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    return new Promise((resolve, reject) => {
+      const sleeper = { until: this.current + Math.max(0, ms), resolve };
+      this.sleepers.push(sleeper);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.sleepers = this.sleepers.filter((other) => other !== sleeper);
+          reject(abortReason(signal));
+        },
+        { once: true },
+      );
+    });
+  }
+
+  async advance(ms: number): Promise<void> {
+    await this.runUntil(this.current + ms);
+  }
+
+  /** Wakes sleepers in due order, letting each woken job run to its next wait. */
+  async runUntil(target: number): Promise<void> {
+    await settle();
+    for (;;) {
+      const next = this.sleepers.reduce<(typeof this.sleepers)[number] | null>(
+        (earliest, sleeper) => (earliest === null || sleeper.until < earliest.until ? sleeper : earliest),
+        null,
+      );
+      if (!next || next.until > target) break;
+      this.sleepers = this.sleepers.filter((sleeper) => sleeper !== next);
+      this.current = next.until;
+      next.resolve();
+      await settle();
+    }
+    this.current = target;
+    await settle();
+  }
+}
+
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 2; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /** A deterministic source in [0, 1). */
 function lcg(seed: number): () => number {
   let state = seed;
@@ -45,7 +104,7 @@ function lcg(seed: number): () => number {
 
 async function main(): Promise<void> {
   const options = readOptions();
-  const clock = new FakeClock(Date.UTC(2026, 0, 5));
+  const clock = new BenchClock(Date.UTC(2026, 0, 5));
   const random = lcg(42);
   const events = new EventBus();
   let emitted = 0;
