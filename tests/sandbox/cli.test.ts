@@ -117,7 +117,8 @@ const normaliseOrigin = (value: unknown, urls: Ready): unknown =>
       .replaceAll(JSON.stringify(urls.gateway), '"GATEWAY"'),
   );
 
-describe.concurrent('npm run sandbox (src-main/sandbox/cli.ts)', () => {
+// Each test starts tsx, which compiles the CLI on start: seconds on a busy CI machine, hence the longer timeout.
+describe.concurrent('npm run sandbox (src-main/sandbox/cli.ts)', { timeout: 60_000 }, () => {
   it('with defaults: one SANDBOX_READY line on loopback, key sandbox-demo-key with scope proxies, exit 0 on SIGINT', async () => {
     const { cli, urls } = await started('--port', '0');
     expect(urls.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
