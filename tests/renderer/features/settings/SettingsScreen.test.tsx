@@ -248,7 +248,7 @@ describe('Settings screen', () => {
     ]);
 
     fake.current.handle('settings:update', () =>
-      ok(settingsView({ alerts: { trafficRemainingPercent: 20, expiryWarningDays: 3 } })),
+      ok(settingsView({ alerts: { ...settingsView().alerts, trafficRemainingPercent: 20 } })),
     );
     fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '60' } });
     fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '20' } });
