@@ -14,7 +14,7 @@ function applied(view: SettingsView, patch: Update): SettingsView {
   return {
     ...view,
     polling: { ...view.polling, ...patch.polling },
-    alerts: { ...view.alerts, ...patch.alerts } as SettingsView['alerts'],
+    alerts: { ...view.alerts, ...patch.alerts },
     proxyTest: { ...view.proxyTest, ...patch.proxyTest },
   };
 }
