@@ -7,6 +7,7 @@ import {
   launchBrowser,
   requireBrowser,
   screenshot,
+  seriousAxeViolations,
   type TestBrowser,
 } from './support/browser';
 import { startWebMode, type WebModeProcess } from './support/web-mode';
@@ -112,6 +113,10 @@ describe('web mode in a browser: traffic alerts', () => {
       'get',
     );
     expect(saved.alerts.trafficBySubscription[target.id]).toEqual({ gb: gbOf(threshold) });
+    await alerts.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-alerts');
+    // The new groups (with the threshold table filled) pass axe without a serious violation.
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     const remaining = async () =>
       BigInt(
