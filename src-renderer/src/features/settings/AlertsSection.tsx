@@ -6,6 +6,7 @@ import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import type { Loadable } from '../../shared/loadable';
 import { useLoadable } from '../../shared/loadable-slice';
+import { useAppStore } from '../app/app-store';
 import {
   type SubscriptionProductFilter,
   subscriptionLists,
@@ -110,10 +111,32 @@ function AlertKinds({ alerts }: { alerts: Alerts }) {
 }
 
 /** The active profile's subscriptions, to choose from; ids saved earlier stay listed even when absent. */
-function useSubscriptionChoices() {
-  const { loadable, retry } = useLoadable(useSubscriptionsStore, subscriptionLists, ALL);
-  return { subscriptions: loadable?.data ?? null, loadable, retry };
+interface SubscriptionChoices {
+  /** Null while they are read (or when reading them failed). */
+  subscriptions: Subscription[] | null;
+  loadable: Loadable<Subscription[]> | undefined;
+  retry: () => void;
+  /** Said when there is nothing to choose from. */
+  none: string;
 }
+
+function useSubscriptionChoices(): SubscriptionChoices {
+  const { loadable, retry } = useLoadable(useSubscriptionsStore, subscriptionLists, ALL);
+  return {
+    subscriptions: loadable?.data ?? null,
+    loadable,
+    retry,
+    none: 'This profile has no traffic subscriptions.',
+  };
+}
+
+// Without an active profile there is no account to read: nothing is asked, the saved choices stay.
+const NO_PROFILE: SubscriptionChoices = {
+  subscriptions: [],
+  loadable: undefined,
+  retry: () => undefined,
+  none: 'No active profile: add or choose one to pick among its subscriptions.',
+};
 
 function subscriptionName(subscriptions: readonly Subscription[] | null, id: string): string {
   return subscriptions?.find((sub) => sub.id === id)?.label ?? id;
@@ -132,8 +155,8 @@ function SubscriptionsLoading({
   return <p className="muted">Reading your subscriptions…</p>;
 }
 
-function SubUserAlerts({ alerts }: { alerts: Alerts }) {
-  const { subscriptions, loadable, retry } = useSubscriptionChoices();
+function SubUserAlerts({ alerts, choices }: { alerts: Alerts; choices: SubscriptionChoices }) {
+  const { subscriptions, loadable, retry, none } = choices;
   const update = useSettingsStore((store) => store.update);
   const saving = useSettingsStore((store) => store.saving.subUserAlerts ?? false);
   const error = useSettingsStore((store) => store.errors.subUserAlerts ?? null);
@@ -155,9 +178,7 @@ function SubUserAlerts({ alerts }: { alerts: Alerts }) {
         cap alerts.
       </p>
       {subscriptions === null ? <SubscriptionsLoading loadable={loadable} retry={retry} /> : null}
-      {subscriptions?.length === 0 ? (
-        <p className="muted">This profile has no traffic subscriptions.</p>
-      ) : null}
+      {subscriptions?.length === 0 ? <p className="muted">{none}</p> : null}
       {(subscriptions ?? []).map((sub) => (
         <CheckboxOption
           key={sub.id}
@@ -192,20 +213,20 @@ function describeThreshold(threshold: TrafficThresholdView): string {
 }
 
 /** Per-subscription thresholds: each row replaces the default threshold for its subscription. */
-function TrafficOverrides({ alerts }: { alerts: Alerts }) {
-  const { subscriptions, loadable, retry } = useSubscriptionChoices();
+function TrafficOverrides({ alerts, choices }: { alerts: Alerts; choices: SubscriptionChoices }) {
+  const { subscriptions, loadable, retry } = choices;
   const update = useSettingsStore((store) => store.update);
   const saving = useSettingsStore((store) => store.saving.trafficOverrides ?? false);
   const error = useSettingsStore((store) => store.errors.trafficOverrides ?? null);
   const clearFeedback = useSettingsStore((store) => store.clearFeedback);
   const table = alerts.trafficBySubscription;
   const rows = Object.entries(table);
-  const choices = (subscriptions ?? []).filter((sub) => !(sub.id in table));
+  const addable = (subscriptions ?? []).filter((sub) => !(sub.id in table));
   const [subscriptionId, setSubscriptionId] = useState('');
   const [percent, setPercent] = useState('');
   const [gb, setGb] = useState('');
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
-  const chosenId = choices.some((sub) => sub.id === subscriptionId) ? subscriptionId : (choices[0]?.id ?? '');
+  const chosenId = addable.some((sub) => sub.id === subscriptionId) ? subscriptionId : (addable[0]?.id ?? '');
 
   // Main names a field of the row being added (`alerts.trafficBySubscription.<id>.gb`).
   const prefix = `alerts.trafficBySubscription.${chosenId}`;
@@ -301,7 +322,7 @@ function TrafficOverrides({ alerts }: { alerts: Alerts }) {
       )}
       {subscriptions === null ? (
         <SubscriptionsLoading loadable={loadable} retry={retry} />
-      ) : choices.length === 0 ? null : (
+      ) : addable.length === 0 ? null : (
         <form className="form" onSubmit={(event) => void add(event)} noValidate aria-label="Add a threshold">
           <div className="field field--narrow">
             <label htmlFor="override-subscription">Subscription</label>
@@ -313,7 +334,7 @@ function TrafficOverrides({ alerts }: { alerts: Alerts }) {
                 edited();
               }}
             >
-              {choices.map((sub) => (
+              {addable.map((sub) => (
                 <option key={sub.id} value={sub.id}>
                   {sub.label}
                 </option>
@@ -363,7 +384,19 @@ function TrafficOverrides({ alerts }: { alerts: Alerts }) {
   );
 }
 
+/** The parts that choose among the active profile's subscriptions (read once for both). */
+function ProfileAlerts({ alerts }: { alerts: Alerts }) {
+  const choices = useSubscriptionChoices();
+  return (
+    <>
+      <SubUserAlerts alerts={alerts} choices={choices} />
+      <TrafficOverrides alerts={alerts} choices={choices} />
+    </>
+  );
+}
+
 export function AlertsSection({ settings }: { settings: SettingsView }) {
+  const hasProfile = useAppStore((store) => Boolean(store.state?.activeProfile));
   return (
     <section className="settings-section" aria-labelledby="alerts-settings-title">
       <h2 id="alerts-settings-title">Alerts</h2>
@@ -376,8 +409,14 @@ export function AlertsSection({ settings }: { settings: SettingsView }) {
         settings={settings}
       />
       <AlertKinds alerts={settings.alerts} />
-      <SubUserAlerts alerts={settings.alerts} />
-      <TrafficOverrides alerts={settings.alerts} />
+      {hasProfile ? (
+        <ProfileAlerts alerts={settings.alerts} />
+      ) : (
+        <>
+          <SubUserAlerts alerts={settings.alerts} choices={NO_PROFILE} />
+          <TrafficOverrides alerts={settings.alerts} choices={NO_PROFILE} />
+        </>
+      )}
     </section>
   );
 }

@@ -4,7 +4,7 @@ import type { CallInput, SettingsView } from '../../../../src-main/ipc/contract'
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { appState, profile, settingsView, subscription } from '../../support/fixtures';
+import { appState, noProfileState, profile, settingsView, subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 type Update = CallInput<'settings:update'>;
@@ -229,5 +229,25 @@ describe('Settings screen: polling, alerts and the proxy test', () => {
     expect(fake.current.callsTo('settings:update')).toEqual([
       { proxyTest: { ipEchoUrl: 'http://ip.example.com/' } },
     ]);
+  });
+
+  it('asks for no subscriptions without an active profile, and keeps the saved choices listed', async () => {
+    current = settingsView({
+      alerts: {
+        ...settingsView().alerts,
+        subUserAlertSubscriptions: ['sub_1'],
+        trafficBySubscription: { sub_1: { percent: 5 } },
+      },
+    });
+    useAppStore.getState().applyState(noProfileState());
+    render(<SettingsScreen />);
+    const alerts = await screen.findByRole('region', { name: 'Alerts' });
+    const group = within(alerts).getByRole('group', { name: 'Sub-user cap alerts' });
+    expect(within(group).getByText(/No active profile/)).toBeTruthy();
+    expect(within(group).getByRole<HTMLInputElement>('checkbox', { name: 'sub_1' }).checked).toBe(true);
+    const table = within(alerts).getByRole('table', { name: 'Thresholds per subscription' });
+    expect(within(table).getByText('5% left')).toBeTruthy();
+    expect(within(alerts).queryByRole('form', { name: 'Add a threshold' })).toBeNull();
+    expect(fake.current.callsTo('subscriptions:list')).toEqual([]);
   });
 });
