@@ -34,7 +34,17 @@ export const POLLING_LIMITS = {
 export const ALERT_LIMITS = {
   trafficRemainingPercent: { min: 0, max: 100 },
   expiryWarningDays: { min: 0, max: 365 },
+  runsOutWithinDays: { min: 1, max: 365 },
 } as const;
+
+/**
+ * A traffic threshold in GB: a decimal string as the service bills (1 GB = 10^9 bytes), so that at
+ * most 9 decimals (whole bytes) and never a float.
+ */
+export const GB_PATTERN = /^\d{1,6}(?:\.\d{1,9})?$/;
+/** Subscriptions with their own thresholds, and subscriptions whose sub-users are read for cap alerts. */
+export const ALERT_SUBSCRIPTIONS_MAX = 500;
+export const SUBSCRIPTION_ID_MAX = 128;
 
 /**
  * An Electron accelerator for the global shortcut, with at least one modifier (a bare key taken

@@ -4,8 +4,21 @@ import type { PortsChanged, SettingsView } from '../../src-main/ipc/contract';
 
 const settings: SettingsView = {
   theme: 'dark',
-  polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
-  alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
+  polling: {
+    usageMinutes: 15,
+    usageVisibleMinutes: 5,
+    topUpVerifyingSeconds: 10,
+    topUpAwaitingPaymentSeconds: 30,
+  },
+  alerts: {
+    trafficRemainingPercent: 10,
+    trafficRemainingGb: null,
+    trafficBySubscription: {},
+    runsOutWithinDays: 7,
+    expiryWarningDays: 3,
+    disabledKinds: [],
+    subUserAlertSubscriptions: [],
+  },
   desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
   notifications: {
     'rotation-new-ip': true,

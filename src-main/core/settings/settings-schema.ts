@@ -4,10 +4,14 @@ import {
   ACCELERATOR_MAX,
   ACCELERATOR_PATTERN,
   ALERT_LIMITS,
+  ALERT_SUBSCRIPTIONS_MAX,
   BASE_URL_MAX,
+  GB_PATTERN,
   POLLING_LIMITS,
   PROFILE_NAME_MAX,
+  SUBSCRIPTION_ID_MAX,
 } from '../../shared/limits';
+import { ALERT_KINDS } from '../alerts/alert-rules';
 
 /** The version written into the file; bump it (and add a migration) when the shape changes. */
 export const SETTINGS_VERSION = 1;
@@ -69,41 +73,30 @@ const alertsSchema = z.object({
     .max(ALERT_LIMITS.expiryWarningDays.max)
     .default(3),
   /** Warn when the remaining traffic is below this many GB (decimal string, as billed); null: off. */
-  trafficRemainingGb: z
-    .string()
-    .regex(/^\d{1,6}(?:\.\d{1,9})?$/)
-    .nullable()
-    .default(null),
+  trafficRemainingGb: z.string().regex(GB_PATTERN).nullable().default(null),
   /** Per subscription id: replaces the default thresholds for that subscription. */
   trafficBySubscription: z
     .record(
-      z.string().min(1).max(128),
+      z.string().min(1).max(SUBSCRIPTION_ID_MAX),
       z.object({
         percent: z.number().min(0).max(100).optional(),
-        gb: z
-          .string()
-          .regex(/^\d{1,6}(?:\.\d{1,9})?$/)
-          .optional(),
+        gb: z.string().regex(GB_PATTERN).optional(),
       }),
     )
     .default({}),
   /** Warn when the last 7 days' pace runs the traffic out within this many days. */
-  runsOutWithinDays: z.int().min(1).max(365).default(7),
+  runsOutWithinDays: z
+    .int()
+    .min(ALERT_LIMITS.runsOutWithinDays.min)
+    .max(ALERT_LIMITS.runsOutWithinDays.max)
+    .default(7),
   /** Per alert kind: on unless turned off. */
-  disabledKinds: z
-    .array(
-      z.enum([
-        'traffic_low',
-        'traffic_runs_out',
-        'sub_user_cap_80',
-        'sub_user_cap_100',
-        'subscription_expiring',
-        'port_expiring',
-      ]),
-    )
-    .default([]),
+  disabledKinds: z.array(z.enum(ALERT_KINDS)).default([]),
   /** Subscriptions whose sub-users the poller reads each cycle for the cap alerts. */
-  subUserAlertSubscriptions: z.array(z.string().min(1).max(128)).max(500).default([]),
+  subUserAlertSubscriptions: z
+    .array(z.string().min(1).max(SUBSCRIPTION_ID_MAX))
+    .max(ALERT_SUBSCRIPTIONS_MAX)
+    .default([]),
 });
 
 /** Preferences of the desktop shell (the tray, the login item); web mode ignores them. */

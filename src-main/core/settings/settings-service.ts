@@ -8,7 +8,23 @@ export function toSettingsView(settings: Settings): SettingsView {
   return {
     theme: settings.ui.theme,
     polling: { ...settings.polling },
-    alerts: { ...settings.alerts },
+    alerts: {
+      trafficRemainingPercent: settings.alerts.trafficRemainingPercent,
+      trafficRemainingGb: settings.alerts.trafficRemainingGb,
+      trafficBySubscription: Object.fromEntries(
+        Object.entries(settings.alerts.trafficBySubscription).map(([id, threshold]) => [
+          id,
+          {
+            ...(threshold.percent !== undefined ? { percent: threshold.percent } : {}),
+            ...(threshold.gb !== undefined ? { gb: threshold.gb } : {}),
+          },
+        ]),
+      ),
+      runsOutWithinDays: settings.alerts.runsOutWithinDays,
+      expiryWarningDays: settings.alerts.expiryWarningDays,
+      disabledKinds: [...settings.alerts.disabledKinds],
+      subUserAlertSubscriptions: [...settings.alerts.subUserAlertSubscriptions],
+    },
     desktop: { ...settings.desktop },
     notifications: { ...settings.notifications },
     shortcut: { ...settings.shortcut },

@@ -61,10 +61,13 @@ export type {
   SchedulesView,
 } from './schedules';
 export type {
+  AlertSettingsView,
   DesktopPreferences,
   NotificationPreferences,
+  PollingView,
   SettingsView,
   ShortcutPreferences,
+  TrafficThresholdView,
 } from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
 export type {

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { ACCELERATOR_MAX, ACCELERATOR_PATTERN, ALERT_LIMITS, POLLING_LIMITS } from '../../shared/limits';
+import {
+  ACCELERATOR_MAX,
+  ACCELERATOR_PATTERN,
+  ALERT_LIMITS,
+  ALERT_SUBSCRIPTIONS_MAX,
+  GB_PATTERN,
+  POLLING_LIMITS,
+  SUBSCRIPTION_ID_MAX,
+} from '../../shared/limits';
+import { ALERT_KIND_NAMES, type AlertKindName } from './alerts';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { noInput } from './shared-inputs';
 
@@ -26,10 +35,44 @@ export interface ShortcutPreferences {
   accelerator: string;
 }
 
+/** A remaining-traffic threshold: either part alone, or both (whichever is crossed first warns). */
+export interface TrafficThresholdView {
+  /** Remaining traffic below this share of the total. */
+  percent?: number;
+  /** Remaining traffic below this many GB: a decimal string (1 GB = 10^9 bytes, as billed). */
+  gb?: string;
+}
+
+export interface PollingView {
+  /** The usage poller's pace in the tray (no window showing), in minutes. */
+  usageMinutes: number;
+  /** The usage poller's pace while a window is showing (web mode: always), in minutes. */
+  usageVisibleMinutes: number;
+  topUpVerifyingSeconds: number;
+  topUpAwaitingPaymentSeconds: number;
+}
+
+export interface AlertSettingsView {
+  /** Default low-traffic threshold as a share of the total; 0 turns the percent part off. */
+  trafficRemainingPercent: number;
+  /** Default low-traffic threshold in GB (decimal string); null: off. */
+  trafficRemainingGb: string | null;
+  /** Per subscription id: replaces the default threshold for that subscription. */
+  trafficBySubscription: Record<string, TrafficThresholdView>;
+  /** Warn when the last 7 days' pace runs the traffic out within this many days. */
+  runsOutWithinDays: number;
+  /** Warn this many days before a subscription or port expires without auto-renew. */
+  expiryWarningDays: number;
+  /** Alert kinds turned off; every other kind is on. */
+  disabledKinds: AlertKindName[];
+  /** Subscriptions whose sub-users are read each poll for the 80% and 100% cap alerts. */
+  subUserAlertSubscriptions: string[];
+}
+
 export interface SettingsView {
   theme: 'system' | 'light' | 'dark';
-  polling: { usageMinutes: number; topUpVerifyingSeconds: number; topUpAwaitingPaymentSeconds: number };
-  alerts: { trafficRemainingPercent: number; expiryWarningDays: number };
+  polling: PollingView;
+  alerts: AlertSettingsView;
   desktop: DesktopPreferences;
   notifications: NotificationPreferences;
   shortcut: ShortcutPreferences;
@@ -39,10 +82,38 @@ export interface SettingsView {
 
 const bounded = (limits: { min: number; max: number }, unit: string) =>
   z
-    .int()
+    .int('Enter a whole number')
     .min(limits.min, `At least ${limits.min}${unit}`)
     .max(limits.max, `At most ${limits.max}${unit}`)
     .optional();
+
+// GB never travels as a float: 0.1 + 0.2 GB must be exactly the bytes the user typed.
+const gb = z
+  .string('Enter GB as a decimal number, e.g. 1.5')
+  .regex(GB_PATTERN, 'Enter GB as a decimal number, e.g. 1.5 (at most 9 decimals)');
+const percent = z
+  .int('Enter a whole number')
+  .min(ALERT_LIMITS.trafficRemainingPercent.min, 'At least 0%')
+  .max(ALERT_LIMITS.trafficRemainingPercent.max, 'At most 100%');
+const subscriptionId = z.string().min(1).max(SUBSCRIPTION_ID_MAX);
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+/** Plain http would let anyone on the path forge the exit IP; only this computer is exempt. */
+function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+const ipEchoUrl = z
+  .url({ protocol: /^https?$/, error: 'An https:// URL' })
+  .max(2048, 'At most 2048 characters')
+  .refine(
+    (url) => {
+      // Not a URL at all is the check above's to say; one message per field.
+      if (!URL.canParse(url)) return true;
+      const parsed = new URL(url);
+      return parsed.protocol === 'https:' || isLoopbackHost(parsed.hostname);
+    },
+    { error: 'Use https:// (http:// only for this computer: localhost or 127.0.0.1)' },
+  );
 
 export const settingsCalls = {
   'settings:get': call<SettingsView>()(noInput),
@@ -52,6 +123,7 @@ export const settingsCalls = {
       polling: z
         .strictObject({
           usageMinutes: bounded(POLLING_LIMITS.usageMinutes, ' minutes'),
+          usageVisibleMinutes: bounded(POLLING_LIMITS.usageMinutes, ' minutes'),
           // The spec asks clients not to poll faster than every 10 s (verifying) and 30 s (awaiting payment).
           topUpVerifyingSeconds: bounded(POLLING_LIMITS.topUpVerifyingSeconds, ' seconds'),
           topUpAwaitingPaymentSeconds: bounded(POLLING_LIMITS.topUpAwaitingPaymentSeconds, ' seconds'),
@@ -59,8 +131,34 @@ export const settingsCalls = {
         .optional(),
       alerts: z
         .strictObject({
-          trafficRemainingPercent: bounded(ALERT_LIMITS.trafficRemainingPercent, ''),
-          expiryWarningDays: bounded(ALERT_LIMITS.expiryWarningDays, ''),
+          trafficRemainingPercent: bounded(ALERT_LIMITS.trafficRemainingPercent, '%'),
+          trafficRemainingGb: gb.nullable().optional(),
+          // Sent whole: it replaces the stored table (a removed row is a row left out).
+          trafficBySubscription: z
+            .record(
+              subscriptionId,
+              z
+                .strictObject({ percent: percent.optional(), gb: gb.optional() })
+                .refine((t) => t.percent !== undefined || t.gb !== undefined, {
+                  error: 'Give a percent, GB, or both',
+                }),
+            )
+            .refine((table) => Object.keys(table).length <= ALERT_SUBSCRIPTIONS_MAX, {
+              error: `At most ${ALERT_SUBSCRIPTIONS_MAX} subscriptions with their own threshold`,
+            })
+            .optional(),
+          runsOutWithinDays: bounded(ALERT_LIMITS.runsOutWithinDays, ' days'),
+          expiryWarningDays: bounded(ALERT_LIMITS.expiryWarningDays, ' days'),
+          disabledKinds: z
+            .array(z.enum(ALERT_KIND_NAMES, { error: 'Not an alert kind' }))
+            .max(ALERT_KIND_NAMES.length)
+            .transform((kinds) => [...new Set(kinds)])
+            .optional(),
+          subUserAlertSubscriptions: z
+            .array(subscriptionId)
+            .max(ALERT_SUBSCRIPTIONS_MAX, `At most ${ALERT_SUBSCRIPTIONS_MAX} subscriptions`)
+            .transform((ids) => [...new Set(ids)])
+            .optional(),
         })
         .optional(),
       desktop: z
@@ -94,10 +192,7 @@ export const settingsCalls = {
         .optional(),
       proxyTest: z
         .strictObject({
-          ipEchoUrl: z
-            .url({ protocol: /^https?$/, error: 'An http:// or https:// URL' })
-            .max(2048, 'At most 2048 characters')
-            .optional(),
+          ipEchoUrl: ipEchoUrl.optional(),
         })
         .optional(),
     }),

@@ -2,10 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALERT_KINDS } from '../../../src-main/core/alerts/alert-rules';
 import { EventBus } from '../../../src-main/core/events';
 import { SettingsService } from '../../../src-main/core/settings/settings-service';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
+import { pollerPolicy } from '../../../src-main/core/subscriptions/poller-policy';
 import { ipcCalls, type SettingsView } from '../../../src-main/ipc/contract';
+import { ALERT_KIND_NAMES } from '../../../src-main/ipc/contract/alerts';
 
 let dataDir: string;
 let events: SettingsView[];
@@ -61,5 +64,70 @@ describe('SettingsService', () => {
     const input = ipcCalls['settings:update'].input;
     expect(input.safeParse({ proxyTest: { ipEchoUrl: 'file:///etc/passwd' } }).success).toBe(false);
     expect(input.safeParse({ proxyTest: { ipEchoUrl: 'not a url' } }).success).toBe(false);
+  });
+});
+
+describe('SettingsService: alert and polling settings', () => {
+  it('shows every alert setting with its default', async () => {
+    const view = await service.handlers()['settings:get'](undefined);
+    expect(view.polling).toEqual({
+      usageMinutes: 15,
+      usageVisibleMinutes: 5,
+      topUpVerifyingSeconds: 10,
+      topUpAwaitingPaymentSeconds: 30,
+    });
+    expect(view.alerts).toEqual({
+      trafficRemainingPercent: 10,
+      trafficRemainingGb: null,
+      trafficBySubscription: {},
+      runsOutWithinDays: 7,
+      expiryWarningDays: 3,
+      disabledKinds: [],
+      subUserAlertSubscriptions: [],
+    });
+  });
+
+  it('saves the alert settings the poller reads, replaces the per-subscription table whole, and clears GB with null', async () => {
+    const input = ipcCalls['settings:update'].input;
+    const update = (raw: unknown) => service.handlers()['settings:update'](input.parse(raw));
+    await update({
+      polling: { usageVisibleMinutes: 1 },
+      alerts: {
+        trafficRemainingGb: '1.5',
+        trafficBySubscription: { sub_a: { gb: '0.25' }, sub_b: { percent: 30 } },
+        runsOutWithinDays: 10,
+        disabledKinds: ['port_expiring'],
+        subUserAlertSubscriptions: ['sub_a'],
+      },
+    });
+    const view = await update({
+      alerts: { trafficRemainingGb: null, trafficBySubscription: { sub_b: { percent: 30, gb: '2' } } },
+    });
+    expect(view.polling.usageVisibleMinutes).toBe(1);
+    expect(view.alerts).toEqual({
+      trafficRemainingPercent: 10,
+      trafficRemainingGb: null,
+      trafficBySubscription: { sub_b: { percent: 30, gb: '2' } },
+      runsOutWithinDays: 10,
+      expiryWarningDays: 3,
+      disabledKinds: ['port_expiring'],
+      subUserAlertSubscriptions: ['sub_a'],
+    });
+    const saved = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8'));
+    expect(saved.alerts.trafficBySubscription).toEqual({ sub_b: { percent: 30, gb: '2' } });
+    expect(saved.alerts.trafficRemainingGb).toBeNull();
+    expect(saved.polling.usageVisibleMinutes).toBe(1);
+    // The poller's view of the same settings: GB as exact bytes, the turned-off kind off.
+    const store = await SettingsStore.open({ dataDir });
+    const policy = pollerPolicy(store.get());
+    expect(policy.trafficBySubscription).toEqual({ sub_b: { percent: 30, bytes: 2_000_000_000 } });
+    expect(policy.enabled.port_expiring).toBe(false);
+    expect(policy.enabled.traffic_low).toBe(true);
+    expect(policy.visibleIntervalMs).toBe(60_000);
+    expect(policy.subUserAlertSubscriptions).toEqual(['sub_a']);
+  });
+
+  it("offers exactly the alert center's kinds", () => {
+    expect([...ALERT_KIND_NAMES]).toEqual([...ALERT_KINDS]);
   });
 });

@@ -6,9 +6,13 @@ export function AlertsBadge() {
   const { loadable } = useLoadable(useAlertsStore, alertsList);
   const count = loadable?.data?.length ?? 0;
   if (count === 0) return null;
+  // The space keeps the link's name two words ("Subscriptions 2 alerts", not "Subscriptions2 alerts").
   return (
-    <span className="nav-badge" aria-label={`${count} alert${count === 1 ? '' : 's'}`}>
-      {count}
-    </span>
+    <>
+      {' '}
+      <span className="nav-badge" aria-label={`${count} alert${count === 1 ? '' : 's'}`}>
+        {count}
+      </span>
+    </>
   );
 }

@@ -10,7 +10,15 @@ export type SettingsUpdate = CallInput<'settings:update'>;
  * once, a number when its field is left or Enter is pressed), and the last change can be undone from
  * a toast. There is no Save button for preferences. Each part shows its own errors.
  */
-export type SettingsSection = 'theme' | 'polling' | 'alerts' | 'desktop';
+export type SettingsSection =
+  | 'theme'
+  | 'polling'
+  | 'alerts'
+  | 'alertKinds'
+  | 'subUserAlerts'
+  | 'trafficOverrides'
+  | 'proxyTest'
+  | 'desktop';
 
 interface SettingsStore {
   settings: Loadable<SettingsView>;
@@ -35,13 +43,20 @@ interface SettingsStore {
 
 const ready = (view: SettingsView): Loadable<SettingsView> => ({ status: 'ready', data: view, error: null });
 
-/** The values `patch` replaces in `view`: sending it back undoes the patch. */
+/**
+ * The values `patch` replaces in `view`: sending it back undoes the patch, and only the patch (a
+ * field changed meanwhile in another window is left alone).
+ */
 export function undoPatchOf(view: SettingsView, patch: SettingsUpdate): SettingsUpdate {
   const undo: Record<string, unknown> = {};
-  for (const key of Object.keys(patch) as (keyof SettingsUpdate & keyof SettingsView)[]) {
-    const previous = view[key];
-    // Objects are sent whole (the contract wants every field of polling and alerts).
-    undo[key] = typeof previous === 'object' && previous !== null ? { ...previous } : previous;
+  for (const [key, change] of Object.entries(patch)) {
+    const previous: unknown = view[key as keyof SettingsView];
+    if (typeof previous === 'object' && previous !== null && typeof change === 'object' && change !== null) {
+      const before = previous as Record<string, unknown>;
+      undo[key] = Object.fromEntries(Object.keys(change).map((field) => [field, before[field]]));
+    } else {
+      undo[key] = previous;
+    }
   }
   return undo;
 }

@@ -46,6 +46,8 @@ describe('alerts', () => {
     );
     await settle();
     expect(screen.getByLabelText('1 alert').textContent).toBe('1');
+    // Two words in the link's name, not "Subscriptions1 alert".
+    expect(screen.getByRole('link', { name: 'Subscriptions 1 alert' })).toBeTruthy();
     const raised = alert({ id: 'al_2', title: 'Scraper reached its cap', level: 'error' });
     act(() => fake.current.emit('alerts:raised', { alert: raised }));
     act(() => fake.current.emit('alerts:raised', { alert: raised }));

@@ -10,6 +10,7 @@ import {
   passedTest,
   profile,
   settingsView,
+  subscription,
 } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
@@ -23,7 +24,11 @@ const home = profile({
 });
 
 describe('Settings screen', () => {
-  const fake = useFakeApi(() => ({ 'settings:get': () => ok(settingsView()) }));
+  const fake = useFakeApi(() => ({
+    'settings:get': () => ok(settingsView()),
+    'subscriptions:list': () =>
+      ok([subscription(), subscription({ id: 'sub_2', label: 'Scraping', subUserCount: 0 })]),
+  }));
 
   function renderSettings(state = appState({ profiles: [work, home] })) {
     useAppStore.getState().applyState(state);
@@ -34,7 +39,7 @@ describe('Settings screen', () => {
 
   it('lists profiles with their base URL and masked key and its source, never more of the key', async () => {
     renderSettings();
-    await screen.findByLabelText('Usage refresh');
+    await screen.findByLabelText('Usage refresh, window open');
     expect(within(card('Work')).getByTestId('profile-key').textContent).toBe('…a1b2 in OS keychain');
     expect(within(card('Work')).getByText('Active')).toBeTruthy();
     expect(within(card('Home')).getByTestId('profile-key').textContent).toBe('No key');
@@ -224,37 +229,38 @@ describe('Settings screen', () => {
   });
 
   it('applies polling and alert settings when a field is left (no Save), with main’s field errors next to their fields', async () => {
-    fake.current.handle('settings:update', () =>
+    fake.current.handle('settings:update', (input) =>
       fail('invalid_input', 'Some fields are invalid', {
-        fields: [
-          { field: 'polling.usageMinutes', message: 'Too big: expected number to be <=1440' },
-          { field: 'alerts.trafficRemainingPercent', message: 'Too big: expected number to be <=100' },
-        ],
+        fields: input.polling
+          ? [{ field: 'polling.usageVisibleMinutes', message: 'Too big: expected number to be <=1440' }]
+          : [{ field: 'alerts.trafficRemainingPercent', message: 'Too big: expected number to be <=100' }],
       }),
     );
     renderSettings();
-    fireEvent.change(await screen.findByLabelText('Usage refresh'), { target: { value: '5000' } });
-    fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '150' } });
+    fireEvent.change(await screen.findByLabelText('Usage refresh, window open'), {
+      target: { value: '5000' },
+    });
+    fireEvent.blur(screen.getByLabelText('Usage refresh, window open'));
+    fireEvent.change(screen.getByLabelText('Low traffic, % left'), { target: { value: '150' } });
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
-    fireEvent.blur(screen.getByLabelText('Low-traffic alert'));
+    fireEvent.blur(screen.getByLabelText('Low traffic, % left'));
     expect(await screen.findByText('Too big: expected number to be <=1440')).toBeTruthy();
-    expect(screen.getByLabelText('Usage refresh').getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByLabelText('Low-traffic alert').getAttribute('aria-invalid')).toBe('true');
+    expect(await screen.findByText('Too big: expected number to be <=100')).toBeTruthy();
+    expect(screen.getByLabelText('Usage refresh, window open').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Low traffic, % left').getAttribute('aria-invalid')).toBe('true');
     expect(fake.current.callsTo('settings:update')).toEqual([
-      {
-        polling: { usageMinutes: 5000, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
-        alerts: { trafficRemainingPercent: 150, expiryWarningDays: 3 },
-      },
+      { polling: { usageVisibleMinutes: 5000 } },
+      { alerts: { trafficRemainingPercent: 150 } },
     ]);
 
     fake.current.handle('settings:update', () =>
-      ok(settingsView({ alerts: { trafficRemainingPercent: 20, expiryWarningDays: 3 } })),
+      ok(settingsView({ alerts: { ...settingsView().alerts, trafficRemainingPercent: 20 } })),
     );
-    fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '60' } });
-    fireEvent.change(screen.getByLabelText('Low-traffic alert'), { target: { value: '20' } });
-    fireEvent.blur(screen.getByLabelText('Low-traffic alert'));
+    fireEvent.change(screen.getByLabelText('Usage refresh, window open'), { target: { value: '60' } });
+    fireEvent.change(screen.getByLabelText('Low traffic, % left'), { target: { value: '20' } });
+    fireEvent.blur(screen.getByLabelText('Low traffic, % left'));
     const toast = await screen.findByTestId('settings-undo');
-    expect(toast.textContent).toContain('Applied. Usage refresh: 60 minutes, Low-traffic alert: 20 % left.');
+    expect(toast.textContent).toContain('Applied. Low traffic, % left: 20 % left.');
     expect(screen.queryByText('Too big: expected number to be <=1440')).toBeNull();
 
     // Undo sends back what the change replaced.
@@ -262,11 +268,10 @@ describe('Settings screen', () => {
     fireEvent.click(within(toast).getByRole('button', { name: 'Undo' }));
     await settle();
     expect(fake.current.callsTo('settings:update').at(-1)).toEqual({
-      polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
-      alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
+      alerts: { trafficRemainingPercent: 10 },
     });
     expect(screen.queryByTestId('settings-undo')).toBeNull();
-    expect(screen.getByLabelText<HTMLInputElement>('Low-traffic alert').value).toBe('10');
+    expect(screen.getByLabelText<HTMLInputElement>('Low traffic, % left').value).toBe('10');
   });
 
   it('applies a theme at once and offers to undo it', async () => {
@@ -285,8 +290,8 @@ describe('Settings screen', () => {
     fireEvent.change(await screen.findByLabelText('Top-up check while verifying'), {
       target: { value: '2.5' },
     });
-    fireEvent.change(screen.getByLabelText('Usage refresh'), { target: { value: '' } });
-    fireEvent.submit(screen.getByRole('form', { name: 'Polling and alerts' }));
+    fireEvent.change(screen.getByLabelText('Usage refresh, window open'), { target: { value: '' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Polling' }));
     expect(screen.getAllByText('Enter a whole number')).toHaveLength(2);
     expect(fake.current.callsTo('settings:update')).toEqual([]);
   });
@@ -297,7 +302,7 @@ describe('Settings screen', () => {
     expect(await screen.findByText('Something went wrong inside the app.')).toBeTruthy();
     fake.current.handle('settings:get', () => ok(settingsView()));
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByLabelText('Usage refresh')).toBeTruthy();
+    expect(await screen.findByLabelText('Usage refresh, window open')).toBeTruthy();
   });
 
   describe('desktop preferences', () => {
@@ -342,7 +347,7 @@ describe('Settings screen', () => {
     it('are not shown in web mode', async () => {
       fake.current.handle('settings:get', () => ok(withDesktop()));
       renderSettings(appState({ mode: 'web', profiles: [work, home] }));
-      await screen.findByLabelText('Usage refresh');
+      await screen.findByLabelText('Usage refresh, window open');
       expect(screen.queryByRole('region', { name: 'Desktop' })).toBeNull();
       expect(screen.queryByRole('checkbox', { name: 'Keep running in the tray' })).toBeNull();
     });
