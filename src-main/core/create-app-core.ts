@@ -71,8 +71,8 @@ export interface AppCoreDependencies {
    */
   verifyExitIp?: VerifyExitIp;
   /**
-   * OS notification of a raised alert (the shell's notifications controller; it should skip it while
-   * a window is focused). Absent: alerts reach the in-app list only.
+   * Told of every raised alert, besides the in-app list. OS notifications need nothing here: with
+   * `notifications` the core routes alerts through its notification controller itself.
    */
   notifyAlert?: (alert: RaisedAlert) => void;
   /** Whether a window shows at start (the shell then calls `usagePoller.setWindowVisible`). */
@@ -85,7 +85,10 @@ export interface AppCoreDependencies {
   notifications?: DesktopNotifications;
   /** Desktop only: the tray's state and the scheduler, for the shell's tray and global shortcut. */
   onDesktopParts?: (parts: { tray: TrayStateService; scheduler: RotationScheduler }) => void;
-  /** Told when a watched top-up is credited, rejected or expired, or its purchase ends (OS notifications). */
+  /**
+   * Told when a watched top-up is credited, rejected or expired, or its purchase ends. With
+   * `notifications` these also become OS notifications (the core's controller).
+   */
   notifyTopUp?: (notice: TopUpNotice) => void;
 }
 
@@ -223,6 +226,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     publish: (alert) => {
       events.emit('alerts:raised', { alert });
       deps.notifyAlert?.(alert);
+      notifications?.alert(alert);
     },
   });
   const catalog = new CatalogService(api);
@@ -252,7 +256,14 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     publish: (profileId, changed) => topups.publish(profileId, changed),
     polling: () => deps.settings.get().polling,
     profileIds: () => profiles.list().map((profile) => profile.id),
-    ...(deps.notifyTopUp ? { notify: deps.notifyTopUp } : {}),
+    ...(deps.notifyTopUp || notifications
+      ? {
+          notify: (notice: TopUpNotice) => {
+            deps.notifyTopUp?.(notice);
+            notifications?.topUp(notice);
+          },
+        }
+      : {}),
     log,
   });
   topups.attach({ watcher: topUpWatcher });
