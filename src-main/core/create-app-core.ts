@@ -75,7 +75,7 @@ export interface AppCoreDependencies {
    * `notifications` the core routes alerts through its notification controller itself.
    */
   notifyAlert?: (alert: RaisedAlert) => void;
-  /** Whether a window shows at start (the shell then calls `usagePoller.setWindowVisible`). */
+  /** Whether a window shows at start; the shell then tells changes through `core.windowVisibility`. */
   windowVisible?: boolean;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
@@ -359,6 +359,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     probeBaseUrl: deps.probeBaseUrl,
     startDemo: () => demo.startDemo(),
     checkConnection: () => monitor.check(),
+    setWindowVisible: (visible) => usagePoller.setWindowVisible(visible),
     log,
   });
 }
@@ -373,6 +374,8 @@ export interface NodeAppCoreOptions {
   /** Desktop: OS notifications (see `AppCoreDependencies`). */
   notifications?: DesktopNotifications;
   onDesktopParts?: AppCoreDependencies['onDesktopParts'];
+  /** Whether the user sees the app at start (default true); later changes: `core.windowVisibility`. */
+  windowVisible?: boolean;
   log?: (line: string) => void;
 }
 
@@ -422,6 +425,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     },
     ...(options.notifications ? { notifications: options.notifications } : {}),
     ...(options.onDesktopParts ? { onDesktopParts: options.onDesktopParts } : {}),
+    ...(options.windowVisible !== undefined ? { windowVisible: options.windowVisible } : {}),
     log,
   });
 }

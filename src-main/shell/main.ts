@@ -60,6 +60,7 @@ const lifecycle = new DesktopLifecycle({
   // Unpackaged (`npm start`), the executable is Electron itself and needs the app folder.
   loginItem: { path: process.execPath, args: app.isPackaged ? [] : [app.getAppPath()] },
   onPortsAction: (action) => void trayState?.handleAction(action),
+  onWindowVisibility: (visible) => core?.windowVisibility(visible),
 });
 
 function showWindow({ hidden }: { hidden: boolean }): void {
@@ -126,6 +127,8 @@ async function boot(): Promise<void> {
     process.argv,
     process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
   );
+  // Before the jobs start: a login start in the tray polls at the tray's pace from the first cycle.
+  lifecycle.noteWindowVisibility(!startHidden);
   showWindow({ hidden: startHidden });
   app.on('second-instance', () => showWindow({ hidden: false }));
   app.on('activate', () => showWindow({ hidden: false }));
