@@ -211,6 +211,8 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     listPorts: (profileId) => ports.refresh(profileId),
     rotation,
     schedules: scheduler,
+    // The watcher is built below; the tray reads it only once started.
+    pendingPayments: () => topUpWatcher.pending(),
     log,
   });
   deps.onDesktopParts?.({ tray, scheduler });
@@ -256,6 +258,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     publish: (profileId, changed) => topups.publish(profileId, changed),
     polling: () => deps.settings.get().polling,
     profileIds: () => profiles.list().map((profile) => profile.id),
+    changed: () => tray.paymentsChanged(),
     ...(deps.notifyTopUp || notifications
       ? {
           notify: (notice: TopUpNotice) => {

@@ -6,6 +6,7 @@ import { probeBaseUrl, ProxyServiceClient } from '../../../src-main/api';
 import type { AppCore } from '../../../src-main/core/app-core';
 import { buildAppCore } from '../../../src-main/core/create-app-core';
 import type { OsNotice } from '../../../src-main/core/notifications/notification-kinds';
+import type { TrayStateService } from '../../../src-main/core/ports/tray-state';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
@@ -25,6 +26,7 @@ describe('buildAppCore: top-up outcomes and usage alerts reach the OS notifier',
   let shown: OsNotice[];
   let told: TopUpNotice[];
   let focused: boolean;
+  let tray: TrayStateService | null;
 
   beforeEach(async () => {
     sandbox = await TestSandbox.start();
@@ -33,7 +35,7 @@ describe('buildAppCore: top-up outcomes and usage alerts reach the OS notifier',
     told = [];
     focused = false;
     core = buildAppCore({
-      mode: 'web',
+      mode: 'desktop',
       settings: await SettingsStore.open({ dataDir: mkdtempSync(join(tmpdir(), 'pm-notify-')) }),
       keychain: new SessionSecretStore(),
       keychainStatus: () => ({ available: true }),
@@ -43,6 +45,7 @@ describe('buildAppCore: top-up outcomes and usage alerts reach the OS notifier',
       clock,
       notifications: { notifier: { show: (n) => shown.push(n) }, isWindowFocused: () => focused },
       notifyTopUp: (notice) => told.push(notice),
+      onDesktopParts: (parts) => (tray = parts.tray),
     });
     await core.start();
   });
@@ -79,10 +82,16 @@ describe('buildAppCore: top-up outcomes and usage alerts reach the OS notifier',
       amountCrypto: topUp.amountCrypto,
     });
     expect(paid.status).toBe(201);
+    // The tray lists it as a pending payment (desktop), until the watcher sees it credited.
+    await until(() => (tray?.current.payments.length ?? 0) > 0);
+    expect(tray?.current.payments).toEqual([
+      { topUpId: topUp.id, text: 'Top-up of 50.00 USD: awaiting payment' },
+    ]);
     await sandbox.advance(3 * 3600);
     await until(() => clock.pending.length > 0);
     await clock.advance(60_000);
     await until(() => told.length > 0);
+    await until(() => tray?.current.payments.length === 0);
   }
 
   it('shows the credited top-up and the raised alerts while no window has focus', async () => {
