@@ -10,6 +10,7 @@ import { CatalogService } from './catalog/catalog-service';
 import { ConnectionService } from './connection/connection-service';
 import { type DemoSandbox, DemoService } from './demo/demo-service';
 import type { Lifecycle } from './domain-service';
+import { AppError } from './errors';
 import { EventBus } from './events';
 import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
@@ -86,6 +87,11 @@ export interface AppCoreDependencies {
   /** Desktop only: the tray's state and the scheduler, for the shell's tray and global shortcut. */
   onDesktopParts?: (parts: { tray: TrayStateService; scheduler: RotationScheduler }) => void;
   /**
+   * Desktop: hands a checked link to the OS (Electron's `openExternal`, `shell/open-external.ts`) for `app:openExternal`. Absent
+   * (web mode): the call is refused, the browser opens links itself.
+   */
+  openExternal?: (url: string) => Promise<void>;
+  /**
    * Told when a watched top-up is credited, rejected or expired, or its purchase ends. With
    * `notifications` these also become OS notifications (the core's controller).
    */
@@ -131,6 +137,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     demoRunning: () => demo.running,
     jobs,
     cancelCall: (callId) => uiCalls.cancel(callId),
+    ...(deps.openExternal ? { openExternal: (url: string) => openTopUpLink(url) } : {}),
   });
   const demo: DemoService = new DemoService({
     profiles,
@@ -270,6 +277,22 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     log,
   });
   topups.attach({ watcher: topUpWatcher });
+  // Only links main read for the user's own top-ups, each with its allowed scheme (`TopUpLinks`).
+  const openTopUpLink = async (url: string): Promise<void> => {
+    const link = topups.links.check(url);
+    try {
+      await deps.openExternal?.(link.url);
+    } catch (error) {
+      throw new AppError(
+        'link_not_opened',
+        link.kind === 'wallet'
+          ? 'No wallet app on this computer opens this payment link. Copy the address and the exact amount instead.'
+          : 'The browser did not open the explorer link.',
+        [],
+        error,
+      );
+    }
+  };
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -379,6 +402,8 @@ export interface NodeAppCoreOptions {
   onDesktopParts?: AppCoreDependencies['onDesktopParts'];
   /** Whether the user sees the app at start (default true); later changes: `core.windowVisibility`. */
   windowVisible?: boolean;
+  /** Desktop: the shell's link opener (see `AppCoreDependencies.openExternal`). */
+  openExternal?: (url: string) => Promise<void>;
   log?: (line: string) => void;
 }
 
@@ -429,6 +454,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     ...(options.notifications ? { notifications: options.notifications } : {}),
     ...(options.onDesktopParts ? { onDesktopParts: options.onDesktopParts } : {}),
     ...(options.windowVisible !== undefined ? { windowVisible: options.windowVisible } : {}),
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     log,
   });
 }

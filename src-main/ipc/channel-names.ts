@@ -9,6 +9,7 @@ export const CALL_CHANNELS = [
   'app:getState',
   'app:dismissNotice',
   'app:cancelCall',
+  'app:openExternal',
   'connection:test',
   'connection:check',
   'profiles:create',

@@ -24,6 +24,7 @@ import type { TrayStateService } from '../core/ports/tray-state';
 import type { SettingsView } from '../ipc/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { createOsNotifier } from './os-notifications';
+import { createLinkOpener } from './open-external';
 
 // The desktop app and web mode share one data folder (settings; keys stay in the keychain).
 app.setPath('userData', defaultDataDir());
@@ -102,6 +103,8 @@ async function boot(): Promise<void> {
       notifier: createOsNotifier({ onClick: () => showWindow({ hidden: false }) }),
       isWindowFocused: () => mainWindow !== null && !mainWindow.isDestroyed() && mainWindow.isFocused(),
     },
+    // The core checks every link first (a known top-up's explorer link or payment URI, `TopUpLinks`).
+    openExternal: createLinkOpener(),
     onDesktopParts: ({ tray: ports }) => {
       trayState = ports;
       ports.subscribe((state) => tray.setPorts(state));

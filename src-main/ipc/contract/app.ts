@@ -4,6 +4,9 @@ import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { ProfileSummary } from './profiles';
 import { noInput, noticeId } from './shared-inputs';
 
+/** Longest link `app:openExternal` takes. */
+export const EXTERNAL_URL_MAX = 2048;
+
 export interface Notice {
   id: string;
   level: 'info' | 'warning' | 'error';
@@ -46,6 +49,13 @@ export const appCalls = {
   'app:dismissNotice': call<AppState>()(z.strictObject({ noticeId })),
   'app:cancelCall': call<{ cancelled: boolean }>()(
     z.strictObject({ callId: z.string().regex(CALL_ID_PATTERN, 'Not a call id') }),
+  ),
+  /**
+   * Desktop: hands a top-up's explorer link (https) or payment URI (a wallet scheme) to the OS. Main
+   * opens only links it read from the service for the user's own top-ups (`core/topups/topup-links.ts`).
+   */
+  'app:openExternal': call<{ opened: true }>()(
+    z.strictObject({ url: z.string().min(1, 'No link').max(EXTERNAL_URL_MAX, 'The link is too long') }),
   ),
 } as const satisfies DomainCalls<'app'>;
 
