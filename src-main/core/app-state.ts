@@ -24,6 +24,8 @@ export interface AppStateOptions {
   cancelCall?: (callId: string) => boolean;
   /** `app:openExternal`: checks the link and hands it to the OS (desktop); absent in web mode. */
   openExternal?: (url: string) => Promise<void>;
+  /** `app:saveFile`: a save dialog, then the file written; the path, or null when cancelled (desktop). */
+  saveFile?: (fileName: string, content: string) => Promise<string | null>;
 }
 
 const NO_KEY: ProfileSummary['key'] = { configured: false, masked: null, source: null };
@@ -62,6 +64,13 @@ export class AppStateService implements DomainService<'app'> {
         }
         await this.options.openExternal(input.url);
         return { opened: true as const };
+      },
+      'app:saveFile': async (input) => {
+        if (!this.options.saveFile) {
+          throw new AppError('not_implemented', 'Files download through the browser in web mode.');
+        }
+        const path = await this.options.saveFile(input.fileName, input.content);
+        return { saved: path !== null, path };
       },
     };
   }

@@ -91,6 +91,8 @@ export interface AppCoreDependencies {
    * (web mode): the call is refused, the browser opens links itself.
    */
   openExternal?: (url: string) => Promise<void>;
+  /** Desktop: a save dialog and the file written, for `app:saveFile`; the path, or null when cancelled. */
+  saveFile?: (fileName: string, content: string) => Promise<string | null>;
   /**
    * Told when a watched top-up is credited, rejected or expired, or its purchase ends. With
    * `notifications` these also become OS notifications (the core's controller).
@@ -138,6 +140,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     jobs,
     cancelCall: (callId) => uiCalls.cancel(callId),
     ...(deps.openExternal ? { openExternal: (url: string) => openTopUpLink(url) } : {}),
+    ...(deps.saveFile ? { saveFile: deps.saveFile } : {}),
   });
   const demo: DemoService = new DemoService({
     profiles,
@@ -404,6 +407,8 @@ export interface NodeAppCoreOptions {
   windowVisible?: boolean;
   /** Desktop: the shell's link opener (see `AppCoreDependencies.openExternal`). */
   openExternal?: (url: string) => Promise<void>;
+  /** Desktop: see `AppCoreDependencies.saveFile`. */
+  saveFile?: (fileName: string, content: string) => Promise<string | null>;
   log?: (line: string) => void;
 }
 
@@ -455,6 +460,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     ...(options.onDesktopParts ? { onDesktopParts: options.onDesktopParts } : {}),
     ...(options.windowVisible !== undefined ? { windowVisible: options.windowVisible } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.saveFile ? { saveFile: options.saveFile } : {}),
     log,
   });
 }

@@ -10,6 +10,7 @@ export const CALL_CHANNELS = [
   'app:dismissNotice',
   'app:cancelCall',
   'app:openExternal',
+  'app:saveFile',
   'connection:test',
   'connection:check',
   'profiles:create',

@@ -25,6 +25,7 @@ import type { SettingsView } from '../ipc/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { createOsNotifier } from './os-notifications';
 import { createLinkOpener } from './open-external';
+import { createFileSaver } from './save-file';
 
 // The desktop app and web mode share one data folder (settings; keys stay in the keychain).
 app.setPath('userData', defaultDataDir());
@@ -105,6 +106,7 @@ async function boot(): Promise<void> {
     },
     // The core checks every link first (a known top-up's explorer link or payment URI, `TopUpLinks`).
     openExternal: createLinkOpener(),
+    saveFile: createFileSaver({ defaultDir: () => app.getPath('downloads'), window: () => mainWindow }),
     onDesktopParts: ({ tray: ports }) => {
       trayState = ports;
       ports.subscribe((state) => tray.setPorts(state));
