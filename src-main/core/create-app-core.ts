@@ -9,7 +9,7 @@ import type { CoreServices } from './app-services';
 import { CatalogService } from './catalog/catalog-service';
 import { ConnectionService } from './connection/connection-service';
 import { type DemoSandbox, DemoService } from './demo/demo-service';
-import type { Lifecycle } from './domain-service';
+import type { DomainService, Lifecycle } from './domain-service';
 import { AppError } from './errors';
 import { EventBus } from './events';
 import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
@@ -207,6 +207,50 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ...(deps.notifyScheduledRun ? { onRun: deps.notifyScheduledRun } : {}),
     log,
   });
+  /*
+   * Schedules live in one process's memory (the owner of background jobs writes them through to
+   * `state.json`). Another process re-reads the file before it lists them, so it shows the owner's
+   * changes and runs; it may not change them (its whole-state write would undo the owner's newer
+   * runs, and the owner would not see it), so those calls say where to make the change.
+   */
+  const freshSchedules = async (): Promise<void> => {
+    if (jobs().owner || !deps.jobState) return;
+    await deps.jobState.reload();
+    await scheduleState.load();
+  };
+  const ownerOnly = (): void => {
+    const status = jobs();
+    if (status.owner) return;
+    throw new AppError(
+      'not_job_owner',
+      `Schedules are changed in the Proxy Manager process that runs them. ${status.message ?? ''}`.trim(),
+    );
+  };
+  const scheduleHandlers = scheduler.handlers();
+  const schedulesService: DomainService<'schedules'> = {
+    handlers: () => ({
+      'schedules:list': async (input) => {
+        await freshSchedules();
+        return scheduleHandlers['schedules:list'](input);
+      },
+      'schedules:runs': async (input) => {
+        await freshSchedules();
+        return scheduleHandlers['schedules:runs'](input);
+      },
+      'schedules:set': (input) => {
+        ownerOnly();
+        return scheduleHandlers['schedules:set'](input);
+      },
+      'schedules:remove': (input) => {
+        ownerOnly();
+        return scheduleHandlers['schedules:remove'](input);
+      },
+      'schedules:pause': (input) => {
+        ownerOnly();
+        return scheduleHandlers['schedules:pause'](input);
+      },
+    }),
+  };
   // A rotation from the tray, a shortcut or a button starts a cooldown no scheduled run may enter.
   events.on('ports:rotation', ({ profileId, portId, phase, receipt }) => {
     if (phase === 'finished' && receipt && receipt.trigger !== 'schedule') {
@@ -220,7 +264,16 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     activeProfileId: () => profiles.active()?.id ?? null,
     listPorts: (profileId) => ports.refresh(profileId),
     rotation,
-    schedules: scheduler,
+    schedules: {
+      get paused() {
+        return scheduler.paused;
+      },
+      pause: (paused) => {
+        ownerOnly();
+        return scheduler.pause(paused);
+      },
+      view: (profileId) => scheduler.view(profileId),
+    },
     // The watcher is built below; the tray reads it only once started.
     pendingPayments: () => topUpWatcher.pending(),
     log,
@@ -312,7 +365,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ports,
     subscriptions,
     topups,
-    schedules: scheduler,
+    schedules: schedulesService,
     tray,
     alerts: new AlertsService(alertCenter),
     proxy: proxyTests,
@@ -321,7 +374,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   backgroundJobs.add(relocations);
   backgroundJobs.add({
     name: 'rotation scheduler',
-    start: () => scheduler.start(),
+    // A process that becomes the owner later (the other one quit) starts from the file, not from
+    // what it read at its own start.
+    start: async () => {
+      if (deps.jobState) {
+        await deps.jobState.reload();
+        await scheduleState.load();
+      }
+      await scheduler.start();
+    },
     stop: () => scheduler.stop(),
   });
   const usagePoller = new UsagePoller({
