@@ -25,6 +25,8 @@ export interface AppCoreOptions {
   probeBaseUrl: (baseUrl: string) => Promise<BaseUrlProbeResult>;
   startDemo: () => Promise<AppState>;
   checkConnection: () => Promise<unknown>;
+  /** Whether the user can see the app (the usage poller's pace); see `windowVisibility`. */
+  setWindowVisible?: (visible: boolean) => void;
   log?: (line: string) => void;
 }
 
@@ -61,6 +63,15 @@ export class AppCore {
   /** Every event for the transports (the preload's window, the web socket). */
   subscribe(listener: AnyEventListener): () => void {
     return this.options.events.subscribe(listener);
+  }
+
+  /**
+   * The shell says whether the user can see the app: on the desktop a window shown and not
+   * minimised, in web mode at least one browser connected to the event socket. Background reads
+   * (usage) go faster while it is seen and slower in the tray.
+   */
+  windowVisibility(visible: boolean): void {
+    this.options.setWindowVisible?.(visible);
   }
 
   getState(): Promise<AppState> {

@@ -7,6 +7,7 @@ import type {
   ProfileSummary,
 } from '../ipc/contract';
 import type { DomainService } from './domain-service';
+import { AppError } from './errors';
 import type { EventSink } from './events';
 import type { KeyStatus, ProfileChange, ProfilesService, ProfileView } from './profiles/profiles-service';
 import type { KeychainProbeResult } from './secrets/keychain-probe';
@@ -21,6 +22,10 @@ export interface AppStateOptions {
   jobs: () => JobsStatus;
   /** Cancels a UI call in flight (`app:cancelCall`); false when it already ended. */
   cancelCall?: (callId: string) => boolean;
+  /** `app:openExternal`: checks the link and hands it to the OS (desktop); absent in web mode. */
+  openExternal?: (url: string) => Promise<void>;
+  /** `app:saveFile`: a save dialog, then the file written; the path, or null when cancelled (desktop). */
+  saveFile?: (fileName: string, content: string) => Promise<string | null>;
 }
 
 const NO_KEY: ProfileSummary['key'] = { configured: false, masked: null, source: null };
@@ -52,6 +57,21 @@ export class AppStateService implements DomainService<'app'> {
       'app:dismissNotice': (input) => this.dismissNotice(input.noticeId),
       'app:cancelCall': (input) =>
         Promise.resolve({ cancelled: this.options.cancelCall?.(input.callId) ?? false }),
+      'app:openExternal': async (input) => {
+        if (!this.options.openExternal) {
+          // The browser opens links itself in web mode; the page never needs main for it.
+          throw new AppError('not_implemented', 'Links open in your browser directly in web mode.');
+        }
+        await this.options.openExternal(input.url);
+        return { opened: true as const };
+      },
+      'app:saveFile': async (input) => {
+        if (!this.options.saveFile) {
+          throw new AppError('not_implemented', 'Files download through the browser in web mode.');
+        }
+        const path = await this.options.saveFile(input.fileName, input.content);
+        return { saved: path !== null, path };
+      },
     };
   }
 

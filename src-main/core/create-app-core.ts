@@ -9,7 +9,8 @@ import type { CoreServices } from './app-services';
 import { CatalogService } from './catalog/catalog-service';
 import { ConnectionService } from './connection/connection-service';
 import { type DemoSandbox, DemoService } from './demo/demo-service';
-import type { Lifecycle } from './domain-service';
+import type { DomainService, Lifecycle } from './domain-service';
+import { AppError } from './errors';
 import { EventBus } from './events';
 import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
@@ -71,11 +72,11 @@ export interface AppCoreDependencies {
    */
   verifyExitIp?: VerifyExitIp;
   /**
-   * OS notification of a raised alert (the shell's notifications controller; it should skip it while
-   * a window is focused). Absent: alerts reach the in-app list only.
+   * Told of every raised alert, besides the in-app list. OS notifications need nothing here: with
+   * `notifications` the core routes alerts through its notification controller itself.
    */
   notifyAlert?: (alert: RaisedAlert) => void;
-  /** Whether a window shows at start (the shell then calls `usagePoller.setWindowVisible`). */
+  /** Whether a window shows at start; the shell then tells changes through `core.windowVisibility`. */
   windowVisible?: boolean;
   /** Told when a tracked relocation ends (OS notifications). */
   notifyRelocation?: (notice: RelocationNotice) => void;
@@ -85,7 +86,17 @@ export interface AppCoreDependencies {
   notifications?: DesktopNotifications;
   /** Desktop only: the tray's state and the scheduler, for the shell's tray and global shortcut. */
   onDesktopParts?: (parts: { tray: TrayStateService; scheduler: RotationScheduler }) => void;
-  /** Told when a watched top-up is credited, rejected or expired, or its purchase ends (OS notifications). */
+  /**
+   * Desktop: hands a checked link to the OS (Electron's `openExternal`, `shell/open-external.ts`) for `app:openExternal`. Absent
+   * (web mode): the call is refused, the browser opens links itself.
+   */
+  openExternal?: (url: string) => Promise<void>;
+  /** Desktop: a save dialog and the file written, for `app:saveFile`; the path, or null when cancelled. */
+  saveFile?: (fileName: string, content: string) => Promise<string | null>;
+  /**
+   * Told when a watched top-up is credited, rejected or expired, or its purchase ends. With
+   * `notifications` these also become OS notifications (the core's controller).
+   */
   notifyTopUp?: (notice: TopUpNotice) => void;
 }
 
@@ -128,6 +139,8 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     demoRunning: () => demo.running,
     jobs,
     cancelCall: (callId) => uiCalls.cancel(callId),
+    ...(deps.openExternal ? { openExternal: (url: string) => openTopUpLink(url) } : {}),
+    ...(deps.saveFile ? { saveFile: deps.saveFile } : {}),
   });
   const demo: DemoService = new DemoService({
     profiles,
@@ -194,6 +207,50 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ...(deps.notifyScheduledRun ? { onRun: deps.notifyScheduledRun } : {}),
     log,
   });
+  /*
+   * Schedules live in one process's memory (the owner of background jobs writes them through to
+   * `state.json`). Another process re-reads the file before it lists them, so it shows the owner's
+   * changes and runs; it may not change them (its whole-state write would undo the owner's newer
+   * runs, and the owner would not see it), so those calls say where to make the change.
+   */
+  const freshSchedules = async (): Promise<void> => {
+    if (jobs().owner || !deps.jobState) return;
+    await deps.jobState.reload();
+    await scheduleState.load();
+  };
+  const ownerOnly = (): void => {
+    const status = jobs();
+    if (status.owner) return;
+    throw new AppError(
+      'not_job_owner',
+      `Schedules are changed in the Proxy Manager process that runs them. ${status.message ?? ''}`.trim(),
+    );
+  };
+  const scheduleHandlers = scheduler.handlers();
+  const schedulesService: DomainService<'schedules'> = {
+    handlers: () => ({
+      'schedules:list': async (input) => {
+        await freshSchedules();
+        return scheduleHandlers['schedules:list'](input);
+      },
+      'schedules:runs': async (input) => {
+        await freshSchedules();
+        return scheduleHandlers['schedules:runs'](input);
+      },
+      'schedules:set': (input) => {
+        ownerOnly();
+        return scheduleHandlers['schedules:set'](input);
+      },
+      'schedules:remove': (input) => {
+        ownerOnly();
+        return scheduleHandlers['schedules:remove'](input);
+      },
+      'schedules:pause': (input) => {
+        ownerOnly();
+        return scheduleHandlers['schedules:pause'](input);
+      },
+    }),
+  };
   // A rotation from the tray, a shortcut or a button starts a cooldown no scheduled run may enter.
   events.on('ports:rotation', ({ profileId, portId, phase, receipt }) => {
     if (phase === 'finished' && receipt && receipt.trigger !== 'schedule') {
@@ -207,7 +264,18 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     activeProfileId: () => profiles.active()?.id ?? null,
     listPorts: (profileId) => ports.refresh(profileId),
     rotation,
-    schedules: scheduler,
+    schedules: {
+      get paused() {
+        return scheduler.paused;
+      },
+      pause: (paused) => {
+        ownerOnly();
+        return scheduler.pause(paused);
+      },
+      view: (profileId) => scheduler.view(profileId),
+    },
+    // The watcher is built below; the tray reads it only once started.
+    pendingPayments: () => topUpWatcher.pending(),
     log,
   });
   deps.onDesktopParts?.({ tray, scheduler });
@@ -223,6 +291,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     publish: (alert) => {
       events.emit('alerts:raised', { alert });
       deps.notifyAlert?.(alert);
+      notifications?.alert(alert);
     },
   });
   const catalog = new CatalogService(api);
@@ -252,10 +321,34 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     publish: (profileId, changed) => topups.publish(profileId, changed),
     polling: () => deps.settings.get().polling,
     profileIds: () => profiles.list().map((profile) => profile.id),
-    ...(deps.notifyTopUp ? { notify: deps.notifyTopUp } : {}),
+    changed: () => tray.paymentsChanged(),
+    ...(deps.notifyTopUp || notifications
+      ? {
+          notify: (notice: TopUpNotice) => {
+            deps.notifyTopUp?.(notice);
+            notifications?.topUp(notice);
+          },
+        }
+      : {}),
     log,
   });
   topups.attach({ watcher: topUpWatcher });
+  // Only links main read for the user's own top-ups, each with its allowed scheme (`TopUpLinks`).
+  const openTopUpLink = async (url: string): Promise<void> => {
+    const link = topups.links.check(url);
+    try {
+      await deps.openExternal?.(link.url);
+    } catch (error) {
+      throw new AppError(
+        'link_not_opened',
+        link.kind === 'wallet'
+          ? 'No wallet app on this computer opens this payment link. Copy the address and the exact amount instead.'
+          : 'The browser did not open the explorer link.',
+        [],
+        error,
+      );
+    }
+  };
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -272,7 +365,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ports,
     subscriptions,
     topups,
-    schedules: scheduler,
+    schedules: schedulesService,
     tray,
     alerts: new AlertsService(alertCenter),
     proxy: proxyTests,
@@ -281,7 +374,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   backgroundJobs.add(relocations);
   backgroundJobs.add({
     name: 'rotation scheduler',
-    start: () => scheduler.start(),
+    // A process that becomes the owner later (the other one quit) starts from the file, not from
+    // what it read at its own start.
+    start: async () => {
+      if (deps.jobState) {
+        await deps.jobState.reload();
+        await scheduleState.load();
+      }
+      await scheduler.start();
+    },
     stop: () => scheduler.stop(),
   });
   const usagePoller = new UsagePoller({
@@ -348,6 +449,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     probeBaseUrl: deps.probeBaseUrl,
     startDemo: () => demo.startDemo(),
     checkConnection: () => monitor.check(),
+    setWindowVisible: (visible) => usagePoller.setWindowVisible(visible),
     log,
   });
 }
@@ -362,6 +464,12 @@ export interface NodeAppCoreOptions {
   /** Desktop: OS notifications (see `AppCoreDependencies`). */
   notifications?: DesktopNotifications;
   onDesktopParts?: AppCoreDependencies['onDesktopParts'];
+  /** Whether the user sees the app at start (default true); later changes: `core.windowVisibility`. */
+  windowVisible?: boolean;
+  /** Desktop: the shell's link opener (see `AppCoreDependencies.openExternal`). */
+  openExternal?: (url: string) => Promise<void>;
+  /** Desktop: see `AppCoreDependencies.saveFile`. */
+  saveFile?: (fileName: string, content: string) => Promise<string | null>;
   log?: (line: string) => void;
 }
 
@@ -411,6 +519,9 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     },
     ...(options.notifications ? { notifications: options.notifications } : {}),
     ...(options.onDesktopParts ? { onDesktopParts: options.onDesktopParts } : {}),
+    ...(options.windowVisible !== undefined ? { windowVisible: options.windowVisible } : {}),
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.saveFile ? { saveFile: options.saveFile } : {}),
     log,
   });
 }

@@ -28,7 +28,11 @@ export type AppErrorCode =
   // top-ups
   | 'txid_already_used'
   | 'topup_closed'
-  | 'demo_only';
+  | 'demo_only'
+  // app:openExternal: the OS had no app for the link
+  | 'link_not_opened'
+  // a change only the process that owns background jobs may make (schedules)
+  | 'not_job_owner';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so

@@ -9,6 +9,8 @@ export const CALL_CHANNELS = [
   'app:getState',
   'app:dismissNotice',
   'app:cancelCall',
+  'app:openExternal',
+  'app:saveFile',
   'connection:test',
   'connection:check',
   'profiles:create',

@@ -12,7 +12,7 @@ export interface LifecycleApp {
 /** The part of a `BrowserWindow` the lifecycle uses. */
 export interface LifecycleWindow {
   on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;
-  on(event: 'show' | 'hide' | 'closed', listener: () => void): unknown;
+  on(event: 'show' | 'hide' | 'closed' | 'minimize' | 'restore', listener: () => void): unknown;
   hide(): void;
 }
 
@@ -34,6 +34,11 @@ export interface DesktopLifecycleOptions {
   loginItem: { path?: string; args: string[] };
   /** Rotate a port, rotate all pinned, pause schedules: the core's tray state does them. */
   onPortsAction?: (action: PortsTrayAction) => void;
+  /**
+   * Whether the user can see the window (shown and not minimised), told on each change: the core's
+   * usage poller reads faster while it is seen (`core.windowVisibility`).
+   */
+  onWindowVisibility?: (visible: boolean) => void;
 }
 
 /** The argument a login start passes on Windows so that the app comes up in the tray. */
@@ -53,6 +58,7 @@ export class DesktopLifecycle {
   #quitting = false;
   #loginItemApplied: string | null = null;
   #unsubscribe: (() => void) | null = null;
+  #seen: boolean | null = null;
 
   constructor(options: DesktopLifecycleOptions) {
     this.#options = options;
@@ -93,9 +99,32 @@ export class DesktopLifecycle {
         window.hide();
       }
     });
-    window.on('show', () => this.#options.tray.setWindowVisible(true));
-    window.on('hide', () => this.#options.tray.setWindowVisible(false));
-    window.on('closed', () => this.#options.tray.setWindowVisible(false));
+    window.on('show', () => {
+      this.#options.tray.setWindowVisible(true);
+      this.#setSeen(true);
+    });
+    window.on('hide', () => {
+      this.#options.tray.setWindowVisible(false);
+      this.#setSeen(false);
+    });
+    window.on('closed', () => {
+      this.#options.tray.setWindowVisible(false);
+      this.#setSeen(false);
+    });
+    // A minimised window is still "shown" for the tray's wording, but nobody reads it.
+    window.on('minimize', () => this.#setSeen(false));
+    window.on('restore', () => this.#setSeen(true));
+  }
+
+  /** The start: whether the window comes up shown (before its first `show`, or when it never does). */
+  noteWindowVisibility(visible: boolean): void {
+    this.#setSeen(visible);
+  }
+
+  #setSeen(visible: boolean): void {
+    if (this.#seen === visible) return;
+    this.#seen = visible;
+    this.#options.onWindowVisibility?.(visible);
   }
 
   handleTrayAction(action: TrayAction): void {

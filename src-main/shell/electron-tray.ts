@@ -22,15 +22,30 @@ export function toElectronMenuTemplate(
 export function createElectronTray(platform: NodeJS.Platform): TrayHandle {
   const size = platform === 'darwin' ? 16 : 32;
   const colour: [number, number, number] = platform === 'darwin' ? [0, 0, 0] : [37, 99, 235];
-  const image = nativeImage.createFromBitmap(trayIconBitmap(size, colour), { width: size, height: size });
-  if (platform === 'darwin') image.setTemplateImage(true);
-  const tray = new Tray(image);
+  const icon = (badge: boolean) => {
+    // The badge is orange; macOS shows the count as the tray's title instead (template images are monochrome).
+    const bitmap = trayIconBitmap(size, colour, badge ? [234, 88, 12] : undefined);
+    const image = nativeImage.createFromBitmap(bitmap, { width: size, height: size });
+    if (platform === 'darwin') image.setTemplateImage(true);
+    return image;
+  };
+  const tray = new Tray(icon(false));
+  let badged = false;
   return {
     setToolTip: (text) => tray.setToolTip(text),
     setMenu: (items, onAction) =>
       tray.setContextMenu(Menu.buildFromTemplate(toElectronMenuTemplate(items, onAction))),
     onClick: (listener) => {
       tray.on('click', listener);
+    },
+    setBadge: (text) => {
+      if (platform === 'darwin') {
+        tray.setTitle(text ? ` ${text}` : '');
+        return;
+      }
+      if (badged === (text !== '')) return;
+      badged = text !== '';
+      tray.setImage(icon(badged));
     },
     destroy: () => tray.destroy(),
   };

@@ -24,6 +24,8 @@ import type { TrayStateService } from '../core/ports/tray-state';
 import type { SettingsView } from '../ipc/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { createOsNotifier } from './os-notifications';
+import { createLinkOpener } from './open-external';
+import { createFileSaver } from './save-file';
 
 // The desktop app and web mode share one data folder (settings; keys stay in the keychain).
 app.setPath('userData', defaultDataDir());
@@ -60,6 +62,7 @@ const lifecycle = new DesktopLifecycle({
   // Unpackaged (`npm start`), the executable is Electron itself and needs the app folder.
   loginItem: { path: process.execPath, args: app.isPackaged ? [] : [app.getAppPath()] },
   onPortsAction: (action) => void trayState?.handleAction(action),
+  onWindowVisibility: (visible) => core?.windowVisibility(visible),
 });
 
 function showWindow({ hidden }: { hidden: boolean }): void {
@@ -101,6 +104,9 @@ async function boot(): Promise<void> {
       notifier: createOsNotifier({ onClick: () => showWindow({ hidden: false }) }),
       isWindowFocused: () => mainWindow !== null && !mainWindow.isDestroyed() && mainWindow.isFocused(),
     },
+    // The core checks every link first (a known top-up's explorer link or payment URI, `TopUpLinks`).
+    openExternal: createLinkOpener(),
+    saveFile: createFileSaver({ defaultDir: () => app.getPath('downloads'), window: () => mainWindow }),
     onDesktopParts: ({ tray: ports }) => {
       trayState = ports;
       ports.subscribe((state) => tray.setPorts(state));
@@ -126,6 +132,8 @@ async function boot(): Promise<void> {
     process.argv,
     process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
   );
+  // Before the jobs start: a login start in the tray polls at the tray's pace from the first cycle.
+  lifecycle.noteWindowVisibility(!startHidden);
   showWindow({ hidden: startHidden });
   app.on('second-instance', () => showWindow({ hidden: false }));
   app.on('activate', () => showWindow({ hidden: false }));

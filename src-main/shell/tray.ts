@@ -4,11 +4,13 @@
  * factory so that none of this needs Electron. The menu is a pure function of the state.
  */
 import {
+  buildPaymentsTrayItems,
   buildPortsTrayItems,
   EMPTY_PORTS_TRAY_STATE,
   portsTrayTooltip,
   type PortsTrayAction,
   type PortsTrayState,
+  trayBadge,
 } from '../core/ports/tray-menu';
 
 /** Everything the tray shows. New sections add their fields here. */
@@ -43,6 +45,9 @@ const windowSection: TrayMenuSection = (state) => [
   },
 ];
 
+/** Top-ups waiting for payment or confirmations; a click opens the window. */
+const paymentsSection: TrayMenuSection = (state) => buildPaymentsTrayItems(state.ports);
+
 const portsSection: TrayMenuSection = (state) => buildPortsTrayItems(state.ports);
 
 const quitSection: TrayMenuSection = () => [
@@ -50,7 +55,12 @@ const quitSection: TrayMenuSection = () => [
 ];
 
 /** Top to bottom. Quit stays last. */
-export const TRAY_MENU_SECTIONS: readonly TrayMenuSection[] = [windowSection, portsSection, quitSection];
+export const TRAY_MENU_SECTIONS: readonly TrayMenuSection[] = [
+  windowSection,
+  paymentsSection,
+  portsSection,
+  quitSection,
+];
 
 export function buildTrayMenu(
   state: TrayState,
@@ -70,6 +80,8 @@ export function buildTrayMenu(
 export interface TrayHandle {
   setToolTip(text: string): void;
   setMenu(items: TrayMenuItem[], onAction: (action: TrayAction) => void): void;
+  /** The badge on the icon (pending payments); empty: none. */
+  setBadge?(text: string): void;
   /** A click on the icon itself (Windows and most Linux trays). */
   onClick(listener: () => void): void;
   destroy(): void;
@@ -135,6 +147,7 @@ export class SystemTrayService {
       this.#tray.onClick(() => this.#options.onAction({ type: 'open-window' }));
     }
     this.#tray.setToolTip(this.#options.tooltip ?? portsTrayTooltip(this.#state.ports));
+    this.#tray.setBadge?.(trayBadge(this.#state.ports));
     this.#tray.setMenu(buildTrayMenu(this.#state, this.#options.sections), this.#options.onAction);
   }
 }
@@ -142,9 +155,13 @@ export class SystemTrayService {
 /**
  * The tray icon as raw BGRA pixels (for `nativeImage.createFromBitmap`): a filled disc with a ring
  * cut out, drawn here so that the app ships no binary asset. Black on macOS (a template image the OS
- * recolours), the app's blue elsewhere.
+ * recolours), the app's blue elsewhere. `badge`: a dot of that colour (pending payments).
  */
-export function trayIconBitmap(size: number, rgb: readonly [number, number, number]): Buffer {
+export function trayIconBitmap(
+  size: number,
+  rgb: readonly [number, number, number],
+  badge?: readonly [number, number, number],
+): Buffer {
   const pixels = Buffer.alloc(size * size * 4);
   const centre = (size - 1) / 2;
   const outer = size / 2 - 0.5;
@@ -153,10 +170,13 @@ export function trayIconBitmap(size: number, rgb: readonly [number, number, numb
       const distance = Math.hypot(x - centre, y - centre) / outer;
       const inside = distance <= 1 && !(distance > 0.55 && distance < 0.72);
       const offset = (y * size + x) * 4;
-      pixels[offset] = rgb[2];
-      pixels[offset + 1] = rgb[1];
-      pixels[offset + 2] = rgb[0];
-      pixels[offset + 3] = inside ? 255 : 0;
+      // The badge: a dot in the top-right quarter, over the disc.
+      const dot = badge !== undefined && Math.hypot(x - size * 0.78, y - size * 0.22) <= size * 0.22;
+      const colour = dot ? badge : rgb;
+      pixels[offset] = colour[2];
+      pixels[offset + 1] = colour[1];
+      pixels[offset + 2] = colour[0];
+      pixels[offset + 3] = inside || dot ? 255 : 0;
     }
   }
   return pixels;

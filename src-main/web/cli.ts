@@ -49,7 +49,14 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const root = resolve(__dirname, '..', '..');
   const staticDir = ensureRendererBuilt(root, log);
-  const core = await createNodeAppCore({ mode: 'web', dataDir: defaultDataDir(), demoLatency: latency, log });
+  const core = await createNodeAppCore({
+    mode: 'web',
+    dataDir: defaultDataDir(),
+    demoLatency: latency,
+    // Nobody sees the app until a page connects to the event socket (then: visible while one is).
+    windowVisible: false,
+    log,
+  });
   const dispatch = createGuardedDispatcher<WebSender>({
     handlers: createIpcHandlers(core),
     isTrustedSender: (sender) => sender.tokenValid,
@@ -61,6 +68,7 @@ async function main(): Promise<void> {
     port,
     dispatch,
     subscribe: (listener) => core.subscribe(listener),
+    onEventClients: (count) => core.windowVisibility(count > 0),
     log,
   });
   await core.start({

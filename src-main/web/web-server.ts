@@ -27,6 +27,11 @@ export interface WebServerOptions {
   ) => Promise<IpcResult<unknown>>;
   /** Events from the core; each is forwarded to every authenticated socket. */
   subscribe: (listener: (channel: string, payload: unknown) => void) => () => void;
+  /**
+   * The number of open event sockets, told on each change: a connected page is the web mode's
+   * "window visible" (`core.windowVisibility`).
+   */
+  onEventClients?: (count: number) => void;
   /** Injected for tests; default 32 random bytes, hex. */
   token?: string;
   log?: (line: string) => void;
@@ -371,7 +376,10 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
+      options.onEventClients?.(sockets.size);
+      ws.on('close', () => {
+        if (sockets.delete(ws)) options.onEventClients?.(sockets.size);
+      });
       // A frame over maxPayload or a broken frame: ws closes the socket (1009/1002) and reports it here.
       ws.on('error', (error) => {
         log(`web: event socket dropped: ${error.message}`);

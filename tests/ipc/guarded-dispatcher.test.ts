@@ -9,6 +9,8 @@ const VALID_INPUTS: Record<CallChannel, unknown> = {
   'app:getState': undefined,
   'app:dismissNotice': { noticeId: 'notice-1' },
   'app:cancelCall': { callId: 'call-1' },
+  'app:openExternal': { url: 'https://explorer.example/tx/1' },
+  'app:saveFile': { fileName: 'topups.csv', content: 'id\n' },
   'connection:test': { baseUrl: 'https://api.example.com/api/v1', apiKey: 'k-123' },
   'connection:check': undefined,
   'profiles:create': { name: 'Work', baseUrl: 'https://api.example.com/api/v1', apiKey: 'k-123' },

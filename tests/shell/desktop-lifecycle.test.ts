@@ -82,7 +82,9 @@ function setup(options: { platform?: NodeJS.Platform; preferences?: Partial<Desk
     onAction: (action) => lifecycleRef.current!.handleTrayAction(action),
   });
   const showWindow = vi.fn();
+  const seen: boolean[] = [];
   const lifecycle = new DesktopLifecycle({
+    onWindowVisibility: (visible) => seen.push(visible),
     app,
     platform: options.platform ?? 'linux',
     preferences: prefs.source,
@@ -91,7 +93,7 @@ function setup(options: { platform?: NodeJS.Platform; preferences?: Partial<Desk
     loginItem: { path: '/opt/proxy-manager/proxy-manager', args: [] },
   });
   lifecycleRef.current = lifecycle;
-  return { app, prefs, tray, trayHandles, showWindow, lifecycle };
+  return { app, prefs, tray, trayHandles, showWindow, lifecycle, seen };
 }
 
 describe('desktop lifecycle: close to tray', () => {
@@ -218,5 +220,29 @@ describe('desktop lifecycle: start at login and start minimised', () => {
     const minimised = setup({ preferences: { closeToTray: false, startMinimized: true } });
     expect(minimised.lifecycle.start(['--hidden'])).toEqual({ startHidden: true });
     expect(minimised.tray.isShown).toBe(true);
+  });
+});
+
+describe("desktop lifecycle: whether the user sees the window (the usage poller's pace)", () => {
+  it('tells the start, then each change: hidden to the tray, shown, minimised, restored, closed', () => {
+    const { lifecycle, seen } = setup();
+    const { startHidden } = lifecycle.start(['--hidden']);
+    expect(startHidden).toBe(true);
+    lifecycle.noteWindowVisibility(!startHidden);
+    const window = new FakeWindow();
+    lifecycle.attachWindow(window);
+    expect(seen).toEqual([false]);
+    window.show();
+    expect(seen).toEqual([false, true]);
+    window.emit('minimize');
+    window.emit('restore');
+    window.close(); // hidden to the tray (closeToTray is on by default)
+    expect(seen).toEqual([false, true, false, true, false]);
+    // A repeated state is not told again.
+    window.hide();
+    expect(seen).toEqual([false, true, false, true, false]);
+    window.show();
+    window.emit('closed');
+    expect(seen).toEqual([false, true, false, true, false, true, false]);
   });
 });

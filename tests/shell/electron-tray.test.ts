@@ -5,6 +5,8 @@ const created: {
   handlers: Record<string, () => void>;
   menu: unknown;
   tooltip: string;
+  title: string;
+  images: any[];
   destroyed: boolean;
 }[] = [];
 
@@ -15,11 +17,20 @@ vi.mock('electron', () => {
       handlers: {} as Record<string, () => void>,
       menu: null as unknown,
       tooltip: '',
+      title: '',
+      images: [] as any[],
       destroyed: false,
     };
     constructor(image: any) {
       this.record.image = image;
       created.push(this.record);
+    }
+    setTitle(text: string) {
+      this.record.title = text;
+    }
+    setImage(image: any) {
+      this.record.image = image;
+      this.record.images.push(image);
     }
     setToolTip(text: string) {
       this.record.tooltip = text;
@@ -99,5 +110,30 @@ describe('Electron tray adapter', () => {
     createElectronTray('linux');
     expect(created.at(-1)!.image.template).toBe(false);
     expect(created.at(-1)!.image.size).toEqual({ width: 32, height: 32 });
+  });
+
+  it('badges pending payments: the count as the title on macOS, an orange dot on the icon elsewhere', () => {
+    const mac = createElectronTray('darwin');
+    mac.setBadge?.('2');
+    expect(created.at(-1)!.title).toBe(' 2');
+    mac.setBadge?.('');
+    expect(created.at(-1)!.title).toBe('');
+
+    const linux = createElectronTray('linux');
+    const tray = created.at(-1)!;
+    const plain = tray.image.buffer as Buffer;
+    linux.setBadge?.('1');
+    linux.setBadge?.('2'); // still badged: the icon is not replaced again
+    expect(tray.images).toHaveLength(1);
+    const badged = tray.images[0].buffer as Buffer;
+    // Top-right pixel of the dot (BGRA): orange and opaque, where the plain icon has the blue disc's edge or nothing.
+    const at = (buffer: Buffer, x: number, y: number) => [
+      ...buffer.subarray((y * 32 + x) * 4, (y * 32 + x) * 4 + 4),
+    ];
+    expect(at(badged, 25, 7)).toEqual([12, 88, 234, 255]);
+    expect(at(plain, 25, 7)).not.toEqual([12, 88, 234, 255]);
+    linux.setBadge?.('');
+    expect(tray.images).toHaveLength(2);
+    expect(tray.images[1].buffer).toEqual(plain);
   });
 });

@@ -14,6 +14,7 @@ function fakeTrayFactory() {
   const trays: (TrayHandle & {
     menus: TrayMenuItem[][];
     tooltips: string[];
+    badges: string[];
     click?: () => void;
     destroyed: boolean;
   })[] = [];
@@ -21,6 +22,7 @@ function fakeTrayFactory() {
     const tray = {
       menus: [] as TrayMenuItem[][],
       tooltips: [] as string[],
+      badges: [] as string[],
       destroyed: false,
       click: undefined as (() => void) | undefined,
       setToolTip(text: string) {
@@ -28,6 +30,9 @@ function fakeTrayFactory() {
       },
       setMenu(items: TrayMenuItem[]) {
         tray.menus.push(items);
+      },
+      setBadge(text: string) {
+        tray.badges.push(text);
       },
       onClick(listener: () => void) {
         tray.click = listener;
@@ -104,6 +109,29 @@ describe('SystemTrayService', () => {
     expect(createTray).toHaveBeenCalledTimes(1);
   });
 
+  it('shows pending payments above the ports, badges the icon with their count, and opens the window on a click', () => {
+    const { createTray, trays } = fakeTrayFactory();
+    const actions: TrayAction[] = [];
+    const service = new SystemTrayService({ createTray, onAction: (action) => actions.push(action) });
+    service.setEnabled(true);
+    expect(trays[0]!.badges).toEqual(['']);
+    service.setPorts({
+      ...INITIAL_TRAY_STATE.ports,
+      payments: [{ topUpId: 't1', text: 'Top-up of 50.00 USD: 1 of 2 confirmations' }],
+    });
+    const menu = trays[0]!.menus.at(-1)!;
+    expect(labels(menu)).toEqual([
+      'Open Proxy Manager',
+      '---',
+      'Top-up of 50.00 USD: 1 of 2 confirmations',
+      '---',
+      'Quit Proxy Manager',
+    ]);
+    expect(menu[2]).toMatchObject({ kind: 'action', action: { type: 'open-window' } });
+    expect(trays[0]!.badges.at(-1)).toBe('1');
+    expect(trays[0]!.tooltips.at(-1)).toBe('Proxy Manager\n1 top-up payment pending');
+  });
+
   it('reports menu clicks and a click on the icon as actions', () => {
     const { createTray, trays } = fakeTrayFactory();
     const actions: TrayAction[] = [];
@@ -115,6 +143,19 @@ describe('SystemTrayService', () => {
 });
 
 describe('tray icon', () => {
+  it('draws a badge dot in the top-right quarter, over the disc and the transparent corner', () => {
+    const size = 32;
+    const plain = trayIconBitmap(size, [37, 99, 235]);
+    const badged = trayIconBitmap(size, [37, 99, 235], [234, 88, 12]);
+    const at = (pixels: Buffer, x: number, y: number) => [
+      ...pixels.subarray((y * size + x) * 4, (y * size + x) * 4 + 4),
+    ];
+    expect(at(badged, 25, 7)).toEqual([12, 88, 234, 255]);
+    expect(at(badged, 30, 2)).toEqual(at(plain, 30, 2)); // outside the dot: unchanged
+    expect(at(badged, 16, 16)).toEqual(at(plain, 16, 16));
+    expect(at(badged, 5, 26)).toEqual(at(plain, 5, 26));
+  });
+
   it('is a BGRA bitmap of the asked size, opaque in the middle and transparent in the corners', () => {
     const size = 16;
     const pixels = trayIconBitmap(size, [37, 99, 235]);

@@ -92,6 +92,7 @@ describe('web-mode server', () => {
   let emit: (channel: string, payload: unknown) => void;
   let dispatched: { sender: WebSender; channel: string; input: unknown }[];
 
+  let clientCounts: number[];
   beforeEach(async () => {
     const staticDir = mkdtempSync(join(tmpdir(), 'pm-web-static-'));
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>app</title>');
@@ -99,10 +100,14 @@ describe('web-mode server', () => {
     writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(staticDir, '..', 'secret-outside.txt'), 'outside');
     dispatched = [];
+    // This server's own list: a socket of the previous test may close after this one started.
+    const counts: number[] = [];
+    clientCounts = counts;
     server = await startWebServer({
       staticDir,
       port: 0,
       token: 'a'.repeat(64),
+      onEventClients: (count) => counts.push(count),
       dispatch: (sender, channel, input) => {
         dispatched.push({ sender, channel, input });
         return Promise.resolve({ ok: true, value: { channel, input } } as IpcResult<unknown>);
@@ -275,6 +280,33 @@ describe('web-mode server', () => {
     emit('app:stateChanged', { hello: 1 });
     expect(JSON.parse(await message)).toEqual({ channel: 'app:stateChanged', payload: { hello: 1 } });
     ws.close();
+  });
+
+  it('tells how many pages hold an event socket (web mode counts a connected page as a visible window)', async () => {
+    const wsUrl = `${server.origin.replace('http', 'ws')}/events`;
+    const open = async () => {
+      const ws = new WebSocket(wsUrl, ['proxy-manager.v1', `token.${'a'.repeat(64)}`], {
+        headers: { Origin: server.origin },
+      });
+      await new Promise((resolve, reject) => {
+        ws.on('open', resolve);
+        ws.on('error', reject);
+      });
+      return ws;
+    };
+    const until = async (length: number) => {
+      for (let i = 0; i < 500 && clientCounts.length < length; i += 1)
+        await new Promise((r) => setTimeout(r, 2));
+    };
+    const first = await open();
+    const second = await open();
+    await until(2);
+    expect(clientCounts).toEqual([1, 2]);
+    first.close();
+    await until(3);
+    second.close();
+    await until(4);
+    expect(clientCounts).toEqual([1, 2, 1, 0]);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * Every kind of OS notification the app shows, each of which the user can turn off in Settings.
- * A new feature (top-ups, alerts) adds its kinds here and a provider of its own.
+ * Every kind of OS notification the user can turn off in Settings (`notifications` preferences).
+ * A new feature adds its kinds here and a provider of its own.
  */
 export const NOTIFICATION_KINDS = [
   'rotation-new-ip',
@@ -8,7 +8,25 @@ export const NOTIFICATION_KINDS = [
   'rotation-failed',
   'relocation-done',
 ] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+export type PreferenceNotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/**
+ * Kinds without a switch of their own in the notifications preferences (the settings contract has
+ * none for them): a usage alert follows the alert's own switch (`alerts.disabledKinds`, checked by
+ * its provider), a top-up's outcome is money the user is waiting for and is always told.
+ */
+export const OTHER_NOTIFICATION_KINDS = ['usage-alert', 'topup'] as const;
+export type NotificationKind = PreferenceNotificationKind | (typeof OTHER_NOTIFICATION_KINDS)[number];
+
+/** Whether the user lets `kind` through: its preference, or on for kinds without one. */
+export function notificationKindEnabled(
+  preferences: Record<PreferenceNotificationKind, boolean>,
+  kind: NotificationKind,
+): boolean {
+  return (NOTIFICATION_KINDS as readonly string[]).includes(kind)
+    ? preferences[kind as PreferenceNotificationKind]
+    : true;
+}
 
 /** What the OS shows: a title, one or two lines, and what a click opens. */
 export interface OsNotice {
@@ -18,7 +36,7 @@ export interface OsNotice {
   /** Equal keys within the dedupe window are shown once (one receipt told by two paths). */
   dedupeKey: string;
   /** What a click on the notification opens in the window (a port's detail). */
-  target?: { screen: 'ports'; portId: string } | undefined;
+  target?: { screen: 'ports'; portId: string } | { screen: 'topups'; topUpId: string } | undefined;
 }
 
 /**

@@ -1,8 +1,12 @@
 import type { EventChannel, EventPayload } from '../../ipc/contract';
+import type { RaisedAlert } from '../alerts/alert-center';
 import type { RelocationNotice } from '../ports/relocation-tracker';
 import type { Clock } from '../runtime/clock';
 import type { Settings } from '../settings/settings-schema';
+import type { TopUpNotice } from '../topups/topup-watcher';
+import { alertNotices, topUpNotices } from './app-notices';
 import { NotificationController, type OsNotifier } from './notification-controller';
+import { notificationKindEnabled } from './notification-kinds';
 import { relocationNotices, rotationNotices, rotationOutcomeOf } from './rotation-notices';
 
 /** What the desktop shell gives the core so that it can show OS notifications. */
@@ -14,7 +18,9 @@ export interface DesktopNotifications {
 
 export interface AttachNotificationsOptions extends DesktopNotifications {
   clock: Pick<Clock, 'now'>;
-  settings: { get(): Pick<Settings, 'notifications'> };
+  settings: {
+    get(): Pick<Settings, 'notifications'> & { alerts: Pick<Settings['alerts'], 'disabledKinds'> };
+  };
   events: {
     on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
   };
@@ -24,23 +30,34 @@ export interface AttachNotificationsOptions extends DesktopNotifications {
 
 /**
  * Builds the controller and feeds it: rotations from `ports:rotation` (whoever started them; the
- * provider keeps tray, shortcut and schedule ones) and relocations through the returned `relocation`
- * function (the relocation tracker's `notify`).
+ * provider keeps tray, shortcut and schedule ones), and through the returned functions relocations
+ * (the relocation tracker's `notify`), usage alerts (the alert center's `publish`) and top-up
+ * outcomes (the top-up watcher's `notify`). All of them pass the same rules: the user's switch,
+ * nothing while a window has focus (the window shows it already), dedupe and throttle.
  */
 export function attachNotifications(options: AttachNotificationsOptions): {
   controller: NotificationController;
   relocation: (notice: RelocationNotice) => void;
+  alert: (alert: RaisedAlert) => void;
+  topUp: (notice: TopUpNotice) => void;
   detach: () => void;
 } {
   const controller = new NotificationController({
     clock: options.clock,
     notifier: options.notifier,
-    isEnabled: (kind) => options.settings.get().notifications[kind],
+    isEnabled: (kind) => notificationKindEnabled(options.settings.get().notifications, kind),
     isWindowFocused: options.isWindowFocused,
   });
   const detach = options.events.on('ports:rotation', (event) => {
     const outcome = rotationOutcomeOf(event, options.labelOf(event.profileId, event.portId));
     if (outcome) controller.notify(rotationNotices, outcome);
   });
-  return { controller, relocation: (notice) => controller.notify(relocationNotices, notice), detach };
+  const alerts = alertNotices(() => options.settings.get().alerts.disabledKinds);
+  return {
+    controller,
+    relocation: (notice) => controller.notify(relocationNotices, notice),
+    alert: (alert) => controller.notify(alerts, alert),
+    topUp: (notice) => controller.notify(topUpNotices, notice),
+    detach,
+  };
 }

@@ -23,6 +23,13 @@ export interface TrayLastReceipt {
   at: string;
 }
 
+/** A top-up waiting for its payment or its confirmations (the top-up watcher's `pending`). */
+export interface TrayPayment {
+  topUpId: string;
+  /** E.g. "Top-up of 50.00 USD: 1 of 2 confirmations". */
+  text: string;
+}
+
 /** Everything the ports part of the tray shows. */
 export interface PortsTrayState {
   profileId: string | null;
@@ -33,6 +40,8 @@ export interface PortsTrayState {
   hasSchedules: boolean;
   schedulesPaused: boolean;
   lastReceipt: TrayLastReceipt | null;
+  /** Open top-ups of every profile (money in flight matters whichever profile is active). */
+  payments: TrayPayment[];
   /**
    * The time the countdowns are computed at, in whole seconds. It only moves (once a second)
    * while a listed port is in cooldown, so the menu is rebuilt only when what it shows changes.
@@ -46,7 +55,8 @@ export type PortsTrayAction =
   | { type: 'pause-schedules'; paused: boolean };
 
 export type PortsTrayMenuItem =
-  { kind: 'action'; label: string; action: PortsTrayAction; enabled?: boolean } | { kind: 'separator' };
+  | { kind: 'action'; label: string; action: PortsTrayAction | { type: 'open-window' }; enabled?: boolean }
+  | { kind: 'separator' };
 
 export const EMPTY_PORTS_TRAY_STATE: PortsTrayState = {
   profileId: null,
@@ -55,6 +65,7 @@ export const EMPTY_PORTS_TRAY_STATE: PortsTrayState = {
   hasSchedules: false,
   schedulesPaused: false,
   lastReceipt: null,
+  payments: [],
   nowMs: 0,
 };
 
@@ -103,11 +114,29 @@ export function buildPortsTrayItems(state: PortsTrayState): PortsTrayMenuItem[] 
   return items;
 }
 
-/** The tray's tooltip: the last receipt, said plainly. */
+/** Pending payments, one line each; a click opens the window (the wizard shows the live state). */
+export function buildPaymentsTrayItems(state: PortsTrayState): PortsTrayMenuItem[] {
+  return state.payments.map((payment) => ({
+    kind: 'action',
+    label: payment.text,
+    action: { type: 'open-window' },
+  }));
+}
+
+/** The badge on the tray icon: the number of pending payments, empty when there are none. */
+export function trayBadge(state: PortsTrayState): string {
+  return state.payments.length > 0 ? String(state.payments.length) : '';
+}
+
+/** The tray's tooltip: the last receipt, said plainly, and pending payments. */
 export function portsTrayTooltip(state: PortsTrayState): string {
   const receipt = state.lastReceipt;
-  if (!receipt) return 'Proxy Manager';
-  return receipt.sameIp
-    ? `Proxy Manager — ${receipt.label}: same IP ${receipt.ip}`
-    : `Proxy Manager — ${receipt.label}: ${receipt.previousIp} → ${receipt.ip}`;
+  const head = !receipt
+    ? 'Proxy Manager'
+    : receipt.sameIp
+      ? `Proxy Manager — ${receipt.label}: same IP ${receipt.ip}`
+      : `Proxy Manager — ${receipt.label}: ${receipt.previousIp} → ${receipt.ip}`;
+  const count = state.payments.length;
+  if (count === 0) return head;
+  return `${head}\n${count === 1 ? '1 top-up payment pending' : `${count} top-up payments pending`}`;
 }

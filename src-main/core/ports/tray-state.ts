@@ -3,6 +3,8 @@ import type {
   EventChannel,
   EventPayload,
   MobilePortView,
+  PendingTopUpSummary,
+  RotationReceipt,
   RotationTrigger,
   SchedulesView,
   TrayView,
@@ -18,6 +20,7 @@ import {
   inCooldown,
   type PortsTrayAction,
   type PortsTrayState,
+  type TrayPayment,
   type TrayPort,
 } from './tray-menu';
 
@@ -28,6 +31,11 @@ export interface TrayEvents extends EventSink {
 export interface TrayRotation {
   rotate(profileId: string, portId: string, trigger: RotationTrigger): Promise<unknown>;
   rotateMany(profileId: string, portIds: string[], trigger: RotationTrigger): Promise<unknown>;
+  /**
+   * The newest stored receipt of each port: after a restart the tray knows which ports are still
+   * in cooldown (and the last receipt for the tooltip) before any new rotation.
+   */
+  latestReceipts?(profileId: string): Promise<Record<string, RotationReceipt>>;
 }
 
 export interface TraySchedules {
@@ -48,6 +56,8 @@ export interface TrayStateOptions {
   listPorts: (profileId: string) => Promise<MobilePortView[]>;
   rotation: TrayRotation;
   schedules: TraySchedules;
+  /** Open top-ups of every profile (`TopUpWatcher.pending`); re-read on `paymentsChanged`. */
+  pendingPayments?: () => Promise<PendingTopUpSummary[]>;
   log?: (line: string) => void;
 }
 
@@ -62,6 +72,9 @@ export class TrayStateService implements DomainService<'tray'> {
   private readonly cooldowns = new Map<string, number>();
   private readonly rotating = new Set<string>();
   private lastReceipt: PortsTrayState['lastReceipt'] = null;
+  private payments: TrayPayment[] = [];
+  private paymentsRead = 0;
+  private started = false;
   private readonly listeners = new Set<(state: PortsTrayState) => void>();
   private readonly unsubscribe: (() => void)[] = [];
   private ticker: AbortController | null = null;
@@ -123,10 +136,36 @@ export class TrayStateService implements DomainService<'tray'> {
         if (this.state.profileId !== this.options.activeProfileId()) void this.reload();
       }),
     );
+    this.started = true;
+    await this.readPayments();
     await this.reload();
   }
 
+  /** The top-up watcher's set changed (watched, read, dropped): the pending payments are read again. */
+  paymentsChanged(): void {
+    if (!this.started) return;
+    void this.readPayments().then(() => {
+      if (this.started) this.recompute();
+    });
+  }
+
+  private async readPayments(): Promise<void> {
+    if (!this.options.pendingPayments) return;
+    // Reads can overlap; only the newest one's answer is kept.
+    const read = ++this.paymentsRead;
+    try {
+      const pending = await this.options.pendingPayments();
+      if (read !== this.paymentsRead) return;
+      this.payments = pending.map(({ topUpId, text }) => ({ topUpId, text }));
+    } catch (error) {
+      this.log(
+        `[tray] cannot read pending top-ups: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
   stop(): void {
+    this.started = false;
     for (const off of this.unsubscribe.splice(0)) off();
     this.ticker?.abort();
     this.ticker = null;
@@ -196,8 +235,38 @@ export class TrayStateService implements DomainService<'tray'> {
       } catch (error) {
         this.log(`[tray] cannot read the ports: ${error instanceof Error ? error.message : String(error)}`);
       }
+      await this.seedFromReceipts(profileId);
     }
     this.recompute();
+  }
+
+  /** Cooldowns and the last receipt from the stored receipts (they outlive a restart; the tray's maps do not). */
+  private async seedFromReceipts(profileId: string): Promise<void> {
+    if (!this.options.rotation.latestReceipts) return;
+    let latest: Record<string, RotationReceipt>;
+    try {
+      latest = await this.options.rotation.latestReceipts(profileId);
+    } catch (error) {
+      this.log(`[tray] cannot read the receipts: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    // A rotation that finished while the receipts were read is newer: keep what the events said.
+    if (profileId !== this.options.activeProfileId()) return;
+    let newest: RotationReceipt | null = null;
+    for (const [portId, receipt] of Object.entries(latest)) {
+      if (!this.cooldowns.has(portId))
+        this.cooldowns.set(portId, Date.parse(receipt.nextRotationAvailableAt));
+      if (!newest || receipt.finishedAt > newest.finishedAt) newest = receipt;
+    }
+    if (newest && !this.lastReceipt) {
+      this.lastReceipt = {
+        label: this.known.get(newest.portId)?.label ?? newest.portId,
+        previousIp: newest.previousIp,
+        ip: newest.ip,
+        sameIp: newest.sameIp,
+        at: newest.finishedAt,
+      };
+    }
   }
 
   private pinnedIds(profileId: string | null): string[] {
@@ -235,6 +304,7 @@ export class TrayStateService implements DomainService<'tray'> {
       hasSchedules: (schedules?.schedules.length ?? 0) > 0,
       schedulesPaused: this.options.schedules.paused,
       lastReceipt: this.lastReceipt,
+      payments: this.payments,
       // Whole seconds, and only while a countdown shows: otherwise time does not change the menu.
       nowMs: anyCooldown ? Math.floor(now / 1000) * 1000 : 0,
     };

@@ -51,6 +51,8 @@ export interface TopUpWatcherOptions {
   /** `TopUpsService.publish`: every read reaches every window as `topups:changed`. */
   publish: (profileId: string, changed: TopUp[]) => void;
   notify?: (notice: TopUpNotice) => void;
+  /** The watched set or an entry's state changed (the tray's pending payments read `pending` again). */
+  changed?: () => void;
   polling?: () => TopUpPollingSettings;
   /**
    * Every profile's id: at start the watcher lists each one's open top-ups (made on the web, on
@@ -165,6 +167,7 @@ export class TopUpWatcher implements Lifecycle {
       return state;
     });
     if (changedSchedule) this.job.trigger('top-up watched');
+    this.options.changed?.();
   }
 
   /** Every watched top-up of every profile. */
@@ -238,6 +241,7 @@ export class TopUpWatcher implements Lifecycle {
 
   private async save(profileId: string, topUpId: string, entry: WatchedTopUp | null): Promise<void> {
     await updateProfileEntry(this.options.store, profileId, topUpId, entry);
+    this.options.changed?.();
   }
 }
 

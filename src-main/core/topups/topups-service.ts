@@ -31,6 +31,7 @@ import {
   type TopUpIntent,
   type TopUpIntentsState,
 } from './topup-intents';
+import { TopUpLinks } from './topup-links';
 import type { TopUpWatcher } from './topup-watcher';
 import { topUpsCsv } from './topups-csv';
 
@@ -66,6 +67,8 @@ const EXPORT_MAX_PAGES = 1000;
 /** Crypto top-ups. UI calls go to the active profile; `refreshOne` serves background jobs (the watcher). */
 export class TopUpsService implements DomainService<'topups'> {
   private watcher: TopUpWatcher | null = null;
+  /** Explorer links and payment URIs of the top-ups read so far: the only ones `app:openExternal` opens. */
+  readonly links = new TopUpLinks();
   private readonly newKey: () => string;
   private readonly log: (line: string) => void;
   /** Creates in flight per attempt: a double click waits for the first one instead of racing it. */
@@ -92,7 +95,10 @@ export class TopUpsService implements DomainService<'topups'> {
         const { profileId, value } = await this.api.active('authenticated', (client) =>
           client.listTopUps(query),
         );
-        for (const topUp of value.data) if (!topUp.final) await this.watch(profileId, topUp);
+        for (const topUp of value.data) {
+          this.links.remember(topUp);
+          if (!topUp.final) await this.watch(profileId, topUp);
+        }
         return value;
       },
       'topups:get': async ({ topUpId }) => {
@@ -266,6 +272,7 @@ export class TopUpsService implements DomainService<'topups'> {
 
   async paymentDetails(topUpId: string): Promise<TopUpPaymentDetails> {
     const { value: topUp } = await this.api.active('authenticated', (client) => client.getTopUp(topUpId));
+    this.links.remember(topUp);
     return describePayment(topUp);
   }
 
@@ -387,6 +394,7 @@ export class TopUpsService implements DomainService<'topups'> {
 
   /** Announces top-ups whose state main learned of (after a write, or a background read). */
   publish(profileId: string, changed: TopUp[]): void {
+    for (const topUp of changed) this.links.remember(topUp);
     if (changed.length > 0) this.options.events.emit('topups:changed', { profileId, changed });
   }
 

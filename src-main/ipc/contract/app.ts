@@ -4,6 +4,12 @@ import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { ProfileSummary } from './profiles';
 import { noInput, noticeId } from './shared-inputs';
 
+/** Longest link `app:openExternal` takes. */
+export const EXTERNAL_URL_MAX = 2048;
+/** `app:saveFile`: the longest file name and the largest content (characters). */
+export const FILE_NAME_MAX = 200;
+export const SAVED_FILE_MAX = 50_000_000;
+
 export interface Notice {
   id: string;
   level: 'info' | 'warning' | 'error';
@@ -46,6 +52,29 @@ export const appCalls = {
   'app:dismissNotice': call<AppState>()(z.strictObject({ noticeId })),
   'app:cancelCall': call<{ cancelled: boolean }>()(
     z.strictObject({ callId: z.string().regex(CALL_ID_PATTERN, 'Not a call id') }),
+  ),
+  /**
+   * Desktop: hands a top-up's explorer link (https) or payment URI (a wallet scheme) to the OS. Main
+   * opens only links it read from the service for the user's own top-ups (`core/topups/topup-links.ts`).
+   */
+  'app:openExternal': call<{ opened: true }>()(
+    z.strictObject({ url: z.string().min(1, 'No link').max(EXTERNAL_URL_MAX, 'The link is too long') }),
+  ),
+  /**
+   * Desktop: saves a file the page made (a CSV export) where the user chooses in a save dialog. The
+   * window cannot download (`<a download>` is a navigation its guards refuse); web mode downloads.
+   * `saved: false` when the user cancelled.
+   */
+  'app:saveFile': call<{ saved: boolean; path: string | null }>()(
+    z.strictObject({
+      fileName: z
+        .string()
+        .min(1, 'No file name')
+        .max(FILE_NAME_MAX, 'The file name is too long')
+        // A name, not a path: the user picks the folder in the dialog.
+        .regex(/^(?!\.)[\p{L}\p{N} _.,()+-]+$/u, 'A file name of letters, digits, spaces and . _ - , ( ) +'),
+      content: z.string().max(SAVED_FILE_MAX, 'The file is too large to save'),
+    }),
   ),
 } as const satisfies DomainCalls<'app'>;
 

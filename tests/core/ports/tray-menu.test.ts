@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  buildPaymentsTrayItems,
   buildPortsTrayItems,
   EMPTY_PORTS_TRAY_STATE,
   type PortsTrayState,
   portsTrayTooltip,
+  trayBadge,
   type TrayPort,
 } from '../../../src-main/core/ports/tray-menu';
 
@@ -88,6 +90,24 @@ describe('the ports part of the tray menu', () => {
     );
     expect(portsTrayTooltip(state({ lastReceipt: { ...receipt, ip: '1.1.1.1', sameIp: true } }))).toBe(
       'Proxy Manager — Berlin: same IP 1.1.1.1',
+    );
+  });
+
+  it('lists pending payments (a click opens the window), badges their count and says it in the tooltip', () => {
+    expect(buildPaymentsTrayItems(state({}))).toEqual([]);
+    expect(trayBadge(state({}))).toBe('');
+    const payments = [
+      { topUpId: 't1', text: 'Top-up of 50.00 USD: 1 of 2 confirmations' },
+      { topUpId: 't2', text: 'Top-up of 25.00 USD: awaiting payment' },
+    ];
+    expect(buildPaymentsTrayItems(state({ payments }))).toEqual([
+      { kind: 'action', label: 'Top-up of 50.00 USD: 1 of 2 confirmations', action: { type: 'open-window' } },
+      { kind: 'action', label: 'Top-up of 25.00 USD: awaiting payment', action: { type: 'open-window' } },
+    ]);
+    expect(trayBadge(state({ payments }))).toBe('2');
+    expect(portsTrayTooltip(state({ payments }))).toBe('Proxy Manager\n2 top-up payments pending');
+    expect(portsTrayTooltip(state({ payments: payments.slice(1) }))).toBe(
+      'Proxy Manager\n1 top-up payment pending',
     );
   });
 });

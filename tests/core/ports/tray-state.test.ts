@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MobilePortView, RotationReceipt, SchedulesView } from '../../../src-main/ipc/contract';
+import type {
+  MobilePortView,
+  PendingTopUpSummary,
+  RotationReceipt,
+  SchedulesView,
+} from '../../../src-main/ipc/contract';
 import { EventBus } from '../../../src-main/core/events';
 import type { PortsTrayState } from '../../../src-main/core/ports/tray-menu';
 import { TrayStateService } from '../../../src-main/core/ports/tray-state';
@@ -36,7 +41,14 @@ function receipt(
 let tray: TrayStateService | null = null;
 afterEach(() => tray?.stop());
 
-function setup(ports: MobilePortView[], pinned: string[] = []) {
+function setup(
+  ports: MobilePortView[],
+  pinned: string[] = [],
+  extra: {
+    latest?: Record<string, RotationReceipt>;
+    pending?: () => Promise<PendingTopUpSummary[]>;
+  } = {},
+) {
   const clock = new FakeClock(START);
   const events = new EventBus();
   let settings: Settings = defaultSettings();
@@ -66,7 +78,9 @@ function setup(ports: MobilePortView[], pinned: string[] = []) {
         calls.push(`rotateMany ${portIds.join(',')} ${trigger}`);
         return Promise.resolve();
       },
+      ...(extra.latest ? { latestReceipts: () => Promise.resolve(extra.latest!) } : {}),
     },
+    ...(extra.pending ? { pendingPayments: extra.pending } : {}),
     schedules: {
       get paused() {
         return paused;
@@ -159,5 +173,66 @@ describe('TrayStateService', () => {
     });
     expect(await service.rotateFirstPinned()).toBe(false);
     expect(calls).toHaveLength(1);
+  });
+
+  it('after a restart, knows the cooldowns and the last receipt from the stored receipts', async () => {
+    const stored = {
+      a: { ...receipt('a', '3.3.3.3', 20_000), finishedAt: new Date(START - 1_000).toISOString() },
+      b: receipt('b', '4.4.4.4', -5_000), // its cooldown is over
+    };
+    const { service, calls, clock } = setup(
+      [portView('a', 'Alpha', '3.3.3.3'), portView('b', 'Beta', '4.4.4.4')],
+      ['a', 'b'],
+      { latest: stored },
+    );
+    await service.start();
+    expect(service.current.ports).toMatchObject([
+      { portId: 'a', cooldownUntil: START + 20_000 },
+      { portId: 'b', cooldownUntil: null },
+    ]);
+    // The newest of them, with the port's label.
+    expect(service.current.lastReceipt).toMatchObject({ label: 'Beta', ip: '4.4.4.4' });
+    // The shortcut (first pinned: a) waits for the cooldown the receipt left.
+    expect(await service.rotateFirstPinned()).toBe(false);
+    await clock.advance(20_000);
+    expect(service.current.ports[0]?.cooldownUntil).toBeNull();
+    expect(await service.rotateFirstPinned()).toBe(true);
+    expect(calls).toEqual(['rotate a shortcut']);
+  });
+
+  it('shows pending payments from the top-up watcher, read again when its set changes', async () => {
+    let pending: PendingTopUpSummary[] = [
+      {
+        profileId: 'p2',
+        topUpId: 't1',
+        status: 'awaiting_payment',
+        text: 'Top-up of 50.00 USD: awaiting payment',
+      },
+    ];
+    const { service, renders } = setup([portView('a', 'Alpha', '1.1.1.1')], [], {
+      pending: () => Promise.resolve(pending),
+    });
+    service.paymentsChanged(); // before start: ignored (nothing to render yet)
+    await service.start();
+    expect(service.current.payments).toEqual([
+      { topUpId: 't1', text: 'Top-up of 50.00 USD: awaiting payment' },
+    ]);
+    const before = renders.length;
+    pending = [{ ...pending[0]!, status: 'verifying', text: 'Top-up of 50.00 USD: 1 of 2 confirmations' }];
+    service.paymentsChanged();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(service.current.payments[0]?.text).toBe('Top-up of 50.00 USD: 1 of 2 confirmations');
+    expect(renders.length).toBe(before + 1);
+    // The same set again: no render.
+    service.paymentsChanged();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(renders.length).toBe(before + 1);
+    pending = [];
+    service.paymentsChanged();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(service.current.payments).toEqual([]);
   });
 });

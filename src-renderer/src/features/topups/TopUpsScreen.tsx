@@ -7,11 +7,12 @@ import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { formatUsd } from '../../shared/format/format';
+import { NetworkName } from '../catalog/CatalogNames';
 import { TopUpWizard } from './TopUpWizard';
 import { useTopUpWizardStore } from './topup-wizard-store';
 import { PER_PAGE_CHOICES, useTopUpsStore, type CsvDownload, type TopUpStatusFilter } from './topups-store';
 
-/** Saves the CSV main made through the browser's download (the desktop shell asks where to save it). */
+/** Web mode: saves the CSV main made through the browser's download (the desktop saves it in main). */
 function download({ fileName, csv }: CsvDownload): void {
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
@@ -64,7 +65,9 @@ function TopUpsTable({ topUps }: { topUps: TopUp[] }) {
               <td className="numeric money">{formatUsd(topUp.amountUsd)}</td>
               <td>
                 {topUp.amountCrypto} {topUp.coin}
-                <div className="muted small">{topUp.network}</div>
+                <div className="muted small">
+                  <NetworkName coinCode={topUp.coin} networkId={topUp.network} />
+                </div>
               </td>
               <td>
                 <StatusBadge status={topUp.status} />
@@ -111,6 +114,7 @@ export function TopUpsScreen() {
   const setPerPage = useTopUpsStore((store) => store.setPerPage);
   const exporting = useTopUpsStore((store) => store.exporting);
   const exportError = useTopUpsStore((store) => store.exportError);
+  const exportedTo = useTopUpsStore((store) => store.exportedTo);
   const exportCsv = useTopUpsStore((store) => store.exportCsv);
   const startWizard = useTopUpWizardStore((store) => store.start);
   const statusId = useId();
@@ -180,6 +184,11 @@ export function TopUpsScreen() {
         </button>
       </div>
       {exportError ? <ErrorMessage error={exportError} title="The CSV was not exported" /> : null}
+      {exportedTo ? (
+        <p role="status" className="muted">
+          Saved to <code>{exportedTo}</code>
+        </p>
+      ) : null}
       <AsyncContent
         loadable={loadable}
         what="top-ups"

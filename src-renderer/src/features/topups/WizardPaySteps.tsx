@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useState, useSyncExternalStore } from 'react';
 import type { TopUp } from '../../../../src-main/api/api-types';
 import type { TopUpPaymentDetails } from '../../../../src-main/ipc/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
@@ -117,9 +117,10 @@ function PaymentDetails({ topUp, details }: { topUp: TopUp; details: TopUpPaymen
           height={220}
         />
         <figcaption>
-          <a href={details.paymentUri} className="button button--small">
+          <ExternalLink url={details.paymentUri} className="button button--small">
             Open in wallet
-          </a>
+          </ExternalLink>
+          <LinkError />
         </figcaption>
       </figure>
       <dl className="wizard__details">
@@ -258,14 +259,48 @@ function Confirmations({ topUp }: { topUp: TopUp }) {
   );
 }
 
+/**
+ * A link out of the app: web mode follows it (a new tab for https), the desktop window may not
+ * navigate, so there main opens it in the system browser or the wallet (the store's `openLink`).
+ */
+function ExternalLink({
+  url,
+  className,
+  children,
+}: {
+  url: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const openLink = useTopUpWizardStore((store) => store.openLink);
+  const https = url.startsWith('https:');
+  return (
+    <a
+      href={url}
+      className={className}
+      {...(https ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+      onClick={(event) => {
+        if (openLink(url)) event.preventDefault();
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+function LinkError() {
+  const linkError = useTopUpWizardStore((store) => store.linkError);
+  return linkError ? <ErrorMessage error={linkError} title="The link did not open" /> : null;
+}
+
 function ExplorerLink({ url }: { url: string | null }) {
   const safe = safeExplorerUrl(url);
   if (!safe) return null;
-  // A new browsing context: the desktop shell hands https links to the system browser, web mode opens a tab.
   return (
-    <a href={safe} target="_blank" rel="noopener noreferrer">
-      View on {new URL(safe).host}
-    </a>
+    <>
+      <ExternalLink url={safe}>View on {new URL(safe).host}</ExternalLink>
+      <LinkError />
+    </>
   );
 }
 

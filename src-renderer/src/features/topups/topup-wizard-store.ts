@@ -8,6 +8,7 @@ import type {
 } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
 import { idle, loading, settled, type Loadable } from '../../shared/loadable';
+import { useAppStore } from '../app/app-store';
 import { checkAmountUsd, checkOptions, checkQuantity, checkTxid } from './topup-input';
 
 /** The steps before a top-up exists; after that the wizard shows the top-up's own state. */
@@ -54,6 +55,8 @@ interface WizardStore {
   declareError: IpcError | null;
   simulating: SimulatedPayment | null;
   simulateError: IpcError | null;
+  /** Why the last "Open in wallet" or explorer link did not open (desktop). */
+  linkError: IpcError | null;
 
   /** "Add funds": reopens a top-up in progress, or starts a fresh one. */
   start: () => void;
@@ -73,6 +76,12 @@ interface WizardStore {
   setTxid: (txid: string) => void;
   declare: () => Promise<void>;
   simulate: (kind: SimulatedPayment) => Promise<void>;
+  /**
+   * A click on the explorer link or "Open in wallet". The desktop window may not navigate away, so
+   * main opens the link (`app:openExternal`, which checks it) and this returns true: the click's
+   * default must be prevented. In web mode it returns false and the browser follows the link.
+   */
+  openLink: (url: string) => boolean;
   /** `topups:changed` from main (through the event bridge). */
   applyChanges: (changed: TopUp[]) => void;
   /** After a reconnect events may have been missed: reads the followed top-up again. */
@@ -101,6 +110,7 @@ const fresh = () => ({
   declareError: null,
   simulating: null,
   simulateError: null,
+  linkError: null,
 });
 
 export const DECLARABLE = ['awaiting_payment', 'expired', 'rejected'];
@@ -279,6 +289,15 @@ export const useTopUpWizardStore = create<WizardStore>()((set, get) => {
         set({ simulating: null });
         get().applyChanges([result.value]);
       }
+    },
+
+    openLink: (url) => {
+      if (useAppStore.getState().state?.mode !== 'desktop') return false;
+      set({ linkError: null });
+      void callApi((api) => api.app.openExternal({ url })).then((result) => {
+        if (!result.ok) set({ linkError: result.error });
+      });
+      return true;
     },
 
     applyChanges: (changed) => {

@@ -5,6 +5,7 @@ import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
+import { useAppStore } from '../app/app-store';
 
 export type TopUpStatusFilter =
   'all' | Extract<TopUpStatus, 'awaiting_payment' | 'verifying' | 'credited' | 'rejected' | 'expired'>;
@@ -39,7 +40,13 @@ interface TopUpsStore {
   setPerPage: (perPage: number) => Promise<void>;
   exporting: boolean;
   exportError: IpcError | null;
-  /** Every top-up of the status filter (all pages) as CSV, made in main; null when it failed. */
+  /** Where the desktop saved the last export (a save dialog in main); null otherwise. */
+  exportedTo: string | null;
+  /**
+   * Every top-up of the status filter (all pages) as CSV, made in main. On the desktop main also
+   * saves it (`app:saveFile`: the window cannot download) and this resolves with null; in web mode
+   * it resolves with the file for the browser's download, or null when it failed.
+   */
   exportCsv: () => Promise<CsvDownload | null>;
   load: (force?: boolean) => Promise<void>;
   /** Loads the page again if it was loaded (after a reconnect: changes may have been missed). */
@@ -59,6 +66,7 @@ const empty = () => ({
   query: { status: 'all', page: 1, perPage: TOP_UPS_PER_PAGE } as TopUpQuery,
   exporting: false,
   exportError: null,
+  exportedTo: null,
   page: idle<TopUpPage>(),
   loadedQuery: null,
 });
@@ -82,10 +90,20 @@ export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
   exportCsv: async () => {
     if (get().exporting) return null;
     const { status } = get().query;
-    set({ exporting: true, exportError: null });
+    set({ exporting: true, exportError: null, exportedTo: null });
     const result = await callApi((api) => api.topups.exportCsv(status === 'all' ? {} : { status }));
-    set({ exporting: false, exportError: result.ok ? null : result.error });
-    return result.ok ? result.value : null;
+    if (!result.ok || useAppStore.getState().state?.mode !== 'desktop') {
+      set({ exporting: false, exportError: result.ok ? null : result.error });
+      return result.ok ? result.value : null;
+    }
+    const { fileName, csv } = result.value;
+    const saved = await callApi((api) => api.app.saveFile({ fileName, content: csv }));
+    set({
+      exporting: false,
+      exportError: saved.ok ? null : saved.error,
+      exportedTo: saved.ok ? saved.value.path : null,
+    });
+    return null;
   },
 
   goToPage: async (page) => {

@@ -334,6 +334,51 @@ describe('Top-up wizard', () => {
     expect(screen.getByRole('button', { name: 'Declare the payment' })).toBeTruthy();
   });
 
+  it('desktop: "Open in wallet" and the explorer link go through main (app:openExternal); a refusal is shown', async () => {
+    useAppStore.setState({ state: appState({ mode: 'desktop', activeProfile: profile() }) });
+    fake.current.handle('app:openExternal', () => ok({ opened: true as const }));
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    const pay = await screen.findByRole('region', { name: 'Pay' });
+    await settle();
+    const wallet = within(pay).getByRole('link', { name: 'Open in wallet' });
+    // The click's default (a navigation the window's guards would block) is prevented.
+    expect(fireEvent.click(wallet)).toBe(false);
+    await settle();
+    expect(fake.current.callsTo('app:openExternal')).toEqual([{ url: details().paymentUri }]);
+
+    fake.current.handle('app:openExternal', () =>
+      fail('link_not_opened', 'No wallet app on this computer opens this payment link.'),
+    );
+    fireEvent.click(wallet);
+    await settle();
+    expect(within(pay).getByText('No wallet app on this computer opens this payment link.')).toBeTruthy();
+
+    const txid = `0x${'cd'.repeat(32)}`;
+    const explorerUrl = `https://sepolia.etherscan.io/tx/${txid}`;
+    fake.current.handle('topups:paymentDetails', () => ok(details({ explorerUrl })));
+    fake.current.handle('app:openExternal', () => ok({ opened: true as const }));
+    act(() =>
+      useTopUpWizardStore.getState().applyChanges([pending({ status: 'verifying', txid, explorerUrl })]),
+    );
+    await settle();
+    const explorer = screen.getByRole('link', { name: 'View on sepolia.etherscan.io' });
+    expect(fireEvent.click(explorer)).toBe(false);
+    await settle();
+    expect(fake.current.callsTo('app:openExternal').at(-1)).toEqual({ url: explorerUrl });
+  });
+
+  it('web mode: the links are the browser’s own (no call to main)', async () => {
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    const pay = await screen.findByRole('region', { name: 'Pay' });
+    await settle();
+    expect(fireEvent.click(within(pay).getByRole('link', { name: 'Open in wallet' }))).toBe(true);
+    expect(fake.current.callsTo('app:openExternal')).toEqual([]);
+  });
+
   it('an http explorer link is not shown', async () => {
     useTopUpWizardStore
       .getState()

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TOP_UPS_PER_PAGE, useTopUpsStore } from '../../../../src-renderer/src/features/topups/topups-store';
 import { deferred, fail, ok } from '../../support/fake-api';
-import { topUp, topUpPage } from '../../support/fixtures';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import { appState, topUp, topUpPage } from '../../support/fixtures';
 import { useFakeApi } from '../../support/renderer-test-kit';
 
 describe('top-ups store', () => {
@@ -47,6 +48,24 @@ describe('top-ups store', () => {
     fake.current.handle('topups:exportCsv', () => fail('network_error', 'offline'));
     expect(await useTopUpsStore.getState().exportCsv()).toBeNull();
     expect(useTopUpsStore.getState().exportError?.message).toBe('offline');
+  });
+
+  it('desktop: saves the CSV through main (a save dialog; the window cannot download) and says where', async () => {
+    useAppStore.setState({ state: appState({ mode: 'desktop' }) });
+    const file = { fileName: 'topups.csv', csv: 'id\r\ntopup_1\r\n', rows: 1 };
+    fake.current.handle('topups:exportCsv', () => ok(file));
+    fake.current.handle('app:saveFile', () => ok({ saved: true, path: '/home/me/Downloads/topups.csv' }));
+    expect(await useTopUpsStore.getState().exportCsv()).toBeNull();
+    expect(fake.current.callsTo('app:saveFile')).toEqual([{ fileName: 'topups.csv', content: file.csv }]);
+    expect(useTopUpsStore.getState().exportedTo).toBe('/home/me/Downloads/topups.csv');
+    // Cancelled: nothing said; a failure to write is shown.
+    fake.current.handle('app:saveFile', () => ok({ saved: false, path: null }));
+    await useTopUpsStore.getState().exportCsv();
+    expect(useTopUpsStore.getState()).toMatchObject({ exportedTo: null, exportError: null });
+    fake.current.handle('app:saveFile', () => fail('internal_error', 'EACCES: permission denied'));
+    await useTopUpsStore.getState().exportCsv();
+    expect(useTopUpsStore.getState().exportError?.message).toBe('EACCES: permission denied');
+    useAppStore.setState({ state: null });
   });
 
   it('does not read the same page twice unless asked to', async () => {

@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
+import type { AppCore } from '../../src-main/core/app-core';
+import { buildAppCore } from '../../src-main/core/create-app-core';
+import type { JobsOwnership } from '../../src-main/core/runtime/background-jobs';
+import { FakeClock } from '../../src-main/core/runtime/fake-clock';
+import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
+import { SettingsStore } from '../../src-main/core/settings/settings-store';
+import { JobStateStore } from '../../src-main/core/storage/job-state-store';
+import type { CallChannel, CallInput, CallOutput } from '../../src-main/ipc/contract';
+import { createGuardedDispatcher } from '../../src-main/ipc/guarded-dispatcher';
+import { createIpcHandlers } from '../../src-main/ipc/ipc-handlers';
+import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+
+type Call = <C extends CallChannel>(channel: C, input: CallInput<C>) => Promise<CallOutput<C>>;
+
+/**
+ * Two processes on one data folder (a desktop app and `npm run web`): the one owning background jobs
+ * runs and changes the schedules; the other lists what the owner saved and refuses changes.
+ */
+describe('schedules seen from a process that does not own the jobs', () => {
+  let sandbox: TestSandbox;
+  let dataDir: string;
+  const cores: AppCore[] = [];
+
+  beforeEach(async () => {
+    sandbox = await TestSandbox.start();
+    dataDir = mkdtempSync(join(tmpdir(), 'pm-two-'));
+  });
+
+  afterEach(async () => {
+    for (const core of cores.splice(0)) await core.dispose();
+    await sandbox.close();
+  });
+
+  async function processOn(owner: boolean): Promise<Call> {
+    const ownership: JobsOwnership = {
+      status: () =>
+        owner ? { owner: true, message: null } : { owner: false, message: 'The web server runs them.' },
+      onChange: () => () => undefined,
+    };
+    const jobState = await JobStateStore.open({ dataDir });
+    const core = buildAppCore({
+      mode: 'web',
+      settings: await SettingsStore.open({ dataDir }),
+      keychain: new SessionSecretStore(),
+      keychainStatus: () => ({ available: true }),
+      createClient: (config) => new ProxyServiceClient(config),
+      probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
+      startDemoSandbox: () => Promise.reject(new Error('no demo here')),
+      clock: new FakeClock(Date.parse('2026-03-10T12:00:00.000Z')),
+      jobsOwnership: ownership,
+      jobState,
+      releaseResources: () => jobState.flush(),
+    });
+    cores.push(core);
+    const dispatch = createGuardedDispatcher({
+      handlers: createIpcHandlers(core),
+      isTrustedSender: () => true,
+      log: () => undefined,
+    });
+    return (async (channel: CallChannel, input?: unknown) => {
+      const result = await dispatch('ui', channel, input);
+      if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
+      return result.value;
+    }) as Call;
+  }
+
+  it('lists the owner’s changes made after it started, and refuses to change them itself', async () => {
+    const owner = await processOn(true);
+    await owner('profiles:create', {
+      name: 'Work',
+      baseUrl: sandbox.baseUrl,
+      pathStyle: 'literal',
+      apiKey: DEMO_KEY,
+      storage: 'keychain',
+      duplicate: 'refuse',
+    });
+    const other = await processOn(false);
+    await cores[0]!.start();
+    await cores[1]!.start();
+    const ports = await owner('ports:list', undefined);
+    const portId = ports[0]!.id;
+    expect((await other('schedules:list', undefined)).schedules).toEqual([]);
+
+    await owner('schedules:set', { portIds: [portId], cadence: { kind: 'every', seconds: 600 } });
+    expect((await other('schedules:list', undefined)).schedules.map((s) => s.portId)).toEqual([portId]);
+
+    await expect(
+      other('schedules:set', { portIds: [portId], cadence: { kind: 'every', seconds: 60 } }),
+    ).rejects.toMatchObject({
+      code: 'not_job_owner',
+      message: expect.stringMatching(/The web server runs them/),
+    });
+    await expect(other('schedules:pause', { paused: true })).rejects.toMatchObject({ code: 'not_job_owner' });
+    await expect(other('schedules:remove', { portIds: [portId] })).rejects.toMatchObject({
+      code: 'not_job_owner',
+    });
+
+    await owner('schedules:remove', { portIds: [portId] });
+    expect((await other('schedules:list', undefined)).schedules).toEqual([]);
+    // The owner's own view is untouched by the refused calls.
+    expect((await owner('schedules:list', undefined)).paused).toBe(false);
+  });
+});
