@@ -398,6 +398,12 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     log,
   });
   deps.settings.subscribe(() => usagePoller.reschedule('settings changed'));
+  // A profile that only lives in memory (the demo, a key from the environment) changes no setting:
+  // without this the poller would first read it at whatever deadline it was already waiting for.
+  profiles.onChange((change) => {
+    if (change.kind === 'created' || change.kind === 'key' || change.kind === 'connection')
+      usagePoller.reschedule(`profile ${change.kind}`);
+  });
   backgroundJobs.add(usagePoller);
   backgroundJobs.add(topUpWatcher);
   // Creates whose answer was lost to a crash are resolved with their own Idempotency-Key.
