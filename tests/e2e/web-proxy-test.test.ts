@@ -45,7 +45,7 @@ describe('web mode in a browser: testing proxies', () => {
     const { page } = await browser.newPage();
     await page.goto(web.url);
     await page.locator('[data-testid="connection-status"][data-status="online"]').waitFor();
-    await openScreen(page, 'Subscriptions', '[role="table"][aria-label="Traffic subscriptions"]');
+    await openScreen(page, 'Subscriptions', 'table[aria-label="Traffic subscriptions"]');
     const form = page.getByRole('region', { name: 'Test a proxy string' });
     const residential = form.locator('option', { hasText: 'Price monitoring' });
     if ((await residential.count()) > 0) {

@@ -7,7 +7,7 @@ import { fieldErrorsOf } from '../../shared/field-errors';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useCities, useCountries, useStates } from '../catalog/catalog-hooks';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../../shared/components/CopyButton';
 import { saveTextFile } from './download';
 import { FORMAT_LABELS } from './SubscriptionDetail';
 import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
@@ -271,7 +271,7 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
       </div>
       {line !== null ? (
         <p className="proxy-line">
-          <code aria-label="Proxy string">{line}</code> <CopyButton text={line} label="Copy proxy string" />
+          <code aria-label="Proxy string">{line}</code> <CopyButton text={line} what="proxy string" />
         </p>
       ) : null}
       {line !== null && built ? <TestProxyButton target={built} label="this string" /> : null}

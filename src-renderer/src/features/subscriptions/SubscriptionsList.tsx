@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import type { Subscription } from '../../../../src-main/api/api-types';
+import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { formatBytes, percentOf } from '../../shared/format/format';
@@ -14,7 +15,6 @@ import {
 } from './subscription-list';
 import { subscriptionHref } from './subscription-route';
 import { useSubscriptionsStore } from './subscriptions-store';
-import { VirtualTable, type VirtualColumn } from './VirtualTable';
 
 export const PRODUCTS: Record<string, string> = { residential: 'Residential', 'mobile-gb': 'Mobile GB' };
 
@@ -49,6 +49,8 @@ const SORTS: readonly { key: SubscriptionSortKey; label: string }[] = [
   { key: 'forecast', label: 'Runs out soonest' },
 ];
 
+const subscriptionKey = (s: Subscription) => s.id;
+
 export function SubscriptionsList({ subscriptions }: { subscriptions: Subscription[] }) {
   const search = useSubscriptionsStore((store) => store.search);
   const sort = useSubscriptionsStore((store) => store.sort);
@@ -68,11 +70,10 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       ),
     [subscriptions, search, sort, forecastOf],
   );
-  const columns: VirtualColumn<Subscription>[] = [
+  const columns: DataColumn<Subscription>[] = [
     {
       id: 'label',
       header: 'Subscription',
-      width: 'minmax(12rem, 2fr)',
       rowHeader: true,
       cell: (s) => (
         <>
@@ -83,12 +84,11 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
         </>
       ),
     },
-    { id: 'product', header: 'Product', width: '7rem', cell: (s) => PRODUCTS[s.productId] ?? s.productId },
-    { id: 'status', header: 'Status', width: '7rem', cell: (s) => <StatusBadge status={s.status} /> },
+    { id: 'product', header: 'Product', cell: (s) => PRODUCTS[s.productId] ?? s.productId },
+    { id: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
     {
       id: 'traffic',
       header: 'Traffic used',
-      width: 'minmax(14rem, 2fr)',
       cell: (s) => (
         <>
           <TrafficBar used={s.trafficUsedBytes} total={s.trafficTotalBytes} />
@@ -99,17 +99,15 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
     {
       id: 'forecast',
       header: 'Forecast',
-      width: 'minmax(9rem, 1fr)',
       cell: (s) => forecastText(forecastOf(s)) ?? <span className="muted">no use yet</span>,
     },
     {
       id: 'expires',
       header: 'Expires',
-      width: 'minmax(9rem, 1fr)',
       cell: (s) => (s.expiresAt ? <Time iso={s.expiresAt} /> : <span className="muted">Never</span>),
     },
-    { id: 'renew', header: 'Auto-renew', width: '6rem', cell: (s) => (s.autoRenew ? 'On' : 'Off') },
-    { id: 'subusers', header: 'Sub-users', width: '6rem', numeric: true, cell: (s) => s.subUserCount },
+    { id: 'renew', header: 'Auto-renew', cell: (s) => (s.autoRenew ? 'On' : 'Off') },
+    { id: 'subusers', header: 'Sub-users', className: 'numeric', cell: (s) => s.subUserCount },
   ];
   return (
     <>
@@ -148,7 +146,13 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       {rows.length === 0 ? (
         <p className="empty">No subscription matches “{search}”.</p>
       ) : (
-        <VirtualTable label="Traffic subscriptions" rows={rows} columns={columns} rowKey={(s) => s.id} />
+        <DataTable
+          label="Traffic subscriptions"
+          rows={rows}
+          columns={columns}
+          rowKey={subscriptionKey}
+          rowHeight={56}
+        />
       )}
     </>
   );
