@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 
 /** One bar per day (or any ISO date). */
@@ -28,7 +28,12 @@ interface BarChartProps {
 }
 
 const dayToSeconds = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
-const plain = (value: number) => value.toLocaleString();
+// One formatter: `toLocaleString` builds a new one per call, which a year of rows pays 366 times.
+const NUMBER = new Intl.NumberFormat();
+const plain = (value: number) => NUMBER.format(value);
+
+/** uPlot needs `matchMedia` (and a canvas): without it (jsdom) there is no chart, only the table. */
+const canChart = () => typeof window.matchMedia === 'function';
 
 /** The points as uPlot's columns (seconds since the epoch, values[, secondary]), in typed arrays. */
 export function chartColumns(points: readonly ChartPoint[], secondary?: ChartLine): uPlot.AlignedData {
@@ -58,7 +63,7 @@ export function BarChart({
   const holder = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = holder.current;
-    if (!element || typeof window.matchMedia !== 'function' || points.length === 0) return;
+    if (!element || !canChart() || points.length === 0) return;
     let disposed = false;
     let plot: { destroy: () => void } | null = null;
     // Loaded on first use: uPlot reads matchMedia when imported, and most screens never chart.
@@ -120,11 +125,15 @@ export function BarChart({
     };
   }, [points, format, height, valueHeader, secondary]);
 
+  // The table twin is built when it is opened (a closed <details> shows nobody its rows): a year of
+  // rows is 1,500 elements that must not hold back the chart. Without a chart it is the content.
+  const [open, setOpen] = useState(false);
+  const rowsShown = open || !canChart();
   const secondFormat = secondary?.format ?? plain;
   return (
     <figure className="bar-chart" data-points={points.length}>
       <div ref={holder} className="bar-chart__canvas" role="img" aria-label={label} />
-      <details className="bar-chart__table">
+      <details className="bar-chart__table" onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>Show as a table</summary>
         <table className="table" aria-label={label}>
           <thead>
@@ -141,7 +150,7 @@ export function BarChart({
             </tr>
           </thead>
           <tbody>
-            {points.map((point, index) => (
+            {(rowsShown ? points : []).map((point, index) => (
               <tr key={point.date}>
                 <th scope="row">{point.date}</th>
                 <td className="numeric">{format(point.value)}</td>

@@ -1,5 +1,5 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BarChart, chartColumns } from '../../../../src-renderer/src/shared/components/BarChart';
 
 describe('BarChart', () => {
@@ -54,5 +54,31 @@ describe('BarChart', () => {
     expect(Array.from(times)).toEqual([Date.UTC(2026, 2, 1) / 1000, Date.UTC(2026, 2, 2) / 1000]);
     expect(Array.from(values as ArrayLike<number>)).toEqual([5, 7]);
     expect(Array.from(requests as ArrayLike<number>)).toEqual([1, 2]);
+  });
+
+  it('builds the table twin only when it is opened where a chart is drawn (a year of rows waits)', () => {
+    // A page that can chart; uPlot itself cannot draw in jsdom (no canvas) and is not what is tested.
+    vi.stubGlobal('matchMedia', () => ({ matches: false, addEventListener: () => undefined }));
+    try {
+      const { container } = render(
+        <BarChart
+          label="Year"
+          points={[{ date: '2026-03-01', value: 1 }]}
+          format={(value) => `${value} B`}
+        />,
+      );
+      const table = screen.getByRole('table', { name: 'Year' });
+      expect(within(table).getAllByRole('row')).toHaveLength(1);
+      const details = container.querySelector('details') as HTMLDetailsElement;
+      details.open = true;
+      fireEvent(details, new Event('toggle'));
+      expect(
+        within(table)
+          .getAllByRole('row')
+          .map((row) => row.textContent),
+      ).toEqual(['DayValue', '2026-03-011 B']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
