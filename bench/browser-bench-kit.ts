@@ -172,10 +172,82 @@ export async function openPage(
 }
 
 /**
- * Headless Chromium on a fresh profile, the built page's CSP bypassed (the fake API is the bench's,
- * not the page's), and `install` run in every page before its own scripts with `config`.
+ * Runs in the page before its scripts and before the bench's own `install`: a `window.api` with an
+ * online account and default settings. Calls answer `{ ok: true }` at once with what a bench put in
+ * `globalThis.benchAnswers` (`'ports:list': (input) => …`); channels no bench answers get an empty
+ * list, so a screen never spins on them. Self-contained: Playwright serialises it.
  */
-export async function launchBench<C>(
+function installBaseFakeApi(config: { now: string }): void {
+  const now = Date.parse(config.now);
+  const profile = {
+    id: 'prof_bench',
+    name: 'Bench',
+    baseUrl: 'https://api.example.com/api/v1',
+    pathStyle: 'literal',
+    kind: 'account',
+    active: true,
+    key: { configured: true, masked: '…a1b2', source: 'keychain' },
+  };
+  const appState = {
+    mode: 'desktop',
+    profiles: [profile],
+    activeProfile: profile,
+    connection: {
+      status: 'online',
+      message: 'Connected to Bench.',
+      checkedAt: new Date(now - 60_000).toISOString(),
+    },
+    keychain: { available: true, reason: null },
+    demo: { running: false },
+    notices: [],
+    jobs: { owner: true, message: null },
+  };
+  const settings = {
+    theme: 'light',
+    polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
+    alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
+    desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+  };
+  const holder = globalThis as unknown as { benchAnswers: Record<string, (input: never) => unknown> };
+  holder.benchAnswers = {
+    'app:getState': () => appState,
+    'settings:get': () => settings,
+    'topups:list': () => ({ data: [], pagination: { page: 1, perPage: 20, total: 0, totalPages: 0 } }),
+  };
+  const domain = (name: string) =>
+    new Proxy(
+      {},
+      {
+        get(_target, member) {
+          if (typeof member !== 'string' || member === 'then') return undefined;
+          // Events: the benches push none; subscribing must still work and answer an unsubscribe.
+          if (/^on[A-Z]/.test(member)) return () => () => undefined;
+          return (input: never) => {
+            const answer = holder.benchAnswers[`${name}:${member}`];
+            return Promise.resolve({ ok: true, value: answer ? answer(input) : [] });
+          };
+        },
+      },
+    );
+  (window as unknown as { api: unknown }).api = new Proxy(
+    {},
+    {
+      get(_target, name) {
+        return typeof name === 'string' && name !== 'then' ? domain(name) : undefined;
+      },
+    },
+  );
+}
+
+/** What a bench's `install` adds to the base fake API (it runs in the page). */
+export type BenchAnswers = Record<string, (input: never) => unknown>;
+
+/**
+ * Headless Chromium on a fresh profile, the built page's CSP bypassed (the fake API is the bench's,
+ * not the page's), the base fake API and then `install` (which adds its answers to
+ * `globalThis.benchAnswers`) run in every page before its own scripts, with `config`.
+ */
+export async function launchBench<C extends { now: string }>(
   install: (config: C) => void,
   config: C,
 ): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
@@ -190,6 +262,7 @@ export async function launchBench<C>(
   // tsx compiles the benches with esbuild's keepNames, which wraps functions in `__name(...)`: the
   // functions sent to the page need that helper there too.
   await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+  await context.addInitScript(installBaseFakeApi, { now: config.now });
   // Playwright's own parameter type unboxes `C`; the config is plain JSON, so nothing is unboxed.
   await context.addInitScript(install as (config: unknown) => void, config);
   return {

@@ -32,6 +32,7 @@ import {
   summarise,
   summaryLine,
   timeNavigation,
+  type BenchAnswers,
   type Timing,
 } from './browser-bench-kit';
 
@@ -67,38 +68,12 @@ function readOptions(): BenchOptions {
 }
 
 /**
- * Runs in the page before its scripts. It must be self-contained (Playwright serialises it), so the
- * fixtures are built here rather than imported. Calls answer `{ ok: true }` at once; channels the
- * bench does not know answer an empty list, so a screen never spins on them.
+ * Runs in the page after the kit's base fake API. It must be self-contained (Playwright serialises
+ * it), so the fixtures are built here rather than imported: `ports:list` answers them at once.
  */
 function installFakeApi(config: { ports: number; now: string }): void {
   const now = Date.parse(config.now);
   const iso = (offsetMs: number) => new Date(now + offsetMs).toISOString();
-  const profile = {
-    id: 'prof_bench',
-    name: 'Bench',
-    baseUrl: 'https://api.example.com/api/v1',
-    pathStyle: 'literal',
-    kind: 'account',
-    active: true,
-    key: { configured: true, masked: '…a1b2', source: 'keychain' },
-  };
-  const appState = {
-    mode: 'desktop',
-    profiles: [profile],
-    activeProfile: profile,
-    connection: { status: 'online', message: 'Connected to Bench.', checkedAt: iso(-60_000) },
-    keychain: { available: true, reason: null },
-    demo: { running: false },
-    notices: [],
-    jobs: { owner: true, message: null },
-  };
-  const settings = {
-    theme: 'light',
-    polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
-    alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
-    desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
-  };
   const cities = ['los_angeles', 'new_york', 'berlin', 'paris', 'madrid', null];
   const countries = ['US', 'US', 'DE', 'FR', 'ES', 'GB'];
   const ports = Array.from({ length: config.ports }, (_, index) => ({
@@ -126,33 +101,7 @@ function installFakeApi(config: { ports: number; now: string }): void {
     expiresAt: iso((1 + (index % 29)) * 86_400_000),
     hasRotationLink: true,
   }));
-  const answers: Record<string, () => unknown> = {
-    'app:getState': () => appState,
-    'settings:get': () => settings,
-    'ports:list': () => ports,
-    'topups:list': () => ({ data: [], pagination: { page: 1, perPage: 20, total: 0, totalPages: 0 } }),
-  };
-  const domain = (name: string) =>
-    new Proxy(
-      {},
-      {
-        get(_target, member) {
-          if (typeof member !== 'string' || member === 'then') return undefined;
-          // Events: the bench pushes none; subscribing must still work and answer an unsubscribe.
-          if (/^on[A-Z]/.test(member)) return () => () => undefined;
-          const answer = answers[`${name}:${member}`];
-          return () => Promise.resolve({ ok: true, value: answer ? answer() : [] });
-        },
-      },
-    );
-  (window as unknown as { api: unknown }).api = new Proxy(
-    {},
-    {
-      get(_target, name) {
-        return typeof name === 'string' && name !== 'then' ? domain(name) : undefined;
-      },
-    },
-  );
+  (globalThis as unknown as { benchAnswers: BenchAnswers }).benchAnswers['ports:list'] = () => ports;
 }
 
 const PORT_ROWS = 'table[aria-label="Mobile ports"] tbody tr';

@@ -26,6 +26,7 @@ import {
   summarise,
   summaryLine,
   timeClick,
+  type BenchAnswers,
   type Timing,
 } from './browser-bench-kit';
 
@@ -67,37 +68,12 @@ function readOptions(): BenchOptions {
 }
 
 /**
- * Runs in the page before its scripts; self-contained (Playwright serialises it). One residential
+ * Runs in the page after the kit's base fake API; self-contained (Playwright serialises it). One residential
  * subscription with `subUsers` sub-users; usage answers one point per day of the range asked.
  */
 function installFakeApi(config: { subUsers: number; now: string }): void {
   const now = Date.parse(config.now);
   const iso = (offsetMs: number) => new Date(now + offsetMs).toISOString();
-  const profile = {
-    id: 'prof_bench',
-    name: 'Bench',
-    baseUrl: 'https://api.example.com/api/v1',
-    pathStyle: 'literal',
-    kind: 'account',
-    active: true,
-    key: { configured: true, masked: '…a1b2', source: 'keychain' },
-  };
-  const appState = {
-    mode: 'desktop',
-    profiles: [profile],
-    activeProfile: profile,
-    connection: { status: 'online', message: 'Connected to Bench.', checkedAt: iso(-60_000) },
-    keychain: { available: true, reason: null },
-    demo: { running: false },
-    notices: [],
-    jobs: { owner: true, message: null },
-  };
-  const settings = {
-    theme: 'light',
-    polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
-    alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
-    desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
-  };
   const subscription = {
     id: 'sub_bench',
     productId: 'residential',
@@ -149,37 +125,15 @@ function installFakeApi(config: { subUsers: number; now: string }): void {
       ],
     };
   };
-  const answers: Record<string, (input: never) => unknown> = {
-    'app:getState': () => appState,
-    'settings:get': () => settings,
+  const answers: BenchAnswers = {
     'subscriptions:list': () => [subscription],
     'subscriptions:get': () => subscription,
     'subscriptions:subUsers': () => ({ data: subUsers, limit: null }),
     'subscriptions:usage': (input: { from: string; to: string }) => usage(input),
     // The detail's Overview builds the main user's line on open.
     'subscriptions:buildProxyString': () => ({ lines: ['http://ubench:secret@gw.example.com:8000'] }),
-    'topups:list': () => ({ data: [], pagination: { page: 1, perPage: 20, total: 0, totalPages: 0 } }),
   };
-  const domain = (name: string) =>
-    new Proxy(
-      {},
-      {
-        get(_target, member) {
-          if (typeof member !== 'string' || member === 'then') return undefined;
-          if (/^on[A-Z]/.test(member)) return () => () => undefined;
-          const answer = answers[`${name}:${member}`];
-          return (input: never) => Promise.resolve({ ok: true, value: answer ? answer(input) : [] });
-        },
-      },
-    );
-  (window as unknown as { api: unknown }).api = new Proxy(
-    {},
-    {
-      get(_target, name) {
-        return typeof name === 'string' && name !== 'then' ? domain(name) : undefined;
-      },
-    },
-  );
+  Object.assign((globalThis as unknown as { benchAnswers: BenchAnswers }).benchAnswers, answers);
 }
 
 const SUB_USER_ROWS = 'table[aria-label="Sub-users"] tbody tr:not([aria-hidden])';
