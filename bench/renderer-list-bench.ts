@@ -22,25 +22,19 @@
  * `--root` measures another checkout (e.g. the code before a change) with this same script.
  * Prints a table and one line `BENCH_RESULT {json}`.
  */
-import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+import {
+  breakdown,
+  launchBench,
+  openPage,
+  serveRenderer,
+  summarise,
+  summaryLine,
+  timeNavigation,
+  type BenchAnswers,
+  type Timing,
+} from './browser-bench-kit';
 
 interface BenchOptions {
   runs: number;
@@ -73,77 +67,13 @@ function readOptions(): BenchOptions {
   };
 }
 
-function buildRenderer(root: string): void {
-  const started = performance.now();
-  const result = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, encoding: 'utf8' });
-  if (result.status !== 0) {
-    process.stderr.write(result.stdout + result.stderr);
-    throw new Error(`electron-vite build failed in ${root}`);
-  }
-  console.log(`built ${root}/out/renderer in ${Math.round(performance.now() - started)} ms`);
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-};
-
-/** A static server for the built renderer: nothing else (no /rpc: the page gets a fake `window.api`). */
-async function serve(folder: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(folder, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(folder + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, {
-      'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'no-store',
-    });
-    createReadStream(file).pipe(response);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return { server, origin: `http://127.0.0.1:${port}` };
-}
-
 /**
- * Runs in the page before its scripts. It must be self-contained (Playwright serialises it), so the
- * fixtures are built here rather than imported. Calls answer `{ ok: true }` at once; channels the
- * bench does not know answer an empty list, so a screen never spins on them.
+ * Runs in the page after the kit's base fake API. It must be self-contained (Playwright serialises
+ * it), so the fixtures are built here rather than imported: `ports:list` answers them at once.
  */
 function installFakeApi(config: { ports: number; now: string }): void {
   const now = Date.parse(config.now);
   const iso = (offsetMs: number) => new Date(now + offsetMs).toISOString();
-  const profile = {
-    id: 'prof_bench',
-    name: 'Bench',
-    baseUrl: 'https://api.example.com/api/v1',
-    pathStyle: 'literal',
-    kind: 'account',
-    active: true,
-    key: { configured: true, masked: '…a1b2', source: 'keychain' },
-  };
-  const appState = {
-    mode: 'desktop',
-    profiles: [profile],
-    activeProfile: profile,
-    connection: { status: 'online', message: 'Connected to Bench.', checkedAt: iso(-60_000) },
-    keychain: { available: true, reason: null },
-    demo: { running: false },
-    notices: [],
-    jobs: { owner: true, message: null },
-  };
-  const settings = {
-    theme: 'light',
-    polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
-    alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
-    desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
-  };
   const cities = ['los_angeles', 'new_york', 'berlin', 'paris', 'madrid', null];
   const countries = ['US', 'US', 'DE', 'FR', 'ES', 'GB'];
   const ports = Array.from({ length: config.ports }, (_, index) => ({
@@ -171,194 +101,38 @@ function installFakeApi(config: { ports: number; now: string }): void {
     expiresAt: iso((1 + (index % 29)) * 86_400_000),
     hasRotationLink: true,
   }));
-  const answers: Record<string, () => unknown> = {
-    'app:getState': () => appState,
-    'settings:get': () => settings,
-    'ports:list': () => ports,
-    'topups:list': () => ({ data: [], pagination: { page: 1, perPage: 20, total: 0, totalPages: 0 } }),
-  };
-  const domain = (name: string) =>
-    new Proxy(
-      {},
-      {
-        get(_target, member) {
-          if (typeof member !== 'string' || member === 'then') return undefined;
-          // Events: the bench pushes none; subscribing must still work and answer an unsubscribe.
-          if (/^on[A-Z]/.test(member)) return () => () => undefined;
-          const answer = answers[`${name}:${member}`];
-          return () => Promise.resolve({ ok: true, value: answer ? answer() : [] });
-        },
-      },
-    );
-  (window as unknown as { api: unknown }).api = new Proxy(
-    {},
-    {
-      get(_target, name) {
-        return typeof name === 'string' && name !== 'then' ? domain(name) : undefined;
-      },
-    },
-  );
+  (globalThis as unknown as { benchAnswers: BenchAnswers }).benchAnswers['ports:list'] = () => ports;
 }
 
-interface Timing {
-  domMs: number;
-  frameMs: number;
-  rows: number;
-  /** From Chromium's own counters, from before the click to the end of the next frame. */
-  layouts: number;
-  layoutMs: number;
-  styleMs: number;
-  scriptMs: number;
-}
-
-const METRICS = ['LayoutCount', 'LayoutDuration', 'RecalcStyleDuration', 'ScriptDuration'] as const;
-
-async function readMetrics(client: CDPSession): Promise<Record<(typeof METRICS)[number], number>> {
-  const { metrics } = await client.send('Performance.getMetrics');
-  const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? 0;
-  return Object.fromEntries(METRICS.map((name) => [name, value(name)])) as Record<
-    (typeof METRICS)[number],
-    number
-  >;
-}
-
-/**
- * Arms the page's timer, then clicks the link. The click time is taken in the page (a capture
- * listener on the document) so that the bench's own round trips are not counted. Arming is awaited
- * before the click so that the listener is surely in place.
- */
-async function timeNavigation(
-  page: Page,
-  client: CDPSession,
-  linkName: string,
-  tableName: string,
-): Promise<Timing> {
-  await page.evaluate(
-    ({ linkName: link, tableName: table }) => {
-      const holder = window as unknown as { benchTiming?: Promise<unknown> };
-      holder.benchTiming = new Promise((done, fail) => {
-        let clickedAt = 0;
-        let domMs = -1;
-        const rowsNow = () => document.querySelectorAll(`table[aria-label="${table}"] tbody tr`).length;
-        const onClick = (event: Event) => {
-          const target = event.target as HTMLElement | null;
-          if (target?.closest('a')?.textContent?.trim() !== link) return;
-          clickedAt = performance.now();
-          document.removeEventListener('click', onClick, true);
-        };
-        document.addEventListener('click', onClick, true);
-        const observer = new MutationObserver(() => {
-          if (!clickedAt || domMs >= 0 || rowsNow() === 0) return;
-          domMs = performance.now() - clickedAt;
-          observer.disconnect();
-          requestAnimationFrame(() =>
-            setTimeout(() => done({ domMs, frameMs: performance.now() - clickedAt, rows: rowsNow() }), 0),
-          );
-        });
-        observer.observe(document.body, { childList: true, subtree: true });
-        setTimeout(() => fail(new Error(`no rows in "${table}" 30 s after clicking "${link}"`)), 30_000);
-      });
-    },
-    { linkName, tableName },
-  );
-  const before = await readMetrics(client);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: linkName }).click();
-  const timing = (await page.evaluate(
-    () => (window as unknown as { benchTiming: Promise<unknown> }).benchTiming,
-  )) as Pick<Timing, 'domMs' | 'frameMs' | 'rows'>;
-  const after = await readMetrics(client);
-  const ms = (name: (typeof METRICS)[number]) => Math.round((after[name] - before[name]) * 10_000) / 10;
-  return {
-    ...timing,
-    layouts: after.LayoutCount - before.LayoutCount,
-    layoutMs: ms('LayoutDuration'),
-    styleMs: ms('RecalcStyleDuration'),
-    scriptMs: ms('ScriptDuration'),
-  };
-}
-
-async function openOnSettings(
-  context: BrowserContext,
-  origin: string,
-): Promise<{ page: Page; client: CDPSession }> {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error('page error:', error));
-  const client = await context.newCDPSession(page);
-  await client.send('Performance.enable');
-  await page.goto(`${origin}/index.html#/settings`);
-  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-  return { page, client };
-}
-
-interface Summary {
-  median: number;
-  min: number;
-  max: number;
-}
-
-function summarise(values: number[]): Summary {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const median =
-    sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-  const round = (value: number) => Math.round(value * 10) / 10;
-  return { median: round(median), min: round(sorted[0] ?? 0), max: round(sorted.at(-1) ?? 0) };
-}
-
-/** Medians of Chromium's counters: where the time went, less sensitive to a busy machine than wall time. */
-function breakdown(timings: Timing[]) {
-  const median = (pick: (timing: Timing) => number) => summarise(timings.map(pick)).median;
-  return {
-    layouts: median((t) => t.layouts),
-    layoutMs: median((t) => t.layoutMs),
-    styleMs: median((t) => t.styleMs),
-    scriptMs: median((t) => t.scriptMs),
-  };
-}
+const PORT_ROWS = 'table[aria-label="Mobile ports"] tbody tr';
 
 async function main(): Promise<void> {
   const options = readOptions();
-  if (options.build) buildRenderer(options.root);
-  const folder = join(options.root, 'out', 'renderer');
-  if (!existsSync(join(folder, 'index.html'))) throw new Error(`no built renderer in ${folder}`);
-
-  const { server, origin } = await serve(folder);
-  const profileDir = mkdtempSync(join(tmpdir(), 'renderer-bench-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    // The built page's CSP forbids inline scripts; the fake API is the bench's, not the page's.
-    bypassCSP: true,
-  });
+  const { server, origin } = await serveRenderer(options.root, options.build);
+  const bench = await launchBench(installFakeApi, { ports: options.ports, now: new Date().toISOString() });
+  const openOnSettings = () =>
+    openPage(bench.context, origin, '#/settings', (page) =>
+      page.getByRole('heading', { level: 1, name: 'Settings' }),
+    );
   const cold: Timing[] = [];
   const warm: Timing[] = [];
   try {
-    // tsx compiles this file with esbuild's keepNames, which wraps functions in `__name(...)`: the
-    // functions sent to the page need that helper there too.
-    await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
-    await context.addInitScript(installFakeApi, {
-      ports: options.ports,
-      now: new Date().toISOString(),
-    });
     // One unmeasured run: the first page pays for compiling the bundle.
-    const warmUp = await openOnSettings(context, origin);
-    await timeNavigation(warmUp.page, warmUp.client, 'Ports', 'Mobile ports');
+    const warmUp = await openOnSettings();
+    await timeNavigation(warmUp.page, warmUp.client, 'Ports', PORT_ROWS);
     await warmUp.page.close();
 
     for (let run = 0; run < options.runs; run += 1) {
-      const { page, client } = await openOnSettings(context, origin);
-      cold.push(await timeNavigation(page, client, 'Ports', 'Mobile ports'));
+      const { page, client } = await openOnSettings();
+      cold.push(await timeNavigation(page, client, 'Ports', PORT_ROWS));
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-      warm.push(await timeNavigation(page, client, 'Ports', 'Mobile ports'));
+      warm.push(await timeNavigation(page, client, 'Ports', PORT_ROWS));
       await page.close();
     }
   } finally {
-    await context.close();
+    await bench.close();
     server.close();
-    rmSync(profileDir, { recursive: true, force: true });
   }
 
   const result = {
@@ -374,8 +148,7 @@ async function main(): Promise<void> {
     cold: breakdown(cold),
     warm: breakdown(warm),
   };
-  const line = (name: string, summary: Summary) =>
-    `  ${name.padEnd(34)} median ${String(summary.median).padStart(7)}  min ${String(summary.min).padStart(7)}  max ${String(summary.max).padStart(7)}`;
+  const line = summaryLine;
   console.log(`\nClick on "Ports" to rows, ${options.ports} ports, ${options.runs} runs (ms)`);
   console.log(line('cold (read + render): rows in DOM', result.coldDomMs));
   console.log(line('cold: end of next frame', result.coldFrameMs));

@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, one after the other (they would disturb each other's timings if
  * run together), each with its own output, then their `BENCH_RESULT` lines side by side.
  *
- *   npm run bench -- [--only sandbox,renderer]
+ *   npm run bench -- [--only sandbox,renderer,subscriptions]
  *
  * Exits non-zero when one of them failed, after running the others.
  */
@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 const BENCHES = [
   { name: 'sandbox', script: 'bench/sandbox-bench.ts' },
   { name: 'renderer', script: 'bench/renderer-list-bench.ts' },
+  { name: 'subscriptions', script: 'bench/subscriptions-bench.ts' },
   { name: 'topups', script: 'bench/topup-cadence-bench.ts' },
   { name: 'schedules', script: 'bench/schedules-heap-bench.ts' },
 ] as const;

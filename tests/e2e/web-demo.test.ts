@@ -23,7 +23,7 @@ const SCREENS = [
   {
     link: 'Subscriptions',
     heading: 'Subscriptions',
-    ready: '[role="table"][aria-label="Traffic subscriptions"]',
+    ready: 'table[aria-label="Traffic subscriptions"]',
   },
   { link: 'Top-ups', heading: 'Top-ups', ready: 'table[aria-label="Top-ups"]' },
   { link: 'Catalog', heading: 'Catalog', ready: 'table[aria-label="Countries"]' },

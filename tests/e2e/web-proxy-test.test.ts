@@ -45,7 +45,7 @@ describe('web mode in a browser: testing proxies', () => {
     const { page } = await browser.newPage();
     await page.goto(web.url);
     await page.locator('[data-testid="connection-status"][data-status="online"]').waitFor();
-    await openScreen(page, 'Subscriptions', '[role="table"][aria-label="Traffic subscriptions"]');
+    await openScreen(page, 'Subscriptions', 'table[aria-label="Traffic subscriptions"]');
     const form = page.getByRole('region', { name: 'Test a proxy string' });
     const residential = form.locator('option', { hasText: 'Price monitoring' });
     if ((await residential.count()) > 0) {
@@ -53,16 +53,18 @@ describe('web mode in a browser: testing proxies', () => {
     }
     await form.getByLabel('Country').fill('US');
     await form.getByLabel('State').fill('texas');
-    await form.getByLabel('ZIP').fill('90210');
+    await form.getByLabel('ZIP').fill('73301');
     await form.getByRole('button', { name: /^Test proxy / }).click();
-    // A ZIP already names the place: main refuses the pair before anything is sent, and says why.
-    await expect.poll(() => form.getByRole('alert').innerText()).toContain('A ZIP code replaces state');
-
-    await form.getByLabel('State').fill('');
-    await form.getByRole('button', { name: /^Test proxy / }).click();
+    // A state goes with a ZIP: the gateway exits in that state and echoes the ZIP.
     const zipIp = await form.getByTestId('exit-ip').innerText();
     expect(zipIp).toMatch(IP);
     expect(await form.getByTestId('proxy-test-result').innerText()).toMatch(/US/);
+
+    await form.getByLabel('State').fill('');
+    await form.getByLabel('ZIP').fill('9021');
+    await form.getByRole('button', { name: /^Test proxy / }).click();
+    // A malformed ZIP is refused by main before anything is sent, and it says why.
+    await expect.poll(() => form.getByRole('alert').innerText()).toContain('exactly 5 digits');
 
     await form.getByLabel('ZIP').fill('');
     await form.getByLabel('State').fill('texas');

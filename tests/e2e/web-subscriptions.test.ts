@@ -109,7 +109,7 @@ describe('web mode in a browser: subscriptions', () => {
     await page.close();
   });
 
-  it('builds and copies a string with a state, then one with a US ZIP', async (context) => {
+  it('builds and copies a string with a state, then one with state and ZIP, and tests it through the gateway', async (context) => {
     requireBrowser(context);
     const { page } = await openFirstSubscription(browser, web);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin });
@@ -117,28 +117,30 @@ describe('web mode in a browser: subscriptions', () => {
     const form = page.getByRole('form', { name: 'Proxy string builder' });
     await form.getByLabel('Country', { exact: true }).selectOption('US');
     await form.getByLabel('State', { exact: true }).waitFor();
-    const state = await form
-      .getByLabel('State', { exact: true })
-      .locator('option')
-      .nth(1)
-      .getAttribute('value');
-    await form.getByLabel('State', { exact: true }).selectOption(state ?? '');
+    await form.getByLabel('State', { exact: true }).selectOption('texas');
     await form.getByRole('button', { name: 'Build' }).click();
     const line = page.getByLabel('Proxy string', { exact: true });
     await line.waitFor();
-    expect(await line.innerText()).toContain(`-country-us-state-${state}`);
-    await page.getByRole('button', { name: 'Copy proxy string' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await line.innerText());
+    expect(await line.innerText()).toContain('-country-us-state-texas');
 
-    await form.getByLabel('State', { exact: true }).selectOption('');
     await form.getByLabel('US ZIP code', { exact: true }).fill('1234');
     await form.getByRole('button', { name: 'Build' }).click();
     await page.getByText('A ZIP code is exactly 5 digits.').waitFor();
-    await form.getByLabel('US ZIP code', { exact: true }).fill('10001');
+    await form.getByLabel('US ZIP code', { exact: true }).fill('73301');
     await form.getByRole('button', { name: 'Build' }).click();
     await page.waitForFunction(() =>
-      document.querySelector('[aria-label="Proxy string"]')?.textContent?.includes('-zip-10001'),
+      document
+        .querySelector('[aria-label="Proxy string"]')
+        ?.textContent?.includes('-country-us-state-texas-zip-73301'),
     );
+    await page.getByRole('button', { name: 'Copy proxy string' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await line.innerText());
+
+    // The built string through the sandbox gateway: the exit is in Texas, the echo names the place.
+    await form.getByRole('button', { name: 'Test proxy this string' }).click();
+    const result = form.getByTestId('proxy-test-result');
+    await expect.poll(() => result.innerText()).toMatch(/Exit IP \d{1,3}(\.\d{1,3}){3} · US/);
+    expect(await result.innerText()).toMatch(/austin|dallas|houston|san_antonio/);
     await screenshot(page, 'subscriptions-proxy-builder');
     await page.close();
   });

@@ -29,7 +29,7 @@ export interface Targeting {
   /** A city id from the catalog (`los_angeles`). */
   city?: string | undefined;
   asn?: number | undefined;
-  /** Exactly 5 digits; US only. */
+  /** Exactly 5 digits; US only. Goes with a state, never with a city or an ASN. */
   zip?: string | undefined;
   /** Sticky session: the same id keeps the same exit IP for a while. */
   session?: string | undefined;
@@ -107,9 +107,10 @@ export function validateTargeting(targeting: Targeting, catalog?: TargetingCatal
     if (!ZIP.test(zip ?? '')) errors.push({ field: 'zip', message: 'A ZIP code is exactly 5 digits.' });
     else if (isSet(country) && country !== 'US') {
       errors.push({ field: 'zip', message: 'ZIP targeting is for the United States only.' });
-    } else if (isSet(state) || isSet(city) || asn !== undefined) {
-      // A ZIP already names the place; a second place that disagrees would match no exit IP.
-      errors.push({ field: 'zip', message: 'A ZIP code replaces state, city and ASN: clear those first.' });
+    } else if (isSet(city) || asn !== undefined) {
+      // A ZIP is finer than a state, so the two go together (the state narrows the exit when the
+      // gateway cannot place the ZIP); a city or ASN is a second place that could disagree with it.
+      errors.push({ field: 'zip', message: 'A ZIP code replaces city and ASN: clear those first.' });
     }
   }
   if (isSet(session) && !SESSION_ID.test(session ?? '')) {

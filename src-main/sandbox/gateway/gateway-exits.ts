@@ -88,7 +88,11 @@ function resolvePlace(
     if (!cities.some((c) => c.id === id)) return { message: `No 4G/5G modems in ${city.name}` };
     cities = [city];
   }
-  if (targeting.zip !== undefined) cities = [];
+  // The sandbox has no ZIP database, so it places no ZIP: any 5-digit ZIP is taken at its word and
+  // echoed back. Alone it exits somewhere in the US with no city; with -state- the exit is in that
+  // state (one of its cities when the catalog lists any, as for -state- alone), never checked
+  // against the ZIP: a real gateway may answer a pair that disagrees with its no-exit page.
+  if (targeting.zip !== undefined && targeting.state === undefined) cities = [];
   return { country, cities };
 }
 

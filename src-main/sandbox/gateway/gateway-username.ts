@@ -10,7 +10,7 @@ export interface Targeting {
   state?: string;
   /** Catalog city id (lower case). */
   city?: string;
-  /** 5-digit US ZIP code, the spec's `-zip-{zip}`. */
+  /** 5-digit US ZIP code, the spec's `-zip-{zip}`; may go with `-state-`, never with `-city-`/`-asn-`. */
   zip?: string;
   asn?: number;
   /** Sticky session id: the same id keeps the same exit IP for a while. */
@@ -82,8 +82,10 @@ export function parseProxyUsername(raw: string): ParsedUsername {
     const needsCountry = (['state', 'city', 'asn'] as const).find((k) => targeting[k] !== undefined);
     if (needsCountry) return fail(`-${needsCountry}- needs a country: add -country-xx`);
   }
-  if (targeting.zip !== undefined && (targeting.state !== undefined || targeting.city !== undefined)) {
-    return fail('-zip- picks the location by itself: it cannot be combined with -state- or -city-');
+  // A ZIP goes with a state (the pair narrows the exit to that state); a city or an ASN is a second,
+  // finer place that could disagree with the ZIP, so the pair is refused as the app's builder does.
+  if (targeting.zip !== undefined && (targeting.city !== undefined || targeting.asn !== undefined)) {
+    return fail('-zip- picks the location by itself: it cannot be combined with -city- or -asn-');
   }
   return { ok: true, account, targeting, hasTargeting: seen.size > 0 };
 }

@@ -51,6 +51,16 @@ describe('sandbox gateway: username targeting that matches', () => {
     expect((await echo(residential, '-country-US-zip-00501')).exit).toMatchObject({ zip: '00501' });
   });
 
+  it('takes a state with a ZIP: the exit is in that state (a city of it), the ZIP echoed as asked', async () => {
+    const { exit } = await echo(residential, '-country-us-state-texas-zip-73301');
+    expect(exit).toMatchObject({ country: 'US', state: 'texas', zip: '73301' });
+    expect(['austin', 'dallas', 'houston', 'san_antonio']).toContain(exit.city);
+    // Alone, a ZIP is placed nowhere finer than the country (the sandbox has no ZIP database).
+    expect((await echo(residential, '-zip-73301')).exit).toMatchObject({ state: null, city: null });
+    const mobile = await echo(mobileGb, '-country-us-state-california-zip-90210');
+    expect(mobile.exit).toMatchObject({ country: 'US', state: 'california', zip: '90210' });
+  });
+
   it('exits a mobile-gb subscription through a carrier of the country that has modems there', async () => {
     const { exit } = await echo(mobileGb, '-country-de-city-berlin');
     expect(exit).toMatchObject({ country: 'DE', city: 'berlin', asn: null });
@@ -90,6 +100,7 @@ describe('sandbox gateway: targeting that no exit IP matches, or malformed', () 
     ['-country-us-city-berlin', 'is not a city of United States'],
     ['-country-us-state-texas-city-seattle', 'Seattle is not in texas'],
     ['-country-de-zip-10115', 'US ZIP codes only'],
+    ['-country-us-state-bavaria-zip-90210', 'is not a state of United States'],
     ['-country-us-asn-3320', 'AS3320 is not an ISP of United States'],
     ['-country-zz', 'ZZ is not a country of the catalog'],
   ])('answers %s with a 502 HTML page: %s', async (targeting, reason) => {
@@ -113,7 +124,8 @@ describe('sandbox gateway: targeting that no exit IP matches, or malformed', () 
     ['-zip-123', '5-digit US ZIP'],
     ['-country-usa', 'two-letter country code'],
     ['-country-us-country-de', 'given twice'],
-    ['-country-us-zip-90210-state-california', 'cannot be combined'],
+    ['-country-us-zip-90210-city-los_angeles', 'cannot be combined'],
+    ['-country-us-asn-7922-zip-90210', 'cannot be combined'],
     ['-session', 'has no value'],
   ])('answers the malformed %s with a 400 page (%s)', async (targeting, reason) => {
     const answer = await proxyGet(gateway(), as(residential, targeting), 'http://example.com/');

@@ -1,12 +1,13 @@
 import { useId, useState } from 'react';
 import type { Subscription } from '../../../../src-main/api/api-types';
-import type { CredentialFormat, IpcError } from '../../../../src-main/ipc/contract';
+import type { CredentialFormat, IpcError, ProxyTestTargetInput } from '../../../../src-main/ipc/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useCities, useCountries, useStates } from '../catalog/catalog-hooks';
-import { CopyButton } from './CopyButton';
+import { TestProxyButton } from '../proxy-test/TestProxyButton';
+import { CopyButton } from '../../shared/components/CopyButton';
 import { saveTextFile } from './download';
 import { FORMAT_LABELS } from './SubscriptionDetail';
 import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
@@ -119,6 +120,8 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
   const [protocol, setProtocol] = useState<'http' | 'socks5'>('http');
   const [count, setCount] = useState('10');
   const [line, setLine] = useState<string | null>(null);
+  // What the shown line was built from, so "Test" sends that string, not the form's later edits.
+  const [built, setBuilt] = useState<ProxyTestTargetInput | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
 
   const local = localTargetingErrors({ country, zip });
@@ -151,9 +154,22 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
   });
   const build = async () => {
     if (Object.keys(local).length > 0) return;
-    const result = await buildProxyString(request());
+    const input = request();
+    const result = await buildProxyString(input);
     setError(result.ok ? null : result.error);
     setLine(result.ok ? (result.value.lines[0] ?? '') : null);
+    setBuilt(
+      result.ok
+        ? {
+            kind: 'subscription',
+            subscriptionId: input.subscriptionId,
+            ...(input.subUserId ? { subUserId: input.subUserId } : {}),
+            targeting: input.targeting,
+            // The URL formats name their scheme; the bare formats go through the chosen port.
+            protocol: format === 'socks5_url' ? 'socks5' : format === 'http_url' ? 'http' : protocol,
+          }
+        : null,
+    );
   };
   const exportLines = async () => {
     if (Object.keys(local).length > 0) return;
@@ -211,7 +227,7 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
         inputMode="numeric"
         maxLength={10}
         error={errors.zip}
-        hint="Exactly 5 digits; replaces state, city and ASN."
+        hint="Exactly 5 digits; goes with a state, replaces city and ASN."
       />
       <TextField
         label="Sticky session id"
@@ -255,9 +271,10 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
       </div>
       {line !== null ? (
         <p className="proxy-line">
-          <code aria-label="Proxy string">{line}</code> <CopyButton text={line} label="Copy proxy string" />
+          <code aria-label="Proxy string">{line}</code> <CopyButton text={line} what="proxy string" />
         </p>
       ) : null}
+      {line !== null && built ? <TestProxyButton target={built} label="this string" /> : null}
       <p className="muted small">
         When no exit IP matches the targeting, the gateway answers your tool with its own error page (an HTTP
         error from the proxy), not with an API error: the string itself is valid, the place has no IPs right

@@ -12,7 +12,7 @@ import { useLoadable } from '../../shared/loadable-slice';
 import { saveTextFile } from './download';
 import { FORMAT_LABELS } from './SubscriptionDetail';
 import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
-import { VirtualTable, type VirtualColumn } from './VirtualTable';
+import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 
 type Unit = 'MB' | 'GB';
 
@@ -286,6 +286,10 @@ type Panel =
   | { kind: 'edit'; subUser: SubUser }
   | { kind: 'delete'; subUser: SubUser };
 
+// Stable, so that the table's memoised keys survive re-renders.
+const subUserKey = (s: SubUser) => s.id;
+const subUserName = (s: SubUser) => s.label;
+
 function SubUsersTable({ subscription, subUsers }: { subscription: Subscription; subUsers: SubUser[] }) {
   const updateSubUser = useSubscriptionsStore((store) => store.updateSubUser);
   const deleteSubUser = useSubscriptionsStore((store) => store.deleteSubUser);
@@ -308,13 +312,6 @@ function SubUsersTable({ subscription, subUsers }: { subscription: Subscription;
     setError(result.ok ? null : (result.error ?? null));
     setMessage(result.ok ? what : '');
   };
-  const toggle = (id: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   const exportSelected = async () => {
     const ids = subUsers.filter((s) => selected.has(s.id)).map((s) => s.id);
     const result = await exportCredentials({ subscriptionId: subscription.id, subUserIds: ids, format });
@@ -325,34 +322,15 @@ function SubUsersTable({ subscription, subUsers }: { subscription: Subscription;
     setError(result.ok ? null : result.error);
   };
 
-  const columns: VirtualColumn<SubUser>[] = [
-    {
-      id: 'select',
-      header: <span className="visually-hidden">Selected</span>,
-      width: '2.5rem',
-      cell: (s) => (
-        <input
-          type="checkbox"
-          aria-label={`Select ${s.label}`}
-          checked={selected.has(s.id)}
-          onChange={() => toggle(s.id)}
-        />
-      ),
-    },
-    { id: 'label', header: 'Label', width: 'minmax(8rem, 1.5fr)', rowHeader: true, cell: (s) => s.label },
-    {
-      id: 'username',
-      header: 'Username',
-      width: 'minmax(10rem, 1.5fr)',
-      cell: (s) => <code>{s.username}</code>,
-    },
-    { id: 'enabled', header: 'Enabled', width: '5.5rem', cell: (s) => (s.enabled ? 'Yes' : 'No') },
-    { id: 'cap', header: 'Used / cap', width: 'minmax(12rem, 2fr)', cell: (s) => <CapBar subUser={s} /> },
-    { id: 'created', header: 'Created', width: 'minmax(8rem, 1fr)', cell: (s) => <Time iso={s.createdAt} /> },
+  const columns: DataColumn<SubUser>[] = [
+    { id: 'label', header: 'Label', rowHeader: true, cell: (s) => s.label },
+    { id: 'username', header: 'Username', cell: (s) => <code>{s.username}</code> },
+    { id: 'enabled', header: 'Enabled', cell: (s) => (s.enabled ? 'Yes' : 'No') },
+    { id: 'cap', header: 'Used / cap', cell: (s) => <CapBar subUser={s} /> },
+    { id: 'created', header: 'Created', cell: (s) => <Time iso={s.createdAt} /> },
     {
       id: 'actions',
-      header: <span className="visually-hidden">Actions</span>,
-      width: 'minmax(16rem, 2fr)',
+      header: 'Actions',
       cell: (s) => (
         <div className="row-actions">
           <button
@@ -477,7 +455,16 @@ function SubUsersTable({ subscription, subUsers }: { subscription: Subscription;
           {subUsers.length === 0 ? 'No sub-users yet.' : `No sub-user matches “${search}”.`}
         </p>
       ) : (
-        <VirtualTable label="Sub-users" rows={rows} columns={columns} rowKey={(s) => s.id} />
+        <DataTable
+          label="Sub-users"
+          rows={rows}
+          columns={columns}
+          rowKey={subUserKey}
+          rowName={subUserName}
+          selected={selected}
+          onSelectedChange={setSelected}
+          rowHeight={52}
+        />
       )}
     </>
   );

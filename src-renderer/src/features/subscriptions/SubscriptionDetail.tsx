@@ -12,7 +12,7 @@ import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../../shared/components/CopyButton';
 import { ProxyStringBuilder } from './ProxyStringBuilder';
 import { SubUsersPanel } from './SubUsersPanel';
 import { PRODUCTS, TrafficBar } from './SubscriptionsList';
@@ -127,8 +127,7 @@ function Credentials({ subscription }: { subscription: Subscription }) {
       <dl className="facts">
         <dt>Username</dt>
         <dd>
-          <code>{subscription.username}</code>{' '}
-          <CopyButton text={subscription.username} label="Copy username" />
+          <code>{subscription.username}</code> <CopyButton text={subscription.username} what="username" />
         </dd>
         <dt>Password</dt>
         <dd>
@@ -136,7 +135,7 @@ function Credentials({ subscription }: { subscription: Subscription }) {
           <button type="button" className="button button--quiet" onClick={() => setShown(!shown)}>
             {shown ? 'Hide' : 'Show'}
           </button>
-          <CopyButton text={subscription.password} label="Copy password" />
+          <CopyButton text={subscription.password} what="password" />
         </dd>
         <dt>Endpoint</dt>
         <dd>
@@ -158,7 +157,7 @@ function Credentials({ subscription }: { subscription: Subscription }) {
       {line?.key === key ? (
         <p className="proxy-line">
           <code aria-label="Main user proxy line">{line.text}</code>{' '}
-          <CopyButton text={line.text} label="Copy proxy line" />
+          <CopyButton text={line.text} what="proxy line" />
         </p>
       ) : null}
     </section>

@@ -1,20 +1,26 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { Subscription } from '../../../../src-main/api/api-types';
+import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { formatBytes, percentOf } from '../../shared/format/format';
+import { useLoadable } from '../../shared/loadable-slice';
 import { useNow } from '../../shared/use-now';
+import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
+import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import {
   averagePace,
   daysUntilRunOut,
+  FORECAST_DAYS,
   forecastText,
   matchesSearch,
+  recentPace,
   sortSubscriptions,
   type SubscriptionSortKey,
 } from './subscription-list';
 import { subscriptionHref } from './subscription-route';
-import { useSubscriptionsStore } from './subscriptions-store';
-import { VirtualTable, type VirtualColumn } from './VirtualTable';
+import { usageReports, useSubscriptionsStore, type UsageQuery } from './subscriptions-store';
+import { presetRange } from './usage-range';
 
 export const PRODUCTS: Record<string, string> = { residential: 'Residential', 'mobile-gb': 'Mobile GB' };
 
@@ -41,6 +47,43 @@ export function TrafficBar({ used, total }: { used: number; total: number }) {
   );
 }
 
+/** The usage query of a subscription's last 7 days (today included), shared with the detail's preset. */
+const recentQuery = (subscriptionId: string, nowMs: number): UsageQuery => ({
+  subscriptionId,
+  ...presetRange(FORECAST_DAYS, nowMs),
+});
+
+/**
+ * "Runs out in about N days" at the last 7 days' pace. The usage is read per subscription, so it is
+ * read only for the rows on screen (the table mounts only those) and kept in the store: scrolling
+ * back or opening the detail's 7-day usage asks nothing again.
+ */
+function ForecastCell({ subscription, nowMs }: { subscription: Subscription; nowMs: number }) {
+  const { loadable } = useLoadable(useSubscriptionsStore, usageReports, recentQuery(subscription.id, nowMs));
+  if (subscription.trafficRemainingBytes <= 0) return <>{forecastText(0)}</>;
+  const report = loadable?.data;
+  if (!report) {
+    return loadable?.status === 'error' ? (
+      <span className="muted" title={loadable.error?.message}>
+        no forecast (usage not read)
+      </span>
+    ) : (
+      <span className="muted">reading usage…</span>
+    );
+  }
+  const days = daysUntilRunOut(
+    subscription.trafficRemainingBytes,
+    recentPace(report, subscription.createdAt, nowMs),
+  );
+  return <>{forecastText(days) ?? <span className="muted">no use yet</span>}</>;
+}
+
+/** A subscription's main user through the proxy test (HTTP port, no targeting). */
+const mainUserTarget = (s: Subscription): NamedTarget => ({
+  target: { kind: 'subscription', subscriptionId: s.id, protocol: 'http' },
+  label: s.label || s.id,
+});
+
 const SORTS: readonly { key: SubscriptionSortKey; label: string }[] = [
   { key: 'label', label: 'Label' },
   { key: 'used', label: 'Share used' },
@@ -49,15 +92,26 @@ const SORTS: readonly { key: SubscriptionSortKey; label: string }[] = [
   { key: 'forecast', label: 'Runs out soonest' },
 ];
 
+const subscriptionKey = (s: Subscription) => s.id;
+const subscriptionName = (s: Subscription) => s.label || s.id;
+
 export function SubscriptionsList({ subscriptions }: { subscriptions: Subscription[] }) {
   const search = useSubscriptionsStore((store) => store.search);
   const sort = useSubscriptionsStore((store) => store.sort);
   const setSearch = useSubscriptionsStore((store) => store.setSearch);
   const setSort = useSubscriptionsStore((store) => store.setSort);
   const nowMs = useNow();
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // Only the forecast sort needs the usage reports: other sorts do not re-sort as they arrive.
+  const usage = useSubscriptionsStore((store) => (sort.key === 'forecast' ? store.usage : null));
   const forecastOf = useMemo(
-    () => (s: Subscription) => daysUntilRunOut(s.trafficRemainingBytes, averagePace(s, nowMs)),
-    [nowMs],
+    () => (s: Subscription) => {
+      // The 7-day pace where it was read; rows not shown yet sort by the pace since creation.
+      const report = usage?.[usageReports.key(recentQuery(s.id, nowMs))]?.data;
+      const pace = report ? recentPace(report, s.createdAt, nowMs) : averagePace(s, nowMs);
+      return daysUntilRunOut(s.trafficRemainingBytes, pace);
+    },
+    [nowMs, usage],
   );
   const rows = useMemo(
     () =>
@@ -68,11 +122,10 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       ),
     [subscriptions, search, sort, forecastOf],
   );
-  const columns: VirtualColumn<Subscription>[] = [
+  const columns: DataColumn<Subscription>[] = [
     {
       id: 'label',
       header: 'Subscription',
-      width: 'minmax(12rem, 2fr)',
       rowHeader: true,
       cell: (s) => (
         <>
@@ -83,12 +136,16 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
         </>
       ),
     },
-    { id: 'product', header: 'Product', width: '7rem', cell: (s) => PRODUCTS[s.productId] ?? s.productId },
-    { id: 'status', header: 'Status', width: '7rem', cell: (s) => <StatusBadge status={s.status} /> },
+    {
+      id: 'test',
+      header: 'Proxy test',
+      cell: (s) => <TestProxyButton target={mainUserTarget(s).target} label={s.label || s.id} />,
+    },
+    { id: 'product', header: 'Product', cell: (s) => PRODUCTS[s.productId] ?? s.productId },
+    { id: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
     {
       id: 'traffic',
       header: 'Traffic used',
-      width: 'minmax(14rem, 2fr)',
       cell: (s) => (
         <>
           <TrafficBar used={s.trafficUsedBytes} total={s.trafficTotalBytes} />
@@ -99,17 +156,15 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
     {
       id: 'forecast',
       header: 'Forecast',
-      width: 'minmax(9rem, 1fr)',
-      cell: (s) => forecastText(forecastOf(s)) ?? <span className="muted">no use yet</span>,
+      cell: (s) => <ForecastCell subscription={s} nowMs={nowMs} />,
     },
     {
       id: 'expires',
       header: 'Expires',
-      width: 'minmax(9rem, 1fr)',
       cell: (s) => (s.expiresAt ? <Time iso={s.expiresAt} /> : <span className="muted">Never</span>),
     },
-    { id: 'renew', header: 'Auto-renew', width: '6rem', cell: (s) => (s.autoRenew ? 'On' : 'Off') },
-    { id: 'subusers', header: 'Sub-users', width: '6rem', numeric: true, cell: (s) => s.subUserCount },
+    { id: 'renew', header: 'Auto-renew', cell: (s) => (s.autoRenew ? 'On' : 'Off') },
+    { id: 'subusers', header: 'Sub-users', className: 'numeric', cell: (s) => s.subUserCount },
   ];
   return (
     <>
@@ -148,8 +203,21 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       {rows.length === 0 ? (
         <p className="empty">No subscription matches “{search}”.</p>
       ) : (
-        <VirtualTable label="Traffic subscriptions" rows={rows} columns={columns} rowKey={(s) => s.id} />
+        <DataTable
+          label="Traffic subscriptions"
+          rows={rows}
+          columns={columns}
+          rowKey={subscriptionKey}
+          rowName={subscriptionName}
+          selected={selected}
+          onSelectedChange={setSelected}
+          rowHeight={56}
+        />
       )}
+      <TestAllResults
+        what={selected.size > 0 ? 'selected subscriptions' : 'subscriptions shown'}
+        targets={(selected.size > 0 ? rows.filter((s) => selected.has(s.id)) : rows).map(mainUserTarget)}
+      />
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { useState } from 'react';
-import type { Subscription } from '../../../../src-main/api/api-types';
+import { useMemo, useState } from 'react';
+import type { Subscription, UsagePoint } from '../../../../src-main/api/api-types';
 import type { IpcError } from '../../../../src-main/ipc/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
+import { BarChart } from '../../shared/components/BarChart';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { formatBytes } from '../../shared/format/format';
@@ -11,7 +12,22 @@ import { useCountries } from '../catalog/catalog-hooks';
 import { saveTextFile } from './download';
 import { subUserLists, usageReports, useSubscriptionsStore, type UsageQuery } from './subscriptions-store';
 import { checkRange, presetRange, USAGE_PRESETS } from './usage-range';
-import { UsageChart } from './UsageChart';
+
+/** Daily bytes as bars and requests as a line; memoised so that uPlot draws once per report. */
+export function UsageChart({ points }: { points: readonly UsagePoint[] }) {
+  const bars = useMemo(() => points.map((p) => ({ date: p.date, value: p.bytes })), [points]);
+  const requests = useMemo(() => ({ header: 'Requests', values: points.map((p) => p.requests) }), [points]);
+  return (
+    <BarChart
+      label="Daily traffic and requests"
+      points={bars}
+      format={formatBytes}
+      valueHeader="Traffic"
+      secondary={requests}
+      height={240}
+    />
+  );
+}
 
 function UsageReportView({ query }: { query: UsageQuery }) {
   const { loadable, retry } = useLoadable(useSubscriptionsStore, usageReports, query);

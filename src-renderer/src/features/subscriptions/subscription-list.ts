@@ -1,4 +1,4 @@
-import type { Subscription } from '../../../../src-main/api/api-types';
+import type { Subscription, UsageReport } from '../../../../src-main/api/api-types';
 
 export type SubscriptionSortKey = 'label' | 'used' | 'remaining' | 'expires' | 'forecast';
 export interface SubscriptionSort {
@@ -25,9 +25,31 @@ export function forecastText(days: number | null): string | null {
   return `runs out in about ${days} day${days === 1 ? '' : 's'}`;
 }
 
+/** Days of usage the list's forecast reads: the pace of the last week, as the alerts use. */
+export const FORECAST_DAYS = 7;
+
+/**
+ * Bytes per day over a recent usage report (the last 7 days, today included): its bytes over the
+ * time the range has really run, from its first day (or the subscription's creation, if later) to
+ * now, so that today's half day and a subscription 2 days old are not read as whole quiet days.
+ */
+export function recentPace(
+  report: Pick<UsageReport, 'from' | 'totalBytes'>,
+  createdAt: string,
+  nowMs: number,
+): number | null {
+  const from = Date.parse(`${report.from}T00:00:00Z`);
+  const created = Date.parse(createdAt);
+  const start = Number.isFinite(created) ? Math.max(from, created) : from;
+  if (!Number.isFinite(start)) return null;
+  // At least an hour, so that a subscription created a minute ago does not forecast from seconds.
+  const days = Math.max(1 / 24, (nowMs - start) / MS_PER_DAY);
+  return report.totalBytes / days;
+}
+
 /**
  * The pace the list can know without asking: traffic used since the subscription was created, per
- * day. The detail's usage (last 7 days) replaces it once read, as the issue asks for that pace.
+ * day. Used only to sort rows whose last 7 days have not been read yet.
  */
 export function averagePace(subscription: Subscription, nowMs: number): number | null {
   const created = Date.parse(subscription.createdAt);

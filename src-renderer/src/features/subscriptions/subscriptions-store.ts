@@ -194,6 +194,30 @@ export const subUserLists: LoadableSlice<SubscriptionsStore, SubUsersView, [stri
   },
 );
 
+/**
+ * At most `limit` calls at once, the rest queued in order: the list asks the last 7 days of every
+ * row it shows (a screenful at a time), which must not become 30 requests at once against the API.
+ */
+export function concurrencyLimit(limit: number): <T>(run: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    // A finished call hands its slot to the next in line, so a newcomer cannot slip in between.
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active += 1;
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
+}
+
+export const USAGE_CONCURRENCY = 4;
+const usageLimit = concurrencyLimit(USAGE_CONCURRENCY);
+
 export const usageReports: LoadableSlice<SubscriptionsStore, UsageReport, [UsageQuery]> = createLoadableSlice(
   useSubscriptionsStore,
   {
@@ -201,6 +225,6 @@ export const usageReports: LoadableSlice<SubscriptionsStore, UsageReport, [Usage
     key: (query: UsageQuery) => [query.subscriptionId, query.from, query.to, query.subUserId ?? ''].join('|'),
     // The newest range the user asked for wins over one still in flight.
     supersede: true,
-    fetch: (query) => callApi((api) => api.subscriptions.usage(usageInput(query))),
+    fetch: (query) => usageLimit(() => callApi((api) => api.subscriptions.usage(usageInput(query)))),
   },
 );

@@ -48,6 +48,8 @@ export interface DataTableProps<T> {
   /** Shown when the search matches nothing. */
   noMatches?: ReactNode;
   rowClassName?: (row: T) => string | undefined;
+  /** The row's name in its checkbox's label (`Select <name>`); the row key without it. */
+  rowName?: (row: T) => string;
 }
 
 /** Filters and sorts; pure, so that it is tested without a DOM. */
@@ -240,7 +242,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     <td className="data-table__check">
                       <input
                         type="checkbox"
-                        aria-label={`Select ${key}`}
+                        aria-label={`Select ${props.rowName?.(row) ?? key}`}
                         checked={isSelected}
                         onChange={() => toggleOne(key)}
                       />

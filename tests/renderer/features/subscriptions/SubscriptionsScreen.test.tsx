@@ -1,7 +1,8 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ProxyTestResult, ProxyTestTarget } from '../../../../src-main/ipc/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
-import { ok } from '../../support/fake-api';
+import { fail, ok } from '../../support/fake-api';
 import { subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
@@ -48,5 +49,83 @@ describe('Subscriptions screen', () => {
     await settle();
     expect(fake.current.callsTo('subscriptions:list')).toEqual([undefined, { productId: 'mobile-gb' }]);
     expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(2);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const tested = (target: ProxyTestTarget, ip: string): ProxyTestResult => ({
+    target,
+    proxy: { protocol: 'http', host: 'gw.example.com', port: 8000 },
+    echoUrl: 'http://ip-echo.sandbox.invalid/',
+    checkedAt: '2026-03-20T12:00:00.000Z',
+    ok: true,
+    exit: { ip, country: 'US', city: null, asn: 7922, carrier: null },
+    timings: { connectMs: 2, firstByteMs: 30, totalMs: 31 },
+    failure: null,
+  });
+
+  it("forecasts at the last 7 days' pace, read for the rows shown, and says no use yet for a quiet week", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-20T12:00:00Z'));
+    fake.current.handle('subscriptions:usage', (input) =>
+      ok({
+        from: input.from ?? '',
+        to: input.to ?? '',
+        // sub_1: 6.5 GB in the 6.5 days since 14 March 00:00, 1 GB a day; sub_2: nothing this week.
+        totalBytes: input.subscriptionId === 'sub_1' ? 6_500_000_000 : 0,
+        totalRequests: 0,
+        points: [],
+        byCountry: [],
+      }),
+    );
+    render(<SubscriptionsScreen />);
+    const table = await screen.findByRole('table', { name: 'Traffic subscriptions' });
+    await settle();
+    expect(fake.current.callsTo('subscriptions:usage')).toEqual([
+      { subscriptionId: 'sub_1', from: '2026-03-14', to: '2026-03-20' },
+      { subscriptionId: 'sub_2', from: '2026-03-14', to: '2026-03-20' },
+    ]);
+    const [first, second] = within(table).getAllByRole('row').slice(1);
+    // 37.5 GB left at 1 GB a day (the pace since creation, 12.5 GB in 19.5 days, would say 59).
+    expect(first?.textContent).toContain('runs out in about 38 days');
+    expect(second?.textContent).toContain('no use yet');
+  });
+
+  it('says when the usage could not be read instead of forecasting from nothing', async () => {
+    fake.current.handle('subscriptions:usage', () => fail('network', 'The service did not answer'));
+    render(<SubscriptionsScreen />);
+    const table = await screen.findByRole('table', { name: 'Traffic subscriptions' });
+    await settle();
+    expect(within(table).getAllByText('no forecast (usage not read)')).toHaveLength(2);
+  });
+
+  it("tests a row's main user, and all selected subscriptions in one call with their last-checked time", async () => {
+    fake.current.handle('proxy:test', ({ target }) => ok(tested(target as ProxyTestTarget, '198.18.0.7')));
+    fake.current.handle('proxy:testMany', ({ targets }) =>
+      ok(targets.map((target, index) => tested(target as ProxyTestTarget, `198.18.1.${index + 1}`))),
+    );
+    render(<SubscriptionsScreen />);
+    const table = await screen.findByRole('table', { name: 'Traffic subscriptions' });
+    fireEvent.click(within(table).getByRole('button', { name: 'Test proxy Price monitoring' }));
+    await settle();
+    expect(fake.current.callsTo('proxy:test')).toEqual([
+      { target: { kind: 'subscription', subscriptionId: 'sub_1', protocol: 'http' } },
+    ]);
+    expect(within(table).getByTestId('exit-ip').textContent).toBe('198.18.0.7');
+
+    fireEvent.click(within(table).getByRole('checkbox', { name: 'Select Social' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Test all selected subscriptions (1)' }));
+    await settle();
+    expect(fake.current.callsTo('proxy:testMany')).toEqual([
+      { targets: [{ kind: 'subscription', subscriptionId: 'sub_2', protocol: 'http' }] },
+    ]);
+    const results = screen.getByRole('table', { name: 'Proxy test results: selected subscriptions' });
+    const rows = within(results).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.textContent).toContain('Social');
+    expect(rows[0]?.textContent).toContain('198.18.1.1');
+    expect(within(rows[0]!).getByText(/ago|just now/)).toBeTruthy();
   });
 });

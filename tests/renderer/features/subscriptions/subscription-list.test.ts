@@ -3,6 +3,7 @@ import {
   daysUntilRunOut,
   forecastText,
   matchesSearch,
+  recentPace,
   sortSubscriptions,
 } from '../../../../src-renderer/src/features/subscriptions/subscription-list';
 import { checkRange, presetRange } from '../../../../src-renderer/src/features/subscriptions/usage-range';
@@ -17,6 +18,20 @@ describe('subscription list helpers', () => {
     expect(forecastText(1)).toBe('runs out in about 1 day');
     expect(forecastText(4)).toBe('runs out in about 4 days');
     expect(forecastText(null)).toBeNull();
+  });
+
+  it("paces the last 7 days over the time they have really run (today's part, a young subscription)", () => {
+    const now = Date.parse('2026-03-20T12:00:00Z');
+    const week = { from: '2026-03-14', totalBytes: 6_500_000_000 };
+    // 14 March 00:00 to 20 March 12:00: 6.5 days.
+    expect(recentPace(week, '2026-01-01T00:00:00Z', now)).toBeCloseTo(1_000_000_000);
+    // Created on 18 March at noon: two days of use, not six and a half.
+    expect(recentPace(week, '2026-03-18T12:00:00Z', now)).toBeCloseTo(3_250_000_000);
+    // A quiet week: no pace, so "no use yet" rather than a forecast.
+    expect(daysUntilRunOut(1_000, recentPace({ ...week, totalBytes: 0 }, '2026-01-01T00:00:00Z', now))).toBe(
+      null,
+    );
+    expect(daysUntilRunOut(10_000_000_000, recentPace(week, '2026-01-01T00:00:00Z', now))).toBe(10);
   });
 
   it('searches label, id and username case-insensitively', () => {

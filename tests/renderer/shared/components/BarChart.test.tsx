@@ -1,6 +1,6 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BarChart } from '../../../../src-renderer/src/shared/components/BarChart';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BarChart, chartColumns } from '../../../../src-renderer/src/shared/components/BarChart';
 
 describe('BarChart', () => {
   afterEach(cleanup);
@@ -20,5 +20,65 @@ describe('BarChart', () => {
     expect(screen.getByRole('img', { name: 'Daily usage' })).toBeTruthy();
     const rows = within(screen.getByRole('table', { name: 'Daily usage' })).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual(['DayTraffic', '2026-03-011024 B', '2026-03-020 B']);
+  });
+
+  it('adds a second figure per day as a third column, in the points order', () => {
+    render(
+      <BarChart
+        label="Traffic and requests"
+        points={[
+          { date: '2026-03-01', value: 2048 },
+          { date: '2026-03-02', value: 10 },
+        ]}
+        format={(value) => `${value} B`}
+        valueHeader="Traffic"
+        secondary={{ header: 'Requests', values: [1200, 3], format: (value) => `${value} req` }}
+      />,
+    );
+    const rows = within(screen.getByRole('table', { name: 'Traffic and requests' })).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'DayTrafficRequests',
+      '2026-03-012048 B1200 req',
+      '2026-03-0210 B3 req',
+    ]);
+  });
+
+  it('gives uPlot the days as seconds and both series as columns', () => {
+    const [times, values, requests] = chartColumns(
+      [
+        { date: '2026-03-01', value: 5 },
+        { date: '2026-03-02', value: 7 },
+      ],
+      { header: 'Requests', values: [1, 2] },
+    );
+    expect(Array.from(times)).toEqual([Date.UTC(2026, 2, 1) / 1000, Date.UTC(2026, 2, 2) / 1000]);
+    expect(Array.from(values as ArrayLike<number>)).toEqual([5, 7]);
+    expect(Array.from(requests as ArrayLike<number>)).toEqual([1, 2]);
+  });
+
+  it('builds the table twin only when it is opened where a chart is drawn (a year of rows waits)', () => {
+    // A page that can chart; uPlot itself cannot draw in jsdom (no canvas) and is not what is tested.
+    vi.stubGlobal('matchMedia', () => ({ matches: false, addEventListener: () => undefined }));
+    try {
+      const { container } = render(
+        <BarChart
+          label="Year"
+          points={[{ date: '2026-03-01', value: 1 }]}
+          format={(value) => `${value} B`}
+        />,
+      );
+      const table = screen.getByRole('table', { name: 'Year' });
+      expect(within(table).getAllByRole('row')).toHaveLength(1);
+      const details = container.querySelector('details') as HTMLDetailsElement;
+      details.open = true;
+      fireEvent(details, new Event('toggle'));
+      expect(
+        within(table)
+          .getAllByRole('row')
+          .map((row) => row.textContent),
+      ).toEqual(['DayValue', '2026-03-011 B']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -107,4 +107,21 @@ describe('DataTable', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all shown' }));
     expect(screen.getByText(/1 selected/)).toBeTruthy();
   });
+
+  it("names each row's checkbox with rowName when given (the key otherwise)", () => {
+    render(
+      <DataTable
+        label="Named"
+        rows={items(3)}
+        rowKey={(item) => item.id}
+        rowName={(item) => item.name}
+        columns={columns}
+        selected={new Set(['id_1'])}
+        onSelectedChange={() => undefined}
+      />,
+    );
+    const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Select Item 1' });
+    expect(box.checked).toBe(true);
+    expect(screen.queryByRole('checkbox', { name: 'Select id_1' })).toBeNull();
+  });
 });

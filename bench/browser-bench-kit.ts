@@ -1,0 +1,316 @@
+/**
+ * What the browser benchmarks share: building the renderer, serving it on loopback, opening it in
+ * Debian's headless Chromium with a fake `window.api`, and timing a click until something is in the
+ * DOM and until the end of the next frame, with Chromium's own counters beside the wall time.
+ */
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { chromium, type BrowserContext, type CDPSession, type Locator, type Page } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export function buildRenderer(root: string): void {
+  const started = performance.now();
+  const result = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout + result.stderr);
+    throw new Error(`electron-vite build failed in ${root}`);
+  }
+  console.log(`built ${root}/out/renderer in ${Math.round(performance.now() - started)} ms`);
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** A static server for the built renderer: nothing else (no /rpc: the page gets a fake `window.api`). */
+export async function serve(folder: string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    const file = normalize(join(folder, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(folder + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': 'no-store',
+    });
+    createReadStream(file).pipe(response);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+export interface Timing {
+  domMs: number;
+  frameMs: number;
+  rows: number;
+  /** From Chromium's own counters, from before the click to the end of the next frame. */
+  layouts: number;
+  layoutMs: number;
+  styleMs: number;
+  scriptMs: number;
+}
+
+const METRICS = ['LayoutCount', 'LayoutDuration', 'RecalcStyleDuration', 'ScriptDuration'] as const;
+
+async function readMetrics(client: CDPSession): Promise<Record<(typeof METRICS)[number], number>> {
+  const { metrics } = await client.send('Performance.getMetrics');
+  const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? 0;
+  return Object.fromEntries(METRICS.map((name) => [name, value(name)])) as Record<
+    (typeof METRICS)[number],
+    number
+  >;
+}
+
+export interface ClickTiming {
+  /** The visible text of the link or button clicked (matched on the click's target in the page). */
+  clickText: string;
+  /** CSS selector whose first match ends the timing (`domMs`). */
+  ready: string;
+  /** CSS selector of the rows counted when ready (reported as `rows`). */
+  rows: string;
+  /** Makes the click (through Playwright, so that it is a real one). */
+  click: () => Promise<void>;
+}
+
+/**
+ * Arms the page's timer, then clicks. The click time is taken in the page (a capture listener on
+ * the document) so that the bench's own round trips are not counted. Arming is awaited before the
+ * click so that the listener is surely in place. `domMs` ends when a MutationObserver first sees
+ * `ready`; `frameMs` at the end of the next frame (a requestAnimationFrame callback followed by a
+ * task: style, layout and paint of what was committed).
+ */
+export async function timeClick(page: Page, client: CDPSession, timing: ClickTiming): Promise<Timing> {
+  await page.evaluate(
+    ({ clickText, ready, rows }) => {
+      const holder = window as unknown as { benchTiming?: Promise<unknown> };
+      holder.benchTiming = new Promise((done, fail) => {
+        let clickedAt = 0;
+        let domMs = -1;
+        const rowsNow = () => document.querySelectorAll(rows).length;
+        const onClick = (event: Event) => {
+          const target = event.target as HTMLElement | null;
+          if (target?.closest('a, button')?.textContent?.trim() !== clickText) return;
+          clickedAt = performance.now();
+          document.removeEventListener('click', onClick, true);
+        };
+        document.addEventListener('click', onClick, true);
+        const observer = new MutationObserver(() => {
+          if (!clickedAt || domMs >= 0 || document.querySelector(ready) === null) return;
+          domMs = performance.now() - clickedAt;
+          observer.disconnect();
+          requestAnimationFrame(() =>
+            setTimeout(() => done({ domMs, frameMs: performance.now() - clickedAt, rows: rowsNow() }), 0),
+          );
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+        setTimeout(() => fail(new Error(`no "${ready}" 30 s after clicking "${clickText}"`)), 30_000);
+      });
+    },
+    { clickText: timing.clickText, ready: timing.ready, rows: timing.rows },
+  );
+  const before = await readMetrics(client);
+  await timing.click();
+  const result = (await page.evaluate(
+    () => (window as unknown as { benchTiming: Promise<unknown> }).benchTiming,
+  )) as Pick<Timing, 'domMs' | 'frameMs' | 'rows'>;
+  const after = await readMetrics(client);
+  const ms = (name: (typeof METRICS)[number]) => Math.round((after[name] - before[name]) * 10_000) / 10;
+  return {
+    ...result,
+    layouts: after.LayoutCount - before.LayoutCount,
+    layoutMs: ms('LayoutDuration'),
+    styleMs: ms('RecalcStyleDuration'),
+    scriptMs: ms('ScriptDuration'),
+  };
+}
+
+/** Clicks a link of the main navigation and times it until `rows` has a first match. */
+export function timeNavigation(page: Page, client: CDPSession, linkName: string, rows: string) {
+  return timeClick(page, client, {
+    clickText: linkName,
+    ready: rows,
+    rows,
+    click: () => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: linkName }).click(),
+  });
+}
+
+/** A new page with Chromium's counters on, at `hash`, once `ready` is visible. */
+export async function openPage(
+  context: BrowserContext,
+  origin: string,
+  hash: string,
+  ready: (page: Page) => Locator,
+): Promise<{ page: Page; client: CDPSession }> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error));
+  const client = await context.newCDPSession(page);
+  await client.send('Performance.enable');
+  await page.goto(`${origin}/index.html${hash}`);
+  await ready(page).waitFor();
+  return { page, client };
+}
+
+/**
+ * Runs in the page before its scripts and before the bench's own `install`: a `window.api` with an
+ * online account and default settings. Calls answer `{ ok: true }` at once with what a bench put in
+ * `globalThis.benchAnswers` (`'ports:list': (input) => …`); channels no bench answers get an empty
+ * list, so a screen never spins on them. Self-contained: Playwright serialises it.
+ */
+function installBaseFakeApi(config: { now: string }): void {
+  const now = Date.parse(config.now);
+  const profile = {
+    id: 'prof_bench',
+    name: 'Bench',
+    baseUrl: 'https://api.example.com/api/v1',
+    pathStyle: 'literal',
+    kind: 'account',
+    active: true,
+    key: { configured: true, masked: '…a1b2', source: 'keychain' },
+  };
+  const appState = {
+    mode: 'desktop',
+    profiles: [profile],
+    activeProfile: profile,
+    connection: {
+      status: 'online',
+      message: 'Connected to Bench.',
+      checkedAt: new Date(now - 60_000).toISOString(),
+    },
+    keychain: { available: true, reason: null },
+    demo: { running: false },
+    notices: [],
+    jobs: { owner: true, message: null },
+  };
+  const settings = {
+    theme: 'light',
+    polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
+    alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
+    desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+  };
+  const holder = globalThis as unknown as { benchAnswers: Record<string, (input: never) => unknown> };
+  holder.benchAnswers = {
+    'app:getState': () => appState,
+    'settings:get': () => settings,
+    'topups:list': () => ({ data: [], pagination: { page: 1, perPage: 20, total: 0, totalPages: 0 } }),
+  };
+  const domain = (name: string) =>
+    new Proxy(
+      {},
+      {
+        get(_target, member) {
+          if (typeof member !== 'string' || member === 'then') return undefined;
+          // Events: the benches push none; subscribing must still work and answer an unsubscribe.
+          if (/^on[A-Z]/.test(member)) return () => () => undefined;
+          return (input: never) => {
+            const answer = holder.benchAnswers[`${name}:${member}`];
+            return Promise.resolve({ ok: true, value: answer ? answer(input) : [] });
+          };
+        },
+      },
+    );
+  (window as unknown as { api: unknown }).api = new Proxy(
+    {},
+    {
+      get(_target, name) {
+        return typeof name === 'string' && name !== 'then' ? domain(name) : undefined;
+      },
+    },
+  );
+}
+
+/** What a bench's `install` adds to the base fake API (it runs in the page). */
+export type BenchAnswers = Record<string, (input: never) => unknown>;
+
+/**
+ * Headless Chromium on a fresh profile, the built page's CSP bypassed (the fake API is the bench's,
+ * not the page's), the base fake API and then `install` (which adds its answers to
+ * `globalThis.benchAnswers`) run in every page before its own scripts, with `config`.
+ */
+export async function launchBench<C extends { now: string }>(
+  install: (config: C) => void,
+  config: C,
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profileDir = mkdtempSync(join(tmpdir(), 'renderer-bench-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+  });
+  // tsx compiles the benches with esbuild's keepNames, which wraps functions in `__name(...)`: the
+  // functions sent to the page need that helper there too.
+  await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+  await context.addInitScript(installBaseFakeApi, { now: config.now });
+  // Playwright's own parameter type unboxes `C`; the config is plain JSON, so nothing is unboxed.
+  await context.addInitScript(install as (config: unknown) => void, config);
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Builds the renderer (unless told not to) and serves `<root>/out/renderer`. */
+export async function serveRenderer(
+  root: string,
+  build: boolean,
+): Promise<{ server: Server; origin: string }> {
+  if (build) buildRenderer(root);
+  const folder = join(root, 'out', 'renderer');
+  if (!existsSync(join(folder, 'index.html'))) throw new Error(`no built renderer in ${folder}`);
+  return serve(folder);
+}
+
+/** `name  median …  min …  max …` for the printed table. */
+export const summaryLine = (name: string, summary: Summary) =>
+  `  ${name.padEnd(40)} median ${String(summary.median).padStart(7)}  min ${String(summary.min).padStart(7)}  max ${String(summary.max).padStart(7)}`;
+
+export interface Summary {
+  median: number;
+  min: number;
+  max: number;
+}
+
+export function summarise(values: number[]): Summary {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median =
+    sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  const round = (value: number) => Math.round(value * 10) / 10;
+  return { median: round(median), min: round(sorted[0] ?? 0), max: round(sorted.at(-1) ?? 0) };
+}
+
+/** Medians of Chromium's counters: where the time went, less sensitive to a busy machine than wall time. */
+export function breakdown(timings: Timing[]) {
+  const median = (pick: (timing: Timing) => number) => summarise(timings.map(pick)).median;
+  return {
+    layouts: median((t) => t.layouts),
+    layoutMs: median((t) => t.layoutMs),
+    styleMs: median((t) => t.styleMs),
+    scriptMs: median((t) => t.scriptMs),
+  };
+}
