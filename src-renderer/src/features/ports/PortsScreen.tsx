@@ -199,6 +199,8 @@ function PortsTable({ ports }: { ports: MobilePortView[] }) {
         selected={selected}
         onSelectedChange={setSelected}
         rowHeight={58}
+        // Rows here are heavy (rotate and test buttons, two times, a countdown): a few beyond the view.
+        overscan={4}
         toolbar={
           present.length ? (
             <>

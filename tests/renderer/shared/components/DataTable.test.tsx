@@ -1,6 +1,6 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DataTable,
   visibleRows,
@@ -106,5 +106,80 @@ describe('DataTable', () => {
     expect(screen.getByText(/13 selected/)).toBeTruthy();
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all shown' }));
     expect(screen.getByText(/1 selected/)).toBeTruthy();
+  });
+});
+
+describe('DataTable rendering cost', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('re-renders only the row whose selection changed', () => {
+    const renders = new Map<string, number>();
+    const counted: DataColumn<Item>[] = [
+      {
+        id: 'name',
+        header: 'Name',
+        rowHeader: true,
+        cell: (item) => {
+          renders.set(item.id, (renders.get(item.id) ?? 0) + 1);
+          return item.name;
+        },
+      },
+    ];
+    function Counted() {
+      const [selected, setSelected] = useState<Set<string>>(new Set());
+      return (
+        <DataTable
+          label="Things"
+          rows={rows}
+          rowKey={rowKey}
+          columns={counted}
+          selected={selected}
+          onSelectedChange={setSelected}
+        />
+      );
+    }
+    const rows = items(5);
+    const rowKey = (item: Item) => item.id;
+    render(<Counted />);
+    renders.clear();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select id_1' }));
+    expect(Object.fromEntries(renders)).toEqual({ id_1: 1 });
+    expect(bodyRows()[1]?.getAttribute('aria-selected')).toBe('true');
+    renders.clear();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select id_1' }));
+    expect(Object.fromEntries(renders)).toEqual({ id_1: 1 });
+    expect(bodyRows()[1]?.getAttribute('aria-selected')).toBe('false');
+  });
+
+  it('sizes the view from a ResizeObserver, without reading the layout while it mounts', () => {
+    let notify: () => void = () => undefined;
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: () => void) {
+          notify = callback;
+        }
+        observe() {}
+        disconnect() {}
+        unobserve() {}
+      },
+    );
+    let reads = 0;
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(() => {
+      reads += 1;
+      return 220;
+    });
+    render(<Harness rows={items(1000)} />);
+    // A reading would be a forced synchronous layout of the new screen in a real browser.
+    expect(reads).toBe(0);
+    const guessed = bodyRows().length;
+    expect(guessed).toBe(Math.ceil(Math.round(window.innerHeight * 0.7) / 44) + 8);
+    act(() => notify());
+    expect(reads).toBeGreaterThan(0);
+    expect(bodyRows().length).toBe(Math.ceil(220 / 44) + 8);
   });
 });
