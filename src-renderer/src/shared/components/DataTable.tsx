@@ -1,4 +1,4 @@
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import {
   memo,
   useCallback,
@@ -129,6 +129,22 @@ function observeRectAfterLayout(
   return () => observer.disconnect();
 }
 
+const scrolledOnce = new WeakSet<Element>();
+
+/**
+ * The library's scrolling, minus its first write: as it mounts it scrolls the new area to 0, where a
+ * new element already is, and `scrollTo` forces a synchronous layout of the whole screen (38 ms of a
+ * cold "Ports" click in the list benchmark). Any later scroll (to a row, back to the top) is written.
+ */
+const scrollUnlessFresh: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
+  const element = instance.scrollElement;
+  if (element && !scrolledOnce.has(element)) {
+    scrolledOnce.add(element);
+    if (offset + (options.adjustments ?? 0) === 0) return;
+  }
+  elementScroll(offset, options, instance);
+};
+
 /** The first guess at the scroll area's size: what the CSS gives it (70% of the window) or `height`. */
 function initialRect(height: number | undefined) {
   if (typeof window === 'undefined' || !window.innerHeight) return FALLBACK_RECT;
@@ -217,6 +233,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     overscan: props.overscan ?? 8,
     initialRect: initialRect(props.height),
     observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollUnlessFresh,
   });
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;

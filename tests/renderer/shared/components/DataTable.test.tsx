@@ -155,7 +155,7 @@ describe('DataTable rendering cost', () => {
     expect(bodyRows()[1]?.getAttribute('aria-selected')).toBe('false');
   });
 
-  it('sizes the view from a ResizeObserver, without reading the layout while it mounts', () => {
+  it('sizes the view from a ResizeObserver, without reading the layout or scrolling while it mounts', () => {
     let notify: () => void = () => undefined;
     vi.stubGlobal(
       'ResizeObserver',
@@ -173,9 +173,18 @@ describe('DataTable rendering cost', () => {
       reads += 1;
       return 220;
     });
-    render(<Harness rows={items(1000)} />);
-    // A reading would be a forced synchronous layout of the new screen in a real browser.
+    const scrollTo = vi.fn();
+    // On HTMLElement itself, removed after the test (jsdom's elements have none of their own).
+    Object.defineProperty(HTMLElement.prototype, 'scrollTo', { value: scrollTo, configurable: true });
+    try {
+      render(<Harness rows={items(1000)} />);
+    } finally {
+      delete (HTMLElement.prototype as { scrollTo?: unknown }).scrollTo;
+    }
+    // A reading, or a scroll of the new area to where it already is, would be a forced synchronous
+    // layout of the new screen in a real browser.
     expect(reads).toBe(0);
+    expect(scrollTo).not.toHaveBeenCalled();
     const guessed = bodyRows().length;
     expect(guessed).toBe(Math.ceil(Math.round(window.innerHeight * 0.7) / 44) + 8);
     act(() => notify());
