@@ -141,17 +141,12 @@ function portColumns(
   ];
 }
 
-function PortsTable({ ports }: { ports: MobilePortView[] }) {
-  const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));
+function PortsTable({ ports, places }: { ports: MobilePortView[]; places: PlaceNames }) {
   const open = usePortsStore((state) => state.open);
   const selected = usePortsStore((state) => state.selected);
   const setSelected = usePortsStore((state) => state.setSelected);
   const rotateMany = usePortsStore((state) => state.rotateMany);
   const schedulesView = usePortsStore((state) => state.schedules.data);
-  const loadSchedules = usePortsStore((state) => state.loadSchedules);
-  useEffect(() => {
-    void loadSchedules();
-  }, [loadSchedules]);
   const schedules = useMemo(() => indexSchedules(schedulesView), [schedulesView]);
   const [scheduling, setScheduling] = useState(false);
   const columns = useMemo(() => portColumns(places, schedules, open), [places, schedules, open]);
@@ -236,8 +231,18 @@ function PortsTestAll({ ports }: { ports: MobilePortView[] }) {
 
 const portKey = (port: MobilePortView) => port.id;
 
+const NO_PORTS: MobilePortView[] = [];
+
 export function PortsScreen() {
   const { loadable, refresh } = usePorts();
+  // Asked for as the screen opens, beside the ports, so that the first rows already have their
+  // next runs and country names (each later answer re-renders every row on screen).
+  const loadSchedules = usePortsStore((state) => state.loadSchedules);
+  useEffect(() => {
+    void loadSchedules();
+  }, [loadSchedules]);
+  const ports = loadable?.data ?? NO_PORTS;
+  const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));
   const openPortId = usePortsStore((state) => state.openPortId);
   const openPort = openPortId ? loadable?.data?.find((port) => port.id === openPortId) : undefined;
   if (openPort) return <PortDetail port={openPort} />;
@@ -260,7 +265,7 @@ export function PortsScreen() {
       >
         {(ports) => (
           <>
-            <PortsTable ports={ports} />
+            <PortsTable ports={ports} places={places} />
             <PortsTestAll ports={ports} />
           </>
         )}
