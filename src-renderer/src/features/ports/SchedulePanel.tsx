@@ -93,7 +93,7 @@ const PLACED = ['every', 'expression', 'timezone', 'jitter', 'stagger'];
 
 /** Shared by the detail and the list: pausing is global, so both say so. */
 export function PauseSchedulesToggle() {
-  const paused = usePortsStore((store) => store.schedules.data?.paused ?? false);
+  const paused = usePortsStore((store) => store.schedules.data?.paused ?? null);
   const pause = usePortsStore((store) => store.pauseSchedules);
   const [error, setError] = useState<IpcError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -108,8 +108,9 @@ export function PauseSchedulesToggle() {
       <label className="checkbox-field">
         <input
           type="checkbox"
-          checked={paused}
-          disabled={busy}
+          checked={paused === true}
+          // Unknown until the schedules are read: a click then could only guess.
+          disabled={busy || paused === null}
           onChange={(event) => void toggle(event.target.checked)}
         />{' '}
         Pause schedules

@@ -202,6 +202,17 @@ describe('port detail: app schedule and run log', () => {
     expect(within(panel()).getByText('Not a valid cron expression: bad minute')).toBeTruthy();
   });
 
+  it('says when the schedules cannot be read, and offers no pause it cannot know the state of', async () => {
+    fake.current.handle('schedules:list', () => fail('network_error', 'The service did not answer.'));
+    render(<PortDetail port={port()} />);
+    await settle();
+    expect(within(panel()).getByText('The service did not answer.')).toBeTruthy();
+    expect(
+      within(panel()).getByRole<HTMLInputElement>('checkbox', { name: 'Pause schedules' }).disabled,
+    ).toBe(true);
+    expect(within(panel()).queryByRole('form', { name: 'Rotation schedule' })).toBeNull();
+  });
+
   it('removes the schedule, and pauses every schedule with the global toggle', async () => {
     current = view([schedule()]);
     render(<PortDetail port={port()} />);
