@@ -2,7 +2,7 @@
  * `npm run bench:renderer`: how long the renderer takes from a click on a navigation link to the rows
  * of a long list being in the DOM, in the built renderer, in Debian's Chromium.
  *
- *   npm run bench:renderer -- [--runs N] [--ports N] [--root DIR] [--no-build]
+ *   npm run bench:renderer -- [--runs N] [--ports N] [--root DIR] [--no-build] [--profile]
  *
  * It builds the renderer (`electron-vite build`, output in `<root>/out/renderer`), serves that folder
  * on loopback, and opens it in headless Chromium with a fake `window.api` injected before the page's
@@ -20,10 +20,13 @@
  * reported too: the machine may be shared, and they say where the time went.
  *
  * `--root` measures another checkout (e.g. the code before a change) with this same script.
+ * `--profile` adds one cold run under Chromium's sampling profiler and prints the functions with the
+ * most self time (names from the built bundle, with its file:line:column).
  * Prints a table and one line `BENCH_RESULT {json}`.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CDPSession, Page } from 'playwright-core';
 import {
   breakdown,
   launchBench,
@@ -41,6 +44,7 @@ interface BenchOptions {
   ports: number;
   root: string;
   build: boolean;
+  profile: boolean;
 }
 
 function readOptions(): BenchOptions {
@@ -50,6 +54,7 @@ function readOptions(): BenchOptions {
       ports: { type: 'string', default: '1000' },
       root: { type: 'string', default: process.cwd() },
       'no-build': { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -64,6 +69,7 @@ function readOptions(): BenchOptions {
     ports: whole('ports', values.ports, 1),
     root: resolve(values.root),
     build: !values['no-build'],
+    profile: values.profile,
   };
 }
 
@@ -101,10 +107,65 @@ function installFakeApi(config: { ports: number; now: string }): void {
     expiresAt: iso((1 + (index % 29)) * 86_400_000),
     hasRotationLink: true,
   }));
-  (globalThis as unknown as { benchAnswers: BenchAnswers }).benchAnswers['ports:list'] = () => ports;
+  // Every third port has an app schedule, half of them within the hour (a countdown on the row).
+  const profileId = 'prof_bench';
+  const schedules = {
+    profileId,
+    paused: false,
+    schedules: ports
+      .filter((_port, index) => index % 3 === 0)
+      .map((port, index) => ({
+        profileId,
+        portId: port.id,
+        cadence: { kind: 'every', seconds: 300 },
+        jitterSeconds: 0,
+        staggerSeconds: 0,
+        offsetSeconds: 0,
+        nextRunAt: iso(index % 2 === 0 ? 60_000 + index * 1000 : 7_200_000),
+        consecutiveFailures: 0,
+        lastRuns: [],
+      })),
+  };
+  const answers = (globalThis as unknown as { benchAnswers: BenchAnswers }).benchAnswers;
+  answers['ports:list'] = () => ports;
+  answers['schedules:list'] = () => schedules;
 }
 
 const PORT_ROWS = 'table[aria-label="Mobile ports"] tbody tr';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  hitCount?: number;
+}
+
+/** One cold navigation under the sampling profiler: the top functions by self time. */
+async function profileCold(page: Page, client: CDPSession): Promise<void> {
+  await client.send('Profiler.enable');
+  await client.send('Profiler.setSamplingInterval', { interval: 100 });
+  await client.send('Profiler.start');
+  const timing = await timeNavigation(page, client, 'Ports', PORT_ROWS);
+  const { profile } = (await client.send('Profiler.stop')) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
+  const selfMs = new Map<number, number>();
+  profile.samples.forEach((id, index) => {
+    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+  });
+  const byFunction = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const file = url ? url.slice(url.lastIndexOf('/') + 1) : '';
+    const name = `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}:${columnNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + (selfMs.get(node.id) ?? 0));
+  }
+  const top = [...byFunction.entries()]
+    .filter(([name]) => !name.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 20);
+  console.log(`\nProfiled cold run: rows in DOM ${Math.round(timing.domMs)} ms; top self time (ms):`);
+  for (const [name, ms] of top) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
+}
 
 async function main(): Promise<void> {
   const options = readOptions();
@@ -128,6 +189,11 @@ async function main(): Promise<void> {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
       warm.push(await timeNavigation(page, client, 'Ports', PORT_ROWS));
+      await page.close();
+    }
+    if (options.profile) {
+      const { page, client } = await openOnSettings();
+      await profileCold(page, client);
       await page.close();
     }
   } finally {

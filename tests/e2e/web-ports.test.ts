@@ -13,7 +13,9 @@ import { startWebMode, type WebModeProcess } from './support/web-mode';
 /**
  * The Ports screen in web mode against the demo sandbox: the list, a port's detail, a rotation with
  * its receipt and cooldown (the sandbox told to hand back the same IP), copying credentials and the
- * IP history. Screenshots of the list, the detail and the receipt go to tests/e2e/artifacts/.
+ * IP history; the rotation limit (another tool rotated through the rotation link) with its Retry-After
+ * countdown; a relocation followed from `provisioning` to `active` on the sandbox clock; an app
+ * schedule and its next run in the list. Screenshots go to tests/e2e/artifacts/.
  */
 
 /** The demo sandbox's control API, found through the active profile's base URL. */
@@ -104,6 +106,84 @@ describe('web mode in a browser: ports', () => {
       await older.click();
       await page.getByText(/^Page 2 of/).waitFor();
     }
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the Retry-After countdown at the rotation limit, follows a relocation to active, and shows a schedule next run', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await browser.newPage();
+    await page.goto(web.url);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Ports', exact: true })
+      .click();
+    const table = page.getByRole('table', { name: 'Mobile ports' });
+    await table.locator('tbody tr th').first().waitFor();
+    // The second port: the first one's cooldown is known to the app from the test above.
+    const portId = (await table.locator('tbody tr th code').nth(1).innerText()).trim();
+    await table.locator('tbody tr th button').nth(1).click();
+    const rotate = page.getByRole('region', { name: 'Rotate' });
+    await rotate.waitFor();
+
+    // Another tool rotates the port through its rotation link: the app does not know, and its own
+    // rotation meets the service's limit (429 rotation_too_soon with Retry-After).
+    const link = await page.evaluate(async (id) => {
+      const api = (
+        window as unknown as {
+          api: {
+            ports: {
+              revealRotationLink: (input: {
+                portId: string;
+              }) => Promise<{ ok: boolean; value?: { rotationLink: string } }>;
+            };
+          };
+        }
+      ).api;
+      const result = await api.ports.revealRotationLink({ portId: id });
+      return result.value?.rotationLink ?? '';
+    }, portId);
+    expect(link).toMatch(/\/rotate\?key=/);
+    const elsewhere = await fetch(link);
+    expect(elsewhere.status).toBe(200);
+    await rotate.getByRole('button', { name: /^Rotate / }).click();
+    await rotate.getByText(/Rotation limit reached/).waitFor({ timeout: 30_000 });
+    const countdown = rotate.getByRole('timer');
+    expect(await countdown.innerText()).toMatch(/^The service allows the next try in \d+ s$/);
+    expect(await rotate.getByRole('button', { name: /^Rotat/ }).isDisabled()).toBe(true);
+    await screenshot(page, 'ports-rate-limited');
+
+    // Relocate, then move the sandbox clock past the modem's 80-100 s: the tracker in main sees it active.
+    const relocate = page.getByRole('region', { name: 'Relocate' });
+    const country = relocate.getByLabel('Country');
+    await expect.poll(() => country.locator('option').count()).toBeGreaterThan(1);
+    await country.selectOption({ index: 1 });
+    const carrier = relocate.getByLabel('Carrier');
+    await expect.poll(() => carrier.locator('option').count()).toBeGreaterThan(1);
+    await carrier.selectOption({ index: 1 });
+    await relocate.getByRole('checkbox', { name: /host, ports and credentials may change/ }).check();
+    await relocate.getByRole('button', { name: 'Relocate' }).click();
+    await relocate.getByText(/Provisioning on the new modem/).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(/Provisioning/);
+    await screenshot(page, 'ports-relocating');
+    await sandboxControl(page, '/clock', { advanceSeconds: 120 });
+    // The tracker's first check is 15 s after the start (real time in main).
+    await relocate.getByText(/Relocation done: the port is active/).waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toMatch(/Active/);
+
+    // An app schedule every 2 minutes: saved, then its next run counts down in the list.
+    const schedulePanel = page.getByRole('region', { name: 'App schedule' });
+    await schedulePanel.getByRole('textbox', { name: 'Every' }).fill('2');
+    await schedulePanel.getByRole('button', { name: 'Add schedule' }).click();
+    await schedulePanel.getByRole('status').filter({ hasText: 'Schedule saved.' }).waitFor();
+    await schedulePanel.getByRole('timer').waitFor();
+    await screenshot(page, 'ports-schedule');
+    // The schedule editor and its run log: no serious or critical axe violation.
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: '← All ports' }).click();
+    const row = table.locator('tbody tr').filter({ hasText: portId });
+    await row.getByRole('timer').waitFor();
+    expect(await row.getByRole('timer').innerText()).toMatch(/^in (1|2):\d\d$/);
+    await screenshot(page, 'ports-next-run', true);
     expect(problems).toEqual([]);
   });
 });

@@ -1,5 +1,11 @@
 import type { SubUser, Subscription } from '../../../src-main/api/api-types';
-import type { AppState, PortsChanged, PortsRotation, RendererApi } from '../../../src-main/ipc/contract';
+import type {
+  AppState,
+  PortsChanged,
+  PortsRotation,
+  RendererApi,
+  SchedulesChanged,
+} from '../../../src-main/ipc/contract';
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
 import { useAlertsStore } from '../features/alerts/alerts-store';
@@ -21,6 +27,7 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  *   `topups:changed` also updates the top-up the wizard follows;
  * - `ports:rotation` gives the ports store each rotation's progress and receipt (any trigger), and
  *   `ports:changed` also carries the relocation tracker's progress;
+ * - `schedules:changed` replaces the active profile's schedules ("next run", pause, recent runs);
  * - `settings:changed` replaces the settings;
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
@@ -89,6 +96,19 @@ function isRotationEvent(payload: unknown): payload is PortsRotation {
   );
 }
 
+/** `schedules:changed`: the whole schedules view of one profile. */
+function isSchedulesView(payload: unknown): payload is SchedulesChanged {
+  return (
+    isObject(payload) &&
+    typeof payload.profileId === 'string' &&
+    typeof payload.paused === 'boolean' &&
+    Array.isArray(payload.schedules) &&
+    payload.schedules.every(
+      (item) => isObject(item) && typeof item.portId === 'string' && Array.isArray(item.lastRuns),
+    )
+  );
+}
+
 /** Reads the app state again and, after a reconnect, every list that was loaded. */
 export async function resync(reconnect: boolean): Promise<void> {
   await useAppStore.getState().load();
@@ -113,6 +133,10 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       api.ports.onRotation((payload) => {
         if (isRotationEvent(payload) && isActiveProfile(payload.profileId))
           usePortsStore.getState().applyRotation(payload);
+      }),
+      api.schedules.onChanged((payload) => {
+        if (isSchedulesView(payload) && isActiveProfile(payload.profileId))
+          usePortsStore.getState().applySchedules(payload);
       }),
       api.subscriptions.onChanged((payload) => {
         forActiveProfile((changed: Subscription[]) =>

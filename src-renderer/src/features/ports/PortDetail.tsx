@@ -13,6 +13,7 @@ import { LABEL_MAX, ROTATION_INTERVAL_MINUTES } from './port-limits';
 import { usePortsStore } from './ports-store';
 import { RelocatePanel } from './RelocatePanel';
 import { RotatePanel } from './RotatePanel';
+import { SchedulePanel } from './SchedulePanel';
 import { UsagePanel } from './UsagePanel';
 
 export interface CredentialFormat {
@@ -244,8 +245,8 @@ function SettingsPanel({ port }: { port: MobilePortView }) {
         ) : null}
         <p className="muted small">
           Server-side rotation keeps running when this app is closed, in whole minutes. The app&apos;s own
-          schedules (below) can rotate every few seconds or on a cron expression, add jitter and stagger a
-          group of ports, but only while the app runs.
+          schedule (below, &ldquo;App schedule&rdquo;) can rotate every few seconds or minutes or on a cron
+          expression, add jitter and stagger a group of ports, but only while the app runs.
         </p>
         {unplaced.length ? (
           <ul className="error-text" role="alert">
@@ -291,6 +292,7 @@ export function PortDetail({ port }: { port: MobilePortView }) {
       <RotatePanel portId={port.id} label={name} />
       <CredentialsPanel port={port} />
       <SettingsPanel key={port.id} port={port} />
+      <SchedulePanel key={`schedule-${port.id}`} portId={port.id} />
       <RelocatePanel port={port} />
       <IpHistoryPanel portId={port.id} />
       <UsagePanel portId={port.id} />

@@ -1,5 +1,5 @@
-import { useCallback, useMemo } from 'react';
-import type { MobilePortView } from '../../../../src-main/ipc/contract';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import type { MobilePortView, PortSchedule, SchedulesView } from '../../../../src-main/ipc/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { RefreshButton } from '../../shared/components/RefreshButton';
@@ -8,11 +8,34 @@ import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { TestAllResults } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
+import { NextRun } from './NextRun';
 import { PortDetail } from './PortDetail';
 import { type PlaceNames, usePlaceNames } from './place-names';
 import { usePorts } from './ports-hooks';
 import { usePortsStore } from './ports-store';
 import { RotateButton } from './RotatePanel';
+import { PauseSchedulesToggle, ScheduleEditor } from './SchedulePanel';
+
+/** `TestAllResults` walks every target on each render: only when its own inputs change. */
+const TestAll = memo(TestAllResults);
+
+interface ScheduleIndex {
+  paused: boolean;
+  byPort: ReadonlyMap<string, PortSchedule>;
+}
+
+/** One lookup per row instead of a search through every schedule. */
+function indexSchedules(view: SchedulesView | null): ScheduleIndex {
+  return {
+    paused: view?.paused ?? false,
+    byPort: new Map((view?.schedules ?? []).map((schedule) => [schedule.portId, schedule])),
+  };
+}
+
+function nextRunSortValue(schedules: ScheduleIndex, portId: string): number | null {
+  const at = schedules.byPort.get(portId)?.nextRunAt;
+  return at && !schedules.paused ? Date.parse(at) : null;
+}
 
 export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
   if (port.rotation.mode === 'manual') return 'Manual';
@@ -23,7 +46,11 @@ export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
   return port.rotation.mode;
 }
 
-function portColumns(places: PlaceNames, open: (id: string) => void): DataColumn<MobilePortView>[] {
+function portColumns(
+  places: PlaceNames,
+  schedules: ScheduleIndex,
+  open: (id: string) => void,
+): DataColumn<MobilePortView>[] {
   return [
     {
       id: 'label',
@@ -83,6 +110,19 @@ function portColumns(places: PlaceNames, open: (id: string) => void): DataColumn
       cell: (port) => rotationText(port),
     },
     {
+      id: 'nextRun',
+      header: 'Next run',
+      sortValue: (port) => nextRunSortValue(schedules, port.id),
+      cell: (port) => {
+        const schedule = schedules.byPort.get(port.id);
+        return schedule ? (
+          <NextRun schedule={schedule} paused={schedules.paused} />
+        ) : (
+          <span className="muted">—</span>
+        );
+      },
+    },
+    {
       id: 'expires',
       header: 'Expires',
       sortValue: (port) => Date.parse(port.expiresAt),
@@ -101,13 +141,15 @@ function portColumns(places: PlaceNames, open: (id: string) => void): DataColumn
   ];
 }
 
-function PortsTable({ ports }: { ports: MobilePortView[] }) {
-  const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));
+function PortsTable({ ports, places }: { ports: MobilePortView[]; places: PlaceNames }) {
   const open = usePortsStore((state) => state.open);
   const selected = usePortsStore((state) => state.selected);
   const setSelected = usePortsStore((state) => state.setSelected);
   const rotateMany = usePortsStore((state) => state.rotateMany);
-  const columns = useMemo(() => portColumns(places, open), [places, open]);
+  const schedulesView = usePortsStore((state) => state.schedules.data);
+  const schedules = useMemo(() => indexSchedules(schedulesView), [schedulesView]);
+  const [scheduling, setScheduling] = useState(false);
+  const columns = useMemo(() => portColumns(places, schedules, open), [places, schedules, open]);
   const searchText = useCallback(
     (port: MobilePortView) =>
       [
@@ -123,38 +165,84 @@ function PortsTable({ ports }: { ports: MobilePortView[] }) {
     [places],
   );
   // A selection may hold ports that left the list (another account's refresh): count only present ones.
-  const present = ports.filter((port) => selected.has(port.id)).map((port) => port.id);
-  return (
-    <DataTable
-      label="Mobile ports"
-      rows={ports}
-      rowKey={portKey}
-      columns={columns}
-      searchText={searchText}
-      searchLabel="Search ports"
-      selected={selected}
-      onSelectedChange={setSelected}
-      rowHeight={58}
-      toolbar={
-        present.length ? (
-          <>
-            <button type="button" className="button" onClick={() => void rotateMany(present)}>
-              Rotate {present.length} selected
-            </button>
-            <button type="button" className="button button--quiet" onClick={() => setSelected(new Set())}>
-              Clear selection
-            </button>
-          </>
-        ) : null
-      }
-    />
+  const present = useMemo(
+    () => (selected.size ? ports.filter((port) => selected.has(port.id)).map((port) => port.id) : []),
+    [ports, selected],
   );
+  return (
+    <>
+      {scheduling && present.length ? (
+        <section className="panel" aria-labelledby="group-schedule-heading">
+          <h2 id="group-schedule-heading">Schedule {present.length} selected ports</h2>
+          <p className="muted small">
+            One schedule for the group: the ports rotate one after another, the stagger apart, never all at
+            once. It replaces each port&apos;s own schedule.
+          </p>
+          <ScheduleEditor key={present.join(',')} portIds={present} onDone={() => setScheduling(false)} />
+          <button type="button" className="button button--quiet" onClick={() => setScheduling(false)}>
+            Close
+          </button>
+        </section>
+      ) : null}
+      <DataTable
+        label="Mobile ports"
+        rows={ports}
+        rowKey={portKey}
+        columns={columns}
+        searchText={searchText}
+        searchLabel="Search ports"
+        selected={selected}
+        onSelectedChange={setSelected}
+        rowHeight={58}
+        // Rows here are heavy (rotate and test buttons, two times, a countdown): a few beyond the view.
+        overscan={4}
+        toolbar={
+          present.length ? (
+            <>
+              <button type="button" className="button" onClick={() => void rotateMany(present)}>
+                Rotate {present.length} selected
+              </button>
+              <button type="button" className="button" onClick={() => setScheduling(true)}>
+                Schedule {present.length} selected…
+              </button>
+              <button type="button" className="button button--quiet" onClick={() => setSelected(new Set())}>
+                Clear selection
+              </button>
+            </>
+          ) : null
+        }
+      />
+    </>
+  );
+}
+
+/** The test-all targets, rebuilt only when the list changes (not on every store update). */
+function PortsTestAll({ ports }: { ports: MobilePortView[] }) {
+  const targets = useMemo(
+    () =>
+      ports.map((port) => ({
+        target: { kind: 'port' as const, portId: port.id },
+        label: port.label || port.id,
+      })),
+    [ports],
+  );
+  return <TestAll what="ports" targets={targets} />;
 }
 
 const portKey = (port: MobilePortView) => port.id;
 
+const NO_PORTS: MobilePortView[] = [];
+
 export function PortsScreen() {
   const { loadable, refresh } = usePorts();
+  // Asked for as the screen opens, beside the ports, so that the first rows already have their
+  // next runs and country names (each later answer re-renders every row on screen).
+  const loadSchedules = usePortsStore((state) => state.loadSchedules);
+  useEffect(() => {
+    void loadSchedules();
+  }, [loadSchedules]);
+  const ports = loadable?.data ?? NO_PORTS;
+  const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));
   const openPortId = usePortsStore((state) => state.openPortId);
   const openPort = openPortId ? loadable?.data?.find((port) => port.id === openPortId) : undefined;
   if (openPort) return <PortDetail port={openPort} />;
@@ -162,7 +250,12 @@ export function PortsScreen() {
     <Screen
       title="Ports"
       description="Dedicated 4G/5G mobile ports: their exit IP, location and rotation."
-      actions={<RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="ports" />}
+      actions={
+        <>
+          <PauseSchedulesToggle />
+          <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="ports" />
+        </>
+      }
     >
       <AsyncContent
         loadable={loadable}
@@ -172,14 +265,8 @@ export function PortsScreen() {
       >
         {(ports) => (
           <>
-            <PortsTable ports={ports} />
-            <TestAllResults
-              what="ports"
-              targets={ports.map((port) => ({
-                target: { kind: 'port', portId: port.id },
-                label: port.label || port.id,
-              }))}
-            />
+            <PortsTable ports={ports} places={places} />
+            <PortsTestAll ports={ports} />
           </>
         )}
       </AsyncContent>

@@ -9,6 +9,9 @@ import type {
   PortsRotation,
   RelocationProgress,
   RotationReceipt,
+  ScheduleCadence,
+  ScheduleRun,
+  SchedulesView,
 } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
@@ -32,6 +35,13 @@ export interface RotateOptions {
 
 export const HISTORY_PER_PAGE = 20;
 
+/** What `schedules:set` takes besides the ports: one editor fills it for one port or a selection. */
+export interface ScheduleInput {
+  cadence: ScheduleCadence;
+  jitterSeconds: number;
+  staggerSeconds: number;
+}
+
 /** Mobile ports of the active account, their rotations, relocations, IP history and usage. */
 interface PortsStore {
   ports: Loadable<MobilePortView[]>;
@@ -43,6 +53,10 @@ interface PortsStore {
   ipHistory: Record<string, Loadable<IpHistoryView>>;
   usage: Record<string, Loadable<UsageReport>>;
   receipts: Record<string, Loadable<RotationReceipt[]>>;
+  /** The app's own rotation schedules of the active profile, and "Pause schedules". */
+  schedules: Loadable<SchedulesView>;
+  /** Each port's whole run log (`schedules:runs`), for the detail. */
+  scheduleRuns: Record<string, Loadable<ScheduleRun[]>>;
 
   load: (force?: boolean) => Promise<void>;
   /** Loads the list again if it was loaded (after a reconnect: changes may have been missed). */
@@ -76,6 +90,13 @@ interface PortsStore {
   exportIpHistory: (portId: string) => Promise<IpcResult<IpHistoryExport>>;
   loadUsage: (portId: string, from?: string, to?: string, force?: boolean) => Promise<void>;
   loadReceipts: (portId: string, force?: boolean) => Promise<void>;
+  loadSchedules: (force?: boolean) => Promise<void>;
+  /** `schedules:changed` (already checked to be the active profile's): replaces the view. */
+  applySchedules: (view: SchedulesView) => void;
+  setSchedule: (portIds: string[], input: ScheduleInput) => Promise<IpcResult<SchedulesView>>;
+  removeSchedule: (portIds: string[]) => Promise<IpcResult<SchedulesView>>;
+  pauseSchedules: (paused: boolean) => Promise<IpcResult<SchedulesView>>;
+  loadScheduleRuns: (portId: string, force?: boolean) => Promise<void>;
   reset: () => void;
 }
 
@@ -89,6 +110,8 @@ const empty = () => ({
   ipHistory: {},
   usage: {},
   receipts: {},
+  schedules: idle<SchedulesView>(),
+  scheduleRuns: {},
 });
 
 const retryAtOf = (error: IpcError, now: number) =>
@@ -121,6 +144,15 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     if (result.ok) portsList.updateLoaded((list) => mergeById(list, [result.value]));
     return result;
   };
+  /** A run log on screen is read again when a run may have been added (only logs already read). */
+  const refreshRuns = (portIds: readonly string[]) =>
+    Promise.all(
+      portIds.filter((id) => get().scheduleRuns[id] !== undefined).map((id) => runsList.load([id], true)),
+    );
+  const viewed = (result: IpcResult<SchedulesView>) => {
+    if (result.ok) get().applySchedules(result.value);
+    return result;
+  };
 
   return {
     ...empty(),
@@ -129,7 +161,12 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       // Relocation progress pushed while the socket was down was lost too; only worth asking for
       // when the ports were on screen.
       const loaded = get().ports.status !== 'idle';
-      await Promise.all([portsList.reloadLoaded(), loaded ? get().loadRelocations() : undefined]);
+      await Promise.all([
+        portsList.reloadLoaded(),
+        loaded ? get().loadRelocations() : undefined,
+        schedulesSlice.reloadLoaded(),
+        runsList.reloadLoaded(),
+      ]);
     },
     applyChanges: (changed, relocations) => {
       portsList.updateLoaded((list) => mergeById(list, changed));
@@ -145,6 +182,7 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       if (event.phase === 'started') rotating(event.portId);
       else if (event.phase === 'finished' && event.receipt) finished(event.receipt);
       else if (event.phase === 'failed' && event.error) failed(event.portId, event.error);
+      if (event.phase !== 'started') void refreshRuns([event.portId]);
     },
     open: (openPortId) => set({ openPortId }),
     setSelected: (selected) => set({ selected }),
@@ -194,8 +232,25 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     exportIpHistory: (portId) => callApi((api) => api.ports.exportIpHistory({ portId })),
     loadUsage: (portId, from, to, force = false) => usageList.load([portId, from, to], force),
     loadReceipts: (portId, force = false) => receiptsList.load([portId], force),
+    loadSchedules: (force = false) => schedulesSlice.load([], force),
+    applySchedules: (view) => {
+      const previous = get().schedules.data;
+      set({ schedules: { status: 'ready', data: view, error: null } });
+      // A log is read again only when its port's newest run is not the one it already had.
+      const newest = (from: SchedulesView | null, portId: string) =>
+        from?.schedules.find((schedule) => schedule.portId === portId)?.lastRuns[0]?.at ?? null;
+      void refreshRuns(
+        Object.keys(get().scheduleRuns).filter((id) => newest(view, id) !== newest(previous, id)),
+      );
+    },
+    setSchedule: async (portIds, input) =>
+      viewed(await callApi((api) => api.schedules.set({ portIds, ...input }))),
+    removeSchedule: async (portIds) => viewed(await callApi((api) => api.schedules.remove({ portIds }))),
+    pauseSchedules: async (paused) => viewed(await callApi((api) => api.schedules.pause({ paused }))),
+    loadScheduleRuns: (portId, force = false) => runsList.load([portId], force),
     reset: () => {
-      for (const slice of [portsList, historyList, usageList, receiptsList]) slice.forget();
+      for (const slice of [portsList, historyList, usageList, receiptsList, schedulesSlice, runsList])
+        slice.forget();
       set(empty());
     },
   };
@@ -237,5 +292,22 @@ export const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]
     place: inMap<PortsStore, RotationReceipt[]>('receipts'),
     key: (portId) => portId,
     fetch: (portId) => callApi((api) => api.ports.receipts({ portId })),
+  },
+);
+
+export const schedulesSlice: LoadableSlice<PortsStore, SchedulesView, []> = createLoadableSlice(
+  usePortsStore,
+  {
+    place: inField<PortsStore, SchedulesView>('schedules'),
+    fetch: () => callApi((api) => api.schedules.list()),
+  },
+);
+
+export const runsList: LoadableSlice<PortsStore, ScheduleRun[], [string]> = createLoadableSlice(
+  usePortsStore,
+  {
+    place: inMap<PortsStore, ScheduleRun[]>('scheduleRuns'),
+    key: (portId) => portId,
+    fetch: (portId) => callApi((api) => api.schedules.runs({ portId })),
   },
 );

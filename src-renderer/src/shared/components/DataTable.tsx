@@ -1,5 +1,14 @@
-import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
+import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 
 /**
  * A long list as a table: search, sort, multi-select, and only the rows in view in the DOM
@@ -43,6 +52,8 @@ export interface DataTableProps<T> {
   rowHeight?: number;
   /** Height of the scroll area in px (default: 70% of the window, via CSS). */
   height?: number;
+  /** Rows drawn beyond each edge of the view (default 8): fewer mount faster, more scroll smoother. */
+  overscan?: number;
   /** Shown above the table, next to the search (bulk actions). */
   toolbar?: ReactNode;
   /** Shown when the search matches nothing. */
@@ -92,12 +103,119 @@ export function visibleRows<T>(
 
 /** In a page with no layout (jsdom, a hidden tab) the scroll area measures 0: draw a first screenful anyway. */
 const FALLBACK_RECT = { width: 1024, height: 640 };
-function observeWithFallback(
+
+/**
+ * The scroll area's size from a ResizeObserver only. The library's own observer reads
+ * `clientHeight` as it mounts, which forces a synchronous layout of the whole new screen in the
+ * middle of React's commit (55 ms of a cold "Ports" click in the list benchmark); the observer's
+ * first callback comes after the browser's own layout, in the same frame, so rows are drawn for the
+ * first guess (`initialRect`) and corrected before paint if it was wrong.
+ */
+function observeRectAfterLayout(
   instance: Virtualizer<HTMLDivElement, Element>,
   callback: (rect: { width: number; height: number }) => void,
 ) {
-  return observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : FALLBACK_RECT));
+  const element = instance.scrollElement;
+  const view = instance.targetWindow;
+  if (!element || !view) return;
+  const report = () => {
+    const { clientWidth: width, clientHeight: height } = element;
+    callback(height > 0 ? { width, height } : FALLBACK_RECT);
+  };
+  if (!view.ResizeObserver) {
+    report();
+    return () => undefined;
+  }
+  const observer = new view.ResizeObserver(report);
+  observer.observe(element, { box: 'content-box' });
+  return () => observer.disconnect();
 }
+
+const scrolledOnce = new WeakSet<Element>();
+
+/**
+ * The library's scrolling, minus its first write: as it mounts it scrolls the new area to 0, where a
+ * new element already is, and `scrollTo` forces a synchronous layout of the whole screen (38 ms of a
+ * cold "Ports" click in the list benchmark). Any later scroll (to a row, back to the top) is written.
+ */
+const scrollUnlessFresh: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
+  const element = instance.scrollElement;
+  if (element && !scrolledOnce.has(element)) {
+    scrolledOnce.add(element);
+    if (offset + (options.adjustments ?? 0) === 0) return;
+  }
+  elementScroll(offset, options, instance);
+};
+
+/** The first guess at the scroll area's size: what the CSS gives it (70% of the window) or `height`. */
+function initialRect(height: number | undefined) {
+  if (typeof window === 'undefined' || !window.innerHeight) return FALLBACK_RECT;
+  return { width: window.innerWidth, height: height ?? Math.round(window.innerHeight * 0.7) };
+}
+
+interface DataRowProps<T> {
+  row: T;
+  rowKey: string;
+  index: number;
+  columns: readonly DataColumn<T>[];
+  rowHeight: number;
+  selectable: boolean;
+  isSelected: boolean;
+  className: string | undefined;
+  /** The row's name in its checkbox label (`rowName`, or the key). */
+  name: string;
+  onToggle: (key: string) => void;
+}
+
+/**
+ * One row, re-rendered only when its own props change: a selection toggles one row, not all of
+ * them, and a parent render (search box, toolbar) leaves the rows alone. The parent keeps
+ * `columns` and `onToggle` stable.
+ */
+function DataRowInner<T>({
+  row,
+  rowKey: key,
+  index,
+  columns,
+  rowHeight,
+  selectable,
+  isSelected,
+  className,
+  name,
+  onToggle,
+}: DataRowProps<T>) {
+  return (
+    <tr
+      style={{ height: rowHeight }}
+      aria-rowindex={index + 2}
+      aria-selected={selectable ? isSelected : undefined}
+      className={className}
+    >
+      {selectable ? (
+        <td className="data-table__check">
+          <input
+            type="checkbox"
+            aria-label={`Select ${name}`}
+            checked={isSelected}
+            onChange={() => onToggle(key)}
+          />
+        </td>
+      ) : null}
+      {columns.map((column) =>
+        column.rowHeader ? (
+          <th key={column.id} scope="row" className={column.className}>
+            {column.cell(row)}
+          </th>
+        ) : (
+          <td key={column.id} className={column.className}>
+            {column.cell(row)}
+          </td>
+        ),
+      )}
+    </tr>
+  );
+}
+const DataRow = memo(DataRowInner) as typeof DataRowInner;
 
 export function DataTable<T>(props: DataTableProps<T>) {
   const { label, rows, rowKey, columns, searchText, selected, onSelectedChange, rowHeight = 44 } = props;
@@ -117,9 +235,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     count: shown.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 8,
-    initialRect: FALLBACK_RECT,
-    observeElementRect: observeWithFallback,
+    overscan: props.overscan ?? 8,
+    initialRect: initialRect(props.height),
+    observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollUnlessFresh,
   });
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
@@ -145,13 +264,19 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }
     onSelectedChange(next);
   };
-  const toggleOne = (key: string) => {
-    if (!selectable) return;
-    const next = new Set(selected);
+  // Stable for the memoised rows; reads the selection of the last render.
+  const latest = useRef({ selected, onSelectedChange });
+  useLayoutEffect(() => {
+    latest.current = { selected, onSelectedChange };
+  });
+  const toggleOne = useCallback((key: string) => {
+    const { selected: current, onSelectedChange: change } = latest.current;
+    if (!current || !change) return;
+    const next = new Set(current);
     if (next.has(key)) next.delete(key);
     else next.add(key);
-    onSelectedChange(next);
-  };
+    change(next);
+  }, []);
 
   return (
     <div className="data-table">
@@ -231,35 +356,19 @@ export function DataTable<T>(props: DataTableProps<T>) {
               const isSelected = selectable && selected.has(key);
               const extra = props.rowClassName?.(row);
               return (
-                <tr
+                <DataRow
                   key={key}
-                  style={{ height: rowHeight }}
-                  aria-rowindex={item.index + 2}
-                  aria-selected={selectable ? isSelected : undefined}
+                  row={row}
+                  rowKey={key}
+                  index={item.index}
+                  columns={columns}
+                  rowHeight={rowHeight}
+                  selectable={selectable}
+                  isSelected={isSelected}
                   className={[isSelected ? 'is-selected' : '', extra ?? ''].join(' ').trim() || undefined}
-                >
-                  {selectable ? (
-                    <td className="data-table__check">
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${props.rowName?.(row) ?? key}`}
-                        checked={isSelected}
-                        onChange={() => toggleOne(key)}
-                      />
-                    </td>
-                  ) : null}
-                  {columns.map((column) =>
-                    column.rowHeader ? (
-                      <th key={column.id} scope="row" className={column.className}>
-                        {column.cell(row)}
-                      </th>
-                    ) : (
-                      <td key={column.id} className={column.className}>
-                        {column.cell(row)}
-                      </td>
-                    ),
-                  )}
-                </tr>
+                  name={props.rowName?.(row) ?? key}
+                  onToggle={toggleOne}
+                />
               );
             })}
             {padBottom > 0 ? (

@@ -117,4 +117,20 @@ describe('ports store', () => {
       ),
     ).not.toContain('SECRET');
   });
+
+  it('drops the schedules and run logs on reset, and an answer still in flight for the old account', async () => {
+    const scheduled = { profileId: 'prof_work', paused: false, schedules: [] };
+    fake.current.handle('schedules:list', () => ok(scheduled));
+    fake.current.handle('schedules:runs', () => ok([]));
+    await usePortsStore.getState().loadSchedules();
+    await usePortsStore.getState().loadScheduleRuns('port_1');
+    let answer: (value: ReturnType<typeof ok<typeof scheduled>>) => void = () => undefined;
+    fake.current.handle('schedules:list', () => new Promise((done) => (answer = done)));
+    const late = usePortsStore.getState().loadSchedules(true);
+    usePortsStore.getState().reset();
+    answer(ok({ ...scheduled, paused: true }));
+    await late;
+    expect(usePortsStore.getState().schedules).toEqual({ status: 'idle', data: null, error: null });
+    expect(usePortsStore.getState().scheduleRuns).toEqual({});
+  });
 });

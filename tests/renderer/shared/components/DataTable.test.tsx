@@ -1,6 +1,6 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DataTable,
   visibleRows,
@@ -123,5 +123,89 @@ describe('DataTable', () => {
     const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Select Item 1' });
     expect(box.checked).toBe(true);
     expect(screen.queryByRole('checkbox', { name: 'Select id_1' })).toBeNull();
+  });
+});
+
+describe('DataTable rendering cost', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('re-renders only the row whose selection changed', () => {
+    const renders = new Map<string, number>();
+    const counted: DataColumn<Item>[] = [
+      {
+        id: 'name',
+        header: 'Name',
+        rowHeader: true,
+        cell: (item) => {
+          renders.set(item.id, (renders.get(item.id) ?? 0) + 1);
+          return item.name;
+        },
+      },
+    ];
+    function Counted() {
+      const [selected, setSelected] = useState<Set<string>>(new Set());
+      return (
+        <DataTable
+          label="Things"
+          rows={rows}
+          rowKey={rowKey}
+          columns={counted}
+          selected={selected}
+          onSelectedChange={setSelected}
+        />
+      );
+    }
+    const rows = items(5);
+    const rowKey = (item: Item) => item.id;
+    render(<Counted />);
+    renders.clear();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select id_1' }));
+    expect(Object.fromEntries(renders)).toEqual({ id_1: 1 });
+    expect(bodyRows()[1]?.getAttribute('aria-selected')).toBe('true');
+    renders.clear();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select id_1' }));
+    expect(Object.fromEntries(renders)).toEqual({ id_1: 1 });
+    expect(bodyRows()[1]?.getAttribute('aria-selected')).toBe('false');
+  });
+
+  it('sizes the view from a ResizeObserver, without reading the layout or scrolling while it mounts', () => {
+    let notify: () => void = () => undefined;
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: () => void) {
+          notify = callback;
+        }
+        observe() {}
+        disconnect() {}
+        unobserve() {}
+      },
+    );
+    let reads = 0;
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(() => {
+      reads += 1;
+      return 220;
+    });
+    const scrollTo = vi.fn();
+    // On HTMLElement itself, removed after the test (jsdom's elements have none of their own).
+    Object.defineProperty(HTMLElement.prototype, 'scrollTo', { value: scrollTo, configurable: true });
+    try {
+      render(<Harness rows={items(1000)} />);
+    } finally {
+      delete (HTMLElement.prototype as { scrollTo?: unknown }).scrollTo;
+    }
+    // A reading, or a scroll of the new area to where it already is, would be a forced synchronous
+    // layout of the new screen in a real browser.
+    expect(reads).toBe(0);
+    expect(scrollTo).not.toHaveBeenCalled();
+    const guessed = bodyRows().length;
+    expect(guessed).toBe(Math.ceil(Math.round(window.innerHeight * 0.7) / 44) + 8);
+    act(() => notify());
+    expect(reads).toBeGreaterThan(0);
+    expect(bodyRows().length).toBe(Math.ceil(220 / 44) + 8);
   });
 });
