@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Subscription } from '../../../../src-main/api/api-types';
 import type { CredentialFormat, IpcError, ProxyTestTargetInput } from '../../../../src-main/ipc/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
@@ -6,6 +6,7 @@ import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useCities, useCountries, useStates } from '../catalog/catalog-hooks';
+import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import { CopyButton } from '../../shared/components/CopyButton';
 import { saveTextFile } from './download';
@@ -102,6 +103,30 @@ function PlaceFields(props: {
       />
     </>
   );
+}
+
+/** `proxy:testMany` takes at most this many targets in one call. */
+const SESSION_TESTS_MAX = 200;
+
+/**
+ * "Test all" over the numbered sessions the export writes (`<prefix>1` … `<prefix>N`), with the shown
+ * string's targeting: each session should get its own exit IP, and this shows whether it does.
+ */
+function SessionTests(props: { built: ProxyTestTargetInput; sessionPrefix: string; count: string }) {
+  const { built, sessionPrefix } = props;
+  const count = Number(props.count);
+  const targets = useMemo<NamedTarget[]>(() => {
+    if (built.kind !== 'subscription' || !Number.isSafeInteger(count) || count < 1) return [];
+    return Array.from({ length: Math.min(count, SESSION_TESTS_MAX) }, (_, index) => {
+      const session = `${sessionPrefix}${index + 1}`;
+      return {
+        target: { ...built, targeting: { ...built.targeting, session } },
+        label: `session ${session}`,
+      };
+    });
+  }, [built, sessionPrefix, count]);
+  if (targets.length === 0) return null;
+  return <TestAllResults targets={targets} what="sessions" />;
 }
 
 export function ProxyStringBuilder({ subscription }: { subscription: Subscription }) {
@@ -275,6 +300,9 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
         </p>
       ) : null}
       {line !== null && built ? <TestProxyButton target={built} label="this string" /> : null}
+      {line !== null && built ? (
+        <SessionTests built={built} sessionPrefix={session || 's'} count={count} />
+      ) : null}
       <p className="muted small">
         When no exit IP matches the targeting, the gateway answers your tool with its own error page (an HTTP
         error from the proxy), not with an API error: the string itself is valid, the place has no IPs right
