@@ -341,7 +341,10 @@ export async function traceMainThread(
   client.on('Tracing.dataCollected', collect);
   const complete = new Promise<void>((done) => client.once('Tracing.tracingComplete', () => done()));
   await client.send('Tracing.start', {
-    traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] },
+    traceConfig: {
+      // `blink`: FinalizeFrame is there (and much else, filtered out below).
+      includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink'],
+    },
     transferMode: 'ReportEvents',
   });
   const result = await act();
