@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Locator, type Page } from 'playwright-core';
+import { defaultSettings } from '../src-main/core/settings/settings-schema';
+import { toSettingsView } from '../src-main/core/settings/settings-service';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -173,11 +175,11 @@ export async function openPage(
 
 /**
  * Runs in the page before its scripts and before the bench's own `install`: a `window.api` with an
- * online account and default settings. Calls answer `{ ok: true }` at once with what a bench put in
+ * online account and the app's default settings (made in Node from the settings service). Calls answer `{ ok: true }` at once with what a bench put in
  * `globalThis.benchAnswers` (`'ports:list': (input) => …`); channels no bench answers get an empty
  * list, so a screen never spins on them. Self-contained: Playwright serialises it.
  */
-function installBaseFakeApi(config: { now: string }): void {
+function installBaseFakeApi(config: { now: string; settings: unknown }): void {
   const now = Date.parse(config.now);
   const profile = {
     id: 'prof_bench',
@@ -202,16 +204,10 @@ function installBaseFakeApi(config: { now: string }): void {
     notices: [],
     jobs: { owner: true, message: null },
   };
-  const settings = {
-    theme: 'light',
-    polling: { usageMinutes: 15, topUpVerifyingSeconds: 10, topUpAwaitingPaymentSeconds: 30 },
-    alerts: { trafficRemainingPercent: 10, expiryWarningDays: 3 },
-    desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
-  };
   const holder = globalThis as unknown as { benchAnswers: Record<string, (input: never) => unknown> };
   holder.benchAnswers = {
     'app:getState': () => appState,
-    'settings:get': () => settings,
+    'settings:get': () => config.settings,
     'topups:list': () => ({ data: [], pagination: { page: 1, perPage: 20, total: 0, totalPages: 0 } }),
   };
   const domain = (name: string) =>
@@ -262,7 +258,9 @@ export async function launchBench<C extends { now: string }>(
   // tsx compiles the benches with esbuild's keepNames, which wraps functions in `__name(...)`: the
   // functions sent to the page need that helper there too.
   await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
-  await context.addInitScript(installBaseFakeApi, { now: config.now });
+  // The app's own defaults: a hand-made copy fell behind the settings view once (Settings threw).
+  const settings = toSettingsView(defaultSettings());
+  await context.addInitScript(installBaseFakeApi, { now: config.now, settings });
   // Playwright's own parameter type unboxes `C`; the config is plain JSON, so nothing is unboxed.
   await context.addInitScript(install as (config: unknown) => void, config);
   return {
@@ -313,4 +311,68 @@ export function breakdown(timings: Timing[]) {
     styleMs: median((t) => t.styleMs),
     scriptMs: median((t) => t.scriptMs),
   };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: { type?: string } };
+}
+
+/**
+ * Runs `act` (a timed click) under Chromium's tracing (devtools.timeline) and sums the renderer main
+ * thread's time per event name from the click on, for the names that say where a frame's time goes
+ * (script, style, layout, paint, and `CanvasRenderingContext2D::FinalizeFrame`: a canvas' drawing
+ * rasterised, which Performance.getMetrics counts under none of its durations), up to the end of
+ * the next frame (`frameMs`). Names nest (a FunctionCall inside an EventDispatch): not a sum.
+ */
+export async function traceMainThread(
+  client: CDPSession,
+  act: () => Promise<Timing>,
+): Promise<{ result: Timing; msByName: [string, number][] }> {
+  const events: TraceEvent[] = [];
+  const collect = (data: { value: object[] }) => {
+    events.push(...(data.value as TraceEvent[]));
+  };
+  client.on('Tracing.dataCollected', collect);
+  const complete = new Promise<void>((done) => client.once('Tracing.tracingComplete', () => done()));
+  await client.send('Tracing.start', {
+    traceConfig: {
+      // `blink`: FinalizeFrame is there (and much else, filtered out below).
+      includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink'],
+    },
+    transferMode: 'ReportEvents',
+  });
+  const result = await act();
+  await client.send('Tracing.end');
+  await complete;
+  client.off('Tracing.dataCollected', collect);
+  const click = events.find((event) => event.name === 'EventDispatch' && event.args?.data?.type === 'click');
+  const msByName = new Map<string, number>();
+  if (click) {
+    const wanted = new Set([
+      'EventDispatch',
+      'FunctionCall',
+      'RunMicrotasks',
+      'TimerFire',
+      'FireAnimationFrame',
+      'UpdateLayoutTree',
+      'Layout',
+      'PrePaint',
+      'Paint',
+      'Layerize',
+      'CanvasRenderingContext2D::FinalizeFrame',
+    ]);
+    for (const event of events) {
+      if (event.pid !== click.pid || event.tid !== click.tid) continue;
+      if (event.ts < click.ts || event.ts > click.ts + result.frameMs * 1000) continue;
+      if (event.ph !== 'X' || !wanted.has(event.name)) continue;
+      msByName.set(event.name, (msByName.get(event.name) ?? 0) + (event.dur ?? 0) / 1000);
+    }
+  }
+  return { result, msByName: [...msByName.entries()].sort((a, b) => b[1] - a[1]) };
 }

@@ -2,7 +2,7 @@
  * `npm run bench:renderer`: how long the renderer takes from a click on a navigation link to the rows
  * of a long list being in the DOM, in the built renderer, in Debian's Chromium.
  *
- *   npm run bench:renderer -- [--runs N] [--ports N] [--root DIR] [--no-build] [--profile]
+ *   npm run bench:renderer -- [--runs N] [--ports N] [--root DIR] [--no-build] [--profile] [--trace]
  *
  * It builds the renderer (`electron-vite build`, output in `<root>/out/renderer`), serves that folder
  * on loopback, and opens it in headless Chromium with a fake `window.api` injected before the page's
@@ -21,7 +21,8 @@
  *
  * `--root` measures another checkout (e.g. the code before a change) with this same script.
  * `--profile` adds one cold run under Chromium's sampling profiler and prints the functions with the
- * most self time (names from the built bundle, with its file:line:column).
+ * most self time (names from the built bundle, with its file:line:column). `--trace` adds one cold
+ * run under Chromium's tracing: the main thread's time per event up to the end of the next frame.
  * Prints a table and one line `BENCH_RESULT {json}`.
  */
 import { resolve } from 'node:path';
@@ -35,6 +36,7 @@ import {
   summarise,
   summaryLine,
   timeNavigation,
+  traceMainThread,
   type BenchAnswers,
   type Timing,
 } from './browser-bench-kit';
@@ -45,6 +47,7 @@ interface BenchOptions {
   root: string;
   build: boolean;
   profile: boolean;
+  trace: boolean;
 }
 
 function readOptions(): BenchOptions {
@@ -55,6 +58,7 @@ function readOptions(): BenchOptions {
       root: { type: 'string', default: process.cwd() },
       'no-build': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -70,6 +74,7 @@ function readOptions(): BenchOptions {
     root: resolve(values.root),
     build: !values['no-build'],
     profile: values.profile,
+    trace: values.trace,
   };
 }
 
@@ -195,6 +200,15 @@ async function main(): Promise<void> {
       const { page, client } = await openOnSettings();
       await profileCold(page, client);
       await page.close();
+    }
+    if (options.trace) {
+      const { page, client } = await openOnSettings();
+      const trace = await traceMainThread(client, () => timeNavigation(page, client, 'Ports', PORT_ROWS));
+      await page.close();
+      console.log(
+        `\nTraced cold run: rows in DOM ${Math.round(trace.result.domMs)} ms, end of next frame ${Math.round(trace.result.frameMs)} ms; main thread (ms, names nest):`,
+      );
+      for (const [name, ms] of trace.msByName) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
     }
   } finally {
     await bench.close();

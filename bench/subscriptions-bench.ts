@@ -11,7 +11,16 @@
  *     (goal < 50 ms). The report is read, the chart and its 366-row table twin rendered, and uPlot
  *     draws bars and the requests line.
  *
- *   npm run bench:subscriptions -- [--runs N] [--sub-users N] [--days N] [--root DIR] [--no-build]
+ *   npm run bench:subscriptions -- [--runs N] [--sub-users N] [--days N] [--root DIR] [--no-build] [--trace]
+ *
+ * What the numbers are: "in DOM" ends when a MutationObserver first sees the rows or the chart's
+ * canvas (for the chart: uPlot has built it; its drawing may not be rasterised yet). "End of next
+ * frame" ends in a task after the next requestAnimationFrame: by then the canvas' drawing has been
+ * rasterised (`CanvasRenderingContext2D::FinalizeFrame`, on the main thread in software raster, as
+ * in headless Chromium or on a machine without GPU) and the frame's style, layout and paint done:
+ * what a user waits for. The script/style/layout counters are Chromium's Performance.getMetrics and
+ * do not include the canvas raster; `--trace` adds one chart run under Chromium's tracing and prints
+ * the main thread's time per event, FinalizeFrame included.
  *
  * Prints a table and one line `BENCH_RESULT {json}` (the goals and whether each median met them).
  */
@@ -26,6 +35,7 @@ import {
   summarise,
   summaryLine,
   timeClick,
+  traceMainThread,
   type BenchAnswers,
   type Timing,
 } from './browser-bench-kit';
@@ -39,6 +49,7 @@ interface BenchOptions {
   days: number;
   root: string;
   build: boolean;
+  trace: boolean;
 }
 
 function readOptions(): BenchOptions {
@@ -49,6 +60,7 @@ function readOptions(): BenchOptions {
       days: { type: 'string', default: '366' },
       root: { type: 'string', default: process.cwd() },
       'no-build': { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -64,6 +76,7 @@ function readOptions(): BenchOptions {
     days: whole('days', values.days, 2, 366),
     root: resolve(values.root),
     build: !values['no-build'],
+    trace: values.trace,
   };
 }
 
@@ -144,7 +157,12 @@ const clickTab = (page: Page, name: string) => ({
 });
 
 /** From a click on "Show" with a range of `days` days up to today to the chart's canvas. */
-async function timeChart(page: Page, client: Parameters<typeof timeClick>[1], days: number) {
+async function timeChart(
+  page: Page,
+  client: Parameters<typeof timeClick>[1],
+  days: number,
+  wrap: (act: () => Promise<Timing>) => Promise<Timing> = (act) => act(),
+) {
   await tab(page, 'Usage').click();
   // The tab opens on 30 days: that chart (and uPlot's module) is there before the measured one.
   await page.locator('figure.bar-chart[data-points="30"] canvas').waitFor();
@@ -153,12 +171,14 @@ async function timeChart(page: Page, client: Parameters<typeof timeClick>[1], da
   const range = page.getByRole('form', { name: 'Usage range' });
   await range.getByLabel('From').fill(from.toISOString().slice(0, 10));
   await range.getByLabel('To').fill(to.toISOString().slice(0, 10));
-  return timeClick(page, client, {
-    clickText: 'Show',
-    ready: `figure.bar-chart[data-points="${days}"] canvas`,
-    rows: `figure.bar-chart[data-points="${days}"] tbody tr`,
-    click: () => range.getByRole('button', { name: 'Show', exact: true }).click(),
-  });
+  return wrap(() =>
+    timeClick(page, client, {
+      clickText: 'Show',
+      ready: `figure.bar-chart[data-points="${days}"] canvas`,
+      rows: `figure.bar-chart[data-points="${days}"] tbody tr`,
+      click: () => range.getByRole('button', { name: 'Show', exact: true }).click(),
+    }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -197,6 +217,20 @@ async function main(): Promise<void> {
       const fresh = await openDetail();
       chart.push(await timeChart(fresh.page, fresh.client, options.days));
       await fresh.page.close();
+    }
+    if (options.trace) {
+      const traced = await openDetail();
+      let msByName: [string, number][] = [];
+      const timing = await timeChart(traced.page, traced.client, options.days, async (act) => {
+        const trace = await traceMainThread(traced.client, act);
+        msByName = trace.msByName;
+        return trace.result;
+      });
+      await traced.page.close();
+      console.log(
+        `\nTraced ${options.days}-day chart: canvas in DOM ${Math.round(timing.domMs)} ms, end of next frame ${Math.round(timing.frameMs)} ms; main thread (ms, names nest):`,
+      );
+      for (const [name, ms] of msByName) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
     }
   } finally {
     await bench.close();

@@ -16,8 +16,11 @@ export interface NamedTarget {
 export function TestAllResults({ targets, what }: { targets: NamedTarget[]; what: string }) {
   const entries = useProxyTestStore((store) => store.entries);
   const testMany = useProxyTestStore((store) => store.testMany);
-  const busy = targets.some(({ target }) => entries[targetKey(target)]?.running);
-  const tested = targets.filter(({ target }) => entries[targetKey(target)]);
+  // Nothing tested yet (every list's first render): no key to build for each of 1,000 targets.
+  const tested = Object.keys(entries).length
+    ? targets.filter(({ target }) => entries[targetKey(target)])
+    : [];
+  const busy = tested.some(({ target }) => entries[targetKey(target)]?.running);
   return (
     <section className="proxy-test-all" aria-label={`Test all ${what}`}>
       <button

@@ -46,6 +46,92 @@ export function chartColumns(points: readonly ChartPoint[], secondary?: ChartLin
   return secondary ? [times, values, Float64Array.from(secondary.values)] : [times, values];
 }
 
+export interface BarRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Share of a column a bar takes when there is room for a gap (as uPlot's `bars({ size: [0.7, …] })`). */
+const BAR_SHARE = 0.7;
+const MAX_BAR_PX = 40;
+const BAR_STROKE = 'rgb(37, 99, 235)';
+
+/**
+ * Bars with every edge on a whole canvas pixel. uPlot's own bar builder stops snapping once the gap
+ * between bars is under 5 px (a year in ~1,000 px), and a path of hundreds of abutting rectangles
+ * with fractional edges costs Chromium's software raster (no GPU: headless, many VMs and remote
+ * desktops) 50-90 ms per draw, against 3-5 ms with whole-pixel edges (measured in
+ * `bench/subscriptions-bench.ts --trace`: `CanvasRenderingContext2D::FinalizeFrame`). Where a
+ * column has under a pixel to spare the bars touch (`dense`, no gap, as uPlot draws them).
+ *
+ * `centres` and `tops` are canvas pixels of each point (`null`: no bar), `base` the value axis' 0.
+ */
+export function snappedBars(
+  centres: readonly number[],
+  tops: readonly (number | null)[],
+  base: number,
+  maxWidth = MAX_BAR_PX,
+): { rects: BarRect[]; dense: boolean } {
+  let column = Infinity;
+  for (let index = 1; index < centres.length; index += 1)
+    column = Math.min(column, Math.abs((centres[index] ?? 0) - (centres[index - 1] ?? 0)));
+  if (!Number.isFinite(column)) column = maxWidth / BAR_SHARE;
+  const shared = Math.min(column * BAR_SHARE, maxWidth);
+  const dense = column - shared < 1;
+  const width = dense ? column : shared;
+  const bottom = Math.round(base);
+  const rects: BarRect[] = [];
+  let previousRight = -Infinity;
+  centres.forEach((centre, index) => {
+    const top = tops[index];
+    if (top === null || top === undefined) return;
+    // Never over the bar before (a translucent fill would darken the overlap), never under 1 px wide.
+    let left = Math.max(Math.round(centre - width / 2), previousRight);
+    // Touching bars share their edge: rounding a half pixel either way must not open a 1 px gap.
+    if (dense && left - previousRight === 1) left = previousRight;
+    const right = Math.max(Math.round(centre + width / 2), left + 1);
+    previousRight = right;
+    const y = Math.round(top);
+    rects.push({ x: left, y: Math.min(y, bottom), width: right - left, height: Math.abs(bottom - y) });
+  });
+  return { rects, dense };
+}
+
+/**
+ * `snappedBars` as a uPlot path builder for a series with `pxAlign: 0`: dense bars are filled in the
+ * stroke's colour, unstroked (as uPlot's own bars are when they touch).
+ */
+function snappedBarsPath(chart: uPlot, seriesIndex: number, first: number, last: number): uPlot.Series.Paths {
+  const series = chart.series[seriesIndex];
+  const scale = series?.scale ?? 'y';
+  const times = chart.data[0];
+  const values = chart.data[seriesIndex] ?? [];
+  const centres: number[] = [];
+  const tops: (number | null)[] = [];
+  for (let index = first; index <= last; index += 1) {
+    const value = values[index];
+    centres.push(chart.valToPos(times[index] ?? 0, 'x', true));
+    tops.push(value === null || value === undefined ? null : chart.valToPos(value, scale, true));
+  }
+  const { rects, dense } = snappedBars(
+    centres,
+    tops,
+    chart.valToPos(0, scale, true),
+    MAX_BAR_PX * devicePixelRatio,
+  );
+  const fill = new Path2D();
+  for (const rect of rects) fill.rect(rect.x, rect.y, rect.width, rect.height);
+  if (dense) return { fill, stroke: null, _fill: BAR_STROKE };
+  // The series is not shifted half a pixel (`pxAlign: 0`, which would put the fill's edges back
+  // between pixels): the 1 px outline goes through the centres of the bar's outer pixels instead.
+  const stroke = new Path2D();
+  for (const rect of rects)
+    stroke.rect(rect.x + 0.5, rect.y + 0.5, rect.width - 1, Math.max(0, rect.height - 1));
+  return { fill, stroke };
+}
+
 /**
  * A daily bar chart drawn with uPlot (small, canvas, fast with a year of points: one draw call per
  * series, not hundreds of SVG nodes; already a dependency), with the same numbers as a table for
@@ -97,8 +183,9 @@ export function BarChart({
               {
                 label: valueHeader,
                 fill: 'rgba(37, 99, 235, 0.35)',
-                stroke: 'rgb(37, 99, 235)',
-                paths: UPlot.paths.bars?.({ size: [0.7, 40] }),
+                stroke: BAR_STROKE,
+                paths: snappedBarsPath,
+                pxAlign: 0,
                 value: (_chart, value) => (value === null ? '—' : format(value)),
               },
               ...(secondary
