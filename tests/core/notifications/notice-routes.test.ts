@@ -35,7 +35,7 @@ describe('what a notification click opens', () => {
       label: 'Berlin',
       state: 'active',
       message: 'done',
-    } as Parameters<typeof relocationNotices.build>[0]);
+    });
     expect([rotated, same, failed, relocated].map((n) => n.route)).toEqual(Array(4).fill('/ports/mp_1'));
   });
 
@@ -56,7 +56,7 @@ describe('what a notification click opens', () => {
       kind: 'credited',
       title: 't',
       body: 'b',
-    } as Parameters<typeof topUpNotices.build>[0]);
+    });
     expect(notice.route).toBe('/topups/tu_1');
   });
 
