@@ -52,7 +52,7 @@ describe('a clicked notification opens what it is about (app:navigate)', () => {
     fake.current.emit('app:navigate', { route: '/topups/topup_9' });
     await settle();
     expect(window.location.hash).toBe('#/topups');
-    expect(fake.current.callsTo('topups:get')).toContainEqual({ topUpId: 'topup_9' });
+    expect(fake.current.callsTo('topups:get')).toEqual([{ topUpId: 'topup_9' }]);
     expect(useTopUpWizardStore.getState()).toMatchObject({ open: true, topUp: { id: 'topup_9' } });
     useTopUpWizardStore.getState().reset();
     fake.current.handle('topups:get', () => fail('not_found', 'No such top-up.'));

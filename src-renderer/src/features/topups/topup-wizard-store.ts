@@ -255,7 +255,11 @@ export const useTopUpWizardStore = create<WizardStore>()((set, get) => {
 
     openTopUpById: async (topUpId) => {
       const result = await callApi((api) => api.topups.get({ topUpId }));
-      if (result.ok) get().openTopUp(result.value);
+      if (result.ok) {
+        // As `openTopUp`, without its second read: this one is fresh.
+        set({ ...fresh(), open: true, topUp: result.value, step: 'coin' });
+        void get().loadPayment();
+      }
       return result;
     },
 
