@@ -262,6 +262,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     events,
     clock,
     activeProfileId: () => profiles.active()?.id ?? null,
+    ownsJobs: () => jobs().owner,
     listPorts: (profileId) => ports.refresh(profileId),
     rotation,
     schedules: {

@@ -80,6 +80,7 @@ export const CALL_CHANNELS = [
 export const EVENT_CHANNELS = [
   'app:stateChanged',
   'app:callSlow',
+  'app:navigate',
   'ports:changed',
   'ports:rotation',
   'subscriptions:changed',

@@ -10,6 +10,16 @@ export interface MainWindowOptions {
   development: boolean;
   /** Start hidden (start minimised, or at login); default: show once painted. */
   showOnReady?: boolean;
+  /** Open at this route (`/ports/<id>`, a clicked notification's), in the URL fragment. */
+  initialRoute?: string | null;
+}
+
+/** The page's URL at a route: the app routes in the fragment (`#/ports/<id>`). */
+export function rendererUrlAt(rendererUrl: string, route: string | null | undefined): string {
+  if (!route) return rendererUrl;
+  const url = new URL(rendererUrl);
+  url.hash = route;
+  return url.toString();
 }
 
 /**
@@ -103,7 +113,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   contents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   contents.session.setPermissionCheckHandler(() => false);
   if (options.showOnReady ?? true) window.once('ready-to-show', () => window.show());
-  void window.loadURL(options.rendererUrl);
+  void window.loadURL(rendererUrlAt(options.rendererUrl, options.initialRoute));
   return window;
 }
 

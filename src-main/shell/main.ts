@@ -23,6 +23,7 @@ import { SystemTrayService } from './tray';
 import type { TrayStateService } from '../core/ports/tray-state';
 import type { SettingsView } from '../ipc/contract';
 import { GlobalShortcut } from './global-shortcut';
+import { openNotificationRoute } from './notification-click';
 import { createOsNotifier } from './os-notifications';
 import { createLinkOpener } from './open-external';
 import { createFileSaver } from './save-file';
@@ -65,19 +66,30 @@ const lifecycle = new DesktopLifecycle({
   onWindowVisibility: (visible) => core?.windowVisibility(visible),
 });
 
-function showWindow({ hidden }: { hidden: boolean }): void {
+function showWindow({ hidden, route = null }: { hidden: boolean; route?: string | null }): {
+  window: BrowserWindow;
+  created: boolean;
+} {
   if (mainWindow && !mainWindow.isDestroyed()) {
     if (mainWindow.isMinimized()) mainWindow.restore();
     if (!mainWindow.isVisible()) mainWindow.show();
     mainWindow.focus();
-    return;
+    return { window: mainWindow, created: false };
   }
   const preloadPath = join(app.getAppPath(), 'out', 'preload', 'index.js');
-  mainWindow = createMainWindow({ preloadPath, rendererUrl, development, showOnReady: !hidden });
-  lifecycle.attachWindow(mainWindow);
-  mainWindow.on('closed', () => {
+  const window = createMainWindow({
+    preloadPath,
+    rendererUrl,
+    development,
+    showOnReady: !hidden,
+    initialRoute: route,
+  });
+  mainWindow = window;
+  lifecycle.attachWindow(window);
+  window.on('closed', () => {
     mainWindow = null;
   });
+  return { window, created: true };
 }
 
 async function boot(): Promise<void> {
@@ -101,7 +113,11 @@ async function boot(): Promise<void> {
     dataDir: app.getPath('userData'),
     log,
     notifications: {
-      notifier: createOsNotifier({ onClick: () => showWindow({ hidden: false }) }),
+      // A click opens the window at what the notice is about (`app:navigate`, or the new window's URL).
+      notifier: createOsNotifier({
+        onClick: (route) =>
+          openNotificationRoute(route, (initial) => showWindow({ hidden: false, route: initial })),
+      }),
       isWindowFocused: () => mainWindow !== null && !mainWindow.isDestroyed() && mainWindow.isFocused(),
     },
     // The core checks every link first (a known top-up's explorer link or payment URI, `TopUpLinks`).

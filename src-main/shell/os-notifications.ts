@@ -19,8 +19,8 @@ export interface OsNotificationsOptions {
   createNotification?: NotificationFactory;
   /** Default: `Notification.isSupported()`. */
   isSupported?: () => boolean;
-  /** A click opens the window (on the port the notice is about). */
-  onClick: (target: OsNotice['target']) => void;
+  /** A click opens the window at what the notice is about (its route, built by the core). */
+  onClick: (route: OsNotice['route']) => void;
 }
 
 /**
@@ -40,7 +40,7 @@ export function createOsNotifier(options: OsNotificationsOptions): OsNotifier {
       if (alive.size > 20) alive.delete(alive.values().next().value as NotificationHandle);
       notification.on('click', () => {
         alive.delete(notification);
-        options.onClick(notice.target);
+        options.onClick(notice.route);
       });
       notification.show();
     },

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
 import type { AppCore } from '../../src-main/core/app-core';
 import { buildAppCore } from '../../src-main/core/create-app-core';
+import type { TrayStateService } from '../../src-main/core/ports/tray-state';
 import type { JobsOwnership } from '../../src-main/core/runtime/background-jobs';
 import { FakeClock } from '../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
@@ -32,9 +33,12 @@ describe('schedules seen from a process that does not own the jobs', () => {
   });
 
   afterEach(async () => {
+    trays.splice(0);
     for (const core of cores.splice(0)) await core.dispose();
     await sandbox.close();
   });
+
+  const trays: TrayStateService[] = [];
 
   async function processOn(owner: boolean): Promise<Call> {
     const ownership: JobsOwnership = {
@@ -45,6 +49,7 @@ describe('schedules seen from a process that does not own the jobs', () => {
     const jobState = await JobStateStore.open({ dataDir });
     const core = buildAppCore({
       mode: 'web',
+      onDesktopParts: ({ tray }) => trays.push(tray),
       settings: await SettingsStore.open({ dataDir }),
       keychain: new SessionSecretStore(),
       keychainStatus: () => ({ available: true }),
@@ -104,5 +109,14 @@ describe('schedules seen from a process that does not own the jobs', () => {
     expect((await other('schedules:list', undefined)).schedules).toEqual([]);
     // The owner's own view is untouched by the refused calls.
     expect((await owner('schedules:list', undefined)).paused).toBe(false);
+  });
+
+  it('the tray state of each process knows from the core whether it runs the schedules', async () => {
+    await processOn(true);
+    await processOn(false);
+    // Web mode does not start the tray (the desktop does): started here to read its state.
+    for (const tray of trays) await tray.start();
+    expect(trays.map((tray) => tray.current.ownsSchedules)).toEqual([true, false]);
+    for (const tray of trays) tray.stop();
   });
 });

@@ -1,4 +1,5 @@
 import jsQR from 'jsqr';
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Coin, TopUp } from '../../src-main/api/api-types';
@@ -193,6 +194,25 @@ describe('web mode in a browser: top-ups', () => {
     const declared = await callInPage<TopUp>(page, 'topups', 'get', { topUpId: expiring });
     expect(declared.txid).toBe('cd'.repeat(32));
   }, 240_000);
+
+  it('Export CSV is the browser download of every top-up, and the page says so', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp();
+    const listed = await callInPage<{ pagination: { total: number } }>(page, 'topups', 'list', {
+      page: 1,
+      perPage: 100,
+    });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('topups.csv');
+    const csv = readFileSync(await download.path(), 'utf8');
+    // A header line and one line per top-up (CRLF, RFC 4180).
+    expect(csv.split('\r\n').filter((line) => line !== '')).toHaveLength(listed.pagination.total + 1);
+    await page.getByRole('status').filter({ hasText: 'Downloaded as topups.csv.' }).waitFor();
+    expect(problems).toEqual([]);
+  }, 120_000);
 
   it('the QR code decodes to exactly the paymentUri for every coin and network of the catalog', async (context) => {
     requireBrowser(context);

@@ -15,6 +15,7 @@ describe('channel names for the preload', () => {
       [
         'app:stateChanged',
         'app:callSlow',
+        'app:navigate',
         'alerts:raised',
         'ports:changed',
         'ports:rotation',

@@ -48,8 +48,15 @@ vi.mock('electron', () => {
   return { BrowserWindow };
 });
 
-const { createMainWindow, guardWebContents, isAppFrame, isDevelopmentRun, rendererUrlFor } =
-  await import('../../src-main/shell/main-window');
+const {
+  createMainWindow,
+  guardWebContents,
+  isAppFrame,
+  isDevelopmentRun,
+  isRendererPage,
+  rendererUrlAt,
+  rendererUrlFor,
+} = await import('../../src-main/shell/main-window');
 
 const RENDERER = 'app://renderer/index.html';
 const prevented = () => ({ preventDefault: vi.fn() });
@@ -162,5 +169,18 @@ describe('main window', () => {
     expect(rendererUrlFor(isDevelopmentRun(true, 'http://evil.example'), 'http://evil.example')).toBe(
       'app://renderer/index.html',
     );
+  });
+
+  it('opens a new window at a clicked notification’s route, in the fragment, still the app’s page', () => {
+    expect(rendererUrlAt('app://renderer/index.html', '/ports/mp_1')).toBe(
+      'app://renderer/index.html#/ports/mp_1',
+    );
+    expect(rendererUrlAt('http://localhost:5173/', '/topups/tu%201')).toBe(
+      'http://localhost:5173/#/topups/tu%201',
+    );
+    expect(rendererUrlAt('app://renderer/index.html', null)).toBe('app://renderer/index.html');
+    expect(
+      isRendererPage(rendererUrlAt('app://renderer/index.html', '/ports/mp_1'), 'app://renderer/index.html'),
+    ).toBe(true);
   });
 });

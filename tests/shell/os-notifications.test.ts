@@ -9,7 +9,7 @@ vi.mock('electron', () => ({
 const { createOsNotifier } = await import('../../src-main/shell/os-notifications');
 
 describe('createOsNotifier', () => {
-  it('shows a notice through the injected factory and opens its target on click', () => {
+  it('shows a notice through the injected factory and opens its route on click', () => {
     const created: { init: unknown; click?: () => void; shown: boolean }[] = [];
     const clicks: unknown[] = [];
     const notifier = createOsNotifier({
@@ -22,14 +22,14 @@ describe('createOsNotifier', () => {
         };
       },
       isSupported: () => true,
-      onClick: (target) => clicks.push(target),
+      onClick: (route) => clicks.push(route),
     });
     notifier.show({
       kind: 'rotation-new-ip',
       title: 'New IP: Berlin',
       body: '1.1.1.1 → 2.2.2.2',
       dedupeKey: 'r1',
-      target: { screen: 'ports', portId: 'mp_1' },
+      route: '/ports/mp_1',
     });
     expect(created).toEqual([
       expect.objectContaining({
@@ -38,7 +38,7 @@ describe('createOsNotifier', () => {
       }),
     ]);
     created[0]?.click?.();
-    expect(clicks).toEqual([{ screen: 'ports', portId: 'mp_1' }]);
+    expect(clicks).toEqual(['/ports/mp_1']);
   });
 
   it('shows nothing where the OS has no notifications', () => {
@@ -48,7 +48,7 @@ describe('createOsNotifier', () => {
       isSupported: () => false,
       onClick: () => {},
     });
-    notifier.show({ kind: 'relocation-done', title: 't', body: 'b', dedupeKey: 'k' });
+    notifier.show({ kind: 'relocation-done', title: 't', body: 'b', dedupeKey: 'k', route: '/ports/mp_1' });
     expect(factory).not.toHaveBeenCalled();
   });
 });

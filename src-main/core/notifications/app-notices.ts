@@ -2,6 +2,7 @@ import type { RaisedAlert } from '../alerts/alert-center';
 import type { AlertKind } from '../alerts/alert-rules';
 import type { TopUpNotice } from '../topups/topup-watcher';
 import type { NotificationProvider, OsNotice } from './notification-kinds';
+import { alertRoute, topUpRoute } from './notice-routes';
 
 /**
  * Usage alerts (traffic low, runs out, caps, expiry) as OS notifications. An alert kind the user
@@ -17,6 +18,7 @@ export function alertNotices(disabledKinds: () => readonly AlertKind[]): Notific
       body: alert.message,
       // The crossing's key: one crossing is one notice, even if two paths report it.
       dedupeKey: `alert:${alert.key}`,
+      route: alertRoute(alert),
     }),
   };
 }
@@ -29,6 +31,6 @@ export const topUpNotices: NotificationProvider<TopUpNotice> = {
     title: notice.title,
     body: notice.body,
     dedupeKey: `topup:${notice.profileId}:${notice.topUpId}:${notice.kind}`,
-    target: { screen: 'topups', topUpId: notice.topUpId },
+    route: topUpRoute(notice.topUpId),
   }),
 };

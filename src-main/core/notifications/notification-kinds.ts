@@ -1,3 +1,5 @@
+import type { AppRoute } from '../../ipc/contract';
+
 /**
  * Every kind of OS notification the user can turn off in Settings (`notifications` preferences).
  * A new feature adds its kinds here and a provider of its own.
@@ -35,8 +37,11 @@ export interface OsNotice {
   body: string;
   /** Equal keys within the dedupe window are shown once (one receipt told by two paths). */
   dedupeKey: string;
-  /** What a click on the notification opens in the window (a port's detail). */
-  target?: { screen: 'ports'; portId: string } | { screen: 'topups'; topUpId: string } | undefined;
+  /**
+   * What a click opens in the window (`notice-routes.ts`): the port, the subscription, or the
+   * top-up in the wizard's live view.
+   */
+  route: AppRoute;
 }
 
 /**

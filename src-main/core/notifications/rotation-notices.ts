@@ -1,6 +1,7 @@
 import type { PortsRotation } from '../../ipc/contract';
 import type { RelocationNotice } from '../ports/relocation-tracker';
 import type { NotificationProvider, OsNotice } from './notification-kinds';
+import { portRoute } from './notice-routes';
 
 /** A rotation's outcome, from whatever started it (the tray, the shortcut, a schedule, a button). */
 export interface RotationOutcome {
@@ -21,7 +22,7 @@ export const rotationNotices: NotificationProvider<RotationOutcome> = {
   mayDisplay: (event) => NOTIFIED_TRIGGERS.has(event.trigger),
   build: (event): OsNotice => {
     const name = event.label ?? event.portId;
-    const target = { screen: 'ports' as const, portId: event.portId };
+    const route = portRoute(event.portId);
     const by = event.trigger === 'schedule' ? ' (scheduled)' : '';
     if (event.outcome.kind === 'failed') {
       return {
@@ -29,7 +30,7 @@ export const rotationNotices: NotificationProvider<RotationOutcome> = {
         title: `Rotation failed: ${name}${by}`,
         body: event.outcome.message,
         dedupeKey: `rotation-failed:${event.profileId}:${event.portId}:${event.outcome.message}`,
-        target,
+        route,
       };
     }
     const { previousIp, ip, sameIp, receiptId } = event.outcome;
@@ -39,14 +40,14 @@ export const rotationNotices: NotificationProvider<RotationOutcome> = {
           title: `Same IP after rotation: ${name}${by}`,
           body: `The carrier handed back ${ip} again. You can rotate again once the cooldown ends.`,
           dedupeKey: `rotation:${receiptId}`,
-          target,
+          route,
         }
       : {
           kind: 'rotation-new-ip',
           title: `New IP: ${name}${by}`,
           body: `${previousIp} → ${ip}`,
           dedupeKey: `rotation:${receiptId}`,
-          target,
+          route,
         };
   },
 };
@@ -72,6 +73,6 @@ export const relocationNotices: NotificationProvider<RelocationNotice> = {
       notice.state === 'active' ? `Relocation done: ${notice.label}` : `Relocation failed: ${notice.label}`,
     body: notice.message,
     dedupeKey: `relocation:${notice.profileId}:${notice.portId}:${notice.state}`,
-    target: { screen: 'ports', portId: notice.portId },
+    route: portRoute(notice.portId),
   }),
 };

@@ -39,6 +39,11 @@ export interface PortsTrayState {
   pinned: boolean;
   hasSchedules: boolean;
   schedulesPaused: boolean;
+  /**
+   * False in a process that does not own the background jobs (another window or the web server
+   * runs the schedules): its pause would be refused (`not_job_owner`), so the item is disabled.
+   */
+  ownsSchedules: boolean;
   lastReceipt: TrayLastReceipt | null;
   /** Open top-ups of every profile (money in flight matters whichever profile is active). */
   payments: TrayPayment[];
@@ -64,6 +69,7 @@ export const EMPTY_PORTS_TRAY_STATE: PortsTrayState = {
   pinned: false,
   hasSchedules: false,
   schedulesPaused: false,
+  ownsSchedules: true,
   lastReceipt: null,
   payments: [],
   nowMs: 0,
@@ -105,11 +111,17 @@ export function buildPortsTrayItems(state: PortsTrayState): PortsTrayMenuItem[] 
   }
   if (state.hasSchedules) {
     if (items.length > 0) items.push({ kind: 'separator' });
-    items.push({
-      kind: 'action',
-      label: state.schedulesPaused ? 'Resume schedules' : 'Pause schedules',
-      action: { type: 'pause-schedules', paused: !state.schedulesPaused },
-    });
+    const label = state.schedulesPaused ? 'Resume schedules' : 'Pause schedules';
+    items.push(
+      state.ownsSchedules
+        ? { kind: 'action', label, action: { type: 'pause-schedules', paused: !state.schedulesPaused } }
+        : {
+            kind: 'action',
+            label: `${label} (another Proxy Manager process runs them)`,
+            action: { type: 'pause-schedules', paused: !state.schedulesPaused },
+            enabled: false,
+          },
+    );
   }
   return items;
 }

@@ -52,6 +52,11 @@ export interface TrayStateOptions {
   events: TrayEvents;
   clock: Clock;
   activeProfileId: () => string | null;
+  /**
+   * Whether this process owns the background jobs (runs the schedules); default true. Read on
+   * every app state change (ownership changes push one).
+   */
+  ownsJobs?: () => boolean;
   /** Reads the profile's ports (labels, current IPs); `PortsService.refresh`. */
   listPorts: (profileId: string) => Promise<MobilePortView[]>;
   rotation: TrayRotation;
@@ -134,6 +139,8 @@ export class TrayStateService implements DomainService<'tray'> {
       events.on('schedules:changed', () => this.recompute()),
       events.on('app:stateChanged', () => {
         if (this.state.profileId !== this.options.activeProfileId()) void this.reload();
+        // Job ownership may have changed (the owning process quit): the pause item follows it.
+        else this.recompute();
       }),
     );
     this.started = true;
@@ -303,6 +310,7 @@ export class TrayStateService implements DomainService<'tray'> {
       pinned,
       hasSchedules: (schedules?.schedules.length ?? 0) > 0,
       schedulesPaused: this.options.schedules.paused,
+      ownsSchedules: this.options.ownsJobs?.() ?? true,
       lastReceipt: this.lastReceipt,
       payments: this.payments,
       // Whole seconds, and only while a countdown shows: otherwise time does not change the menu.

@@ -36,6 +36,23 @@ export interface AppState {
   notices: Notice[];
 }
 
+/**
+ * Where a click on an OS notification takes the window: `/ports/<id>` (the port's detail),
+ * `/subscriptions/<id>` (the subscription's detail) or `/topups/<id>` (the top-up in the wizard's
+ * live view); the id URI-encoded. The renderer's router checks the shape again before it follows it.
+ */
+export type AppRoute = `/${'ports' | 'subscriptions' | 'topups'}/${string}`;
+export const APP_ROUTE_PATTERN = /^\/(ports|subscriptions|topups)\/[A-Za-z0-9%._~-]{1,300}$/;
+
+export function isAppRoute(value: unknown): value is AppRoute {
+  return typeof value === 'string' && APP_ROUTE_PATTERN.test(value);
+}
+
+/** `app:navigate`: main asks the window to show a route (a notification was clicked). */
+export interface AppNavigate {
+  route: AppRoute;
+}
+
 /** A UI call that passed its budget's "still waiting" point: the window offers Cancel. */
 export interface CallSlow {
   callId: string;
@@ -81,4 +98,5 @@ export const appCalls = {
 export const appEvents = {
   'app:stateChanged': event<AppState>(),
   'app:callSlow': event<CallSlow>(),
+  'app:navigate': event<AppNavigate>(),
 } as const satisfies DomainEvents<'app'>;

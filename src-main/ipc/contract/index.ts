@@ -25,8 +25,8 @@ import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
 
 export type { AlertKindName, AlertRaised, AlertView } from './alerts';
-export type { AppState, CallSlow, JobsStatus, Notice } from './app';
-export { CALL_ID_PATTERN } from './app';
+export type { AppNavigate, AppRoute, AppState, CallSlow, JobsStatus, Notice } from './app';
+export { APP_ROUTE_PATTERN, CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
 export type {
   ExitIpVerification,

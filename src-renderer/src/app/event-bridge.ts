@@ -8,6 +8,8 @@ import type {
 } from '../../../src-main/ipc/contract';
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
+import { followDeepLink } from './deep-links';
+import { parseDeepLink } from './routes';
 import { useAlertsStore } from '../features/alerts/alerts-store';
 import { useAppStore } from '../features/app/app-store';
 import { useSlowCallsStore } from '../features/app/slow-calls-store';
@@ -30,6 +32,8 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `schedules:changed` replaces the active profile's schedules ("next run", pause, recent runs);
  * - `settings:changed` replaces the settings;
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
+ * - `app:navigate` (a clicked OS notification) opens its route once its shape is checked; a window
+ *   created by that click has the route in its URL instead, followed once the app state is read;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
  *   and so is every list that was loaded.
  */
@@ -121,6 +125,8 @@ export async function resync(reconnect: boolean): Promise<void> {
 export function connectEventBridge(options: EventBridgeOptions = {}): () => void {
   const unsubscribes: (() => void)[] = [];
   const api = options.api ?? window.api;
+  // Read before anything moves the fragment: a window opened by a notification click starts there.
+  const initialLink = parseDeepLink(window.location.hash);
   try {
     if (!api) throw new Error('window.api is not installed');
     unsubscribes.push(api.app.onStateChanged((state: AppState) => useAppStore.getState().applyState(state)));
@@ -155,6 +161,10 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
           useTopUpWizardStore.getState().applyChanges(changed);
         }),
       ),
+      api.app.onNavigate((payload) => {
+        const link = isObject(payload) ? parseDeepLink(payload.route) : null;
+        if (link) void followDeepLink(link);
+      }),
       api.app.onCallSlow((call) => {
         if (isObject(call) && typeof call.callId === 'string') useSlowCallsStore.getState().markSlow(call);
       }),
@@ -168,7 +178,13 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
   }
   const onConnected = options.onConnected === undefined ? transportConnected() : options.onConnected;
   if (onConnected) unsubscribes.push(onConnected(({ reconnect }) => void resync(reconnect)));
-  void useAppStore.getState().load();
+  void useAppStore
+    .getState()
+    .load()
+    .then(() => {
+      // After the first state: the account scope has reset the account's stores by then.
+      if (initialLink && useAppStore.getState().state) void followDeepLink(initialLink);
+    });
   return () => {
     for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
   };

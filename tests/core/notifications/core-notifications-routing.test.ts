@@ -98,7 +98,7 @@ describe('buildAppCore: top-up outcomes and usage alerts reach the OS notifier',
     await creditedTopUp();
     expect(told.map((n) => n.kind)).toEqual(['credited']);
     expect(shown.filter((n) => n.kind === 'topup')).toMatchObject([
-      { title: 'Top-up of 50.00 USD credited', target: { screen: 'topups' } },
+      { title: 'Top-up of 50.00 USD credited', route: expect.stringMatching(/^\/topups\/[^/]+$/) as string },
     ]);
     const raised = await core.services.alerts.handlers()['alerts:list'](undefined);
     const alertNotices = shown.filter((n) => n.kind === 'usage-alert');

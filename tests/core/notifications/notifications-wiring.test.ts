@@ -61,13 +61,14 @@ describe('usage alerts and top-ups as OS notifications', () => {
         title: 'Traffic low: Residential 10 GB',
         body: '0.9 GB of 10 GB left.',
         dedupeKey: 'alert:traffic_low:p1:sub_1',
+        route: '/subscriptions/sub_1',
       },
       {
         kind: 'topup',
         title: 'Top-up of 50.00 USD credited',
         body: '50.00 USD was added to your balance.',
         dedupeKey: 'topup:p1:tu_1:credited',
-        target: { screen: 'topups', topUpId: 'tu_1' },
+        route: '/topups/tu_1',
       },
     ]);
   });

@@ -82,6 +82,25 @@ describe('the ports part of the tray menu', () => {
     ]);
   });
 
+  it('in a process that does not own the jobs, shows Pause schedules disabled and says another process runs them', () => {
+    const items = buildPortsTrayItems(state({ hasSchedules: true, ownsSchedules: false }));
+    expect(items).toEqual([
+      {
+        kind: 'action',
+        label: 'Pause schedules (another Proxy Manager process runs them)',
+        action: { type: 'pause-schedules', paused: true },
+        enabled: false,
+      },
+    ]);
+    const paused = buildPortsTrayItems(
+      state({ hasSchedules: true, schedulesPaused: true, ownsSchedules: false }),
+    );
+    expect(paused[0]).toMatchObject({
+      label: 'Resume schedules (another Proxy Manager process runs them)',
+      enabled: false,
+    });
+  });
+
   it('says the last receipt in the tooltip', () => {
     expect(portsTrayTooltip(state({}))).toBe('Proxy Manager');
     const receipt = { label: 'Berlin', previousIp: '1.1.1.1', ip: '2.2.2.2', sameIp: false, at: '' };

@@ -47,6 +47,7 @@ function setup(
   extra: {
     latest?: Record<string, RotationReceipt>;
     pending?: () => Promise<PendingTopUpSummary[]>;
+    ownsJobs?: () => boolean;
   } = {},
 ) {
   const clock = new FakeClock(START);
@@ -81,6 +82,7 @@ function setup(
       ...(extra.latest ? { latestReceipts: () => Promise.resolve(extra.latest!) } : {}),
     },
     ...(extra.pending ? { pendingPayments: extra.pending } : {}),
+    ...(extra.ownsJobs ? { ownsJobs: extra.ownsJobs } : {}),
     schedules: {
       get paused() {
         return paused;
@@ -100,6 +102,16 @@ function setup(
 }
 
 describe('TrayStateService', () => {
+  it('knows job ownership from the core and follows it on each app state change', async () => {
+    let owner = false;
+    const { service, events } = setup([portView('a', 'Alpha', '1.1.1.1')], [], { ownsJobs: () => owner });
+    await service.start();
+    expect(service.current.ownsSchedules).toBe(false);
+    owner = true; // the owning process quit; this one took the jobs over and pushed its state
+    events.emit('app:stateChanged', {} as never);
+    expect(service.current.ownsSchedules).toBe(true);
+  });
+
   it('lists every port when none are pinned and there are few, pinned ones otherwise', async () => {
     const few = setup([portView('b', 'Beta', '2.2.2.2'), portView('a', 'Alpha', '1.1.1.1')]);
     await few.service.start();

@@ -1,6 +1,17 @@
 import { create } from 'zustand';
 import type { AppState, IpcError } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
+import { downloadInBrowser, type TextFile } from '../../shared/browser-download';
+import { safeFileName } from '../../shared/file-name';
+
+/** What became of a file the page asked to save (`saveTextFile`). */
+export type SaveOutcome =
+  /** Desktop: written where the user chose in the save dialog. */
+  | { status: 'saved'; path: string }
+  /** Web mode: handed to the browser's download (where it lands is the browser's choice). */
+  | { status: 'downloaded'; fileName: string }
+  | { status: 'cancelled' }
+  | { status: 'failed'; error: IpcError };
 
 interface AppStore {
   /** Null until the first `app:getState` answers. */
@@ -24,6 +35,12 @@ interface AppStore {
   checkConnection: () => Promise<void>;
   stopDemo: () => Promise<void>;
   clearActionError: () => void;
+  /**
+   * The one way the page saves a file it made (CSV, credentials, proxy lines): on the desktop
+   * through main's save dialog (`app:saveFile`; the window cannot download), in web mode through
+   * the browser's download. The name is made safe for the save rule first.
+   */
+  saveTextFile: (file: TextFile) => Promise<SaveOutcome>;
 }
 
 export const useAppStore = create<AppStore>()((set, get) => ({
@@ -76,6 +93,24 @@ export const useAppStore = create<AppStore>()((set, get) => ({
   },
 
   clearActionError: () => set({ actionError: null }),
+
+  saveTextFile: async (file) => {
+    const fileName = safeFileName(file.fileName);
+    if (get().state?.mode !== 'desktop') {
+      try {
+        downloadInBrowser({ ...file, fileName });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { status: 'failed', error: { code: 'download_failed', message } };
+      }
+      return { status: 'downloaded', fileName };
+    }
+    const result = await callApi((api) => api.app.saveFile({ fileName, content: file.content }));
+    if (!result.ok) return { status: 'failed', error: result.error };
+    return result.value.saved && result.value.path !== null
+      ? { status: 'saved', path: result.value.path }
+      : { status: 'cancelled' };
+  },
 }));
 
 /** Identifies the account whose data the screens show; account data is dropped when it changes. */

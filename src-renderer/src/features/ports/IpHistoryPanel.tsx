@@ -1,44 +1,32 @@
 import { useState } from 'react';
-import type { IpcError } from '../../../../src-main/ipc/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
-import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import { useLoadable } from '../../shared/loadable-slice';
+import { type SaveOutcome, useAppStore } from '../app/app-store';
+import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { historyList, usePortsStore } from './ports-store';
-
-/** Saves text as a file from the page: works the same in the desktop window and in a browser. */
-export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // After the click has been handled: revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 export function IpHistoryPanel({ portId }: { portId: string }) {
   const [page, setPage] = useState(1);
   const { loadable, retry } = useLoadable(usePortsStore, historyList, portId, page);
   const exportIpHistory = usePortsStore((store) => store.exportIpHistory);
   const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState<IpcError | null>(null);
-  const [exported, setExported] = useState<string | null>(null);
+  const saveTextFile = useAppStore((store) => store.saveTextFile);
+  const [exported, setExported] = useState<{ outcome: SaveOutcome; rows: number | null } | null>(null);
   const totalPages = loadable?.data?.pagination.totalPages ?? 1;
   const exportCsv = async () => {
     setExporting(true);
+    setExported(null);
     const result = await exportIpHistory(portId);
-    setExporting(false);
     if (!result.ok) {
-      setExportError(result.error);
+      setExporting(false);
+      setExported({ outcome: { status: 'failed', error: result.error }, rows: null });
       return;
     }
-    setExportError(null);
-    downloadText(result.value.fileName, result.value.csv);
-    setExported(`${result.value.rows} rows saved as ${result.value.fileName}.`);
+    const { fileName, csv, rows } = result.value;
+    const outcome = await saveTextFile({ fileName, content: csv, type: 'text/csv' });
+    setExporting(false);
+    setExported({ outcome, rows });
   };
   return (
     <section className="panel" aria-labelledby="history-heading">
@@ -46,14 +34,13 @@ export function IpHistoryPanel({ portId }: { portId: string }) {
       <p>
         <button type="button" className="button" disabled={exporting} onClick={() => void exportCsv()}>
           {exporting ? 'Exporting…' : 'Export CSV'}
-        </button>{' '}
-        {exported ? (
-          <span role="status" className="muted">
-            {exported}
-          </span>
-        ) : null}
+        </button>
       </p>
-      {exportError ? <ErrorMessage error={exportError} title="Could not export the IP history" /> : null}
+      <SaveOutcomeMessage
+        outcome={exported?.outcome ?? null}
+        failedTitle="Could not export the IP history"
+        detail={exported?.rows != null ? `${exported.rows} rows.` : undefined}
+      />
       <AsyncContent loadable={loadable} what="IP history" onRetry={retry} empty={<p>No IP history yet.</p>}>
         {(view) =>
           view.data.length === 0 ? (

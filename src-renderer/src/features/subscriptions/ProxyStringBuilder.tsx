@@ -5,11 +5,13 @@ import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { useLoadable } from '../../shared/loadable-slice';
+import { safeFileName } from '../../shared/file-name';
+import { type SaveOutcome, useAppStore } from '../app/app-store';
+import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { useCities, useCountries, useStates } from '../catalog/catalog-hooks';
 import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import { CopyButton } from '../../shared/components/CopyButton';
-import { saveTextFile } from './download';
 import { FORMAT_LABELS } from './SubscriptionDetail';
 import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
 
@@ -196,11 +198,21 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
         : null,
     );
   };
+  const saveTextFile = useAppStore((store) => store.saveTextFile);
+  const [exported, setExported] = useState<SaveOutcome | null>(null);
   const exportLines = async () => {
     if (Object.keys(local).length > 0) return;
     const result = await buildProxyString(request(Number(count)));
     setError(result.ok ? null : result.error);
-    if (result.ok) saveTextFile(`proxies-${subscription.id}.txt`, `${result.value.lines.join('\n')}\n`);
+    setExported(
+      result.ok
+        ? await saveTextFile({
+            // The id is the service's: `safeFileName` keeps the name within the save rule.
+            fileName: safeFileName(`proxies-${subscription.id}.txt`),
+            content: `${result.value.lines.join('\n')}\n`,
+          })
+        : null,
+    );
   };
   return (
     <form
@@ -294,6 +306,7 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
           Export lines with numbered sessions
         </button>
       </div>
+      <SaveOutcomeMessage outcome={exported} failedTitle="Could not save the lines" />
       {line !== null ? (
         <p className="proxy-line">
           <code aria-label="Proxy string">{line}</code> <CopyButton text={line} what="proxy string" />

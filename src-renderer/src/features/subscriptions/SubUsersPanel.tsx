@@ -9,7 +9,8 @@ import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';
 import { formatBytes, percentOf } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
-import { saveTextFile } from './download';
+import { type SaveOutcome, useAppStore } from '../app/app-store';
+import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { FORMAT_LABELS } from './SubscriptionDetail';
 import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
@@ -300,6 +301,8 @@ function SubUsersTable({ subscription, subUsers }: { subscription: Subscription;
   const [format, setFormat] = useState<CredentialFormat>('host_port_user_pass');
   const [error, setError] = useState<IpcError | null>(null);
   const [message, setMessage] = useState('');
+  const saveTextFile = useAppStore((store) => store.saveTextFile);
+  const [exported, setExported] = useState<{ outcome: SaveOutcome; rows: number } | null>(null);
   const rows = useMemo(() => {
     const needle = search.trim().toLocaleLowerCase();
     return needle === ''
@@ -315,11 +318,15 @@ function SubUsersTable({ subscription, subUsers }: { subscription: Subscription;
   const exportSelected = async () => {
     const ids = subUsers.filter((s) => selected.has(s.id)).map((s) => s.id);
     const result = await exportCredentials({ subscriptionId: subscription.id, subUserIds: ids, format });
-    if (result.ok) {
-      saveTextFile(result.value.fileName, result.value.text);
-      setMessage(`Exported ${result.value.rows} credential lines to ${result.value.fileName}`);
+    setExported(null);
+    if (!result.ok) {
+      setError(result.error);
+      return;
     }
-    setError(result.ok ? null : result.error);
+    setError(null);
+    setMessage('');
+    const outcome = await saveTextFile({ fileName: result.value.fileName, content: result.value.text });
+    setExported({ outcome, rows: result.value.rows });
   };
 
   const columns: DataColumn<SubUser>[] = [
@@ -447,6 +454,11 @@ function SubUsersTable({ subscription, subUsers }: { subscription: Subscription;
         </div>
       ) : null}
       {error ? <ErrorMessage error={error} /> : null}
+      <SaveOutcomeMessage
+        outcome={exported?.outcome ?? null}
+        failedTitle="Could not save the credentials"
+        detail={exported ? `${exported.rows} credential lines.` : undefined}
+      />
       <p role="status" className="muted small">
         {message}
       </p>

@@ -1,15 +1,14 @@
 import { useMemo, useState } from 'react';
 import type { Subscription, UsagePoint } from '../../../../src-main/api/api-types';
-import type { IpcError } from '../../../../src-main/ipc/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { BarChart } from '../../shared/components/BarChart';
-import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useNow } from '../../shared/use-now';
+import { type SaveOutcome, useAppStore } from '../app/app-store';
+import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { useCountries } from '../catalog/catalog-hooks';
-import { saveTextFile } from './download';
 import { subUserLists, usageReports, useSubscriptionsStore, type UsageQuery } from './subscriptions-store';
 import { checkRange, presetRange, USAGE_PRESETS } from './usage-range';
 
@@ -75,7 +74,8 @@ export function UsagePanel({ subscription }: { subscription: Subscription }) {
   const [subUserId, setSubUserId] = useState('');
   const [query, setQuery] = useState<UsageQuery>({ subscriptionId: subscription.id, ...initial });
   const [rangeError, setRangeError] = useState<{ field: 'from' | 'to'; message: string } | null>(null);
-  const [exportError, setExportError] = useState<IpcError | null>(null);
+  const [exported, setExported] = useState<SaveOutcome | null>(null);
+  const saveTextFile = useAppStore((store) => store.saveTextFile);
   const subUsers =
     useLoadable(useSubscriptionsStore, subUserLists, subscription.id).loadable?.data?.data ?? [];
   const exportUsage = useSubscriptionsStore((store) => store.exportUsage);
@@ -101,9 +101,17 @@ export function UsagePanel({ subscription }: { subscription: Subscription }) {
     show(range);
   };
   const exportCsv = async () => {
+    setExported(null);
     const result = await exportUsage(query);
-    if (result.ok) saveTextFile(result.value.fileName, result.value.text, 'text/csv');
-    setExportError(result.ok ? null : result.error);
+    setExported(
+      result.ok
+        ? await saveTextFile({
+            fileName: result.value.fileName,
+            content: result.value.text,
+            type: 'text/csv',
+          })
+        : { status: 'failed', error: result.error },
+    );
   };
   return (
     <div className="stack">
@@ -161,7 +169,7 @@ export function UsagePanel({ subscription }: { subscription: Subscription }) {
           Export CSV
         </button>
       </form>
-      {exportError ? <ErrorMessage error={exportError} title="Could not export" /> : null}
+      <SaveOutcomeMessage outcome={exported} failedTitle="Could not export the usage" />
       <UsageReportView query={query} />
     </div>
   );

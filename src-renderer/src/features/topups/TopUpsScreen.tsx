@@ -1,29 +1,16 @@
 import { useEffect, useId } from 'react';
 import type { TopUp } from '../../../../src-main/api/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
-import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { formatUsd } from '../../shared/format/format';
+import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { NetworkName } from '../catalog/CatalogNames';
 import { TopUpWizard } from './TopUpWizard';
 import { useTopUpWizardStore } from './topup-wizard-store';
-import { PER_PAGE_CHOICES, useTopUpsStore, type CsvDownload, type TopUpStatusFilter } from './topups-store';
-
-/** Web mode: saves the CSV main made through the browser's download (the desktop saves it in main). */
-function download({ fileName, csv }: CsvDownload): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled: revoking at once can cancel the download.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
+import { PER_PAGE_CHOICES, useTopUpsStore, type TopUpStatusFilter } from './topups-store';
 
 const STATUS_FILTERS: readonly { value: TopUpStatusFilter; label: string }[] = [
   { value: 'all', label: 'All statuses' },
@@ -113,8 +100,7 @@ export function TopUpsScreen() {
   const load = useTopUpsStore((store) => store.load);
   const setPerPage = useTopUpsStore((store) => store.setPerPage);
   const exporting = useTopUpsStore((store) => store.exporting);
-  const exportError = useTopUpsStore((store) => store.exportError);
-  const exportedTo = useTopUpsStore((store) => store.exportedTo);
+  const exported = useTopUpsStore((store) => store.exported);
   const exportCsv = useTopUpsStore((store) => store.exportCsv);
   const startWizard = useTopUpWizardStore((store) => store.start);
   const statusId = useId();
@@ -170,25 +156,11 @@ export function TopUpsScreen() {
             ))}
           </select>
         </div>
-        <button
-          type="button"
-          className="button"
-          disabled={exporting}
-          onClick={() =>
-            void exportCsv().then((file) => {
-              if (file) download(file);
-            })
-          }
-        >
+        <button type="button" className="button" disabled={exporting} onClick={() => void exportCsv()}>
           {exporting ? 'Exporting…' : 'Export CSV'}
         </button>
       </div>
-      {exportError ? <ErrorMessage error={exportError} title="The CSV was not exported" /> : null}
-      {exportedTo ? (
-        <p role="status" className="muted">
-          Saved to <code>{exportedTo}</code>
-        </p>
-      ) : null}
+      <SaveOutcomeMessage outcome={exported} failedTitle="The CSV was not exported" />
       <AsyncContent
         loadable={loadable}
         what="top-ups"

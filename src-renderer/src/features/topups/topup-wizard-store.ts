@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { TopUp } from '../../../../src-main/api/api-types';
 import type {
   IpcError,
+  IpcResult,
   SimulatedPayment,
   TopUpPaymentDetails,
   TopUpPlanChoice,
@@ -71,6 +72,11 @@ interface WizardStore {
   create: () => Promise<void>;
   /** Shows any top-up (from the history) in the wizard's live view. */
   openTopUp: (topUp: TopUp) => void;
+  /**
+   * Reads a top-up and shows it in the live view (a clicked notification names only its id); the
+   * wizard stays as it was when it cannot be read, and the caller says why.
+   */
+  openTopUpById: (topUpId: string) => Promise<IpcResult<TopUp>>;
   loadPayment: () => Promise<void>;
   showDeclare: (show: boolean) => void;
   setTxid: (txid: string) => void;
@@ -245,6 +251,16 @@ export const useTopUpWizardStore = create<WizardStore>()((set, get) => {
       void get().loadPayment();
       // The history's row may be older than the top-up (a page read before it expired): read it again.
       void get().reloadLoaded();
+    },
+
+    openTopUpById: async (topUpId) => {
+      const result = await callApi((api) => api.topups.get({ topUpId }));
+      if (result.ok) {
+        // As `openTopUp`, without its second read: this one is fresh.
+        set({ ...fresh(), open: true, topUp: result.value, step: 'coin' });
+        void get().loadPayment();
+      }
+      return result;
     },
 
     loadPayment: async () => {

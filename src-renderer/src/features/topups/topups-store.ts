@@ -1,11 +1,10 @@
 import { create } from 'zustand';
 import type { TopUp, TopUpPage, TopUpStatus } from '../../../../src-main/api/api-types';
-import type { IpcError } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
-import { useAppStore } from '../app/app-store';
+import { type SaveOutcome, useAppStore } from '../app/app-store';
 
 export type TopUpStatusFilter =
   'all' | Extract<TopUpStatus, 'awaiting_payment' | 'verifying' | 'credited' | 'rejected' | 'expired'>;
@@ -18,12 +17,6 @@ export interface TopUpQuery {
   status: TopUpStatusFilter;
   page: number;
   perPage: number;
-}
-
-export interface CsvDownload {
-  fileName: string;
-  csv: string;
-  rows: number;
 }
 
 /**
@@ -39,15 +32,13 @@ interface TopUpsStore {
   goToPage: (page: number) => Promise<void>;
   setPerPage: (perPage: number) => Promise<void>;
   exporting: boolean;
-  exportError: IpcError | null;
-  /** Where the desktop saved the last export (a save dialog in main); null otherwise. */
-  exportedTo: string | null;
+  /** What became of the last export: saved (and where), downloaded, cancelled or why it failed. */
+  exported: SaveOutcome | null;
   /**
-   * Every top-up of the status filter (all pages) as CSV, made in main. On the desktop main also
-   * saves it (`app:saveFile`: the window cannot download) and this resolves with null; in web mode
-   * it resolves with the file for the browser's download, or null when it failed.
+   * Every top-up of the status filter (all pages) as CSV, made in main, then saved through the app
+   * store's one way to save a file (a save dialog on the desktop, the browser's download in web mode).
    */
-  exportCsv: () => Promise<CsvDownload | null>;
+  exportCsv: () => Promise<void>;
   load: (force?: boolean) => Promise<void>;
   /** Loads the page again if it was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
@@ -65,8 +56,7 @@ const sameQuery = (a: TopUpQuery | null, b: TopUpQuery) =>
 const empty = () => ({
   query: { status: 'all', page: 1, perPage: TOP_UPS_PER_PAGE } as TopUpQuery,
   exporting: false,
-  exportError: null,
-  exportedTo: null,
+  exported: null,
   page: idle<TopUpPage>(),
   loadedQuery: null,
 });
@@ -88,22 +78,16 @@ export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
   },
 
   exportCsv: async () => {
-    if (get().exporting) return null;
+    if (get().exporting) return;
     const { status } = get().query;
-    set({ exporting: true, exportError: null, exportedTo: null });
+    set({ exporting: true, exported: null });
     const result = await callApi((api) => api.topups.exportCsv(status === 'all' ? {} : { status }));
-    if (!result.ok || useAppStore.getState().state?.mode !== 'desktop') {
-      set({ exporting: false, exportError: result.ok ? null : result.error });
-      return result.ok ? result.value : null;
-    }
-    const { fileName, csv } = result.value;
-    const saved = await callApi((api) => api.app.saveFile({ fileName, content: csv }));
-    set({
-      exporting: false,
-      exportError: saved.ok ? null : saved.error,
-      exportedTo: saved.ok ? saved.value.path : null,
-    });
-    return null;
+    const exported: SaveOutcome = result.ok
+      ? await useAppStore
+          .getState()
+          .saveTextFile({ fileName: result.value.fileName, content: result.value.csv, type: 'text/csv' })
+      : { status: 'failed', error: result.error };
+    set({ exporting: false, exported });
   },
 
   goToPage: async (page) => {

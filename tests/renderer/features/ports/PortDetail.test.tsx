@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { credentialFormats, PortDetail } from '../../../../src-renderer/src/features/ports/PortDetail';
 import { validateRange } from '../../../../src-renderer/src/features/ports/UsagePanel';
 import { fail, ok } from '../../support/fake-api';
-import { carriers, cities, countries, port } from '../../support/fixtures';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import { appState, carriers, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 import { receipt } from './port-fixtures';
 
@@ -215,7 +216,33 @@ describe('Port detail', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
     await settle();
     expect(await created[0]?.text()).toBe('ip\n1.2.3.4\n');
-    expect(screen.getByText('1 rows saved as port-port_1-ip-history.csv.')).toBeTruthy();
+    expect(screen.getByText('port-port_1-ip-history.csv').parentElement?.textContent).toBe(
+      'Downloaded as port-port_1-ip-history.csv. 1 rows.',
+    );
+  });
+
+  it('desktop: saves the IP history through main and says where, or the error on the spot', async () => {
+    useAppStore.setState({ state: appState({ mode: 'desktop' }) });
+    fake.current.handle('ports:exportIpHistory', () =>
+      ok({ fileName: 'port-port_1-ip-history.csv', csv: 'ip\n1.2.3.4\n', rows: 1 }),
+    );
+    fake.current.handle('app:saveFile', () => ok({ saved: true, path: '/home/me/Downloads/h.csv' }));
+    render(<PortDetail port={port()} />);
+    await screen.findByRole('table', { name: 'IP history' });
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await settle();
+    expect(fake.current.callsTo('app:saveFile')).toEqual([
+      { fileName: 'port-port_1-ip-history.csv', content: 'ip\n1.2.3.4\n' },
+    ]);
+    expect(screen.getByText('/home/me/Downloads/h.csv').parentElement?.textContent).toBe(
+      'Saved to /home/me/Downloads/h.csv. 1 rows.',
+    );
+    fake.current.handle('app:saveFile', () => fail('internal_error', 'EACCES: permission denied'));
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await settle();
+    expect(screen.getByText(/Could not export the IP history/).parentElement?.textContent).toBe(
+      'Could not export the IP history: EACCES: permission denied',
+    );
   });
 
   it('checks the usage range on the form before asking, and says bandwidth is unlimited', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TOP_UPS_PER_PAGE, useTopUpsStore } from '../../../../src-renderer/src/features/topups/topups-store';
 import { deferred, fail, ok } from '../../support/fake-api';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
@@ -39,15 +39,28 @@ describe('top-ups store', () => {
     ]);
   });
 
-  it('exports the filtered top-ups as CSV made in main, and keeps its error', async () => {
+  it('web mode: exports the filtered top-ups as CSV made in main through the browser download, and keeps its error', async () => {
     const file = { fileName: 'topups-credited.csv', csv: 'id\r\ntopup_1\r\n', rows: 1 };
+    const created: Blob[] = [];
+    URL.createObjectURL = vi.fn((blob: Blob) => (created.push(blob), 'blob:csv'));
+    URL.revokeObjectURL = vi.fn();
     fake.current.handle('topups:exportCsv', () => ok(file));
     await useTopUpsStore.getState().setStatus('credited');
-    expect(await useTopUpsStore.getState().exportCsv()).toEqual(file);
+    await useTopUpsStore.getState().exportCsv();
     expect(fake.current.callsTo('topups:exportCsv')).toEqual([{ status: 'credited' }]);
+    expect(await created[0]?.text()).toBe(file.csv);
+    expect(created[0]?.type).toBe('text/csv;charset=utf-8');
+    expect(useTopUpsStore.getState().exported).toEqual({
+      status: 'downloaded',
+      fileName: 'topups-credited.csv',
+    });
+    expect(fake.current.callsTo('app:saveFile')).toEqual([]);
     fake.current.handle('topups:exportCsv', () => fail('network_error', 'offline'));
-    expect(await useTopUpsStore.getState().exportCsv()).toBeNull();
-    expect(useTopUpsStore.getState().exportError?.message).toBe('offline');
+    await useTopUpsStore.getState().exportCsv();
+    expect(useTopUpsStore.getState().exported).toMatchObject({
+      status: 'failed',
+      error: { message: 'offline' },
+    });
   });
 
   it('desktop: saves the CSV through main (a save dialog; the window cannot download) and says where', async () => {
@@ -55,17 +68,21 @@ describe('top-ups store', () => {
     const file = { fileName: 'topups.csv', csv: 'id\r\ntopup_1\r\n', rows: 1 };
     fake.current.handle('topups:exportCsv', () => ok(file));
     fake.current.handle('app:saveFile', () => ok({ saved: true, path: '/home/me/Downloads/topups.csv' }));
-    expect(await useTopUpsStore.getState().exportCsv()).toBeNull();
+    await useTopUpsStore.getState().exportCsv();
     expect(fake.current.callsTo('app:saveFile')).toEqual([{ fileName: 'topups.csv', content: file.csv }]);
-    expect(useTopUpsStore.getState().exportedTo).toBe('/home/me/Downloads/topups.csv');
-    // Cancelled: nothing said; a failure to write is shown.
+    expect(useTopUpsStore.getState().exported).toEqual({
+      status: 'saved',
+      path: '/home/me/Downloads/topups.csv',
+    });
     fake.current.handle('app:saveFile', () => ok({ saved: false, path: null }));
     await useTopUpsStore.getState().exportCsv();
-    expect(useTopUpsStore.getState()).toMatchObject({ exportedTo: null, exportError: null });
+    expect(useTopUpsStore.getState().exported).toEqual({ status: 'cancelled' });
     fake.current.handle('app:saveFile', () => fail('internal_error', 'EACCES: permission denied'));
     await useTopUpsStore.getState().exportCsv();
-    expect(useTopUpsStore.getState().exportError?.message).toBe('EACCES: permission denied');
-    useAppStore.setState({ state: null });
+    expect(useTopUpsStore.getState().exported).toMatchObject({
+      status: 'failed',
+      error: { message: 'EACCES: permission denied' },
+    });
   });
 
   it('does not read the same page twice unless asked to', async () => {

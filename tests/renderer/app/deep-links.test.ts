@@ -1,0 +1,103 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { watchAccountScope } from '../../../src-renderer/src/app/account-scope';
+import { connectEventBridge } from '../../../src-renderer/src/app/event-bridge';
+import { parseDeepLink } from '../../../src-renderer/src/app/routes';
+import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
+import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
+import { useTopUpWizardStore } from '../../../src-renderer/src/features/topups/topup-wizard-store';
+import { fail, ok } from '../support/fake-api';
+import { appState, topUp } from '../support/fixtures';
+import { settle, useFakeApi } from '../support/renderer-test-kit';
+
+describe('a clicked notification opens what it is about (app:navigate)', () => {
+  const fake = useFakeApi(() => ({
+    'app:getState': () => ok(appState()),
+    'topups:get': (input) => ok(topUp({ id: input.topUpId, status: 'verifying', final: false })),
+    'topups:paymentDetails': () => fail('not_found', 'no details'),
+  }));
+  beforeEach(() => {
+    window.location.hash = '#/catalog';
+    useTopUpWizardStore.getState().reset();
+  });
+
+  async function connected() {
+    const stopScope = watchAccountScope();
+    const disconnect = connectEventBridge({ onConnected: null });
+    await settle();
+    return () => {
+      disconnect();
+      stopScope();
+    };
+  }
+
+  it('a port: the Ports screen with its detail', async () => {
+    const disconnect = await connected();
+    fake.current.emit('app:navigate', { route: '/ports/port_2' });
+    await settle();
+    expect(window.location.hash).toBe('#/ports');
+    expect(usePortsStore.getState().openPortId).toBe('port_2');
+    disconnect();
+  });
+
+  it('a subscription: its detail, the id decoded once and encoded again in the fragment', async () => {
+    const disconnect = await connected();
+    fake.current.emit('app:navigate', { route: '/subscriptions/sub%201' });
+    await settle();
+    expect(window.location.hash).toBe('#/subscriptions/sub%201');
+    disconnect();
+  });
+
+  it('a top-up: read by its id and shown in the wizard’s live view; a failed read is said', async () => {
+    const disconnect = await connected();
+    fake.current.emit('app:navigate', { route: '/topups/topup_9' });
+    await settle();
+    expect(window.location.hash).toBe('#/topups');
+    expect(fake.current.callsTo('topups:get')).toEqual([{ topUpId: 'topup_9' }]);
+    expect(useTopUpWizardStore.getState()).toMatchObject({ open: true, topUp: { id: 'topup_9' } });
+    useTopUpWizardStore.getState().reset();
+    fake.current.handle('topups:get', () => fail('not_found', 'No such top-up.'));
+    fake.current.emit('app:navigate', { route: '/topups/topup_gone' });
+    await settle();
+    expect(useTopUpWizardStore.getState().open).toBe(false);
+    expect(useAppStore.getState().actionError?.message).toBe('Cannot open the top-up: No such top-up.');
+    disconnect();
+  });
+
+  it('ignores a route of any other shape', async () => {
+    const disconnect = await connected();
+    for (const payload of [
+      { route: '/settings/x' },
+      { route: 'javascript:alert(1)' },
+      { route: '/ports/a/b' },
+      { route: '/ports/%E0%A4%A' },
+      { route: 42 },
+      '/ports/port_2',
+      null,
+    ]) {
+      fake.current.emit('app:navigate', payload);
+    }
+    await settle();
+    expect(window.location.hash).toBe('#/catalog');
+    expect(usePortsStore.getState().openPortId).toBeNull();
+    expect(fake.current.callsTo('topups:get')).toEqual([]);
+    disconnect();
+  });
+
+  it('a window opened by the click starts at the route in its URL, followed after the account is known', async () => {
+    window.location.hash = '#/ports/port_2';
+    const disconnect = await connected();
+    // The account scope reset the ports store when the first state came; the link came after it.
+    expect(usePortsStore.getState().openPortId).toBe('port_2');
+    expect(window.location.hash).toBe('#/ports');
+    disconnect();
+  });
+});
+
+describe('parseDeepLink', () => {
+  it('reads main’s route shape, with or without the fragment’s #', () => {
+    expect(parseDeepLink('/ports/mp_1')).toEqual({ screen: 'ports', portId: 'mp_1' });
+    expect(parseDeepLink('#/topups/tu%2F1')).toEqual({ screen: 'topups', topUpId: 'tu/1' });
+    expect(parseDeepLink('#/subscriptions')).toBeNull();
+    expect(parseDeepLink('#token=abc')).toBeNull();
+  });
+});
