@@ -1,4 +1,5 @@
 import type { PortsTrayAction } from '../core/ports/tray-menu';
+import type { AppRoute } from '../ipc/contract';
 import type { DesktopPreferences, DesktopPreferencesSource } from './desktop-preferences';
 import type { TrayAction } from './tray';
 
@@ -32,6 +33,8 @@ export interface DesktopLifecycleOptions {
   showWindow: () => void;
   /** What the OS starts at login: the executable and the arguments before `--hidden`. */
   loginItem: { path?: string; args: string[] };
+  /** Shows the window at a route (a pending top-up in the tray), as a notification click does. */
+  openRoute?: (route: AppRoute) => void;
   /** Rotate a port, rotate all pinned, pause schedules: the core's tray state does them. */
   onPortsAction?: (action: PortsTrayAction) => void;
   /**
@@ -131,6 +134,10 @@ export class DesktopLifecycle {
     switch (action.type) {
       case 'open-window':
         this.#options.showWindow();
+        return;
+      case 'open-route':
+        if (this.#options.openRoute) this.#options.openRoute(action.route);
+        else this.#options.showWindow();
         return;
       case 'quit':
         this.quit();

@@ -60,11 +60,17 @@ const lifecycle = new DesktopLifecycle({
   preferences: desktopPreferences,
   tray,
   showWindow: () => showWindow({ hidden: false }),
+  openRoute,
   // Unpackaged (`npm start`), the executable is Electron itself and needs the app folder.
   loginItem: { path: process.execPath, args: app.isPackaged ? [] : [app.getAppPath()] },
   onPortsAction: (action) => void trayState?.handleAction(action),
   onWindowVisibility: (visible) => core?.windowVisibility(visible),
 });
+
+/** A notification or tray click: the window at what it is about (`app:navigate`, or the new window's URL). */
+function openRoute(route: unknown): void {
+  openNotificationRoute(route, (initial) => showWindow({ hidden: false, route: initial }));
+}
 
 function showWindow({ hidden, route = null }: { hidden: boolean; route?: string | null }): {
   window: BrowserWindow;
@@ -113,11 +119,7 @@ async function boot(): Promise<void> {
     dataDir: app.getPath('userData'),
     log,
     notifications: {
-      // A click opens the window at what the notice is about (`app:navigate`, or the new window's URL).
-      notifier: createOsNotifier({
-        onClick: (route) =>
-          openNotificationRoute(route, (initial) => showWindow({ hidden: false, route: initial })),
-      }),
+      notifier: createOsNotifier({ onClick: openRoute }),
       isWindowFocused: () => mainWindow !== null && !mainWindow.isDestroyed() && mainWindow.isFocused(),
     },
     // The core checks every link first (a known top-up's explorer link or payment URI, `TopUpLinks`).

@@ -7,6 +7,7 @@ import {
   buildPaymentsTrayItems,
   buildPortsTrayItems,
   EMPTY_PORTS_TRAY_STATE,
+  type OpenRouteAction,
   portsTrayTooltip,
   type PortsTrayAction,
   type PortsTrayState,
@@ -27,7 +28,7 @@ export const INITIAL_TRAY_STATE: Readonly<TrayState> = Object.freeze({
 });
 
 /** What a menu item does when clicked. */
-export type TrayAction = { type: 'open-window' } | { type: 'quit' } | PortsTrayAction;
+export type TrayAction = { type: 'open-window' } | { type: 'quit' } | OpenRouteAction | PortsTrayAction;
 
 export type TrayMenuItem =
   | { kind: 'action'; label: string; action: TrayAction; enabled?: boolean }
@@ -45,7 +46,7 @@ const windowSection: TrayMenuSection = (state) => [
   },
 ];
 
-/** Top-ups waiting for payment or confirmations; a click opens the window. */
+/** Top-ups waiting for payment or confirmations; a click opens the top-up in the wizard. */
 const paymentsSection: TrayMenuSection = (state) => buildPaymentsTrayItems(state.ports);
 
 const portsSection: TrayMenuSection = (state) => buildPortsTrayItems(state.ports);

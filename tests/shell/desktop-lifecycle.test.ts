@@ -6,6 +6,7 @@ import {
   type DesktopPreferences,
   type DesktopPreferencesSource,
 } from '../../src-main/shell/desktop-preferences';
+import { type NavigableWindow, openNotificationRoute } from '../../src-main/shell/notification-click';
 import { SystemTrayService, type TrayHandle } from '../../src-main/shell/tray';
 
 /** Electron's `app`, as far as the lifecycle sees it: quitting emits before-quit, as Electron does. */
@@ -82,8 +83,23 @@ function setup(options: { platform?: NodeJS.Platform; preferences?: Partial<Desk
     onAction: (action) => lifecycleRef.current!.handleTrayAction(action),
   });
   const showWindow = vi.fn();
+  // The window main.ts shows for a route (already open and loaded here), and what it was sent.
+  const shownAt: (string | null)[] = [];
+  const sent: unknown[] = [];
+  const openWindow: NavigableWindow = {
+    webContents: {
+      isLoading: () => false,
+      once: () => {},
+      send: (channel, payload) => sent.push([channel, payload]),
+    },
+  };
   const seen: boolean[] = [];
   const lifecycle = new DesktopLifecycle({
+    openRoute: (route) =>
+      openNotificationRoute(route, (initial) => {
+        shownAt.push(initial);
+        return { window: openWindow, created: false };
+      }),
     onWindowVisibility: (visible) => seen.push(visible),
     app,
     platform: options.platform ?? 'linux',
@@ -93,7 +109,7 @@ function setup(options: { platform?: NodeJS.Platform; preferences?: Partial<Desk
     loginItem: { path: '/opt/proxy-manager/proxy-manager', args: [] },
   });
   lifecycleRef.current = lifecycle;
-  return { app, prefs, tray, trayHandles, showWindow, lifecycle, seen };
+  return { app, prefs, tray, trayHandles, showWindow, shownAt, sent, lifecycle, seen };
 }
 
 describe('desktop lifecycle: close to tray', () => {
@@ -145,6 +161,22 @@ describe('desktop lifecycle: close to tray', () => {
     expect(showWindow).toHaveBeenCalledTimes(1);
     trayHandles[0]!.onClick.mock.calls[0]![0]();
     expect(showWindow).toHaveBeenCalledTimes(2);
+  });
+
+  it('a pending top-up in the tray shows the window and navigates to that top-up (app:navigate)', () => {
+    const { tray, trayHandles, showWindow, shownAt, sent, lifecycle } = setup();
+    lifecycle.start([]);
+    tray.setPorts({
+      ...tray.state.ports,
+      payments: [{ topUpId: 'tu 1', text: 'Top-up of 50.00 USD: awaiting payment' }],
+    });
+    const [items, onAction] = trayHandles[0]!.setMenu.mock.calls.at(-1)!;
+    const payment = items.find((item) => item.kind === 'action' && item.label.startsWith('Top-up of'));
+    expect(payment?.kind).toBe('action');
+    onAction(payment!.kind === 'action' ? payment!.action : { type: 'quit' });
+    expect(shownAt).toEqual(['/topups/tu%201']);
+    expect(sent).toEqual([['app:navigate', { route: '/topups/tu%201' }]]);
+    expect(showWindow).not.toHaveBeenCalled();
   });
 
   it('with closeToTray off: no tray, closing the window closes it and the app quits (not on macOS)', () => {

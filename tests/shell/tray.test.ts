@@ -109,7 +109,7 @@ describe('SystemTrayService', () => {
     expect(createTray).toHaveBeenCalledTimes(1);
   });
 
-  it('shows pending payments above the ports, badges the icon with their count, and opens the window on a click', () => {
+  it('shows pending payments above the ports, badges the icon with their count, and opens the top-up on a click', () => {
     const { createTray, trays } = fakeTrayFactory();
     const actions: TrayAction[] = [];
     const service = new SystemTrayService({ createTray, onAction: (action) => actions.push(action) });
@@ -127,7 +127,7 @@ describe('SystemTrayService', () => {
       '---',
       'Quit Proxy Manager',
     ]);
-    expect(menu[2]).toMatchObject({ kind: 'action', action: { type: 'open-window' } });
+    expect(menu[2]).toMatchObject({ kind: 'action', action: { type: 'open-route', route: '/topups/t1' } });
     expect(trays[0]!.badges.at(-1)).toBe('1');
     expect(trays[0]!.tooltips.at(-1)).toBe('Proxy Manager\n1 top-up payment pending');
   });

@@ -3,6 +3,8 @@
  * states (items, enabled, labels, countdown) without Electron. Items have the shape of the shell's
  * `TrayMenuItem` (`src-main/shell/tray.ts`), so its `SystemTrayService` can render them as a section.
  */
+import type { AppRoute } from '../../ipc/contract';
+import { topUpRoute } from '../notifications/notice-routes';
 
 export interface TrayPort {
   portId: string;
@@ -59,8 +61,14 @@ export type PortsTrayAction =
   | { type: 'rotate-all-pinned' }
   | { type: 'pause-schedules'; paused: boolean };
 
+/** Shows the window at a route (what a notification click does: `app:navigate`, or the new window's URL). */
+export interface OpenRouteAction {
+  type: 'open-route';
+  route: AppRoute;
+}
+
 export type PortsTrayMenuItem =
-  | { kind: 'action'; label: string; action: PortsTrayAction | { type: 'open-window' }; enabled?: boolean }
+  | { kind: 'action'; label: string; action: PortsTrayAction | OpenRouteAction; enabled?: boolean }
   | { kind: 'separator' };
 
 export const EMPTY_PORTS_TRAY_STATE: PortsTrayState = {
@@ -126,12 +134,12 @@ export function buildPortsTrayItems(state: PortsTrayState): PortsTrayMenuItem[] 
   return items;
 }
 
-/** Pending payments, one line each; a click opens the window (the wizard shows the live state). */
+/** Pending payments, one line each; a click opens that top-up in the wizard's live view. */
 export function buildPaymentsTrayItems(state: PortsTrayState): PortsTrayMenuItem[] {
   return state.payments.map((payment) => ({
     kind: 'action',
     label: payment.text,
-    action: { type: 'open-window' },
+    action: { type: 'open-route', route: topUpRoute(payment.topUpId) },
   }));
 }
 

@@ -112,7 +112,7 @@ describe('the ports part of the tray menu', () => {
     );
   });
 
-  it('lists pending payments (a click opens the window), badges their count and says it in the tooltip', () => {
+  it("lists pending payments (each carries its top-up's route), badges their count and says it in the tooltip", () => {
     expect(buildPaymentsTrayItems(state({}))).toEqual([]);
     expect(trayBadge(state({}))).toBe('');
     const payments = [
@@ -120,8 +120,16 @@ describe('the ports part of the tray menu', () => {
       { topUpId: 't2', text: 'Top-up of 25.00 USD: awaiting payment' },
     ];
     expect(buildPaymentsTrayItems(state({ payments }))).toEqual([
-      { kind: 'action', label: 'Top-up of 50.00 USD: 1 of 2 confirmations', action: { type: 'open-window' } },
-      { kind: 'action', label: 'Top-up of 25.00 USD: awaiting payment', action: { type: 'open-window' } },
+      {
+        kind: 'action',
+        label: 'Top-up of 50.00 USD: 1 of 2 confirmations',
+        action: { type: 'open-route', route: '/topups/t1' },
+      },
+      {
+        kind: 'action',
+        label: 'Top-up of 25.00 USD: awaiting payment',
+        action: { type: 'open-route', route: '/topups/t2' },
+      },
     ]);
     expect(trayBadge(state({ payments }))).toBe('2');
     expect(portsTrayTooltip(state({ payments }))).toBe('Proxy Manager\n2 top-up payments pending');
