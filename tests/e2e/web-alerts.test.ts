@@ -1,16 +1,8 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Subscription } from '../../src-main/api/api-types';
-import type { AppState, IpcResult } from '../../src-main/ipc/contract';
-import {
-  browserSkipReason,
-  launchBrowser,
-  requireBrowser,
-  screenshot,
-  seriousAxeViolations,
-  type TestBrowser,
-} from './support/browser';
-import { startWebMode, type WebModeProcess } from './support/web-mode';
+import type { AppState } from '../../src-main/ipc/contract';
+import { callApi, online, openApp, openScreen, sandboxControl, useWebSession } from './support/app-page';
+import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 
 /**
  * A low-traffic alert end to end in web mode with the demo: a per-subscription threshold is set on
@@ -33,59 +25,15 @@ function gbOf(bytes: bigint): string {
   return fraction === '' ? `${bytes / GB}` : `${bytes / GB}.${fraction}`;
 }
 
-/** One `window.api` call from the page (the same call a button makes), its result unwrapped. */
-async function call<T>(page: Page, domain: string, method: string, input?: unknown): Promise<T> {
-  const result = (await page.evaluate(
-    ([d, m, i]) => {
-      const api = (window as unknown as { api: Record<string, Record<string, (x?: unknown) => unknown>> })
-        .api;
-      return api[d]![m]!(i);
-    },
-    [domain, method, input] as const,
-  )) as IpcResult<T>;
-  if (!result.ok) throw new Error(`${domain}.${method}: ${result.error.code} ${result.error.message}`);
-  return result.value;
-}
-
-async function controlUrl(page: Page): Promise<string> {
-  const state = await call<AppState>(page, 'app', 'getState');
-  const baseUrl = state.activeProfile?.baseUrl;
-  if (!baseUrl) throw new Error('no active demo profile');
-  return `${new URL(baseUrl).origin}/__sandbox`;
-}
-
-async function openScreen(page: Page, link: string) {
-  // The link's name may end with the alerts badge ("Subscriptions 2 alerts").
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: new RegExp(`^${link}(?: |$)`) })
-    .click();
-  await page.getByRole('heading', { level: 1, name: link }).waitFor();
-}
-
 describe('web mode in a browser: traffic alerts', () => {
-  let web: WebModeProcess;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    if (browserSkipReason) return;
-    web = await startWebMode({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-  });
+  const session = useWebSession({ demo: true });
 
   it('sets a threshold in Settings, the subscription crosses it, and the alert shows once', async (context) => {
     requireBrowser(context);
-    const { page } = await browser.newPage();
-    await page.goto(web.url);
-    await page.locator('[data-testid="connection-status"][data-status="online"]').waitFor();
+    const { page } = await openApp(session, { waitOnline: true });
 
     // A subscription well above the default 10%, so that only the new threshold can make it low.
-    const subscriptions = await call<Subscription[]>(page, 'subscriptions', 'list');
+    const subscriptions = await callApi<Subscription[]>(page, 'subscriptions', 'list');
     const target = subscriptions.find(
       (sub) =>
         sub.status === 'active' &&
@@ -107,7 +55,7 @@ describe('web mode in a browser: traffic alerts', () => {
     await table.getByRole('rowheader', { name: target.label }).waitFor();
     expect(await table.innerText()).toContain(`${gbOf(threshold)} GB left`);
     await page.getByTestId('settings-undo').getByText(`Threshold for “${target.label}”`).waitFor();
-    const saved = await call<{ alerts: { trafficBySubscription: Record<string, unknown> } }>(
+    const saved = await callApi<{ alerts: { trafficBySubscription: Record<string, unknown> } }>(
       page,
       'settings',
       'get',
@@ -120,31 +68,25 @@ describe('web mode in a browser: traffic alerts', () => {
 
     const remaining = async () =>
       BigInt(
-        (await call<Subscription>(page, 'subscriptions', 'get', { subscriptionId: target.id }))
+        (await callApi<Subscription>(page, 'subscriptions', 'get', { subscriptionId: target.id }))
           .trafficRemainingBytes,
       );
     expect(await remaining()).toBeGreaterThan(threshold);
 
     // Drive the sandbox: a day at a time, until the subscription has spent its way below the threshold.
-    const control = await controlUrl(page);
     let left = await remaining();
     for (let day = 0; day < 14 && left >= threshold; day += 1) {
-      const moved = await fetch(`${control}/clock`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ advanceSeconds: 86_400 }),
-      });
-      expect(moved.status).toBe(200);
+      await sandboxControl(page, '/clock', { advanceSeconds: 86_400 });
       left = await remaining();
     }
     expect(left).toBeLessThan(threshold);
 
     // The poller reads a profile it has not seen at once (the demo's new profile after a restart) in
     // its next cycle; the one it polled at the start is not due again for minutes.
-    await call<AppState>(page, 'demo', 'stop');
-    const restarted = await call<AppState>(page, 'demo', 'start');
+    await callApi<AppState>(page, 'demo', 'stop');
+    const restarted = await callApi<AppState>(page, 'demo', 'start');
     expect(restarted.demo.running).toBe(true);
-    await page.locator('[data-testid="connection-status"][data-status="online"]').waitFor();
+    await online(page).waitFor();
 
     // Nothing wakes the poller when a profile is added (only a settings change does), so the new
     // profile waits for the old one's deadline; the fastest window pace, set here, is such a change.
@@ -169,7 +111,7 @@ describe('web mode in a browser: traffic alerts', () => {
 
     // Once: main's own list (a reload reads it again) has it once too.
     await page.reload();
-    await page.locator('[data-testid="connection-status"][data-status="online"]').waitFor();
+    await online(page).waitFor();
     await openScreen(page, 'Subscriptions');
     await ours.first().waitFor();
     expect(await ours.count()).toBe(1);

@@ -1,16 +1,10 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserSkipReason,
-  launchBrowser,
-  requireBrowser,
-  screenshot,
-  seriousAxeViolations,
-  type TestBrowser,
-} from './support/browser';
-import { ROOT, startWebMode, type WebModeProcess } from './support/web-mode';
+import { describe, expect, it } from 'vitest';
+import { online, openApp, openScreen, useWebSession } from './support/app-page';
+import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
+import { ROOT } from './support/web-mode';
 
 /**
  * Web mode started with `--demo`: the app opens connected to its in-process sandbox. Every screen is
@@ -18,36 +12,20 @@ import { ROOT, startWebMode, type WebModeProcess } from './support/web-mode';
  * transport's guards are checked from the browser.
  */
 
+/** Each screen's navigation link (its heading says the same) and what shows once it has loaded. */
 const SCREENS = [
-  { link: 'Ports', heading: 'Ports', ready: 'table[aria-label="Mobile ports"]' },
+  { link: 'Ports', ready: 'table[aria-label="Mobile ports"]' },
   {
     link: 'Subscriptions',
-    heading: 'Subscriptions',
     ready: 'table[aria-label="Traffic subscriptions"]',
   },
-  { link: 'Top-ups', heading: 'Top-ups', ready: 'table[aria-label="Top-ups"]' },
-  { link: 'Catalog', heading: 'Catalog', ready: 'table[aria-label="Countries"]' },
-  { link: 'Settings', heading: 'Settings', ready: 'form[aria-labelledby="polling-title"]' },
+  { link: 'Top-ups', ready: 'table[aria-label="Top-ups"]' },
+  { link: 'Catalog', ready: 'table[aria-label="Countries"]' },
+  { link: 'Settings', ready: 'form[aria-labelledby="polling-title"]' },
 ] as const;
 
-const online = (page: Page) => page.locator('[data-testid="connection-status"][data-status="online"]');
-
-async function openApp(browser: TestBrowser, web: WebModeProcess) {
-  const opened = await browser.newPage();
-  await opened.page.goto(web.url);
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return opened;
-}
-
-async function openScreen(page: Page, screen: (typeof SCREENS)[number]) {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    // A link may carry a count after its name ("Subscriptions 2 alerts").
-    .getByRole('link', { name: new RegExp(`^${screen.link}( |$)`) })
-    .click();
-  await page.getByRole('heading', { level: 1, name: screen.heading }).waitFor();
-  await page.locator(screen.ready).first().waitFor();
-}
+const openScreenOf = (page: Page, screen: (typeof SCREENS)[number]) =>
+  openScreen(page, screen.link, screen.ready);
 
 /** The rows of a table, as the text of their first cell (the row header). */
 async function rowHeaders(page: Page, tableName: string): Promise<string[]> {
@@ -55,29 +33,17 @@ async function rowHeaders(page: Page, tableName: string): Promise<string[]> {
 }
 
 describe('web mode in a browser: demo', () => {
-  let web: WebModeProcess;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    if (browserSkipReason) return;
-    web = await startWebMode({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-  });
+  const session = useWebSession({ demo: true });
 
   it('opens with the printed URL, drops the token from the address bar, and shows the demo banner and Online', async (context) => {
     requireBrowser(context);
-    const { page, problems } = await openApp(browser, web);
-    expect(page.url()).toBe(`${web.origin}/`);
+    const { page, problems } = await openApp(session);
+    expect(page.url()).toBe(`${session.web.origin}/`);
     await page.getByTestId('demo-banner').waitFor();
     expect(await page.getByTestId('demo-banner').innerText()).toMatch(/Demo mode/);
     await online(page).waitFor();
     expect(await page.getByTestId('active-profile').innerText()).toMatch(/Demo/);
-    expect(await page.content()).not.toContain(web.token);
+    expect(await page.content()).not.toContain(session.web.token);
 
     // A reload works: the token was kept in this tab's sessionStorage.
     await page.reload();
@@ -89,11 +55,11 @@ describe('web mode in a browser: demo', () => {
 
   it('opens every screen; each is photographed and has no serious or critical axe violation, light and dark', async (context) => {
     requireBrowser(context);
-    const { page, problems } = await openApp(browser, web);
+    const { page, problems } = await openApp(session);
     await online(page).waitFor();
     const violations: string[] = [];
     for (const screen of SCREENS) {
-      await openScreen(page, screen);
+      await openScreenOf(page, screen);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
@@ -109,23 +75,23 @@ describe('web mode in a browser: demo', () => {
 
   it('shows real rows on the list screens', async (context) => {
     requireBrowser(context);
-    const { page } = await openApp(browser, web);
-    await openScreen(page, SCREENS[0]);
+    const { page } = await openApp(session);
+    await openScreenOf(page, SCREENS[0]);
     expect((await rowHeaders(page, 'Mobile ports')).length).toBeGreaterThan(0);
     expect(await page.getByRole('table', { name: 'Mobile ports' }).innerText()).toMatch(/\d+\.\d+\.\d+\.\d+/);
-    await openScreen(page, SCREENS[1]);
+    await openScreenOf(page, SCREENS[1]);
     expect(await page.getByRole('table', { name: 'Traffic subscriptions' }).innerText()).toMatch(
       /GB of .*GB/,
     );
-    await openScreen(page, SCREENS[2]);
+    await openScreenOf(page, SCREENS[2]);
     expect(await page.getByRole('table', { name: 'Top-ups' }).innerText()).toMatch(/\d+\.\d{2} USD/);
     await page.close();
   });
 
   it('browses the catalog: product filter, search, a country’s states, cities, ASNs and carriers, and coins', async (context) => {
     requireBrowser(context);
-    const { page, problems } = await openApp(browser, web);
-    await openScreen(page, SCREENS[3]);
+    const { page, problems } = await openApp(session);
+    await openScreenOf(page, SCREENS[3]);
     const all = await rowHeaders(page, 'Countries');
     expect(all.length).toBeGreaterThan(10);
 
@@ -189,7 +155,7 @@ describe('web mode in a browser: demo', () => {
 
   it('works from the keyboard: skip link, navigation, visible focus, tabs with arrow keys', async (context) => {
     requireBrowser(context);
-    const { page } = await openApp(browser, web);
+    const { page } = await openApp(session);
     const focused = () =>
       page.evaluate(() => {
         const element = document.activeElement as HTMLElement | null;
@@ -231,7 +197,7 @@ describe('web mode in a browser: demo', () => {
 
   it('refuses calls and the event socket without the token, and any other host name', async (context) => {
     requireBrowser(context);
-    const { page } = await openApp(browser, web);
+    const { page } = await openApp(session);
     const answers = await page.evaluate(async (token) => {
       const call = (headers: Record<string, string>) =>
         fetch('/rpc/app%3AgetState', { method: 'POST', headers, body: '{}' }).then(
@@ -254,7 +220,7 @@ describe('web mode in a browser: demo', () => {
         socketWrongToken: await socket(['proxy-manager.v1', 'token.wrong']),
         socketWithToken: await socket(['proxy-manager.v1', `token.${token}`]),
       };
-    }, web.token);
+    }, session.web.token);
     expect(answers).toEqual({
       noToken: 401,
       wrongToken: 401,
@@ -265,15 +231,15 @@ describe('web mode in a browser: demo', () => {
     });
 
     // The same server under another name (what DNS rebinding would give) answers nothing.
-    const rebound = await page.goto(web.origin.replace('127.0.0.1', 'localhost'));
+    const rebound = await page.goto(session.web.origin.replace('127.0.0.1', 'localhost'));
     expect(rebound?.status()).toBe(403);
     await page.close();
   });
 
   it('explains a missing token instead of showing an empty app', async (context) => {
     requireBrowser(context);
-    const { page } = await browser.newPage();
-    await page.goto(`${web.origin}/`);
+    const { page } = await session.browser.newPage();
+    await page.goto(`${session.web.origin}/`);
     await page.getByRole('heading', { name: 'Proxy Manager cannot start' }).waitFor();
     expect(await page.locator('main').innerText()).toMatch(/npm run web/);
     await screenshot(page, 'web-no-token');
@@ -285,9 +251,9 @@ describe('web mode in a browser: demo', () => {
     requireBrowser(context);
     if (process.env.PROXY_MANAGER_UPDATE_SCREENSHOTS !== '1')
       context.skip('set PROXY_MANAGER_UPDATE_SCREENSHOTS=1 to refresh docs/screenshots/demo.png');
-    const { page } = await openApp(browser, web);
+    const { page } = await openApp(session);
     await online(page).waitFor();
-    await openScreen(page, SCREENS[0]);
+    await openScreenOf(page, SCREENS[0]);
     const shot = await screenshot(page, 'readme-demo', true);
     mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
     copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'demo.png'));

@@ -1,15 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src-main/sandbox';
-import {
-  browserSkipReason,
-  launchBrowser,
-  requireBrowser,
-  screenshot,
-  seriousAxeViolations,
-  type TestBrowser,
-} from './support/browser';
-import { startWebMode, type WebModeProcess } from './support/web-mode';
+import { useWebSession } from './support/app-page';
+import { browserSkipReason, requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 
 /**
  * Web mode started without a profile: onboarding. A sandbox started here stands in for the provider,
@@ -23,26 +16,23 @@ const status = (page: Page, value: string) =>
   page.locator(`[data-testid="connection-status"][data-status="${value}"]`);
 
 describe('web mode in a browser: onboarding', () => {
-  let web: WebModeProcess;
-  let browser: TestBrowser;
   let sandbox: RunningSandbox;
 
   beforeAll(async () => {
     if (browserSkipReason) return;
     sandbox = await startSandbox({ port: 0, latency: 'fast' });
-    web = await startWebMode();
-    browser = await launchBrowser();
   });
 
+  // Registered after the sandbox's hooks: its afterAll runs first (hooks stack), the sandbox closes last.
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
     await sandbox?.close();
   });
 
+  const session = useWebSession();
+
   async function openOnboarding() {
-    const opened = await browser.newPage();
-    await opened.page.goto(web.url);
+    const opened = await session.browser.newPage();
+    await opened.page.goto(session.web.url);
     await opened.page.getByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' }).waitFor();
     return opened;
   }
@@ -57,7 +47,7 @@ describe('web mode in a browser: onboarding', () => {
       });
       const result = (await response.json()) as { ok: boolean; value: { keychain: { available: boolean } } };
       return result.value.keychain.available;
-    }, web.token);
+    }, session.web.token);
   }
 
   it('shows onboarding with "Not configured", and passes axe in light and dark', async (context) => {

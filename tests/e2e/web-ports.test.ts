@@ -1,14 +1,6 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserSkipReason,
-  launchBrowser,
-  requireBrowser,
-  screenshot,
-  seriousAxeViolations,
-  type TestBrowser,
-} from './support/browser';
-import { startWebMode, type WebModeProcess } from './support/web-mode';
+import { describe, expect, it } from 'vitest';
+import { callApi, openApp, openScreen, sandboxControl, useWebSession } from './support/app-page';
+import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 
 /**
  * The Ports screen in web mode against the demo sandbox: the list, a port's detail, a rotation with
@@ -18,53 +10,19 @@ import { startWebMode, type WebModeProcess } from './support/web-mode';
  * schedule and its next run in the list. Screenshots go to tests/e2e/artifacts/.
  */
 
-/** The demo sandbox's control API, found through the active profile's base URL. */
-async function sandboxControl(page: Page, path: string, body: unknown): Promise<void> {
-  const baseUrl = await page.evaluate(async () => {
-    const api = (
-      window as unknown as {
-        api: {
-          app: { getState: () => Promise<{ ok: boolean; value?: { activeProfile?: { baseUrl: string } } }> };
-        };
-      }
-    ).api;
-    const state = await api.app.getState();
-    return state.value?.activeProfile?.baseUrl ?? '';
-  });
-  const response = await fetch(`${new URL(baseUrl).origin}/__sandbox${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`sandbox control ${path}: ${response.status} ${await response.text()}`);
-}
-
 describe('web mode in a browser: ports', () => {
-  let web: WebModeProcess;
-  let browser: TestBrowser;
+  const session = useWebSession({ demo: true, permissions: ['clipboard-read', 'clipboard-write'] });
 
-  beforeAll(async () => {
-    if (browserSkipReason) return;
-    web = await startWebMode({ demo: true });
-    browser = await launchBrowser();
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-  });
+  /** A new tab on the Ports screen, once its list has rows. */
+  async function openPorts() {
+    const opened = await openApp(session);
+    await openScreen(opened.page, 'Ports', 'table[aria-label="Mobile ports"] tbody tr th');
+    return { ...opened, table: opened.page.getByRole('table', { name: 'Mobile ports' }) };
+  }
 
   it('lists ports with place names, rotates one with a receipt and countdown, copies credentials, pages the IP history', async (context) => {
     requireBrowser(context);
-    const { page, problems } = await browser.newPage();
-    await page.goto(web.url);
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Ports', exact: true })
-      .click();
-    const table = page.getByRole('table', { name: 'Mobile ports' });
-    await table.locator('tbody tr th').first().waitFor();
+    const { page, problems, table } = await openPorts();
     // Names from the catalog, never the ids.
     await expect.poll(() => table.innerText()).not.toMatch(/\b[a-z]+_[a-z]+\b.*·|los_angeles|new_york/);
     await screenshot(page, 'ports-list', true);
@@ -111,14 +69,7 @@ describe('web mode in a browser: ports', () => {
 
   it('shows the Retry-After countdown at the rotation limit, follows a relocation to active, and shows a schedule next run', async (context) => {
     requireBrowser(context);
-    const { page, problems } = await browser.newPage();
-    await page.goto(web.url);
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Ports', exact: true })
-      .click();
-    const table = page.getByRole('table', { name: 'Mobile ports' });
-    await table.locator('tbody tr th').first().waitFor();
+    const { page, problems, table } = await openPorts();
     // The second port: the first one's cooldown is known to the app from the test above.
     const portId = (await table.locator('tbody tr th code').nth(1).innerText()).trim();
     await table.locator('tbody tr th button').nth(1).click();
@@ -127,21 +78,12 @@ describe('web mode in a browser: ports', () => {
 
     // Another tool rotates the port through its rotation link: the app does not know, and its own
     // rotation meets the service's limit (429 rotation_too_soon with Retry-After).
-    const link = await page.evaluate(async (id) => {
-      const api = (
-        window as unknown as {
-          api: {
-            ports: {
-              revealRotationLink: (input: {
-                portId: string;
-              }) => Promise<{ ok: boolean; value?: { rotationLink: string } }>;
-            };
-          };
-        }
-      ).api;
-      const result = await api.ports.revealRotationLink({ portId: id });
-      return result.value?.rotationLink ?? '';
-    }, portId);
+    const { rotationLink: link } = await callApi<{ rotationLink: string }>(
+      page,
+      'ports',
+      'revealRotationLink',
+      { portId },
+    );
     expect(link).toMatch(/\/rotate\?key=/);
     const elsewhere = await fetch(link);
     expect(elsewhere.status).toBe(200);

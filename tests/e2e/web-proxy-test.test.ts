@@ -1,14 +1,7 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IpcResult, RotationReceipt } from '../../src-main/ipc/contract';
-import {
-  browserSkipReason,
-  launchBrowser,
-  requireBrowser,
-  screenshot,
-  type TestBrowser,
-} from './support/browser';
-import { startWebMode, type WebModeProcess } from './support/web-mode';
+import { describe, expect, it } from 'vitest';
+import type { RotationReceipt } from '../../src-main/ipc/contract';
+import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
+import { requireBrowser, screenshot } from './support/browser';
 
 /**
  * "Test this proxy" in web mode with the demo: a targeted string of a subscription is built and
@@ -17,34 +10,14 @@ import { startWebMode, type WebModeProcess } from './support/web-mode';
  * no rotate button yet, so the rotation is sent through `window.api` (the same call a button makes).
  */
 
-async function openScreen(page: Page, link: string, ready: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
-  await page.getByRole('heading', { level: 1, name: link }).waitFor();
-  await page.locator(ready).first().waitFor();
-}
-
 const IP = /\b\d{1,3}(?:\.\d{1,3}){3}\b/;
 
 describe('web mode in a browser: testing proxies', () => {
-  let web: WebModeProcess;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    if (browserSkipReason) return;
-    web = await startWebMode({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-  });
+  const session = useWebSession({ demo: true });
 
   it('builds a string with state and ZIP, tests it and sees the exit IP', async (context) => {
     requireBrowser(context);
-    const { page } = await browser.newPage();
-    await page.goto(web.url);
-    await page.locator('[data-testid="connection-status"][data-status="online"]').waitFor();
+    const { page } = await openApp(session, { waitOnline: true });
     await openScreen(page, 'Subscriptions', 'table[aria-label="Traffic subscriptions"]');
     const form = page.getByRole('region', { name: 'Test a proxy string' });
     const residential = form.locator('option', { hasText: 'Price monitoring' });
@@ -79,9 +52,7 @@ describe('web mode in a browser: testing proxies', () => {
 
   it('rotates a port, sees the receipt verified through the port and the new exit IP in its Test', async (context) => {
     requireBrowser(context);
-    const { page } = await browser.newPage();
-    await page.goto(web.url);
-    await page.locator('[data-testid="connection-status"][data-status="online"]').waitFor();
+    const { page } = await openApp(session, { waitOnline: true });
     await openScreen(page, 'Ports', 'table[aria-label="Mobile ports"]');
     const row = page
       .getByRole('table', { name: 'Mobile ports' })
@@ -92,30 +63,20 @@ describe('web mode in a browser: testing proxies', () => {
     const before = await row.getByTestId('exit-ip').innerText();
     expect(before).toMatch(IP);
 
-    const rotated = await page.evaluate(
-      (id) =>
-        (
-          window as unknown as { api: { ports: { rotate: (i: unknown) => Promise<unknown> } } }
-        ).api.ports.rotate({
-          portId: id,
-        }),
-      portId,
-    );
-    const receipt = rotated as IpcResult<RotationReceipt>;
-    expect(receipt.ok).toBe(true);
-    if (!receipt.ok) return;
+    // An error result throws (with its code and message), failing the test.
+    const receipt = await callApi<RotationReceipt>(page, 'ports', 'rotate', { portId });
     // The carrier may hand back the same IP (the sandbox does about one time in eight): the receipt says so.
-    expect(receipt.value.sameIp).toBe(receipt.value.ip === before);
-    expect(receipt.value.verification).toEqual({ exitIp: receipt.value.ip, matches: true });
+    expect(receipt.sameIp).toBe(receipt.ip === before);
+    expect(receipt.verification).toEqual({ exitIp: receipt.ip, matches: true });
 
     await row.getByRole('button', { name: /^Test proxy / }).click();
-    await expect.poll(() => row.getByTestId('exit-ip').innerText()).toBe(receipt.value.ip);
+    await expect.poll(() => row.getByTestId('exit-ip').innerText()).toBe(receipt.ip);
 
     const testAll = page.getByRole('region', { name: 'Test all ports' });
     await testAll.getByRole('button', { name: /^Test all ports/ }).click();
     const results = page.getByRole('table', { name: 'Proxy test results: ports' });
     await results.waitFor();
-    await expect.poll(() => results.innerText()).toContain(receipt.value.ip);
+    await expect.poll(() => results.innerText()).toContain(receipt.ip);
     await screenshot(page, 'proxy-test-ports');
   });
 });

@@ -1,13 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserSkipReason,
-  launchBrowser,
-  requireBrowser,
-  screenshot,
-  type TestBrowser,
-} from './support/browser';
-import { startWebMode, type WebModeProcess } from './support/web-mode';
+import { describe, expect, it } from 'vitest';
+import { openApp, openScreen, useWebSession, type WebSession } from './support/app-page';
+import { requireBrowser, screenshot } from './support/browser';
 
 /**
  * Web mode with `--demo`: a subscription's sub-users are created, capped, disabled, given a new
@@ -15,14 +9,10 @@ import { startWebMode, type WebModeProcess } from './support/web-mode';
  * bytes; usage ranges the service would refuse are refused on the form; proxy strings are built.
  */
 
-async function openFirstSubscription(browser: TestBrowser, web: WebModeProcess) {
-  const opened = await browser.newPage();
+async function openFirstSubscription(session: WebSession) {
+  const opened = await openApp(session);
   const { page } = opened;
-  await page.goto(web.url);
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: /^Subscriptions/ })
-    .click();
+  await openScreen(page, 'Subscriptions');
   const table = page.getByRole('table', { name: 'Traffic subscriptions' });
   await table.waitFor();
   await table.getByRole('rowheader').first().getByRole('link').click();
@@ -33,23 +23,11 @@ async function openFirstSubscription(browser: TestBrowser, web: WebModeProcess) 
 const subscriptionIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
 
 describe('web mode in a browser: subscriptions', () => {
-  let web: WebModeProcess;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    if (browserSkipReason) return;
-    web = await startWebMode({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-  });
+  const session = useWebSession({ demo: true });
 
   it('creates, caps, disables, regenerates and deletes a sub-user; 1.5 GB is sent as 1500000000 bytes', async (context) => {
     requireBrowser(context);
-    const { page, problems } = await openFirstSubscription(browser, web);
+    const { page, problems } = await openFirstSubscription(session);
     const subscriptionId = subscriptionIdOf(page);
     await screenshot(page, 'subscriptions-detail');
     await page.getByRole('tab', { name: 'Sub-users' }).click();
@@ -92,7 +70,7 @@ describe('web mode in a browser: subscriptions', () => {
 
   it('refuses a usage range over 366 days or inverted on the form, before asking', async (context) => {
     requireBrowser(context);
-    const { page } = await openFirstSubscription(browser, web);
+    const { page } = await openFirstSubscription(session);
     await page.getByRole('tab', { name: 'Usage' }).click();
     await page.getByLabel('Usage totals').waitFor();
     const range = page.getByRole('form', { name: 'Usage range' });
@@ -111,8 +89,10 @@ describe('web mode in a browser: subscriptions', () => {
 
   it('builds and copies a string with a state, then one with state and ZIP, and tests it through the gateway', async (context) => {
     requireBrowser(context);
-    const { page } = await openFirstSubscription(browser, web);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin });
+    const { page } = await openFirstSubscription(session);
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.web.origin });
     await page.getByRole('tab', { name: 'Proxy strings' }).click();
     const form = page.getByRole('form', { name: 'Proxy string builder' });
     await form.getByLabel('Country', { exact: true }).selectOption('US');

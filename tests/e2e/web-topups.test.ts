@@ -1,17 +1,10 @@
 import jsQR from 'jsqr';
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Coin, TopUp } from '../../src-main/api/api-types';
-import type { IpcResult } from '../../src-main/ipc/contract';
-import {
-  browserSkipReason,
-  launchBrowser,
-  requireBrowser,
-  screenshot,
-  type TestBrowser,
-} from './support/browser';
-import { startWebMode, type WebModeProcess } from './support/web-mode';
+import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
+import { requireBrowser, screenshot } from './support/browser';
 
 /**
  * The top-up wizard in web mode against the demo sandbox: a paid top-up with a purchase seen credited
@@ -32,29 +25,6 @@ async function waitForStatus(page: Page, statuses: string[], timeout = 20_000): 
       .catch(() => '(no wizard)');
     throw new Error(`expected ${statuses.join(' or ')}; the wizard shows:\n${shown}`, { cause: error });
   }
-}
-
-async function openTopUps(page: Page) {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Top-ups', exact: true })
-    .click();
-  await page.getByRole('heading', { level: 1, name: 'Top-ups' }).waitFor();
-}
-
-/** Calls the contract from the page, as the renderer does (web transport, session token). */
-async function callInPage<T>(page: Page, domain: string, member: string, input?: unknown): Promise<T> {
-  const result = await page.evaluate(
-    async ([d, m, i]) => {
-      const api = (window as unknown as { api: Record<string, Record<string, (input?: unknown) => unknown>> })
-        .api;
-      return await api[d]![m]!(i);
-    },
-    [domain, member, input] as const,
-  );
-  const typed = result as IpcResult<T>;
-  if (!typed.ok) throw new Error(`${domain}.${member}: ${typed.error.message}`);
-  return typed.value;
 }
 
 /** Draws the QR image on a canvas in the page and decodes its pixels with jsqr here. */
@@ -101,39 +71,24 @@ async function startTopUp(page: Page, amount: string, coinLabel: string) {
 }
 
 describe('web mode in a browser: top-ups', () => {
-  let web: WebModeProcess;
-  let browser: TestBrowser;
+  const session = useWebSession({ demo: true });
 
-  beforeAll(async () => {
-    if (browserSkipReason) return;
-    web = await startWebMode({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-  });
-
-  async function openApp() {
-    const opened = await browser.newPage();
-    await opened.page.goto(web.url);
-    await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-    await opened.page.locator('[data-testid="connection-status"][data-status="online"]').waitFor();
-    await openTopUps(opened.page);
+  async function openTopUps() {
+    const opened = await openApp(session, { waitOnline: true });
+    await openScreen(opened.page, 'Top-ups');
     return opened;
   }
 
   it('amount -> coin -> pay -> simulated payment -> credited with a completed purchase, live', async (context) => {
     requireBrowser(context);
-    const { page, problems } = await openApp();
+    const { page, problems } = await openTopUps();
     await page.getByRole('button', { name: 'Add funds' }).first().click();
     const dialog = wizard(page);
     await dialog.getByLabel('Amount (USD)').fill('24.99');
     await dialog.getByText('The minimum is 25.00 USD.').waitFor();
     await dialog.getByLabel('Amount (USD)').fill('150.00');
     await dialog.getByLabel('Buy a plan with it once it is credited').check();
-    const plans = await callInPage<{ planId: string }[]>(page, 'topups', 'plans');
+    const plans = await callApi<{ planId: string }[]>(page, 'topups', 'plans');
     expect(plans.length).toBeGreaterThan(0);
     await dialog.getByLabel('Plan', { exact: true }).fill(plans[0]!.planId);
     await screenshot(page, 'topups-wizard-amount');
@@ -145,7 +100,7 @@ describe('web mode in a browser: top-ups', () => {
     const pay = dialog.getByRole('region', { name: 'Pay' });
     await pay.getByRole('img').waitFor();
     const topUpId = (await dialog.getAttribute('data-topup-id'))!;
-    const created = await callInPage<TopUp>(page, 'topups', 'get', { topUpId });
+    const created = await callApi<TopUp>(page, 'topups', 'get', { topUpId });
     expect(await pay.getByTestId('amount-crypto').innerText()).toBe(created.amountCrypto);
     expect(await decodeQr(pay.getByRole('img'))).toBe(created.paymentUri);
     await screenshot(page, 'topups-wizard-pay');
@@ -164,7 +119,7 @@ describe('web mode in a browser: top-ups', () => {
 
   it('an expired top-up is declared late; malformed txids are refused on the form', async (context) => {
     requireBrowser(context);
-    const { page } = await openApp();
+    const { page } = await openTopUps();
     const expiring = await startTopUp(page, '40.00', 'BTC on Bitcoin');
     await wizard(page).getByRole('button', { name: 'Close' }).click();
     // A late payment of another top-up moves the demo world's clock past the first one's rate lock.
@@ -191,14 +146,14 @@ describe('web mode in a browser: top-ups', () => {
     await field.fill('cd'.repeat(32));
     await submit.click();
     await waitForStatus(page, ['verifying', 'rejected']);
-    const declared = await callInPage<TopUp>(page, 'topups', 'get', { topUpId: expiring });
+    const declared = await callApi<TopUp>(page, 'topups', 'get', { topUpId: expiring });
     expect(declared.txid).toBe('cd'.repeat(32));
   }, 240_000);
 
   it('Export CSV is the browser download of every top-up, and the page says so', async (context) => {
     requireBrowser(context);
-    const { page, problems } = await openApp();
-    const listed = await callInPage<{ pagination: { total: number } }>(page, 'topups', 'list', {
+    const { page, problems } = await openTopUps();
+    const listed = await callApi<{ pagination: { total: number } }>(page, 'topups', 'list', {
       page: 1,
       perPage: 100,
     });
@@ -216,28 +171,23 @@ describe('web mode in a browser: top-ups', () => {
 
   it('the QR code decodes to exactly the paymentUri for every coin and network of the catalog', async (context) => {
     requireBrowser(context);
-    const { page } = await openApp();
-    const coins = await callInPage<Coin[]>(page, 'catalog', 'coins');
+    const { page } = await openTopUps();
+    const coins = await callApi<Coin[]>(page, 'catalog', 'coins');
     const pairs = coins.flatMap((coin) => coin.networks.map((network) => ({ coin, network })));
     expect(pairs.length).toBeGreaterThanOrEqual(5);
     const decoded: { pair: string; uri: string | null; expected: string }[] = [];
     for (const { coin, network } of pairs) {
       // Created through the contract (the wizard's own path is the first test): the QR main draws for
       // it is shown as the wizard shows it, an <img> of the SVG, and decoded from the page's pixels.
-      const topUp = await callInPage<TopUp>(page, 'topups', 'create', {
+      const topUp = await callApi<TopUp>(page, 'topups', 'create', {
         amountUsd: '25.00',
         coin: coin.code,
         network: network.id,
         attemptId: crypto.randomUUID(),
       });
-      const details = await callInPage<{ qrSvg: string; paymentUri: string }>(
-        page,
-        'topups',
-        'paymentDetails',
-        {
-          topUpId: topUp.id,
-        },
-      );
+      const details = await callApi<{ qrSvg: string; paymentUri: string }>(page, 'topups', 'paymentDetails', {
+        topUpId: topUp.id,
+      });
       expect(details.paymentUri).toBe(topUp.paymentUri);
       await page.evaluate((svg) => {
         document.getElementById('qr-under-test')?.remove();
