@@ -1,14 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-main/sandbox';
+import { spawnTs } from '../support/spawn-ts';
 
 // Exactly what `npm run sandbox` runs, without npm in between (npm would add its own output and
 // would not forward signals the same way).
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const CLI = join(process.cwd(), 'src-main', 'sandbox', 'cli.ts');
 const READY = /^SANDBOX_READY (\{.*\})$/;
 const START = '2026-03-10T12:00:00.000Z';
@@ -33,7 +33,7 @@ class CliProcess {
   private readonly child: ChildProcess;
 
   constructor(args: readonly string[]) {
-    this.child = spawn(TSX, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawnTs(CLI, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     this.exited = new Promise((resolve) => {

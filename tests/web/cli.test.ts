@@ -1,13 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnTs } from '../support/spawn-ts';
 
 const ROOT = join(__dirname, '..', '..');
 
 function startWeb(args: string[]): Promise<{ child: ChildProcess; url: string; stdoutLines: string[] }> {
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src-main/web/cli.ts', ...args], {
+  const child = spawnTs('src-main/web/cli.ts', args, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { spawnTs } from '../support/spawn-ts';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -15,11 +16,10 @@ interface Target {
 
 /** Starts the web server in its own process with short timeouts, so that idle sockets close quickly. */
 function startTarget(limits: Record<string, number>): Promise<Target> {
-  const child = spawn(
-    join(ROOT, 'node_modules', '.bin', 'tsx'),
-    ['tests/web/support/abuse-target.ts', JSON.stringify(limits)],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawnTs('tests/web/support/abuse-target.ts', [JSON.stringify(limits)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {

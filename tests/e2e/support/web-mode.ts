@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { spawnTs } from '../../support/spawn-ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** Bounds the start-up (it may build the renderer first); a failure to start ends the wait at once. */
@@ -26,7 +27,7 @@ export interface WebModeOptions {
 }
 
 /**
- * Starts `tsx src-main/web/cli.ts --port 0` with a fresh, private data folder (no real settings or
+ * Starts `node --import tsx src-main/web/cli.ts --port 0` with a fresh, private data folder (no real settings or
  * profiles are read or touched) and resolves once it prints its WEB_READY line.
  */
 export async function startWebMode(options: WebModeOptions = {}): Promise<WebModeProcess> {
@@ -41,7 +42,8 @@ export async function startWebMode(options: WebModeOptions = {}): Promise<WebMod
     ...(options.demo ? ['--demo', '--demo-latency', 'fast'] : []),
     ...(options.extraArgs ?? []),
   ];
-  const child: ChildProcess = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), args, {
+  const [entry = '', ...rest] = args;
+  const child: ChildProcess = spawnTs(entry, rest, {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
