@@ -5,6 +5,7 @@ import type {
   PortsRotation,
   RendererApi,
   SchedulesChanged,
+  TrayView,
 } from '../../../src-main/ipc/contract';
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
@@ -30,6 +31,7 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `ports:rotation` gives the ports store each rotation's progress and receipt (any trigger), and
  *   `ports:changed` also carries the relocation tracker's progress;
  * - `schedules:changed` replaces the active profile's schedules ("next run", pause, recent runs);
+ * - `tray:changed` replaces the active profile's ports pinned to the tray;
  * - `settings:changed` replaces the settings;
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
  * - `app:navigate` (a clicked OS notification) opens its route once its shape is checked; a window
@@ -113,6 +115,16 @@ function isSchedulesView(payload: unknown): payload is SchedulesChanged {
   );
 }
 
+/** `tray:changed`: the pinned ports of one profile. */
+function isTrayView(payload: unknown): payload is TrayView & { profileId: string } {
+  return (
+    isObject(payload) &&
+    typeof payload.profileId === 'string' &&
+    Array.isArray(payload.pinnedPortIds) &&
+    payload.pinnedPortIds.every((id) => typeof id === 'string')
+  );
+}
+
 /** Reads the app state again and, after a reconnect, every list that was loaded. */
 export async function resync(reconnect: boolean): Promise<void> {
   await useAppStore.getState().load();
@@ -143,6 +155,10 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       api.schedules.onChanged((payload) => {
         if (isSchedulesView(payload) && isActiveProfile(payload.profileId))
           usePortsStore.getState().applySchedules(payload);
+      }),
+      api.tray.onChanged((payload) => {
+        if (isTrayView(payload) && isActiveProfile(payload.profileId))
+          usePortsStore.getState().applyTray(payload);
       }),
       api.subscriptions.onChanged((payload) => {
         forActiveProfile((changed: Subscription[]) =>

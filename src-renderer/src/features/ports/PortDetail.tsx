@@ -14,6 +14,7 @@ import { usePortsStore } from './ports-store';
 import { RelocatePanel } from './RelocatePanel';
 import { RotatePanel } from './RotatePanel';
 import { SchedulePanel } from './SchedulePanel';
+import { TrayPinPanel } from './TrayPinPanel';
 import { UsagePanel } from './UsagePanel';
 
 export interface CredentialFormat {
@@ -293,6 +294,7 @@ export function PortDetail({ port }: { port: MobilePortView }) {
       <CredentialsPanel port={port} />
       <SettingsPanel key={port.id} port={port} />
       <SchedulePanel key={`schedule-${port.id}`} portId={port.id} />
+      <TrayPinPanel portId={port.id} />
       <RelocatePanel port={port} />
       <IpHistoryPanel portId={port.id} />
       <UsagePanel portId={port.id} />

@@ -12,6 +12,7 @@ import type {
   ScheduleCadence,
   ScheduleRun,
   SchedulesView,
+  TrayView,
 } from '../../../../src-main/ipc/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
@@ -97,6 +98,13 @@ interface PortsStore {
   removeSchedule: (portIds: string[]) => Promise<IpcResult<SchedulesView>>;
   pauseSchedules: (paused: boolean) => Promise<IpcResult<SchedulesView>>;
   loadScheduleRuns: (portId: string, force?: boolean) => Promise<void>;
+  /** Which ports the desktop tray menu lists (`tray:get`), in menu order. */
+  tray: Loadable<TrayView>;
+  loadTray: (force?: boolean) => Promise<void>;
+  /** `tray:changed` (already checked to be the active profile's): replaces the view. */
+  applyTray: (view: TrayView) => void;
+  /** Pins or unpins one port; `first` puts it first (the port the global shortcut rotates). */
+  pinToTray: (portId: string, pinned: boolean, first?: boolean) => Promise<IpcResult<TrayView>>;
   reset: () => void;
 }
 
@@ -112,6 +120,7 @@ const empty = () => ({
   receipts: {},
   schedules: idle<SchedulesView>(),
   scheduleRuns: {},
+  tray: idle<TrayView>(),
 });
 
 const retryAtOf = (error: IpcError, now: number) =>
@@ -166,6 +175,7 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
         loaded ? get().loadRelocations() : undefined,
         schedulesSlice.reloadLoaded(),
         runsList.reloadLoaded(),
+        traySlice.reloadLoaded(),
       ]);
     },
     applyChanges: (changed, relocations) => {
@@ -248,8 +258,32 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     removeSchedule: async (portIds) => viewed(await callApi((api) => api.schedules.remove({ portIds }))),
     pauseSchedules: async (paused) => viewed(await callApi((api) => api.schedules.pause({ paused }))),
     loadScheduleRuns: (portId, force = false) => runsList.load([portId], force),
+    loadTray: (force = false) => traySlice.load([], force),
+    applyTray: (view) => set({ tray: { status: 'ready', data: view, error: null } }),
+    pinToTray: async (portId, pinned, first = false) => {
+      const current = get().tray.data?.pinnedPortIds ?? [];
+      const others = current.filter((id) => id !== portId);
+      const portIds = !pinned
+        ? others
+        : first
+          ? [portId, ...others]
+          : current.includes(portId)
+            ? current
+            : [...current, portId];
+      const result = await callApi((api) => api.tray.setPinned({ portIds }));
+      if (result.ok) get().applyTray(result.value);
+      return result;
+    },
     reset: () => {
-      for (const slice of [portsList, historyList, usageList, receiptsList, schedulesSlice, runsList])
+      for (const slice of [
+        portsList,
+        historyList,
+        usageList,
+        receiptsList,
+        schedulesSlice,
+        runsList,
+        traySlice,
+      ])
         slice.forget();
       set(empty());
     },
@@ -311,3 +345,8 @@ export const runsList: LoadableSlice<PortsStore, ScheduleRun[], [string]> = crea
     fetch: (portId) => callApi((api) => api.schedules.runs({ portId })),
   },
 );
+
+export const traySlice: LoadableSlice<PortsStore, TrayView, []> = createLoadableSlice(usePortsStore, {
+  place: inField<PortsStore, TrayView>('tray'),
+  fetch: () => callApi((api) => api.tray.get()),
+});
