@@ -17,7 +17,9 @@
  * callback followed by a task: style, layout and paint of what was committed).
  *
  * Chromium's own counters (Performance.getMetrics: layouts, layout, style and script time) are
- * reported too: the machine may be shared, and they say where the time went.
+ * reported too: the machine may be shared, and they say where the time went; and the number of React
+ * commits (renders of the tree) from the click, counted through React DevTools' global hook, which
+ * the fake installs as a counter: each commit after the first that carries the rows is work a user waits for.
  *
  * `--root` measures another checkout (e.g. the code before a change) with this same script.
  * `--profile` adds one cold run under Chromium's sampling profiler and prints the functions with the
@@ -240,7 +242,7 @@ async function main(): Promise<void> {
     ['warm', result.warm],
   ] as const) {
     console.log(
-      `  ${name}: medians of ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
+      `  ${name}: medians of ${parts.commitsToDom} React commits to the DOM (${parts.commits} to the frame), ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
     );
   }
   console.log(`\nBENCH_RESULT ${JSON.stringify(result)}`);

@@ -274,7 +274,7 @@ async function main(): Promise<void> {
     ['chart', result.chart],
   ] as const) {
     console.log(
-      `  ${name}: medians of ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
+      `  ${name}: medians of ${parts.commitsToDom} React commits to the DOM (${parts.commits} to the frame), ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
     );
   }
   console.log(

@@ -37,32 +37,50 @@ export function usePlaceNames(countryCodes: readonly string[]): PlaceNames {
   const cityLists = useCatalogStore(
     useShallow((state) => codes.map((code) => state.cities[citiesKey(code, 'all')]?.data ?? null)),
   );
-  return useMemo(() => {
+  // The names these places read as, as text: the rows' `PlaceNames` is rebuilt only when it changes.
+  // A catalog answer that names nothing new (the countries list when only ids were known, a city
+  // list without these cities) must not re-render every row of a 1,000-port list (22 ms a commit in
+  // the list benchmark's cold click).
+  const namesText = useMemo(() => {
     const countryNames = new Map((countries ?? []).map((country) => [country.code, country.name]));
-    const cityNames = new Map(
-      codes.map((code, index) => [
+    const known: KnownNames = {
+      countries: codes.map((code) => [code, countryNames.get(code) ?? null]),
+      cities: codes.map((code, index) => [
         code,
-        new Map((cityLists[index] ?? []).map((city) => [city.id, city.name])),
+        (cityLists[index] ?? []).map((city): [string, string] => [city.id, city.name]),
       ]),
-    );
-    const country = (code: string) => countryNames.get(code) ?? code;
-    const city = (code: string, id: string | null) =>
-      id ? (cityNames.get(code)?.get(id) ?? humaniseId(id)) : null;
-    // The list asks for the same few places for every row (and again to sort and search): once each.
-    const locations = new Map<string, string>();
-    return {
-      country,
-      city,
-      location: (code, id) => {
-        const cacheKey = `${code}|${id ?? ''}`;
-        let text = locations.get(cacheKey);
-        if (text === undefined) {
-          const name = city(code, id);
-          text = name ? `${name}, ${country(code)}` : country(code);
-          locations.set(cacheKey, text);
-        }
-        return text;
-      },
     };
+    return JSON.stringify(known);
   }, [countries, codes, cityLists]);
+  return useMemo(() => placeNames(JSON.parse(namesText) as KnownNames), [namesText]);
+}
+
+/** What the catalog named, for the countries asked for only (ids map to names). */
+interface KnownNames {
+  countries: [string, string | null][];
+  cities: [string, [string, string][]][];
+}
+
+function placeNames(known: KnownNames): PlaceNames {
+  const countryNames = new Map(known.countries);
+  const cityNames = new Map(known.cities.map(([code, list]) => [code, new Map(list)]));
+  const country = (code: string) => countryNames.get(code) ?? code;
+  const city = (code: string, id: string | null) =>
+    id ? (cityNames.get(code)?.get(id) ?? humaniseId(id)) : null;
+  // The list asks for the same few places for every row (and again to sort and search): once each.
+  const locations = new Map<string, string>();
+  return {
+    country,
+    city,
+    location: (code, id) => {
+      const cacheKey = `${code}|${id ?? ''}`;
+      let text = locations.get(cacheKey);
+      if (text === undefined) {
+        const name = city(code, id);
+        text = name ? `${name}, ${country(code)}` : country(code);
+        locations.set(cacheKey, text);
+      }
+      return text;
+    },
+  };
 }
