@@ -1,6 +1,8 @@
 import { useEffect, useMemo } from 'react';
-import { useShallow } from 'zustand/react/shallow';
+import type { City, Country } from '../../../../src-main/api/api-types';
 import { citiesKey, useCatalogStore } from '../catalog/catalog-store';
+
+type CatalogState = ReturnType<typeof useCatalogStore.getState>;
 
 /** `los_angeles` -> `Los Angeles`: what a city id reads as until (or unless) the catalog names it. */
 export function humaniseId(id: string): string {
@@ -31,27 +33,13 @@ export function usePlaceNames(countryCodes: readonly string[]): PlaceNames {
     void store.loadCountries('all');
     for (const code of codes) void store.loadCities(code, 'all');
   }, [codes]);
-  const countries = useCatalogStore((state) => state.countries.all?.data ?? null);
-  // Only the city lists of these countries, and only their data: a loading flag or another
-  // country's list does not make new names (a new `PlaceNames` re-renders every row of the list).
-  const cityLists = useCatalogStore(
-    useShallow((state) => codes.map((code) => state.cities[citiesKey(code, 'all')]?.data ?? null)),
-  );
-  // The names these places read as, as text: the rows' `PlaceNames` is rebuilt only when it changes.
-  // A catalog answer that names nothing new (the countries list when only ids were known, a city
-  // list without these cities) must not re-render every row of a 1,000-port list (22 ms a commit in
-  // the list benchmark's cold click).
-  const namesText = useMemo(() => {
-    const countryNames = new Map((countries ?? []).map((country) => [country.code, country.name]));
-    const known: KnownNames = {
-      countries: codes.map((code) => [code, countryNames.get(code) ?? null]),
-      cities: codes.map((code, index) => [
-        code,
-        (cityLists[index] ?? []).map((city): [string, string] => [city.id, city.name]),
-      ]),
-    };
-    return JSON.stringify(known);
-  }, [countries, codes, cityLists]);
+  // The names these places read as, as text, read straight from the catalog store: the screen renders
+  // again, and the rows' `PlaceNames` is rebuilt, only when that text changes. A loading flag, another
+  // country's list, or an answer that names nothing new (the countries when only ids were known, a
+  // city list without these cities) re-renders nothing: each did a commit of the 1,000-port screen
+  // (22 ms each of the list benchmark's cold click, every row with it).
+  const namesTextOf = useMemo(() => namesTextSelector(codes), [codes]);
+  const namesText = useCatalogStore(namesTextOf);
   return useMemo(() => placeNames(JSON.parse(namesText) as KnownNames), [namesText]);
 }
 
@@ -82,5 +70,26 @@ function placeNames(known: KnownNames): PlaceNames {
       }
       return text;
     },
+  };
+}
+
+/** A store selector: the names of `codes`' countries and their cities as text, kept while its inputs are. */
+function namesTextSelector(codes: readonly string[]): (state: CatalogState) => string {
+  let last: { countries: Country[] | null; lists: (City[] | null)[]; text: string } | null = null;
+  return (state: CatalogState) => {
+    const countries = state.countries.all?.data ?? null;
+    const lists = codes.map((code) => state.cities[citiesKey(code, 'all')]?.data ?? null);
+    if (last?.countries === countries && lists.every((list, index) => list === last?.lists[index]))
+      return last.text;
+    const countryNames = new Map((countries ?? []).map((country) => [country.code, country.name]));
+    const known: KnownNames = {
+      countries: codes.map((code) => [code, countryNames.get(code) ?? null]),
+      cities: codes.map((code, index) => [
+        code,
+        (lists[index] ?? []).map((city): [string, string] => [city.id, city.name]),
+      ]),
+    };
+    last = { countries, lists, text: JSON.stringify(known) };
+    return last.text;
   };
 }
