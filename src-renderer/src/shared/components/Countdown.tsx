@@ -31,7 +31,10 @@ function tick(): void {
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   if (timer === null) {
-    now = Date.now();
+    // `snapshot`'s time, not a new one: the readers rendered with it, and a time that moved between
+    // their render and this subscription makes React render every reader again (each row's rotate
+    // button of a 1,000-port list, a whole commit of a cold "Ports" click).
+    snapshot();
     timer = setInterval(tick, 1000);
   }
   return () => {
