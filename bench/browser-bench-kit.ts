@@ -68,6 +68,9 @@ export interface Timing {
   rows: number;
   /** From Chromium's own counters, from before the click to the end of the next frame. */
   layouts: number;
+  /** React commits from the click to the rows in the DOM, and to the end of the next frame. */
+  commitsToDom: number;
+  commits: number;
   layoutMs: number;
   styleMs: number;
   scriptMs: number;
@@ -106,23 +109,39 @@ export async function timeClick(page: Page, client: CDPSession, timing: ClickTim
   await page.evaluate(
     ({ clickText, ready, rows }) => {
       const holder = window as unknown as { benchTiming?: Promise<unknown> };
+      const hook = (window as unknown as { benchCommits?: { count: number } }).benchCommits;
       holder.benchTiming = new Promise((done, fail) => {
         let clickedAt = 0;
         let domMs = -1;
+        let commitsAtClick = 0;
+        let commitsToDom = 0;
+        const commitsNow = () => (hook ? hook.count - commitsAtClick : 0);
         const rowsNow = () => document.querySelectorAll(rows).length;
         const onClick = (event: Event) => {
           const target = event.target as HTMLElement | null;
           if (target?.closest('a, button')?.textContent?.trim() !== clickText) return;
           clickedAt = performance.now();
+          commitsAtClick = hook?.count ?? 0;
           document.removeEventListener('click', onClick, true);
         };
         document.addEventListener('click', onClick, true);
         const observer = new MutationObserver(() => {
           if (!clickedAt || domMs >= 0 || document.querySelector(ready) === null) return;
           domMs = performance.now() - clickedAt;
+          commitsToDom = commitsNow();
           observer.disconnect();
           requestAnimationFrame(() =>
-            setTimeout(() => done({ domMs, frameMs: performance.now() - clickedAt, rows: rowsNow() }), 0),
+            setTimeout(
+              () =>
+                done({
+                  domMs,
+                  frameMs: performance.now() - clickedAt,
+                  rows: rowsNow(),
+                  commitsToDom,
+                  commits: commitsNow(),
+                }),
+              0,
+            ),
           );
         });
         observer.observe(document.body, { childList: true, subtree: true });
@@ -135,7 +154,7 @@ export async function timeClick(page: Page, client: CDPSession, timing: ClickTim
   await timing.click();
   const result = (await page.evaluate(
     () => (window as unknown as { benchTiming: Promise<unknown> }).benchTiming,
-  )) as Pick<Timing, 'domMs' | 'frameMs' | 'rows'>;
+  )) as Pick<Timing, 'domMs' | 'frameMs' | 'rows' | 'commitsToDom' | 'commits'>;
   const after = await readMetrics(client);
   const ms = (name: (typeof METRICS)[number]) => Math.round((after[name] - before[name]) * 10_000) / 10;
   return {
@@ -181,6 +200,21 @@ export async function openPage(
  */
 function installBaseFakeApi(config: { now: string; settings: unknown }): void {
   const now = Date.parse(config.now);
+  // React DevTools' hook, reduced to a commit counter: React (production builds too) calls
+  // `onCommitFiberRoot` once per commit when the hook exists as it starts.
+  const commits = { count: 0 };
+  (window as unknown as { benchCommits: typeof commits }).benchCommits = commits;
+  (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: unknown }).__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    isDisabled: false,
+    renderers: new Map(),
+    inject: () => 1,
+    checkDCE: () => undefined,
+    onCommitFiberRoot: () => {
+      commits.count += 1;
+      (window as unknown as { benchCommitTimes?: number[] }).benchCommitTimes?.push(performance.now());
+    },
+  };
   const profile = {
     id: 'prof_bench',
     name: 'Bench',
@@ -307,6 +341,8 @@ export function breakdown(timings: Timing[]) {
   const median = (pick: (timing: Timing) => number) => summarise(timings.map(pick)).median;
   return {
     layouts: median((t) => t.layouts),
+    commitsToDom: median((t) => t.commitsToDom),
+    commits: median((t) => t.commits),
     layoutMs: median((t) => t.layoutMs),
     styleMs: median((t) => t.styleMs),
     scriptMs: median((t) => t.scriptMs),
@@ -375,4 +411,42 @@ export async function traceMainThread(
     }
   }
   return { result, msByName: [...msByName.entries()].sort((a, b) => b[1] - a[1]) };
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+
+/**
+ * Runs `act` (a timed click) under Chromium's sampling profiler (0.1 ms) and returns the 20
+ * functions with the most self time (names from the built bundle, with its file:line:column).
+ */
+export async function profileMainThread(
+  client: CDPSession,
+  act: () => Promise<Timing>,
+): Promise<{ result: Timing; top: [string, number][] }> {
+  await client.send('Profiler.enable');
+  await client.send('Profiler.setSamplingInterval', { interval: 100 });
+  await client.send('Profiler.start');
+  const result = await act();
+  const { profile } = (await client.send('Profiler.stop')) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
+  const selfMs = new Map<number, number>();
+  profile.samples.forEach((id, index) => {
+    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+  });
+  const byFunction = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const file = url ? url.slice(url.lastIndexOf('/') + 1) : '';
+    const name = `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}:${columnNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + (selfMs.get(node.id) ?? 0));
+  }
+  const top = [...byFunction.entries()]
+    .filter(([name]) => !name.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 20);
+  return { result, top };
 }

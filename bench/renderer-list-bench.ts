@@ -17,7 +17,9 @@
  * callback followed by a task: style, layout and paint of what was committed).
  *
  * Chromium's own counters (Performance.getMetrics: layouts, layout, style and script time) are
- * reported too: the machine may be shared, and they say where the time went.
+ * reported too: the machine may be shared, and they say where the time went; and the number of React
+ * commits (renders of the tree) from the click, counted through React DevTools' global hook, which
+ * the fake installs as a counter: each commit after the first that carries the rows is work a user waits for.
  *
  * `--root` measures another checkout (e.g. the code before a change) with this same script.
  * `--profile` adds one cold run under Chromium's sampling profiler and prints the functions with the
@@ -27,11 +29,11 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CDPSession, Page } from 'playwright-core';
 import {
   breakdown,
   launchBench,
   openPage,
+  profileMainThread,
   serveRenderer,
   summarise,
   summaryLine,
@@ -138,40 +140,6 @@ function installFakeApi(config: { ports: number; now: string }): void {
 
 const PORT_ROWS = 'table[aria-label="Mobile ports"] tbody tr';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-  hitCount?: number;
-}
-
-/** One cold navigation under the sampling profiler: the top functions by self time. */
-async function profileCold(page: Page, client: CDPSession): Promise<void> {
-  await client.send('Profiler.enable');
-  await client.send('Profiler.setSamplingInterval', { interval: 100 });
-  await client.send('Profiler.start');
-  const timing = await timeNavigation(page, client, 'Ports', PORT_ROWS);
-  const { profile } = (await client.send('Profiler.stop')) as unknown as {
-    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
-  };
-  const selfMs = new Map<number, number>();
-  profile.samples.forEach((id, index) => {
-    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
-  });
-  const byFunction = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
-    const file = url ? url.slice(url.lastIndexOf('/') + 1) : '';
-    const name = `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}:${columnNumber + 1}`;
-    byFunction.set(name, (byFunction.get(name) ?? 0) + (selfMs.get(node.id) ?? 0));
-  }
-  const top = [...byFunction.entries()]
-    .filter(([name]) => !name.startsWith('(idle)'))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 20);
-  console.log(`\nProfiled cold run: rows in DOM ${Math.round(timing.domMs)} ms; top self time (ms):`);
-  for (const [name, ms] of top) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
-}
-
 async function main(): Promise<void> {
   const options = readOptions();
   const { server, origin } = await serveRenderer(options.root, options.build);
@@ -198,8 +166,12 @@ async function main(): Promise<void> {
     }
     if (options.profile) {
       const { page, client } = await openOnSettings();
-      await profileCold(page, client);
+      const profile = await profileMainThread(client, () => timeNavigation(page, client, 'Ports', PORT_ROWS));
       await page.close();
+      console.log(
+        `\nProfiled cold run: rows in DOM ${Math.round(profile.result.domMs)} ms; top self time (ms):`,
+      );
+      for (const [name, ms] of profile.top) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
     }
     if (options.trace) {
       const { page, client } = await openOnSettings();
@@ -240,7 +212,7 @@ async function main(): Promise<void> {
     ['warm', result.warm],
   ] as const) {
     console.log(
-      `  ${name}: medians of ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
+      `  ${name}: medians of ${parts.commitsToDom} React commits to the DOM (${parts.commits} to the frame), ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
     );
   }
   console.log(`\nBENCH_RESULT ${JSON.stringify(result)}`);

@@ -11,7 +11,7 @@
  *     (goal < 50 ms). The report is read, the chart and its 366-row table twin rendered, and uPlot
  *     draws bars and the requests line.
  *
- *   npm run bench:subscriptions -- [--runs N] [--sub-users N] [--days N] [--root DIR] [--no-build] [--trace]
+ *   npm run bench:subscriptions -- [--runs N] [--sub-users N] [--days N] [--root DIR] [--no-build] [--trace] [--profile]
  *
  * What the numbers are: "in DOM" ends when a MutationObserver first sees the rows or the chart's
  * canvas (for the chart: uPlot has built it; its drawing may not be rasterised yet). "End of next
@@ -31,6 +31,7 @@ import {
   breakdown,
   launchBench,
   openPage,
+  profileMainThread,
   serveRenderer,
   summarise,
   summaryLine,
@@ -50,6 +51,7 @@ interface BenchOptions {
   root: string;
   build: boolean;
   trace: boolean;
+  profile: boolean;
 }
 
 function readOptions(): BenchOptions {
@@ -61,6 +63,7 @@ function readOptions(): BenchOptions {
       root: { type: 'string', default: process.cwd() },
       'no-build': { type: 'boolean', default: false },
       trace: { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -77,6 +80,7 @@ function readOptions(): BenchOptions {
     root: resolve(values.root),
     build: !values['no-build'],
     trace: values.trace,
+    profile: values.profile,
   };
 }
 
@@ -232,6 +236,20 @@ async function main(): Promise<void> {
       );
       for (const [name, ms] of msByName) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
     }
+    if (options.profile) {
+      const profiled = await openDetail();
+      let top: [string, number][] = [];
+      const timing = await timeChart(profiled.page, profiled.client, options.days, async (act) => {
+        const profile = await profileMainThread(profiled.client, act);
+        top = profile.top;
+        return profile.result;
+      });
+      await profiled.page.close();
+      console.log(
+        `\nProfiled ${options.days}-day chart: canvas in DOM ${Math.round(timing.domMs)} ms; top self time (ms):`,
+      );
+      for (const [name, ms] of top) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
+    }
   } finally {
     await bench.close();
     server.close();
@@ -274,7 +292,7 @@ async function main(): Promise<void> {
     ['chart', result.chart],
   ] as const) {
     console.log(
-      `  ${name}: medians of ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
+      `  ${name}: medians of ${parts.commitsToDom} React commits to the DOM (${parts.commits} to the frame), ${parts.layouts} layouts, layout ${parts.layoutMs} ms, style ${parts.styleMs} ms, script ${parts.scriptMs} ms`,
     );
   }
   console.log(

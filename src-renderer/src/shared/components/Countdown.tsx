@@ -52,12 +52,16 @@ function snapshot(): number {
 }
 
 const noSubscription = () => () => undefined;
+const noTime = () => 0;
 
 /** Seconds left until a time, ticking once a second while it is in the future. */
 export function useSecondsLeft(until: string | number | null): number {
   const live = until !== null && secondsLeft(until, snapshot()) > 0;
-  const current = useSyncExternalStore(live ? subscribe : noSubscription, snapshot);
-  return until === null ? 0 : secondsLeft(until, current);
+  // Nothing to count (no time, or it is past): 0 whatever the time, so not the ticker's time either.
+  // Each first countdown takes a fresh time as it starts the ticker, which would render every idle
+  // reader again (each row's rotate button of a 1,000-port list: a whole commit of a cold click).
+  const current = useSyncExternalStore(live ? subscribe : noSubscription, live ? snapshot : noTime);
+  return live ? secondsLeft(until, current) : 0;
 }
 
 interface CountdownProps {

@@ -45,6 +45,14 @@ describe('Ports screen', () => {
     expect(fake.current.callsTo('catalog:cities')).toEqual([{ countryCode: 'DE' }, { countryCode: 'US' }]);
   });
 
+  it('asks for the schedules before the ports, so that their answers land in the same render of the rows', async () => {
+    render(<PortsScreen />);
+    await screen.findByRole('table', { name: 'Mobile ports' });
+    const channels = fake.current.calls.map((call) => call.channel);
+    expect(channels).toContain('schedules:list');
+    expect(channels.indexOf('schedules:list')).toBeLessThan(channels.indexOf('ports:list'));
+  });
+
   it('shows unknown rotation modes as they are', () => {
     expect(rotationText({ rotation: { mode: 'burst', intervalMinutes: null } })).toBe('burst');
   });

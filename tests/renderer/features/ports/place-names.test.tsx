@@ -54,4 +54,23 @@ describe('usePlaceNames', () => {
     expect(result.current).not.toBe(names);
     expect(result.current.location('US', 'los_angeles')).toBe('City of Los Angeles, United States');
   });
+
+  it('renders nothing again when the catalog answers without naming anything new', async () => {
+    // Not in the catalog's countries, no cities: the ids read the same before and after the answers.
+    const codes = ['ZZ'];
+    let renders = 0;
+    const { result } = renderHook(() => {
+      renders += 1;
+      return usePlaceNames(codes);
+    });
+    const names = result.current;
+    const rendersBefore = renders;
+    expect(names.location('ZZ', 'some_town')).toBe('Some Town, ZZ');
+    await settle();
+    expect(fake.current.callsTo('catalog:countries')).toHaveLength(1);
+    expect(fake.current.callsTo('catalog:cities')).toEqual([{ countryCode: 'ZZ' }]);
+    expect(result.current).toBe(names);
+    // Not even the component asking renders again (on the ports screen: the whole screen).
+    expect(renders).toBe(rendersBefore);
+  });
 });

@@ -2,6 +2,21 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BarChart, chartColumns, snappedBars } from '../../../../src-renderer/src/shared/components/BarChart';
 
+/** uPlot cannot draw in jsdom (no canvas): a stand-in that records each chart made and destroyed. */
+const charts = vi.hoisted(() => ({ made: [] as { points: number; destroyed: boolean }[] }));
+vi.mock('uplot', () => ({
+  default: class {
+    private readonly record: { points: number; destroyed: boolean };
+    constructor(_options: unknown, data: ArrayLike<number>[]) {
+      this.record = { points: data[0]?.length ?? 0, destroyed: false };
+      charts.made.push(this.record);
+    }
+    destroy() {
+      this.record.destroyed = true;
+    }
+  },
+}));
+
 describe('BarChart', () => {
   afterEach(cleanup);
 
@@ -77,6 +92,26 @@ describe('BarChart', () => {
           .getAllByRole('row')
           .map((row) => row.textContent),
       ).toEqual(['DayValue', '2026-03-011 B']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('draws a chart in the effect once uPlot is loaded, not a task later', async () => {
+    vi.stubGlobal('matchMedia', () => ({ matches: false, addEventListener: () => undefined }));
+    try {
+      charts.made.length = 0;
+      const point = (date: string) => ({ date, value: 1 });
+      const format = (value: number) => `${value} B`;
+      const first = render(<BarChart label="Month" points={[point('2026-03-01')]} format={format} />);
+      // The first chart waits for uPlot's module.
+      await vi.waitFor(() => expect(charts.made).toHaveLength(1));
+      first.unmount();
+      expect(charts.made[0]?.destroyed).toBe(true);
+      // Another chart (a new range) is drawn as it mounts: `render` returns after its effects.
+      render(<BarChart label="Year" points={[point('2026-03-01'), point('2026-03-02')]} format={format} />);
+      expect(charts.made).toHaveLength(2);
+      expect(charts.made[1]).toEqual({ points: 2, destroyed: false });
     } finally {
       vi.unstubAllGlobals();
     }

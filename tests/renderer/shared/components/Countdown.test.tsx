@@ -4,6 +4,7 @@ import {
   Countdown,
   formatCountdown,
   secondsLeft,
+  useSecondsLeft,
 } from '../../../../src-renderer/src/shared/components/Countdown';
 
 const START = Date.parse('2026-03-10T12:00:00.000Z');
@@ -42,5 +43,27 @@ describe('Countdown', () => {
     expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.getByText('Ready')).toBeTruthy();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('does not render its readers again when the first countdown starts the ticker', () => {
+    let idleRenders = 0;
+    function Idle() {
+      idleRenders += 1;
+      return <span>{useSecondsLeft(null)}</span>;
+    }
+    // Rendering takes time: the clock moves between the render and the countdown's subscription.
+    function SlowCountdown() {
+      vi.setSystemTime(Date.now() + 20);
+      return <Countdown until={START + 5000} prefix="Next in" />;
+    }
+    render(
+      <>
+        <Idle />
+        <SlowCountdown />
+        <Idle />
+      </>,
+    );
+    expect(idleRenders).toBe(2);
+    expect(screen.getByRole('timer').textContent).toBe('Next in 5 s');
   });
 });
