@@ -9,17 +9,24 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 
-const BENCHES = [
+interface Bench {
+  name: string;
+  script: string;
+  /** Node flags the script needs (the heap bench measures after forced collections). */
+  nodeFlags?: readonly string[];
+}
+
+const BENCHES: readonly Bench[] = [
   { name: 'sandbox', script: 'bench/sandbox-bench.ts' },
   { name: 'renderer', script: 'bench/renderer-list-bench.ts' },
   { name: 'subscriptions', script: 'bench/subscriptions-bench.ts' },
   { name: 'topups', script: 'bench/topup-cadence-bench.ts' },
-  { name: 'schedules', script: 'bench/schedules-heap-bench.ts' },
-] as const;
+  { name: 'schedules', script: 'bench/schedules-heap-bench.ts', nodeFlags: ['--expose-gc'] },
+];
 
-function runOne(script: string): Promise<{ code: number; result: unknown }> {
+function runOne(bench: Bench): Promise<{ code: number; result: unknown }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const child = spawn(process.execPath, [...(bench.nodeFlags ?? []), '--import', 'tsx', bench.script], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
@@ -50,7 +57,7 @@ async function main(): Promise<void> {
   let failed = false;
   for (const bench of chosen) {
     console.log(`\n===== ${bench.name} (${bench.script}) =====`);
-    const { code, result } = await runOne(bench.script);
+    const { code, result } = await runOne(bench);
     results[bench.name] = result;
     if (code !== 0 || result === null) failed = true;
   }
