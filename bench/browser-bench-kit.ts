@@ -8,7 +8,7 @@ import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'nod
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Locator, type Page } from 'playwright-core';
 import { defaultSettings } from '../src-main/core/settings/settings-schema';
 import { toSettingsView } from '../src-main/core/settings/settings-service';
@@ -449,4 +449,45 @@ export async function profileMainThread(
     .sort((a, b) => b[1] - a[1])
     .slice(0, 20);
   return { result, top };
+}
+
+/** The options every browser bench takes; a bench adds its own (`--ports`, `--sub-users`, …). */
+export const COMMON_BENCH_OPTIONS = {
+  runs: { type: 'string', default: '15' },
+  root: { type: 'string', default: process.cwd() },
+  'no-build': { type: 'boolean', default: false },
+  profile: { type: 'boolean', default: false },
+  trace: { type: 'boolean', default: false },
+} as const;
+
+export interface CommonBenchOptions {
+  runs: number;
+  root: string;
+  build: boolean;
+  profile: boolean;
+  trace: boolean;
+}
+
+/** A whole-number option within bounds, or a message naming the option. */
+export function wholeOption(name: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new Error(`--${name} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+export function commonOptions(values: {
+  runs: string;
+  root: string;
+  'no-build': boolean;
+  profile: boolean;
+  trace: boolean;
+}): CommonBenchOptions {
+  return {
+    runs: wholeOption('runs', values.runs, 1, 1000),
+    root: resolve(values.root),
+    build: !values['no-build'],
+    profile: values.profile,
+    trace: values.trace,
+  };
 }

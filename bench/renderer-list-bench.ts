@@ -27,9 +27,12 @@
  * run under Chromium's tracing: the main thread's time per event up to the end of the next frame.
  * Prints a table and one line `BENCH_RESULT {json}`.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  COMMON_BENCH_OPTIONS,
+  commonOptions,
+  type CommonBenchOptions,
+  wholeOption,
   breakdown,
   launchBench,
   openPage,
@@ -43,41 +46,16 @@ import {
   type Timing,
 } from './browser-bench-kit';
 
-interface BenchOptions {
-  runs: number;
+interface BenchOptions extends CommonBenchOptions {
   ports: number;
-  root: string;
-  build: boolean;
-  profile: boolean;
-  trace: boolean;
 }
 
 function readOptions(): BenchOptions {
   const { values } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '15' },
-      ports: { type: 'string', default: '1000' },
-      root: { type: 'string', default: process.cwd() },
-      'no-build': { type: 'boolean', default: false },
-      profile: { type: 'boolean', default: false },
-      trace: { type: 'boolean', default: false },
-    },
+    options: { ...COMMON_BENCH_OPTIONS, ports: { type: 'string', default: '1000' } },
     strict: true,
   });
-  const whole = (name: string, text: string, min: number): number => {
-    const value = Number(text);
-    if (!Number.isSafeInteger(value) || value < min)
-      throw new Error(`--${name} must be an integer >= ${min}`);
-    return value;
-  };
-  return {
-    runs: whole('runs', values.runs, 1),
-    ports: whole('ports', values.ports, 1),
-    root: resolve(values.root),
-    build: !values['no-build'],
-    profile: values.profile,
-    trace: values.trace,
-  };
+  return { ...commonOptions(values), ports: wholeOption('ports', values.ports, 1) };
 }
 
 /**

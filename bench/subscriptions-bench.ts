@@ -24,10 +24,13 @@
  *
  * Prints a table and one line `BENCH_RESULT {json}` (the goals and whether each median met them).
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import {
+  COMMON_BENCH_OPTIONS,
+  commonOptions,
+  type CommonBenchOptions,
+  wholeOption,
   breakdown,
   launchBench,
   openPage,
@@ -44,43 +47,24 @@ import {
 const SUB_USER_GOAL_MS = 100;
 const CHART_GOAL_MS = 50;
 
-interface BenchOptions {
-  runs: number;
+interface BenchOptions extends CommonBenchOptions {
   subUsers: number;
   days: number;
-  root: string;
-  build: boolean;
-  trace: boolean;
-  profile: boolean;
 }
 
 function readOptions(): BenchOptions {
   const { values } = parseArgs({
     options: {
-      runs: { type: 'string', default: '15' },
+      ...COMMON_BENCH_OPTIONS,
       'sub-users': { type: 'string', default: '5000' },
       days: { type: 'string', default: '366' },
-      root: { type: 'string', default: process.cwd() },
-      'no-build': { type: 'boolean', default: false },
-      trace: { type: 'boolean', default: false },
-      profile: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const whole = (name: string, text: string, min: number, max: number): number => {
-    const value = Number(text);
-    if (!Number.isSafeInteger(value) || value < min || value > max)
-      throw new Error(`--${name} must be an integer from ${min} to ${max}`);
-    return value;
-  };
   return {
-    runs: whole('runs', values.runs, 1, 1000),
-    subUsers: whole('sub-users', values['sub-users'], 1, 100_000),
-    days: whole('days', values.days, 2, 366),
-    root: resolve(values.root),
-    build: !values['no-build'],
-    trace: values.trace,
-    profile: values.profile,
+    ...commonOptions(values),
+    subUsers: wholeOption('sub-users', values['sub-users'], 1, 100_000),
+    days: wholeOption('days', values.days, 2, 366),
   };
 }
 
