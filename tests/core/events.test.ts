@@ -1,34 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EventBus } from '../../src-main/core/events';
+import { defaultSettings } from '../../src-main/core/settings/settings-schema';
+import { toSettingsView } from '../../src-main/core/settings/settings-service';
 import type { PortsChanged, SettingsView } from '../../src-main/ipc/contract';
 
-const settings: SettingsView = {
-  theme: 'dark',
-  polling: {
-    usageMinutes: 15,
-    usageVisibleMinutes: 5,
-    topUpVerifyingSeconds: 10,
-    topUpAwaitingPaymentSeconds: 30,
-  },
-  alerts: {
-    trafficRemainingPercent: 10,
-    trafficRemainingGb: null,
-    trafficBySubscription: {},
-    runsOutWithinDays: 7,
-    expiryWarningDays: 3,
-    disabledKinds: [],
-    subUserAlertSubscriptions: [],
-  },
-  desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
-  notifications: {
-    'rotation-new-ip': true,
-    'rotation-same-ip': true,
-    'rotation-failed': true,
-    'relocation-done': true,
-  },
-  shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
-  proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
-};
+// The app's own defaults, so the fixture never falls behind the settings view.
+const settings: SettingsView = { ...toSettingsView(defaultSettings()), theme: 'dark' };
 
 describe('EventBus', () => {
   it('delivers each event to every subscriber of all events and to the listeners of its channel', () => {

@@ -14,6 +14,8 @@ import type {
   ProfileSummary,
   SettingsView,
 } from '../../../src-main/ipc/contract';
+import { defaultSettings } from '../../../src-main/core/settings/settings-schema';
+import { toSettingsView } from '../../../src-main/core/settings/settings-service';
 import type { MobilePortView } from '../../../src-main/ipc/contract';
 
 export function profile(overrides: Partial<ProfileSummary> = {}): ProfileSummary {
@@ -62,32 +64,9 @@ export const noProfileState = (overrides: Partial<AppState> = {}) =>
     ...overrides,
   });
 
+/** Main's own default settings as the renderer receives them, so the fixture never falls behind. */
 export const settingsView = (overrides: Partial<SettingsView> = {}): SettingsView => ({
-  theme: 'system',
-  polling: {
-    usageMinutes: 15,
-    usageVisibleMinutes: 5,
-    topUpVerifyingSeconds: 10,
-    topUpAwaitingPaymentSeconds: 30,
-  },
-  alerts: {
-    trafficRemainingPercent: 10,
-    trafficRemainingGb: null,
-    trafficBySubscription: {},
-    runsOutWithinDays: 7,
-    expiryWarningDays: 3,
-    disabledKinds: [],
-    subUserAlertSubscriptions: [],
-  },
-  desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
-  notifications: {
-    'rotation-new-ip': true,
-    'rotation-same-ip': true,
-    'rotation-failed': true,
-    'relocation-done': true,
-  },
-  shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
-  proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
+  ...toSettingsView(defaultSettings()),
   ...overrides,
 });
 
