@@ -63,19 +63,31 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'The renderer never imports Node modules.' },
             {
-              group: ['**/src-main/**'],
+              regex: '(^|/)src-main(/|$)',
+              message: 'The renderer never imports main; the contract is in src-shared.',
+            },
+            {
+              regex: '(^|/)src-shared(/|$)',
               allowTypeImports: true,
-              message: 'The renderer may only `import type` from src-main (the IPC contract).',
+              message: 'The renderer may only `import type` from the shared leaf (src-shared).',
             },
           ],
         },
       ],
     },
   },
-  {
-    // Core code outside the shell must run without Electron (tests, web mode, sandbox CLI).
-    files: ['src-main/**/*.ts'],
-    ignores: ['src-main/shell/**'],
+  // Layers only point down: surfaces (shell, web) -> dispatch -> core -> api -> shared. Each layer is
+  // refused the folders above it; tests/architecture/layers.test.ts checks the same on resolved paths
+  // and looks for folder cycles.
+  ...[
+    { files: ['src-shared/**/*.ts'], above: ['src-main', 'src-renderer'] },
+    { files: ['src-main/lib/**/*.ts'], above: ['api', 'core', 'dispatch', 'shell', 'web', 'src-shared'] },
+    { files: ['src-main/api/**/*.ts'], above: ['core', 'dispatch', 'shell', 'web'] },
+    { files: ['src-main/core/**/*.ts'], above: ['dispatch', 'shell', 'web'] },
+    { files: ['src-main/dispatch/**/*.ts'], above: ['shell', 'web'] },
+    { files: ['src-main/web/**/*.ts'], above: ['shell'] },
+  ].map(({ files, above }) => ({
+    files,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -86,10 +98,16 @@ export default tseslint.config(
               message: 'Only src-main/shell may import electron; pass what core needs through constructors.',
             },
           ],
+          patterns: [
+            {
+              regex: `(^|/)(${above.join('|')})(/|$)`,
+              message: 'Imports only point down: surfaces -> dispatch -> core -> api -> shared.',
+            },
+          ],
         },
       ],
     },
-  },
+  })),
   {
     // Tests read untyped JSON answers all the time; asserting on them is the point.
     files: ['tests/**/*.{ts,tsx}'],

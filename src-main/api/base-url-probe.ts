@@ -6,7 +6,8 @@
  */
 import { Agent } from 'undici';
 import { isProxyServiceError, type SerializedProxyServiceError } from './api-errors';
-import { joinUrl, normalizeBaseUrl, PATH_STYLES, type PathStyle } from './base-url';
+import { PATH_STYLES, type PathStyle } from '../../src-shared/base-url-rule';
+import { joinUrl, normalizeBaseUrl } from './base-url';
 import { DEFAULT_TIMEOUTS, type HttpTransportOptions } from './http-transport';
 import { ProxyServiceClient } from './proxy-service-client';
 

@@ -5,9 +5,7 @@
  * - `strip-v1`: base + path without its leading `/v1`, `…/api/v1/mobile`;
  * - `origin`: the base's origin + path, `https://host/v1/mobile`.
  */
-
-export const PATH_STYLES = ['literal', 'strip-v1', 'origin'] as const;
-export type PathStyle = (typeof PATH_STYLES)[number];
+import type { PathStyle } from '../../src-shared/base-url-rule';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type QueryParams = Record<string, QueryValue>;

@@ -1,5 +1,5 @@
 export * from './api-errors';
-export * from './api-types';
+export * from '../../src-shared/api-types';
 export * from './base-url';
 export * from './base-url-probe';
 export {

@@ -52,9 +52,10 @@ import {
   type UsageQuery,
   type UsageReport,
   usageReportSchema,
-} from './api-types';
+} from '../../src-shared/api-types';
 import type { BudgetClass, CallBudget, CallPriority, SlowCallInfo } from './call-budget';
-import { joinUrl, normalizeBaseUrl, type PathStyle, type QueryParams } from './base-url';
+import type { PathStyle } from '../../src-shared/base-url-rule';
+import { joinUrl, normalizeBaseUrl, type QueryParams } from './base-url';
 import {
   AnswerProblem,
   type HttpMethod,

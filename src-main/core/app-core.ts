@@ -1,5 +1,5 @@
 import type { BaseUrlProbeResult } from '../api';
-import type { AppState } from '../ipc/contract';
+import type { AppState } from '../../src-shared/contract';
 import type { AppStateService } from './app-state';
 import type { CoreServices } from './app-services';
 import type { Lifecycle } from './domain-service';

@@ -1,4 +1,4 @@
-import type { CallDomain } from '../ipc/contract';
+import type { CallDomain } from '../../src-shared/contract';
 import type { AlertsService } from './alerts/alerts-service';
 import type { AppStateService } from './app-state';
 import type { CatalogService } from './catalog/catalog-service';

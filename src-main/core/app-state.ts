@@ -5,7 +5,7 @@ import type {
   JobsStatus,
   Notice,
   ProfileSummary,
-} from '../ipc/contract';
+} from '../../src-shared/contract';
 import type { DomainService } from './domain-service';
 import { AppError } from './errors';
 import type { EventSink } from './events';

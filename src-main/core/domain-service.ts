@@ -1,4 +1,4 @@
-import type { CallDomain, DomainHandlers } from '../ipc/contract';
+import type { CallDomain, DomainHandlers } from '../../src-shared/contract';
 
 /**
  * A domain service answers its domain's calls: `handlers()` returns exactly one handler per channel

@@ -1,4 +1,4 @@
-import type { IpcFieldError } from '../ipc/contract';
+import type { IpcFieldError } from '../../src-shared/contract';
 
 /** Codes of errors the core raises itself (API errors keep the service's codes). */
 export type AppErrorCode =

@@ -1,4 +1,4 @@
-import type { EventChannel, EventPayload } from '../ipc/contract';
+import type { EventChannel, EventPayload } from '../../src-shared/contract';
 
 /** A transport's view: every event, to forward as it is (the preload, the web socket). */
 export type AnyEventListener = (channel: EventChannel, payload: unknown) => void;

@@ -1,5 +1,5 @@
 import type { PortsTrayAction } from '../core/ports/tray-menu';
-import type { AppRoute } from '../ipc/contract';
+import type { AppRoute } from '../../src-shared/contract';
 import type { DesktopPreferences, DesktopPreferencesSource } from './desktop-preferences';
 import type { TrayAction } from './tray';
 

@@ -1,5 +1,5 @@
 import { globalShortcut } from 'electron';
-import type { ShortcutPreferences } from '../ipc/contract';
+import type { ShortcutPreferences } from '../../src-shared/contract';
 
 /** The part of Electron's `globalShortcut` the app uses. */
 export interface ShortcutRegistry {

@@ -1,6 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
-import { ipcCalls } from '../ipc/contract';
-import type { GuardedDispatch } from '../ipc/guarded-dispatcher';
+import { ipcCalls } from '../../src-shared/contract';
+import type { GuardedDispatch } from '../dispatch/guarded-dispatcher';
 
 /** Registers one `ipcMain.handle` per contract call; every one goes through the guarded dispatcher. */
 export function registerIpcHandlers(

@@ -1,4 +1,4 @@
-import { type AppNavigate, isAppRoute } from '../ipc/contract';
+import { type AppNavigate, isAppRoute } from '../../src-shared/contract';
 
 /** The part of a `BrowserWindow` a notification click needs (tests pass a fake). */
 export interface NavigableWindow {

@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { buildRendererApi } from '../ipc/renderer-api-builder';
+import { buildRendererApi } from './renderer-api-builder';
 
 // Only the functions built from the contract cross the bridge; ipcRenderer itself never does, and
 // listeners get the payload alone (never the Electron event, which would leak `sender`).

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app-paths';
 import { createNodeAppCore } from '../core/create-app-core';
-import { createGuardedDispatcher } from '../ipc/guarded-dispatcher';
-import { createIpcHandlers } from '../ipc/ipc-handlers';
+import { createGuardedDispatcher } from '../dispatch/guarded-dispatcher';
+import { createIpcHandlers } from '../dispatch/handler-table';
 import { ensureRendererBuilt } from './renderer-build';
 import { startWebServer, type WebSender } from './web-server';
 

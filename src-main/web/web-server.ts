@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { IpcResult } from '../ipc/contract';
+import type { IpcResult } from '../../src-shared/contract';
 import { isJsonMediaType } from '../lib/json-media-type';
 
 /** The token holder's identity as the guarded dispatcher sees it. */

@@ -7,7 +7,7 @@ import {
   NetworkError,
   TimeoutError,
 } from '../../src-main/api/api-errors';
-import type { MobilePort } from '../../src-main/api/api-types';
+import type { MobilePort } from '../../src-shared/api-types';
 import type { ProxyServiceClient } from '../../src-main/api/proxy-service-client';
 import { DEMO_KEY, TEST_START_TIME, TestSandbox } from '../support/sandbox-harness';
 import {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, AuthError, isOutcomeUnknown } from '../../src-main/api/api-errors';
-import { carrierCityIds, describeRejection, type MobilePort } from '../../src-main/api/api-types';
+import { carrierCityIds, describeRejection, type MobilePort } from '../../src-shared/api-types';
 import { type ProxyServiceClient } from '../../src-main/api/proxy-service-client';
 import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
 import { clearRequestLog, requestLog, sandboxClient } from './support/api-test-kit';

@@ -7,8 +7,8 @@ import type { AppCore } from '../../src-main/core/app-core';
 import { buildAppCore } from '../../src-main/core/create-app-core';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../src-main/core/settings/settings-store';
-import { createGuardedDispatcher } from '../../src-main/ipc/guarded-dispatcher';
-import { createIpcHandlers } from '../../src-main/ipc/ipc-handlers';
+import { createGuardedDispatcher } from '../../src-main/dispatch/guarded-dispatcher';
+import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
 
 /** `app:saveFile` (the desktop's CSV exports) through the composition root and the guarded dispatcher. */
 describe('app:saveFile', () => {

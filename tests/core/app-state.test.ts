@@ -9,7 +9,7 @@ import type { KeychainProbeResult } from '../../src-main/core/secrets/keychain-p
 import type { SecretStore } from '../../src-main/core/secrets/secret-store';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../src-main/core/settings/settings-store';
-import type { AppState } from '../../src-main/ipc/contract';
+import type { AppState } from '../../src-shared/contract';
 
 /** The OS keychain stand-in, counting reads: each one may be a D-Bus round trip (or a prompt). */
 class CountingKeychain implements SecretStore {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PortsChanged, SubscriptionsChanged, TopUpsChanged } from '../../src-main/ipc/contract';
+import type { PortsChanged, SubscriptionsChanged, TopUpsChanged } from '../../src-shared/contract';
 import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
 import { createHarness, type Harness } from './support/core-harness';
 

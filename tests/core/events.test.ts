@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { EventBus } from '../../src-main/core/events';
 import { defaultSettings } from '../../src-main/core/settings/settings-schema';
 import { toSettingsView } from '../../src-main/core/settings/settings-service';
-import type { PortsChanged, SettingsView } from '../../src-main/ipc/contract';
+import type { PortsChanged, SettingsView } from '../../src-shared/contract';
 
 // The app's own defaults, so the fixture never falls behind the settings view.
 const settings: SettingsView = { ...toSettingsView(defaultSettings()), theme: 'dark' };

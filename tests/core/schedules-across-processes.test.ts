@@ -11,9 +11,9 @@ import { FakeClock } from '../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../src-main/core/settings/settings-store';
 import { JobStateStore } from '../../src-main/core/storage/job-state-store';
-import type { CallChannel, CallInput, CallOutput } from '../../src-main/ipc/contract';
-import { createGuardedDispatcher } from '../../src-main/ipc/guarded-dispatcher';
-import { createIpcHandlers } from '../../src-main/ipc/ipc-handlers';
+import type { CallChannel, CallInput, CallOutput } from '../../src-shared/contract';
+import { createGuardedDispatcher } from '../../src-main/dispatch/guarded-dispatcher';
+import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
 import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
 
 type Call = <C extends CallChannel>(channel: C, input: CallInput<C>) => Promise<CallOutput<C>>;

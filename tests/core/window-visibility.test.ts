@@ -8,7 +8,7 @@ import { buildAppCore } from '../../src-main/core/create-app-core';
 import { FakeClock } from '../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../src-main/core/settings/settings-store';
-import { createIpcHandlers } from '../../src-main/ipc/ipc-handlers';
+import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
 import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
 
 const MIN = 60_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '../../src-main/api/api-types';
-import type { AppState } from '../../src-main/ipc/contract';
+import type { Subscription } from '../../src-shared/api-types';
+import type { AppState } from '../../src-shared/contract';
 import { callApi, online, openApp, openScreen, sandboxControl, useWebSession } from './support/app-page';
 import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 

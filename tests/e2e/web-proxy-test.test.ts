@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RotationReceipt } from '../../src-main/ipc/contract';
+import type { RotationReceipt } from '../../src-shared/contract';
 import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
 import { requireBrowser, screenshot } from './support/browser';
 

@@ -2,7 +2,7 @@ import jsQR from 'jsqr';
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Coin, TopUp } from '../../src-main/api/api-types';
+import type { Coin, TopUp } from '../../src-shared/api-types';
 import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
 import { requireBrowser, screenshot } from './support/browser';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, isLoopbackHost, originOf } from '../../src-main/shared/base-url-rule';
+import { checkBaseUrl, isLoopbackHost, originOf } from '../../src-shared/base-url-rule';
 
 describe('checkBaseUrl: the one rule for a base URL the key may be sent to', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ipcCalls } from '../../src-main/ipc/contract';
+import { ipcCalls } from '../../src-shared/contract';
 
 vi.mock('electron', () => ({}));
 

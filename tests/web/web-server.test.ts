@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { IpcResult } from '../../src-main/ipc/contract';
+import type { IpcResult } from '../../src-shared/contract';
 import { type RunningWebServer, startWebServer, type WebSender } from '../../src-main/web/web-server';
 
 interface Answer {

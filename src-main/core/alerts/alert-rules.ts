@@ -6,7 +6,7 @@
  * A rule only reports on the subjects it was given, so a subscription whose sub-users were not read
  * this cycle keeps its sub-user crossings as they were.
  */
-import type { MobilePort, SubUser, Subscription } from '../../api/api-types';
+import type { MobilePort, SubUser, Subscription } from '../../../src-shared/api-types';
 
 export const ALERT_KINDS = [
   'traffic_low',

@@ -1,4 +1,4 @@
-import type { AlertKindName, DomainHandlers } from '../../ipc/contract';
+import type { AlertKindName, DomainHandlers } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
 import type { AlertCenter } from './alert-center';
 import type { AlertKind } from './alert-rules';

@@ -1,5 +1,5 @@
 import type { ProxyServiceClient } from '../../api';
-import type { DomainHandlers } from '../../ipc/contract';
+import type { DomainHandlers } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
 import type { ApiCaller } from '../session/api-caller';
 

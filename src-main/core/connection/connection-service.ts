@@ -1,5 +1,10 @@
 import type { BaseUrlProbeResult, ProxyServiceClient } from '../../api';
-import type { AppState, ConnectionTestResult, DomainHandlers, ParsedCallInput } from '../../ipc/contract';
+import type {
+  AppState,
+  ConnectionTestResult,
+  DomainHandlers,
+  ParsedCallInput,
+} from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
 import type { ClientConfig } from '../session/client-pool';
 import { type ConnectionMonitor, describeFailure, probeKey } from '../session/connection-monitor';

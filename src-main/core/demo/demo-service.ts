@@ -1,4 +1,4 @@
-import type { AppState, DomainHandlers } from '../../ipc/contract';
+import type { AppState, DomainHandlers } from '../../../src-shared/contract';
 import type { DomainService, Lifecycle } from '../domain-service';
 import type { ProfilesService } from '../profiles/profiles-service';
 import type { ConnectionMonitor } from '../session/connection-monitor';

@@ -1,4 +1,4 @@
-import type { AppRoute } from '../../ipc/contract';
+import type { AppRoute } from '../../../src-shared/contract';
 import type { RaisedAlert } from '../alerts/alert-center';
 
 const route = (screen: 'ports' | 'subscriptions' | 'topups', id: string): AppRoute =>

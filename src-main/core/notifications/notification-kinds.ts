@@ -1,4 +1,4 @@
-import type { AppRoute } from '../../ipc/contract';
+import type { AppRoute } from '../../../src-shared/contract';
 
 /**
  * Every kind of OS notification the user can turn off in Settings (`notifications` preferences).

@@ -1,4 +1,4 @@
-import type { EventChannel, EventPayload } from '../../ipc/contract';
+import type { EventChannel, EventPayload } from '../../../src-shared/contract';
 import type { RaisedAlert } from '../alerts/alert-center';
 import type { RelocationNotice } from '../ports/relocation-tracker';
 import type { Clock } from '../runtime/clock';

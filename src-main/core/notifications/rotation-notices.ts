@@ -1,4 +1,4 @@
-import type { PortsRotation } from '../../ipc/contract';
+import type { PortsRotation } from '../../../src-shared/contract';
 import type { RelocationNotice } from '../ports/relocation-tracker';
 import type { NotificationProvider, OsNotice } from './notification-kinds';
 import { portRoute } from './notice-routes';

@@ -1,5 +1,5 @@
 import type { IpHistoryEntry } from '../../api';
-import type { IpHistoryRow, RotationReceipt } from '../../ipc/contract';
+import type { IpHistoryRow, RotationReceipt } from '../../../src-shared/contract';
 
 /**
  * Pairs each history entry with the app's receipt for the rotation that assigned it: same IP, and

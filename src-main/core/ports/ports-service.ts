@@ -7,8 +7,8 @@ import type {
   ParsedCallInput,
   RelocationProgress,
   RotationReceipt,
-} from '../../ipc/contract';
-import { USAGE_RANGE_MAX_DAYS, usageRangeDays } from '../../ipc/contract/ports';
+} from '../../../src-shared/contract';
+import { USAGE_RANGE_MAX_DAYS, usageRangeDays } from '../../../src-shared/contract/ports';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';

@@ -1,5 +1,5 @@
 import { ApiError, type MobilePort } from '../../api';
-import type { MobilePortView, RelocationProgress } from '../../ipc/contract';
+import type { MobilePortView, RelocationProgress } from '../../../src-shared/contract';
 import type { Lifecycle } from '../domain-service';
 import type { Clock } from '../runtime/clock';
 import { DeadlineJob, describeError } from '../runtime/deadline-job';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SCHEDULE_RUN_LOG_MAX, type ScheduleRun } from '../../ipc/contract/schedules';
-import { MAX_EVERY_SECONDS, MAX_JITTER_SECONDS, MIN_EVERY_SECONDS } from './rotation-timing';
+import { SCHEDULE_RUN_LOG_MAX, type ScheduleRun } from '../../../src-shared/contract/schedules';
+import { MAX_EVERY_SECONDS, MAX_JITTER_SECONDS, MIN_EVERY_SECONDS } from '../../../src-shared/rotation-rules';
 
 /**
  * The scheduler's part of the job-state store (`state.json`, section `rotation-schedules`): what

@@ -7,8 +7,8 @@ import type {
   ScheduleRunResult,
   ScheduleRunTrigger,
   SchedulesView,
-} from '../../ipc/contract';
-import { SCHEDULE_RECENT_RUNS } from '../../ipc/contract/schedules';
+} from '../../../src-shared/contract';
+import { SCHEDULE_RECENT_RUNS } from '../../../src-shared/contract/schedules';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';

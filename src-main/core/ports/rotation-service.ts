@@ -6,8 +6,8 @@ import type {
   RotateManyOutcome,
   RotationReceipt,
   RotationTrigger,
-} from '../../ipc/contract';
-import { toIpcError } from '../../ipc/ipc-error-mapping';
+} from '../../../src-shared/contract';
+import { toIpcError } from '../wire-error';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { Clock } from '../runtime/clock';

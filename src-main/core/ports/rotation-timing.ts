@@ -7,15 +7,10 @@
  * run, so a schedule keeps firing after any number of failures; jitter only ever delays a run.
  */
 import { Cron } from 'croner';
+import type { RotationCadence } from '../../../src-shared/rotation-rules';
 
-export const MIN_EVERY_SECONDS = 30;
-export const MAX_EVERY_SECONDS = 7 * 86_400;
-export const MAX_JITTER_SECONDS = 3_600;
 const BACKOFF_BASE_MS = 30_000;
 const BACKOFF_CAP_MS = 15 * 60_000;
-
-export type RotationCadence =
-  { kind: 'every'; seconds: number } | { kind: 'cron'; expression: string; timezone?: string | undefined };
 
 export interface RotationTiming {
   cadence: RotationCadence;
@@ -31,26 +26,6 @@ export interface RotationRunState {
   consecutiveFailures: number;
   /** The port's `nextRotationAvailableAt`, or the end of a `Retry-After`. */
   notBefore: string | null;
-}
-
-/** Checks a cron expression (5 fields, or 6 with seconds) with the maintained parser. */
-export function cronError(expression: string, timezone?: string): string | null {
-  const fields = expression.trim().split(/\s+/).length;
-  if (fields < 5 || fields > 6) return 'A cron expression has 5 fields (or 6 with seconds first).';
-  try {
-    const cron = new Cron(expression, { ...(timezone ? { timezone } : {}), paused: true });
-    const [first, second] = cron.nextRuns(2);
-    if (!first) return 'This cron expression never runs.';
-    if (second && second.getTime() - first.getTime() < MIN_EVERY_SECONDS * 1000) {
-      // Checked on the first gap only; a pattern such as `*/10 * * * * *` shows itself at once.
-      return `Rotations are at least ${MIN_EVERY_SECONDS} seconds apart (the service's limit).`;
-    }
-    return null;
-  } catch (error) {
-    return error instanceof Error
-      ? `Not a valid cron expression: ${error.message}`
-      : 'Not a valid cron expression.';
-  }
 }
 
 /** The first regular slot strictly after `after`. */

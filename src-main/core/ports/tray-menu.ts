@@ -3,7 +3,7 @@
  * states (items, enabled, labels, countdown) without Electron. Items have the shape of the shell's
  * `TrayMenuItem` (`src-main/shell/tray.ts`), so its `SystemTrayService` can render them as a section.
  */
-import type { AppRoute } from '../../ipc/contract';
+import type { AppRoute } from '../../../src-shared/contract';
 import { topUpRoute } from '../notifications/notice-routes';
 
 export interface TrayPort {

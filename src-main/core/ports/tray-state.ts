@@ -8,8 +8,8 @@ import type {
   RotationTrigger,
   SchedulesView,
   TrayView,
-} from '../../ipc/contract';
-import { TRAY_ALL_PORTS_MAX } from '../../ipc/contract/tray';
+} from '../../../src-shared/contract';
+import { TRAY_ALL_PORTS_MAX } from '../../../src-shared/contract/tray';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';

@@ -1,6 +1,7 @@
-import { checkBaseUrl } from '../../shared/base-url-rule';
-import { API_KEY_MAX, PROFILE_NAME_MAX } from '../../shared/limits';
-import { KEY_STORAGES, PATH_STYLES, type KeyStorage, type PathStyle } from '../settings/settings-schema';
+import { checkBaseUrl } from '../../../src-shared/base-url-rule';
+import { API_KEY_MAX, PROFILE_NAME_MAX } from '../../../src-shared/limits';
+import { PATH_STYLES, type PathStyle } from '../../../src-shared/base-url-rule';
+import { KEY_STORAGES, type KeyStorage } from '../settings/settings-schema';
 import { ProfileError } from './profile-errors';
 
 /** Compares names the way a person reads them: case and Unicode form do not make a new name. */

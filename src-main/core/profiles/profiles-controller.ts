@@ -1,4 +1,4 @@
-import type { AppState, DomainHandlers, ParsedCallInput } from '../../ipc/contract';
+import type { AppState, DomainHandlers, ParsedCallInput } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
 import type { ConnectionMonitor } from '../session/connection-monitor';
 import type { ProfilesService } from './profiles-service';

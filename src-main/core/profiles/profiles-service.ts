@@ -1,8 +1,9 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { originOf } from '../../shared/base-url-rule';
+import { originOf } from '../../../src-shared/base-url-rule';
 import type { KeychainProbeResult } from '../secrets/keychain-probe';
 import type { SecretStore } from '../secrets/secret-store';
-import type { KeyStorage, PathStyle, Profile, Settings } from '../settings/settings-schema';
+import type { PathStyle } from '../../../src-shared/base-url-rule';
+import type { KeyStorage, Profile, Settings } from '../settings/settings-schema';
 import type { SettingsStore } from '../settings/settings-store';
 import { ProfileError } from './profile-errors';
 import {

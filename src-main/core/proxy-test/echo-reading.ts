@@ -1,4 +1,4 @@
-import type { ProxyExit, ProxyFailureKind } from '../../ipc/contract';
+import type { ProxyExit, ProxyFailureKind } from '../../../src-shared/contract';
 
 /** The sandbox gateway names its refusal in this header (`credentials`, `no_exit`, ...). */
 const GATEWAY_ERROR_HEADER = 'x-sandbox-gateway-error';

@@ -2,7 +2,12 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { SocksClient } from 'socks';
 import { Agent, type Dispatcher, Pool, ProxyAgent, request } from 'undici';
-import type { ProxyExit, ProxyFailureKind, ProxyProtocol, ProxyTestResult } from '../../ipc/contract';
+import type {
+  ProxyExit,
+  ProxyFailureKind,
+  ProxyProtocol,
+  ProxyTestResult,
+} from '../../../src-shared/contract';
 import type { Clock } from '../runtime/clock';
 import { explainFailure, failureKindOf, readEcho, readErrorPage } from './echo-reading';
 

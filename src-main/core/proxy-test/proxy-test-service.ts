@@ -1,6 +1,11 @@
 import type { MobilePort, ProxyServiceClient, SubUser } from '../../api';
-import type { DomainHandlers, IpcFieldError, ProxyTestResult, ProxyTestTarget } from '../../ipc/contract';
-import { toIpcError } from '../../ipc/ipc-error-mapping';
+import type {
+  DomainHandlers,
+  IpcFieldError,
+  ProxyTestResult,
+  ProxyTestTarget,
+} from '../../../src-shared/contract';
+import { toIpcError } from '../wire-error';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { Clock } from '../runtime/clock';

@@ -1,4 +1,4 @@
-import type { JobsStatus } from '../../ipc/contract';
+import type { JobsStatus } from '../../../src-shared/contract';
 import type { Lifecycle } from '../domain-service';
 import type { InstanceLock, InstanceLockStatus } from '../storage/instance-lock';
 

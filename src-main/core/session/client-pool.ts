@@ -1,6 +1,6 @@
 import type { ProxyServiceClient } from '../../api';
-import type { PathStyle } from '../../api/base-url';
-import { checkBaseUrl, originOf } from '../../shared/base-url-rule';
+import type { PathStyle } from '../../../src-shared/base-url-rule';
+import { checkBaseUrl, originOf } from '../../../src-shared/base-url-rule';
 import { AppError } from '../errors';
 import type { BoundKey, ProfileChange, ProfileView } from '../profiles/profiles-service';
 

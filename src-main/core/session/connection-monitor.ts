@@ -7,7 +7,7 @@ import {
   type ProxyServiceClient,
   type TopUpPage,
 } from '../../api';
-import type { ConnectionState, ConnectionStatus } from '../../ipc/contract';
+import type { ConnectionState, ConnectionStatus } from '../../../src-shared/contract';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ProfileChange, ProfileView } from '../profiles/profiles-service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PATH_STYLES } from '../../api/base-url';
+import { PATH_STYLES } from '../../../src-shared/base-url-rule';
 import {
   ACCELERATOR_MAX,
   ACCELERATOR_PATTERN,
@@ -10,14 +10,11 @@ import {
   POLLING_LIMITS,
   PROFILE_NAME_MAX,
   SUBSCRIPTION_ID_MAX,
-} from '../../shared/limits';
+} from '../../../src-shared/limits';
 import { ALERT_KINDS } from '../alerts/alert-rules';
 
 /** The version written into the file; bump it (and add a migration) when the shape changes. */
 export const SETTINGS_VERSION = 1;
-
-// How `{baseUrl}` and the spec's `/v1/...` paths are joined is the API client's notion; settings keep it.
-export { PATH_STYLES, type PathStyle } from '../../api/base-url';
 
 export const KEY_STORAGES = ['keychain', 'session'] as const;
 export type KeyStorage = (typeof KEY_STORAGES)[number];

@@ -1,4 +1,4 @@
-import type { DomainHandlers, ParsedCallInput, SettingsView } from '../../ipc/contract';
+import type { DomainHandlers, ParsedCallInput, SettingsView } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
 import type { EventSink } from '../events';
 import type { Settings } from './settings-schema';

@@ -1,4 +1,4 @@
-import { toUnits } from '../../lib/decimal';
+import { toUnits } from '../../../src-shared/decimal';
 import { ALERT_KINDS, type TrafficThreshold } from '../alerts/alert-rules';
 import type { Settings } from '../settings/settings-schema';
 import type { PollerPolicy } from './usage-poller';

@@ -1,5 +1,5 @@
 /** Text files built from subscription data: the usage CSV (RFC 4180) and credential lines. */
-import type { ProxyEndpoint, SubUser, UsageReport } from '../../api/api-types';
+import type { ProxyEndpoint, SubUser, UsageReport } from '../../../src-shared/api-types';
 import { type ProxyFormat, formatProxyLine, portForFormat } from './proxy-string';
 
 /** RFC 4180 field: quoted when it holds a comma, quote or line break; a leading =+-@ is defused for spreadsheets. */

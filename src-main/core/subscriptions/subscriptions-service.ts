@@ -1,13 +1,13 @@
 import { ProxyServiceError, type ProxyServiceClient, type SubUser, type Subscription } from '../../api';
-import type { DomainHandlers, ParsedCallInput } from '../../ipc/contract';
+import type { DomainHandlers, ParsedCallInput } from '../../../src-shared/contract';
 import {
   type CreateSubUsersOutcome,
   type ProxyStringResult,
   SUBSCRIPTION_USAGE_MAX_DAYS,
   type SubUsersView,
   type TextExport,
-} from '../../ipc/contract/subscriptions';
-import { toIpcError } from '../../ipc/ipc-error-mapping';
+} from '../../../src-shared/contract/subscriptions';
+import { toIpcError } from '../wire-error';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';

@@ -1,4 +1,4 @@
-import type { TopUpCreate } from '../../api/api-types';
+import type { TopUpCreate } from '../../../src-shared/api-types';
 
 /**
  * One wizard attempt's create request, stored BEFORE it is sent: the Idempotency-Key is made once

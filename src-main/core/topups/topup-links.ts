@@ -1,4 +1,4 @@
-import { EXTERNAL_URL_MAX } from '../../ipc/contract/app';
+import { EXTERNAL_URL_MAX } from '../../../src-shared/contract/app';
 import { AppError } from '../errors';
 
 /**

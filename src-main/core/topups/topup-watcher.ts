@@ -1,6 +1,6 @@
 import { ApiError, type TopUp } from '../../api';
-import type { PendingTopUpSummary } from '../../ipc/contract';
-import { POLLING_LIMITS } from '../../shared/limits';
+import type { PendingTopUpSummary } from '../../../src-shared/contract';
+import { POLLING_LIMITS } from '../../../src-shared/limits';
 import type { Lifecycle } from '../domain-service';
 import type { Clock } from '../runtime/clock';
 import { DeadlineJob, type DeadlineJobState, describeError } from '../runtime/deadline-job';

@@ -1,4 +1,4 @@
-import { describeRejection, type TopUp } from '../../api/api-types';
+import { describeRejection, type TopUp } from '../../../src-shared/api-types';
 
 const COLUMNS = [
   'id',

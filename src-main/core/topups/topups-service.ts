@@ -15,14 +15,14 @@ import type {
   TopUpPaymentDetails,
   TopUpPlanChoice,
   TopUpsCsvExport,
-} from '../../ipc/contract';
-import { isTxidNetwork, normalizeTxid, TXID_FORMAT_DESCRIPTION } from '../../shared/txid-format';
+} from '../../../src-shared/contract';
+import { isTxidNetwork, normalizeTxid, TXID_FORMAT_DESCRIPTION } from '../../../src-shared/txid-format';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
 import type { JobSection } from '../storage/job-section';
-import type { TOP_UP_STATUSES } from '../../ipc/contract/topups';
+import type { TOP_UP_STATUSES } from '../../../src-shared/contract/topups';
 import { readPaymentUri } from './payment-uri';
 import {
   IDEMPOTENCY_KEY_TTL_MS,

@@ -1,7 +1,7 @@
 import { BodyReader } from '../http/input-reader';
 import { SandboxError } from '../http/sandbox-error';
 import type { SandboxModule, SandboxWorld } from '../sandbox-world';
-import { isDecimalAmount, normalize } from '../../lib/decimal';
+import { isDecimalAmount, normalize } from '../../../src-shared/decimal';
 import { FaultInjector } from './fault-injector';
 import type { RequestLog } from './request-log';
 

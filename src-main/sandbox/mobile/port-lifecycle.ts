@@ -1,4 +1,4 @@
-import { compare, subtract } from '../../lib/decimal';
+import { compare, subtract } from '../../../src-shared/decimal';
 import type { AccountState } from '../sandbox-state';
 import { findPlan } from '../orders/plan-catalog';
 import type { CarrierData } from '../catalog/catalog-types';

@@ -1,4 +1,4 @@
-import { compare, subtract } from '../../lib/decimal';
+import { compare, subtract } from '../../../src-shared/decimal';
 import { isPortPlan, provisionPortPlan } from '../mobile/port-provisioning';
 import type { SandboxWorld } from '../sandbox-world';
 import { provisionTrafficPlan } from '../subscriptions/subscription-provisioning';

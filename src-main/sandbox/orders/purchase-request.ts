@@ -1,4 +1,4 @@
-import { compare, divide, multiply, subtract } from '../../lib/decimal';
+import { compare, divide, multiply, subtract } from '../../../src-shared/decimal';
 import type { BodyReader } from '../http/input-reader';
 import { isPortPlan, validatePortPurchaseOptions } from '../mobile/port-provisioning';
 import type { SandboxWorld } from '../sandbox-world';

@@ -1,4 +1,4 @@
-import { compare, subtract } from '../../lib/decimal';
+import { compare, subtract } from '../../../src-shared/decimal';
 import { formatIsoDate } from '../http/input-reader';
 import { findPlan } from '../orders/plan-catalog';
 import type { AccountState } from '../sandbox-state';

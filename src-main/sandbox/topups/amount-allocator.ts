@@ -1,4 +1,4 @@
-import { canonical, fromUnits } from '../../lib/decimal';
+import { canonical, fromUnits } from '../../../src-shared/decimal';
 import { MinHeap } from './min-heap';
 
 /**

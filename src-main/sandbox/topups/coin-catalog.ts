@@ -1,4 +1,4 @@
-import { toUnits } from '../../lib/decimal';
+import { toUnits } from '../../../src-shared/decimal';
 
 export type CoinCode = 'BTC' | 'LTC' | 'ETH' | 'SOL' | 'USDT' | 'USDC';
 export type NetworkId = 'bitcoin' | 'litecoin' | 'ethereum' | 'solana' | 'tron';

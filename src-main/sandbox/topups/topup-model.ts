@@ -1,4 +1,4 @@
-import { divide, fromUnits, toUnits } from '../../lib/decimal';
+import { divide, fromUnits, toUnits } from '../../../src-shared/decimal';
 import type { OrderRecord } from '../orders/order-placement';
 import type { PurchaseOptions } from '../orders/purchase-request';
 import type { SeedContext } from '../sandbox-world';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { compare, isDecimalAmount, normalize, subtract } from '../../lib/decimal';
+import { compare, isDecimalAmount, normalize, subtract } from '../../../src-shared/decimal';
 import { BodyReader, type FieldErrors } from '../http/input-reader';
 import { conflict } from '../http/sandbox-error';
 import { readPurchase } from '../orders/purchase-request';

@@ -1,4 +1,4 @@
-import { add, canonical, multiply } from '../../lib/decimal';
+import { add, canonical, multiply } from '../../../src-shared/decimal';
 import { conflict } from '../http/sandbox-error';
 import { placeOrder } from '../orders/order-placement';
 import { findPlan } from '../orders/plan-catalog';

@@ -1,5 +1,5 @@
 import type { SeededRandom } from '../seeded-random';
-import { BASE58_ALPHABET, SOLANA_SIGNATURE_BYTES } from '../../shared/txid-format';
+import { BASE58_ALPHABET, SOLANA_SIGNATURE_BYTES } from '../../../src-shared/txid-format';
 import type { NetworkId } from './coin-catalog';
 
 // The format rules are shared with the core (which checks a txid before sending it).
@@ -8,7 +8,7 @@ export {
   MAX_TXID_LENGTH,
   normalizeTxid,
   TXID_FORMAT_DESCRIPTION,
-} from '../../shared/txid-format';
+} from '../../../src-shared/txid-format';
 
 export function encodeBase58(bytes: readonly number[]): string {
   let value = 0n;

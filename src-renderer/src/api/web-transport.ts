@@ -1,4 +1,4 @@
-import type { CallMeta, IpcError, IpcResult, RendererApi } from '../../../src-main/ipc/contract';
+import type { CallMeta, IpcError, IpcResult, RendererApi } from '../../../src-shared/contract';
 import type { ConnectedListener, OnConnected } from './transport-events';
 
 /**

@@ -1,4 +1,4 @@
-import type { SubUser, Subscription } from '../../../src-main/api/api-types';
+import type { SubUser, Subscription } from '../../../src-shared/api-types';
 import type {
   AppState,
   PortsChanged,
@@ -6,7 +6,7 @@ import type {
   RendererApi,
   SchedulesChanged,
   TrayView,
-} from '../../../src-main/ipc/contract';
+} from '../../../src-shared/contract';
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
 import { followDeepLink } from './deep-links';

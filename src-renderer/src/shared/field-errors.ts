@@ -1,4 +1,4 @@
-import type { IpcError } from '../../../src-main/ipc/contract';
+import type { IpcError } from '../../../src-shared/contract';
 
 export type FieldErrors = Record<string, string>;
 

@@ -1,4 +1,4 @@
-/** `app:saveFile` takes a name of these characters only (`src-main/ipc/contract/app.ts`). */
+/** `app:saveFile` takes a name of these characters only (`src-shared/contract/app.ts`). */
 const ALLOWED = /[^\p{L}\p{N} _.,()+-]/gu;
 /** The contract's `FILE_NAME_MAX` (renderer code may import only types from main). */
 export const FILE_NAME_MAX = 200;

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
-import type { IpcResult } from '../../../src-main/ipc/contract';
+import type { IpcResult } from '../../../src-shared/contract';
 import { loading, needsLoad, settled, type Loadable } from './loadable';
 
 /**

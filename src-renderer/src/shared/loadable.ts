@@ -1,4 +1,4 @@
-import type { IpcError, IpcResult } from '../../../src-main/ipc/contract';
+import type { IpcError, IpcResult } from '../../../src-shared/contract';
 
 /**
  * One piece of data read from main. `data` survives a reload or a failed refresh, so a screen keeps

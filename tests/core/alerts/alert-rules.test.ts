@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MobilePort, SubUser, Subscription } from '../../../src-main/api/api-types';
+import type { MobilePort, SubUser, Subscription } from '../../../src-shared/api-types';
 import {
   ALERT_KINDS,
   describeBytes,

@@ -11,7 +11,7 @@ import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import type { TopUpNotice } from '../../../src-main/core/topups/topup-watcher';
-import { createIpcHandlers } from '../../../src-main/ipc/ipc-handlers';
+import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
 import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
 
 /**

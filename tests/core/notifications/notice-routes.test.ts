@@ -3,7 +3,7 @@ import type { RaisedAlert } from '../../../src-main/core/alerts/alert-center';
 import { alertNotices, topUpNotices } from '../../../src-main/core/notifications/app-notices';
 import { alertRoute, portRoute } from '../../../src-main/core/notifications/notice-routes';
 import { relocationNotices, rotationNotices } from '../../../src-main/core/notifications/rotation-notices';
-import { isAppRoute } from '../../../src-main/ipc/contract';
+import { isAppRoute } from '../../../src-shared/contract';
 
 const alert = (kind: RaisedAlert['kind'], subjectId: string): RaisedAlert => ({
   id: 'a1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PortsRotation } from '../../../src-main/ipc/contract';
+import type { PortsRotation } from '../../../src-shared/contract';
 import { NotificationController } from '../../../src-main/core/notifications/notification-controller';
 import type { NotificationKind, OsNotice } from '../../../src-main/core/notifications/notification-kinds';
 import {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../../../src-main/core/errors';
-import { ipcCalls } from '../../../src-main/ipc/contract';
-import { invalidInputError } from '../../../src-main/ipc/ipc-error-mapping';
+import { ipcCalls } from '../../../src-shared/contract';
+import { invalidInputError } from '../../../src-main/core/wire-error';
 import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
 import { fullHistory, manualPort, portByLabel, SEED_LABELS } from '../../sandbox/mobile/mobile-test-support';
 import { advanceBoth, PROFILE, portsKit, type PortsKit } from './ports-test-kit';

@@ -1,5 +1,5 @@
 import { ProxyServiceClient } from '../../../src-main/api';
-import type { EventChannel, EventPayload } from '../../../src-main/ipc/contract';
+import type { EventChannel, EventPayload } from '../../../src-shared/contract';
 import type { EventSink } from '../../../src-main/core/events';
 import { MemoryJobSection } from '../../../src-main/core/storage/job-section';
 import {

@@ -1,5 +1,5 @@
 import { ProxyServiceClient } from '../../../src-main/api';
-import type { EventChannel } from '../../../src-main/ipc/contract';
+import type { EventChannel } from '../../../src-shared/contract';
 import { EventBus } from '../../../src-main/core/events';
 import { type RotatePort, RotationScheduler } from '../../../src-main/core/ports/rotation-scheduler';
 import {

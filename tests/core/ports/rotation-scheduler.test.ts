@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RotationScheduler } from '../../../src-main/core/ports/rotation-scheduler';
-import type { SchedulesView } from '../../../src-main/ipc/contract';
+import type { SchedulesView } from '../../../src-shared/contract';
 import {
   DAY,
   HOUR,

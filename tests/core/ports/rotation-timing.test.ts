@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { cronError } from '../../../src-shared/rotation-rules';
 import {
   backoffMs,
-  cronError,
   nextSlot,
   planNextRun,
   type RotationRunState,

@@ -4,7 +4,7 @@ import type {
   PendingTopUpSummary,
   RotationReceipt,
   SchedulesView,
-} from '../../../src-main/ipc/contract';
+} from '../../../src-shared/contract';
 import { EventBus } from '../../../src-main/core/events';
 import type { PortsTrayState } from '../../../src-main/core/ports/tray-menu';
 import { TrayStateService } from '../../../src-main/core/ports/tray-state';

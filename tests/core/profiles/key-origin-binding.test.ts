@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CallChannel } from '../../../src-main/ipc/contract';
+import type { CallChannel } from '../../../src-shared/contract';
 import { RecordingServer } from '../../support/recording-server';
 import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
 import { createHarness, type Harness } from '../support/core-harness';

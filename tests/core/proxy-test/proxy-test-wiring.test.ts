@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProxyTestResult } from '../../../src-main/ipc/contract';
+import type { ProxyTestResult } from '../../../src-shared/contract';
 import { TestSandbox } from '../../support/sandbox-harness';
 import { manualPort } from '../../sandbox/mobile/mobile-test-support';
 import { listSubUsers, SEEDED, subscriptionByLabel } from '../../sandbox/subscriptions/subscription-helpers';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JobsStatus } from '../../../src-main/ipc/contract';
+import type { JobsStatus } from '../../../src-shared/contract';
 import {
   BackgroundJobs,
   describeLockStatus,

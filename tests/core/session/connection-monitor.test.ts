@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src-main/api';
 import type { ProfileChange, ProfileView } from '../../../src-main/core/profiles/profiles-service';
 import { ConnectionMonitor } from '../../../src-main/core/session/connection-monitor';
-import type { AppState, TopUpsChanged } from '../../../src-main/ipc/contract';
+import type { AppState, TopUpsChanged } from '../../../src-shared/contract';
 import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
 import { createHarness, type Harness } from '../support/core-harness';
 

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ambientCallOptions, ProxyServiceClient, type TransportClock } from '../../../src-main/api';
 import { EventBus } from '../../../src-main/core/events';
 import { UiCalls } from '../../../src-main/core/session/ui-calls';
-import type { CallSlow, ContractHandlers } from '../../../src-main/ipc/contract';
-import { createGuardedDispatcher } from '../../../src-main/ipc/guarded-dispatcher';
+import type { CallSlow, ContractHandlers } from '../../../src-shared/contract';
+import { createGuardedDispatcher } from '../../../src-main/dispatch/guarded-dispatcher';
 
 /** Time for the client's budgets, moved by hand. */
 function manualClock() {

@@ -7,8 +7,8 @@ import { EventBus } from '../../../src-main/core/events';
 import { SettingsService } from '../../../src-main/core/settings/settings-service';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import { pollerPolicy } from '../../../src-main/core/subscriptions/poller-policy';
-import { ipcCalls, type SettingsView } from '../../../src-main/ipc/contract';
-import { ALERT_KIND_NAMES } from '../../../src-main/ipc/contract/alerts';
+import { ipcCalls, type SettingsView } from '../../../src-shared/contract';
+import { ALERT_KIND_NAMES } from '../../../src-shared/contract/alerts';
 
 let dataDir: string;
 let events: SettingsView[];

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../src-main/api';
 import { AppError } from '../../../src-main/core/errors';
-import { ipcCalls } from '../../../src-main/ipc/contract';
-import { trafficLimitToBytes } from '../../../src-main/ipc/contract/subscriptions';
+import { ipcCalls } from '../../../src-shared/contract';
+import { trafficLimitToBytes } from '../../../src-shared/contract/subscriptions';
 import { TestSandbox } from '../../support/sandbox-harness';
 import { subscriptionsKit } from './subscriptions-kit';
 

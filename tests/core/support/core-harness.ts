@@ -13,9 +13,9 @@ import type {
   CallInput,
   CallOutput,
   EventChannel,
-} from '../../../src-main/ipc/contract';
-import { createGuardedDispatcher } from '../../../src-main/ipc/guarded-dispatcher';
-import { createIpcHandlers } from '../../../src-main/ipc/ipc-handlers';
+} from '../../../src-shared/contract';
+import { createGuardedDispatcher } from '../../../src-main/dispatch/guarded-dispatcher';
+import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
 import { DEMO_KEY, type TestSandbox } from '../../support/sandbox-harness';
 
 /**

@@ -8,9 +8,9 @@ import { buildAppCore } from '../../../src-main/core/create-app-core';
 import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import { TopUpLinks } from '../../../src-main/core/topups/topup-links';
-import type { CallChannel, CallInput, CallOutput } from '../../../src-main/ipc/contract';
-import { createGuardedDispatcher } from '../../../src-main/ipc/guarded-dispatcher';
-import { createIpcHandlers } from '../../../src-main/ipc/ipc-handlers';
+import type { CallChannel, CallInput, CallOutput } from '../../../src-shared/contract';
+import { createGuardedDispatcher } from '../../../src-main/dispatch/guarded-dispatcher';
+import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
 import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
 
 const BTC_URI = 'bitcoin:tb1qdeposit?amount=0.00071234';

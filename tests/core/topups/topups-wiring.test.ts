@@ -7,9 +7,9 @@ import type { AppCore } from '../../../src-main/core/app-core';
 import { buildAppCore } from '../../../src-main/core/create-app-core';
 import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
-import type { CallChannel, CallInput, CallOutput, EventChannel } from '../../../src-main/ipc/contract';
-import { createGuardedDispatcher } from '../../../src-main/ipc/guarded-dispatcher';
-import { createIpcHandlers } from '../../../src-main/ipc/ipc-handlers';
+import type { CallChannel, CallInput, CallOutput, EventChannel } from '../../../src-shared/contract';
+import { createGuardedDispatcher } from '../../../src-main/dispatch/guarded-dispatcher';
+import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
 import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
 
 interface Harness {

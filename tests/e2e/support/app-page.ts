@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import type { AppState, IpcResult } from '../../../src-main/ipc/contract';
+import type { AppState, IpcResult } from '../../../src-shared/contract';
 import { browserSkipReason, launchBrowser, type TestBrowser } from './browser';
 import { startWebMode, type WebModeOptions, type WebModeProcess } from './web-mode';
 

@@ -9,7 +9,7 @@ import { useSettingsStore } from '../../../src-renderer/src/features/settings/se
 import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { TopUpsScreen } from '../../../src-renderer/src/features/topups/TopUpsScreen';
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
-import type { RendererApi } from '../../../src-main/ipc/contract';
+import type { RendererApi } from '../../../src-shared/contract';
 import { ok } from '../support/fake-api';
 import { appState, port, profile, settingsView, subscription, topUp, topUpPage } from '../support/fixtures';
 import { settle, useFakeApi } from '../support/renderer-test-kit';

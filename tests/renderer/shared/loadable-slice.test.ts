@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { create } from 'zustand';
-import type { IpcResult } from '../../../src-main/ipc/contract';
+import type { IpcResult } from '../../../src-shared/contract';
 import { idle, type Loadable } from '../../../src-renderer/src/shared/loadable';
 import { createLoadableSlice, inField, inMap } from '../../../src-renderer/src/shared/loadable-slice';
 import { deferred, fail, ok } from '../support/fake-api';

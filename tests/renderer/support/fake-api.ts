@@ -7,7 +7,7 @@ import type {
   IpcError,
   IpcResult,
   RendererApi,
-} from '../../../src-main/ipc/contract';
+} from '../../../src-shared/contract';
 
 type Handler<C extends CallChannel> = (
   input: CallInput<C>,

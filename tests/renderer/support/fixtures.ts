@@ -7,16 +7,16 @@ import type {
   Subscription,
   TopUp,
   TopUpPage,
-} from '../../../src-main/api/api-types';
+} from '../../../src-shared/api-types';
 import type {
   AppState,
   ConnectionTestResult,
   ProfileSummary,
   SettingsView,
-} from '../../../src-main/ipc/contract';
+} from '../../../src-shared/contract';
 import { defaultSettings } from '../../../src-main/core/settings/settings-schema';
 import { toSettingsView } from '../../../src-main/core/settings/settings-service';
-import type { MobilePortView } from '../../../src-main/ipc/contract';
+import type { MobilePortView } from '../../../src-shared/contract';
 
 export function profile(overrides: Partial<ProfileSummary> = {}): ProfileSummary {
   return {

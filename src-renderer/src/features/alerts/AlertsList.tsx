@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { IpcError } from '../../../../src-main/ipc/contract';
+import type { IpcError } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';

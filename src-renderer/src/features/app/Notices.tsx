@@ -1,4 +1,4 @@
-import type { Notice } from '../../../../src-main/ipc/contract';
+import type { Notice } from '../../../../src-shared/contract';
 import { useAppStore } from './app-store';
 
 const NO_NOTICES: Notice[] = [];

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppState, IpcError } from '../../../../src-main/ipc/contract';
+import type { AppState, IpcError } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { downloadInBrowser, type TextFile } from '../../shared/browser-download';
 import { safeFileName } from '../../shared/file-name';

@@ -1,4 +1,4 @@
-import type { ConnectionStatus } from '../../../../src-main/ipc/contract';
+import type { ConnectionStatus } from '../../../../src-shared/contract';
 
 /** Short labels for the status bar; the sentence from main says the rest. */
 export const CONNECTION_LABELS: Record<ConnectionStatus, string> = {

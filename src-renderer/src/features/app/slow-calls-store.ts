@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { CallSlow } from '../../../../src-main/ipc/contract';
+import type { CallSlow } from '../../../../src-shared/contract';
 import { callApi, onCallEnded } from '../../api/window-api';
 
 interface SlowCallsStore {

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { Country } from '../../../../src-main/api/api-types';
+import type { Country } from '../../../../src-shared/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { RadioGroup } from '../../shared/components/RadioGroup';
 import { TextField } from '../../shared/components/TextField';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { Carrier, Country } from '../../../../src-main/api/api-types';
+import type { Carrier, Country } from '../../../../src-shared/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { RadioGroup } from '../../shared/components/RadioGroup';
 import { Tabs } from '../../shared/components/Tabs';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Asn, Carrier, City, Coin, Country, State } from '../../../../src-main/api/api-types';
+import type { Asn, Carrier, City, Coin, Country, State } from '../../../../src-shared/api-types';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, inMap, type LoadableSlice } from '../../shared/loadable-slice';

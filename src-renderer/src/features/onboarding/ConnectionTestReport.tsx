@@ -1,4 +1,4 @@
-import type { ConnectionTestResult, PathStyle } from '../../../../src-main/ipc/contract';
+import type { ConnectionTestResult, PathStyle } from '../../../../src-shared/contract';
 
 export const PATH_STYLE_LABELS: Record<PathStyle, string> = {
   literal: 'as written (base URL + /v1/…)',

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ConnectionTestResult, IpcError, KeyStorage } from '../../../../src-main/ipc/contract';
+import type { ConnectionTestResult, IpcError, KeyStorage } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { fieldErrorsOf, type FieldErrors } from '../../shared/field-errors';
 import { idle, loading, settled, type Loadable } from '../../shared/loadable';

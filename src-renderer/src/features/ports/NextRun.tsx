@@ -1,4 +1,4 @@
-import type { PortSchedule } from '../../../../src-main/ipc/contract';
+import type { PortSchedule } from '../../../../src-shared/contract';
 import { Countdown } from '../../shared/components/Countdown';
 import { Time } from '../../shared/components/Time';
 import { useNow } from '../../shared/use-now';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { IpcError, MobilePortView } from '../../../../src-main/ipc/contract';
+import type { IpcError, MobilePortView } from '../../../../src-shared/contract';
 import { CopyButton } from '../../shared/components/CopyButton';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';

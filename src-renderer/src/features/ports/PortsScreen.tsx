@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
-import type { MobilePortView, PortSchedule, SchedulesView } from '../../../../src-main/ipc/contract';
+import type { MobilePortView, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { RefreshButton } from '../../shared/components/RefreshButton';

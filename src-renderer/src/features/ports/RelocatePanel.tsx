@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { IpcError, MobilePortView } from '../../../../src-main/ipc/contract';
+import type { IpcError, MobilePortView } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf, type FieldErrors } from '../../shared/field-errors';

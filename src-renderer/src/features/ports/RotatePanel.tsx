@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RotationReceipt } from '../../../../src-main/ipc/contract';
+import type { RotationReceipt } from '../../../../src-shared/contract';
 import { Countdown, formatCountdown, useSecondsLeft } from '../../shared/components/Countdown';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { IpcError, PortSchedule, ScheduleCadence, ScheduleRun } from '../../../../src-main/ipc/contract';
+import type { IpcError, PortSchedule, ScheduleCadence, ScheduleRun } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';

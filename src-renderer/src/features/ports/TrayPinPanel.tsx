@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { IpcError } from '../../../../src-main/ipc/contract';
+import type { IpcError } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useAppStore } from '../app/app-store';

@@ -1,4 +1,4 @@
-import type { Carrier } from '../../../../src-main/api/api-types';
+import type { Carrier } from '../../../../src-shared/api-types';
 
 /** City ids of a carrier, whatever form the service gives them in (ids or objects naming a city). */
 export function carrierCityIdsOf(carrier: Pick<Carrier, 'cities'>): string[] {

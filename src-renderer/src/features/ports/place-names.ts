@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import type { City, Country } from '../../../../src-main/api/api-types';
+import type { City, Country } from '../../../../src-shared/api-types';
 import { citiesKey, useCatalogStore } from '../catalog/catalog-store';
 
 type CatalogState = ReturnType<typeof useCatalogStore.getState>;

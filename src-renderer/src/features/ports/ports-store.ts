@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { UsageReport } from '../../../../src-main/api/api-types';
+import type { UsageReport } from '../../../../src-shared/api-types';
 import type {
   IpcError,
   IpcResult,
@@ -13,7 +13,7 @@ import type {
   ScheduleRun,
   SchedulesView,
   TrayView,
-} from '../../../../src-main/ipc/contract';
+} from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, inMap, type LoadableSlice } from '../../shared/loadable-slice';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { KeyStorage, ProfileSummary } from '../../../../src-main/ipc/contract';
+import type { KeyStorage, ProfileSummary } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { PasswordField } from '../../shared/components/PasswordField';
 import { RadioGroup } from '../../shared/components/RadioGroup';

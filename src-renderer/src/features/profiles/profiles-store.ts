@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppState, IpcError, IpcResult, KeyStorage } from '../../../../src-main/ipc/contract';
+import type { AppState, IpcError, IpcResult, KeyStorage } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { useAppStore } from '../app/app-store';
 

@@ -1,4 +1,4 @@
-import type { ProxyTestResult } from '../../../../src-main/ipc/contract';
+import type { ProxyTestResult } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import type { ProxyTestEntry } from './proxy-test-store';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ProxyProtocol, ProxyTestTargetInput } from '../../../../src-main/ipc/contract';
+import type { ProxyProtocol, ProxyTestTargetInput } from '../../../../src-shared/contract';
 import { TestProxyButton } from './TestProxyButton';
 
 interface SubscriptionStringTestProps {

@@ -1,4 +1,4 @@
-import type { ProxyTestTargetInput } from '../../../../src-main/ipc/contract';
+import type { ProxyTestTargetInput } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import { targetKey, useProxyTestStore } from './proxy-test-store';

@@ -1,4 +1,4 @@
-import type { ProxyTestTargetInput } from '../../../../src-main/ipc/contract';
+import type { ProxyTestTargetInput } from '../../../../src-shared/contract';
 import { targetKey, useProxyTestStore } from './proxy-test-store';
 import { ProxyTestResultView } from './ProxyTestResultView';
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { IpcError, ProxyTestResult, ProxyTestTargetInput } from '../../../../src-main/ipc/contract';
+import type { IpcError, ProxyTestResult, ProxyTestTargetInput } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 
 /** One target's latest test: running, or its last result (kept with its `checkedAt`) or call error. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import type { Subscription } from '../../../../src-main/api/api-types';
-import type { AlertKindName, SettingsView, TrafficThresholdView } from '../../../../src-main/ipc/contract';
+import type { Subscription } from '../../../../src-shared/api-types';
+import type { AlertKindName, SettingsView, TrafficThresholdView } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { SettingsView } from '../../../../src-main/ipc/contract';
+import type { SettingsView } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { DesktopPreferences, SettingsView } from '../../../../src-main/ipc/contract';
+import type { DesktopPreferences, SettingsView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { CallInput, IpcError, SettingsView } from '../../../../src-main/ipc/contract';
+import type { CallInput, IpcError, SettingsView } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
-import type { Subscription } from '../../../../src-main/api/api-types';
-import type { CredentialFormat, IpcError, ProxyTestTargetInput } from '../../../../src-main/ipc/contract';
+import type { Subscription } from '../../../../src-shared/api-types';
+import type { CredentialFormat, IpcError, ProxyTestTargetInput } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { SubUser, Subscription } from '../../../../src-main/api/api-types';
-import type { CredentialFormat, IpcError } from '../../../../src-main/ipc/contract';
+import type { SubUser, Subscription } from '../../../../src-shared/api-types';
+import type { CredentialFormat, IpcError } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { PasswordField } from '../../shared/components/PasswordField';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { Subscription } from '../../../../src-main/api/api-types';
-import type { CredentialFormat, IpcError } from '../../../../src-main/ipc/contract';
+import type { Subscription } from '../../../../src-shared/api-types';
+import type { CredentialFormat, IpcError } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RefreshButton } from '../../shared/components/RefreshButton';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { Subscription } from '../../../../src-main/api/api-types';
+import type { Subscription } from '../../../../src-shared/api-types';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { Subscription, UsagePoint } from '../../../../src-main/api/api-types';
+import type { Subscription, UsagePoint } from '../../../../src-shared/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { BarChart } from '../../shared/components/BarChart';
 import { TextField } from '../../shared/components/TextField';

@@ -1,4 +1,4 @@
-import type { Subscription, UsageReport } from '../../../../src-main/api/api-types';
+import type { Subscription, UsageReport } from '../../../../src-shared/api-types';
 
 export type SubscriptionSortKey = 'label' | 'used' | 'remaining' | 'expires' | 'forecast';
 export interface SubscriptionSort {

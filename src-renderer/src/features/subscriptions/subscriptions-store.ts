@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { SubUser, Subscription, UsageReport } from '../../../../src-main/api/api-types';
-import type { CallInput, IpcResult, RendererApi, SubUsersView } from '../../../../src-main/ipc/contract';
+import type { SubUser, Subscription, UsageReport } from '../../../../src-shared/api-types';
+import type { CallInput, IpcResult, RendererApi, SubUsersView } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import type { Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inMap, type LoadableSlice } from '../../shared/loadable-slice';

@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import type { TopUp } from '../../../../src-main/api/api-types';
+import type { TopUp } from '../../../../src-shared/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';

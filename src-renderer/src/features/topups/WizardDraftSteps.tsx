@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import type { Coin } from '../../../../src-main/api/api-types';
+import type { Coin } from '../../../../src-shared/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';

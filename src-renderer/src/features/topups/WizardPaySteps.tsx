@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState, useSyncExternalStore } from 'react';
-import type { TopUp } from '../../../../src-main/api/api-types';
-import type { TopUpPaymentDetails } from '../../../../src-main/ipc/contract';
+import type { TopUp } from '../../../../src-shared/api-types';
+import type { TopUpPaymentDetails } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { StatusBadge } from '../../shared/components/StatusBadge';

@@ -1,12 +1,12 @@
 import { create } from 'zustand';
-import type { TopUp } from '../../../../src-main/api/api-types';
+import type { TopUp } from '../../../../src-shared/api-types';
 import type {
   IpcError,
   IpcResult,
   SimulatedPayment,
   TopUpPaymentDetails,
   TopUpPlanChoice,
-} from '../../../../src-main/ipc/contract';
+} from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { idle, loading, settled, type Loadable } from '../../shared/loadable';
 import { useAppStore } from '../app/app-store';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { TopUp, TopUpPage, TopUpStatus } from '../../../../src-main/api/api-types';
+import type { TopUp, TopUpPage, TopUpStatus } from '../../../../src-shared/api-types';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';

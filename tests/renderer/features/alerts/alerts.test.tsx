@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AlertView } from '../../../../src-main/ipc/contract';
+import type { AlertView } from '../../../../src-shared/contract';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { AlertsList } from '../../../../src-renderer/src/features/alerts/AlertsList';
 import { useAlertsStore } from '../../../../src-renderer/src/features/alerts/alerts-store';

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { RendererApi } from '../../../../src-main/ipc/contract';
+import type { RendererApi } from '../../../../src-shared/contract';
 import { callApi } from '../../../../src-renderer/src/api/window-api';
 import { SlowCallNotice } from '../../../../src-renderer/src/features/app/SlowCallNotice';
 import { useSlowCallsStore } from '../../../../src-renderer/src/features/app/slow-calls-store';

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { appCalls } from '../../../../src-main/ipc/contract/app';
+import { appCalls } from '../../../../src-shared/contract/app';
 import { type SaveOutcome, useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SaveOutcomeMessage } from '../../../../src-renderer/src/features/app/SaveOutcomeMessage';
 import { safeFileName } from '../../../../src-renderer/src/shared/file-name';

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PortSchedule, ScheduleRun, SchedulesView } from '../../../../src-main/ipc/contract';
-import * as contract from '../../../../src-main/ipc/contract/schedules';
-import * as timing from '../../../../src-main/core/ports/rotation-timing';
+import type { PortSchedule, ScheduleRun, SchedulesView } from '../../../../src-shared/contract';
+import * as contract from '../../../../src-shared/contract/schedules';
+import * as timing from '../../../../src-shared/rotation-rules';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { PortDetail } from '../../../../src-renderer/src/features/ports/PortDetail';
 import { SCHEDULE_LIMITS } from '../../../../src-renderer/src/features/ports/port-limits';

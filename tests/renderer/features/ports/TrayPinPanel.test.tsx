@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { TrayView } from '../../../../src-main/ipc/contract';
+import type { TrayView } from '../../../../src-shared/contract';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';

@@ -1,4 +1,4 @@
-import type { RotationReceipt } from '../../../../src-main/ipc/contract';
+import type { RotationReceipt } from '../../../../src-shared/contract';
 
 /** A receipt of a rotation of the `port()` fixture, 9 s long. */
 export const receipt = (overrides: Partial<RotationReceipt> = {}): RotationReceipt => ({

@@ -1,7 +1,7 @@
-import type { RotationReceipt } from '../../../../src-main/ipc/contract';
+import type { RotationReceipt } from '../../../../src-shared/contract';
 import { describe, expect, it } from 'vitest';
-import * as contract from '../../../../src-main/ipc/contract/ports';
-import { LABEL_MAX as CONTRACT_LABEL_MAX } from '../../../../src-main/shared/limits';
+import * as contract from '../../../../src-shared/contract/ports';
+import { LABEL_MAX as CONTRACT_LABEL_MAX } from '../../../../src-shared/limits';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import * as limits from '../../../../src-renderer/src/features/ports/port-limits';

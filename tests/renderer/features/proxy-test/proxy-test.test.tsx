@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { IpcResult, ProxyTestResult, ProxyTestTarget } from '../../../../src-main/ipc/contract';
+import type { IpcResult, ProxyTestResult, ProxyTestTarget } from '../../../../src-shared/contract';
 import { SubscriptionStringTest } from '../../../../src-renderer/src/features/proxy-test/SubscriptionStringTest';
 import { TestAllResults } from '../../../../src-renderer/src/features/proxy-test/TestAllResults';
 import { TestProxyButton } from '../../../../src-renderer/src/features/proxy-test/TestProxyButton';

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { CallInput, SettingsView } from '../../../../src-main/ipc/contract';
+import type { CallInput, SettingsView } from '../../../../src-shared/contract';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
 import { fail, ok } from '../../support/fake-api';

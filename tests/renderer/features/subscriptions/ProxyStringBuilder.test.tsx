@@ -5,7 +5,7 @@ import type {
   ProxyTestResult,
   ProxyTestTarget,
   ProxyTestTargetInput,
-} from '../../../../src-main/ipc/contract';
+} from '../../../../src-shared/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { ok } from '../../support/fake-api';
 import { cities, countries, states, subscription } from '../../support/fixtures';

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { SubUser } from '../../../../src-main/api/api-types';
+import type { SubUser } from '../../../../src-shared/api-types';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { bytesToGb } from '../../../../src-renderer/src/features/subscriptions/SubUsersPanel';
 import { fail, ok } from '../../support/fake-api';

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ProxyTestResult, ProxyTestTarget } from '../../../../src-main/ipc/contract';
+import type { ProxyTestResult, ProxyTestTarget } from '../../../../src-shared/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { fail, ok } from '../../support/fake-api';
 import { subscription } from '../../support/fixtures';

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TopUp } from '../../../../src-main/api/api-types';
-import type { IpcResult, TopUpPaymentDetails } from '../../../../src-main/ipc/contract';
+import type { TopUp } from '../../../../src-shared/api-types';
+import type { IpcResult, TopUpPaymentDetails } from '../../../../src-shared/contract';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { TopUpsScreen } from '../../../../src-renderer/src/features/topups/TopUpsScreen';

@@ -1,7 +1,7 @@
 import { runWithCallOptions } from '../api/call-context';
 import type { UiCallRegistry } from '../core/session/ui-calls';
-import { CALL_ID_PATTERN, type ContractHandlers, type IpcResult, ipcCalls } from './contract';
-import { invalidInputError, toIpcError } from './ipc-error-mapping';
+import { CALL_ID_PATTERN, type ContractHandlers, type IpcResult, ipcCalls } from '../../src-shared/contract';
+import { invalidInputError, toIpcError } from '../core/wire-error';
 
 export interface GuardedDispatcherOptions<Sender> {
   handlers: ContractHandlers;

@@ -5,7 +5,7 @@ import {
   MAX_JITTER_SECONDS,
   MIN_EVERY_SECONDS,
   type RotationCadence,
-} from '../../core/ports/rotation-timing';
+} from '../rotation-rules';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { noInput } from './shared-inputs';
 

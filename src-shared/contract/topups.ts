@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { TopUp, TopUpPage } from '../../api/api-types';
-import { MAX_TXID_LENGTH } from '../../shared/txid-format';
+import type { TopUp, TopUpPage } from '../api-types';
+import { MAX_TXID_LENGTH } from '../txid-format';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { noInput, page, perPage } from './shared-inputs';
 

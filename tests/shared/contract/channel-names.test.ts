@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CALL_CHANNELS, EVENT_CHANNELS } from '../../src-main/ipc/channel-names';
-import { ipcCalls, ipcEvents } from '../../src-main/ipc/contract';
+import { CALL_CHANNELS, EVENT_CHANNELS } from '../../../src-shared/contract/channel-names';
+import { ipcCalls, ipcEvents } from '../../../src-shared/contract';
 
 describe('channel names for the preload', () => {
   it('are exactly the contract channels, each once', () => {

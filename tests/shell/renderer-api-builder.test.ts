@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ipcCalls, ipcEvents } from '../../src-main/ipc/contract';
-import { buildRendererApi } from '../../src-main/ipc/renderer-api-builder';
+import { ipcCalls, ipcEvents } from '../../src-shared/contract';
+import { buildRendererApi } from '../../src-main/shell/renderer-api-builder';
 
 describe('renderer API built from the contract', () => {
   it('has one function per call and one on* per event, and nothing else', () => {

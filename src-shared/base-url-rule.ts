@@ -19,6 +19,10 @@ export type BaseUrlCheck =
     }
   | { ok: false; message: string };
 
+/** How the base URL and the spec's paths are joined (some providers' URLs already end in `/v1`). */
+export const PATH_STYLES = ['literal', 'strip-v1', 'origin'] as const;
+export type PathStyle = (typeof PATH_STYLES)[number];
+
 export const BASE_URL_EXAMPLE = 'https://api.example.com/api/v1';
 
 export function checkBaseUrl(input: string): BaseUrlCheck {

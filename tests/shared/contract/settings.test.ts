@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ipcCalls } from '../../../src-main/ipc/contract';
+import { ipcCalls } from '../../../src-shared/contract';
 
 const update = ipcCalls['settings:update'].input;
 

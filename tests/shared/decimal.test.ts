@@ -14,7 +14,7 @@ import {
   subtract,
   toUnits,
   toUnitsRounded,
-} from '../../src-main/lib/decimal';
+} from '../../src-shared/decimal';
 
 describe('isDecimalAmount', () => {
   it('accepts plain non-negative decimals up to the scale', () => {

@@ -11,7 +11,7 @@ import {
   subUserListSchema,
   TOP_UP_STATUSES,
   topUpSchema,
-} from '../../src-main/api/api-types';
+} from '../../src-shared/api-types';
 
 const port = {
   id: 'port_1',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Asn, Carrier, City, Coin, Country, State } from '../../api/api-types';
+import type { Asn, Carrier, City, Coin, Country, State } from '../api-types';
 import { call, type DomainCalls } from './define';
 import { catalogProduct, countryCode, noInput } from './shared-inputs';
 

@@ -1,14 +1,14 @@
 /**
- * The one IPC contract between main and the renderer, merged from one file per domain
+ * The one contract between main and every surface (window, web mode), merged from one file per domain
  * (`contract/<domain>.ts`). Every call is declared once, named `domain:name`, with a zod schema for
  * its input (validated in main before any handler runs) and the type of its output; every
  * main-to-renderer event is declared once too. A channel that is not here does not exist.
  *
  * Free of Node and Electron imports: the renderer type-checks against it (`import type` only). The
- * preload does not bundle it: it builds `window.api` from `../channel-names.ts`.
+ * preload does not bundle it: it builds `window.api` from `./channel-names.ts`.
  */
 import type { z } from 'zod';
-import type { CALL_CHANNELS, EVENT_CHANNELS } from '../channel-names';
+import type { CALL_CHANNELS, EVENT_CHANNELS } from './channel-names';
 import { alertsCalls, alertsEvents } from './alerts';
 import { appCalls, appEvents } from './app';
 import { catalogCalls } from './catalog';
@@ -88,7 +88,7 @@ export type {
   TopUpsChanged,
   TopUpsCsvExport,
 } from './topups';
-export { apiMemberOf, eventMemberOf } from '../channel-names';
+export { apiMemberOf, eventMemberOf } from './channel-names';
 
 export const ipcCalls = {
   ...appCalls,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { IpHistoryEntry, MobilePort, UsageReport } from '../../api/api-types';
-import { LABEL_MAX } from '../../shared/limits';
+import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
+import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
 import { countryCode, noInput, page, perPage } from './shared-inputs';

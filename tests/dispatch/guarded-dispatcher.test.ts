@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src-main/api';
 import { AppError } from '../../src-main/core/errors';
-import { type CallChannel, type ContractHandlers, ipcCalls } from '../../src-main/ipc/contract';
-import { createGuardedDispatcher } from '../../src-main/ipc/guarded-dispatcher';
+import { type CallChannel, type ContractHandlers, ipcCalls } from '../../src-shared/contract';
+import { createGuardedDispatcher } from '../../src-main/dispatch/guarded-dispatcher';
 
 /** One valid input per channel: the walk below fails when a channel is added without one. */
 const VALID_INPUTS: Record<CallChannel, unknown> = {

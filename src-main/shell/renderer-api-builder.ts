@@ -1,5 +1,10 @@
-import type { CallMeta, IpcResult, RendererApi } from './contract';
-import { apiMemberOf, CALL_CHANNELS, EVENT_CHANNELS, eventMemberOf } from './channel-names';
+import type { CallMeta, IpcResult, RendererApi } from '../../src-shared/contract';
+import {
+  apiMemberOf,
+  CALL_CHANNELS,
+  EVENT_CHANNELS,
+  eventMemberOf,
+} from '../../src-shared/contract/channel-names';
 
 /** What a transport must provide for `window.api` to be built on it. */
 export interface RendererTransport {

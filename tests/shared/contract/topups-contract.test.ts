@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountUsd, topUpCreateInput } from '../../../src-main/ipc/contract/topups';
+import { amountUsd, topUpCreateInput } from '../../../src-shared/contract/topups';
 
 const attemptId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 

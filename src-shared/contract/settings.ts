@@ -7,7 +7,7 @@ import {
   GB_PATTERN,
   POLLING_LIMITS,
   SUBSCRIPTION_ID_MAX,
-} from '../../shared/limits';
+} from '../limits';
 import { ALERT_KIND_NAMES, type AlertKindName } from './alerts';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { noInput } from './shared-inputs';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ProxyServiceError } from '../api/api-errors';
 import { redactText } from '../api/redact';
-import { AppError } from '../core/errors';
-import { SecretStoreError } from '../core/secrets/secret-store';
-import { SettingsError } from '../core/settings/settings-store';
-import type { IpcError, IpcFieldError } from './contract';
+import { AppError } from './errors';
+import { SecretStoreError } from './secrets/secret-store';
+import { SettingsError } from './settings/settings-store';
+import type { IpcError, IpcFieldError } from '../../src-shared/contract';
 
 const CODE_BY_KIND: Record<string, string> = {
   network: 'network_error',

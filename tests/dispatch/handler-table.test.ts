@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ipcCalls } from '../../src-main/ipc/contract';
-import { createIpcHandlers } from '../../src-main/ipc/ipc-handlers';
+import { ipcCalls } from '../../src-shared/contract';
+import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
 import { TestSandbox } from '../support/sandbox-harness';
 import { createHarness, type Harness } from '../core/support/core-harness';
 

@@ -1,6 +1,6 @@
 import type { AppCore } from '../core/app-core';
 import type { AppServices } from '../core/app-services';
-import type { ContractHandlers } from './contract';
+import type { ContractHandlers } from '../../src-shared/contract';
 
 /**
  * The handler table: every domain service's handlers, merged. Each service's `handlers()` is typed

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { SubUser, Subscription, UsageReport } from '../../api/api-types';
-import { toUnits } from '../../lib/decimal';
-import { LABEL_MAX } from '../../shared/limits';
+import type { SubUser, Subscription, UsageReport } from '../api-types';
+import { toUnits } from '../decimal';
+import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
 import { countryCode } from './shared-inputs';

@@ -1,7 +1,6 @@
 /** Input pieces that several domains' calls share; each rule is written once. */
 import { z } from 'zod';
-import { PATH_STYLES } from '../../api/base-url';
-import { checkBaseUrl } from '../../shared/base-url-rule';
+import { checkBaseUrl, PATH_STYLES } from '../base-url-rule';
 import {
   API_KEY_MAX,
   NOTICE_ID_MAX,
@@ -9,7 +8,7 @@ import {
   PER_PAGE_MAX,
   PROFILE_ID_MAX,
   PROFILE_NAME_MAX,
-} from '../../shared/limits';
+} from '../limits';
 
 export const noInput = z.undefined();
 
