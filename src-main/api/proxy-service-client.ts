@@ -54,6 +54,7 @@ import {
   usageReportSchema,
 } from '../../src-shared/api-types';
 import type { BudgetClass, CallBudget, CallPriority, SlowCallInfo } from './call-budget';
+import { resourceIdProblem } from '../../src-shared/resource-id';
 import type { PathStyle } from '../../src-shared/base-url-rule';
 import { joinUrl, normalizeBaseUrl, type QueryParams } from './base-url';
 import {
@@ -293,9 +294,9 @@ export function parseRotationText(answer: RawAnswer): RotationTextResult {
 function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
     const value = params[name];
-    if (typeof value !== 'string' || value.trim() === '') {
-      throw new TypeError(`${name} must be a non-empty string`);
-    }
+    // The contract refuses these first; this keeps any other caller from steering the request.
+    const problem = typeof value === 'string' ? resourceIdProblem(value) : 'is missing';
+    if (problem !== null || value === undefined) throw new TypeError(`${name} ${problem}`);
     return encodeURIComponent(value);
   });
 }

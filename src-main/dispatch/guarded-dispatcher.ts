@@ -1,6 +1,14 @@
 import { runWithCallOptions } from '../api/call-context';
 import type { UiCallRegistry } from '../core/session/ui-calls';
-import { CALL_ID_PATTERN, type ContractHandlers, type IpcResult, ipcCalls } from '../../src-shared/contract';
+import {
+  CALL_ID_PATTERN,
+  type ContractHandlers,
+  FULL_GRANT,
+  type IpcResult,
+  ipcCalls,
+  type Scope,
+} from '../../src-shared/contract';
+import { withoutSecrets } from './secret-redaction';
 import { invalidInputError, toIpcError } from '../core/wire-error';
 
 export interface GuardedDispatcherOptions<Sender> {
@@ -10,6 +18,8 @@ export interface GuardedDispatcherOptions<Sender> {
   log: (line: string) => void;
   /** Cancel and "still waiting…" for calls that carry a `callId` (the app core's `uiCalls`). */
   uiCalls?: UiCallRegistry;
+  /** The scopes this sender's session holds; default: all (the app's own window and page). */
+  grantOf?: (sender: Sender) => ReadonlySet<Scope>;
 }
 
 /** What a transport passes beside the input: the window's id for this call, to cancel it by. */
@@ -44,9 +54,23 @@ export function createGuardedDispatcher<Sender>(
         return { ok: false, error: { code: 'unknown_channel', message: 'Unknown call.' } };
       }
       const name = channel as keyof typeof ipcCalls;
+      const { scope } = ipcCalls[name];
+      const grant = options.grantOf?.(sender) ?? FULL_GRANT;
+      if (!grant.has(scope)) {
+        return {
+          ok: false,
+          error: {
+            code: 'scope_denied',
+            message: `This session may not call ${name}: it needs the "${scope}" scope.`,
+            scope,
+          },
+        };
+      }
       const parsed = ipcCalls[name].input.safeParse(rawInput);
       if (!parsed.success) return { ok: false, error: invalidInputError(parsed.error) };
-      const handler = options.handlers[name] as (input: unknown) => Promise<unknown>;
+      const run = options.handlers[name] as (input: unknown) => Promise<unknown>;
+      // Passwords and rotation links reach only a session that holds `secrets`.
+      const handler = grant.has('secrets') ? run : async (input: unknown) => withoutSecrets(await run(input));
       const callId = meta?.callId;
       if (!options.uiCalls || typeof callId !== 'string' || !CALL_ID_PATTERN.test(callId)) {
         return { ok: true, value: await handler(parsed.data) };

@@ -33,9 +33,11 @@ export interface AlertRaised {
 
 export const alertsCalls = {
   /** Recent alerts, newest first (dismissed ones left out). */
-  'alerts:list': call<AlertView[]>()(noInput),
+  'alerts:list': call<AlertView[]>('read')(noInput),
   /** Hides one alert from the list; its condition stays crossed until it recovers. */
-  'alerts:dismiss': call<{ dismissed: boolean }>()(z.strictObject({ alertId: z.string().min(1).max(200) })),
+  'alerts:dismiss': call<{ dismissed: boolean }>('manage')(
+    z.strictObject({ alertId: z.string().min(1).max(200) }),
+  ),
 } as const satisfies DomainCalls<'alerts'>;
 
 export const alertsEvents = {

@@ -65,16 +65,16 @@ export interface CallSlow {
 export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const appCalls = {
-  'app:getState': call<AppState>()(noInput),
-  'app:dismissNotice': call<AppState>()(z.strictObject({ noticeId })),
-  'app:cancelCall': call<{ cancelled: boolean }>()(
+  'app:getState': call<AppState>('read')(noInput),
+  'app:dismissNotice': call<AppState>('read')(z.strictObject({ noticeId })),
+  'app:cancelCall': call<{ cancelled: boolean }>('read')(
     z.strictObject({ callId: z.string().regex(CALL_ID_PATTERN, 'Not a call id') }),
   ),
   /**
    * Desktop: hands a top-up's explorer link (https) or payment URI (a wallet scheme) to the OS. Main
    * opens only links it read from the service for the user's own top-ups (`core/topups/topup-links.ts`).
    */
-  'app:openExternal': call<{ opened: true }>()(
+  'app:openExternal': call<{ opened: true }>('read')(
     z.strictObject({ url: z.string().min(1, 'No link').max(EXTERNAL_URL_MAX, 'The link is too long') }),
   ),
   /**
@@ -82,7 +82,7 @@ export const appCalls = {
    * window cannot download (`<a download>` is a navigation its guards refuse); web mode downloads.
    * `saved: false` when the user cancelled.
    */
-  'app:saveFile': call<{ saved: boolean; path: string | null }>()(
+  'app:saveFile': call<{ saved: boolean; path: string | null }>('read')(
     z.strictObject({
       fileName: z
         .string()

@@ -5,10 +5,12 @@ import { catalogProduct, countryCode, noInput } from './shared-inputs';
 
 /** The public catalog: no key needed. */
 export const catalogCalls = {
-  'catalog:countries': call<Country[]>()(z.strictObject({ product: catalogProduct.optional() }).optional()),
-  'catalog:states': call<State[]>()(z.strictObject({ countryCode })),
-  'catalog:cities': call<City[]>()(z.strictObject({ countryCode, product: catalogProduct.optional() })),
-  'catalog:asns': call<Asn[]>()(z.strictObject({ countryCode })),
-  'catalog:carriers': call<Carrier[]>()(z.strictObject({ countryCode })),
-  'catalog:coins': call<Coin[]>()(noInput),
+  'catalog:countries': call<Country[]>('read')(
+    z.strictObject({ product: catalogProduct.optional() }).optional(),
+  ),
+  'catalog:states': call<State[]>('read')(z.strictObject({ countryCode })),
+  'catalog:cities': call<City[]>('read')(z.strictObject({ countryCode, product: catalogProduct.optional() })),
+  'catalog:asns': call<Asn[]>('read')(z.strictObject({ countryCode })),
+  'catalog:carriers': call<Carrier[]>('read')(z.strictObject({ countryCode })),
+  'catalog:coins': call<Coin[]>('read')(noInput),
 } as const satisfies DomainCalls<'catalog'>;

@@ -50,7 +50,7 @@ export interface ConnectionTestResult {
 
 export const connectionCalls = {
   /** Probes a base URL and tries the key given with it; saves nothing. */
-  'connection:test': call<ConnectionTestResult>()(z.strictObject({ baseUrl, apiKey })),
+  'connection:test': call<ConnectionTestResult>('admin')(z.strictObject({ baseUrl, apiKey })),
   /** Re-checks the active profile; the answer is the new state (the status bar). */
-  'connection:check': call<AppState>()(noInput),
+  'connection:check': call<AppState>('read')(noInput),
 } as const satisfies DomainCalls<'connection'>;

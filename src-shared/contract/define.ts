@@ -1,8 +1,13 @@
 import type { z } from 'zod';
+import type { Scope } from './scopes';
 
-/** A call: its input schema (run in main before the handler) and, as a phantom, its output type. */
+/**
+ * A call: its input schema (run in main before the handler), the scope a session needs to make it,
+ * and, as a phantom, its output type.
+ */
 export interface CallDefinition<Input extends z.ZodType, Output> {
   input: Input;
+  scope: Scope;
   /** Phantom: carries the output type only. */
   output?: Output;
 }
@@ -13,8 +18,8 @@ export interface EventDefinition<Payload> {
 }
 
 export const call =
-  <Output>() =>
-  <Input extends z.ZodType>(input: Input): CallDefinition<Input, Output> => ({ input });
+  <Output>(scope: Scope) =>
+  <Input extends z.ZodType>(input: Input): CallDefinition<Input, Output> => ({ input, scope });
 
 export const event = <Payload>(): EventDefinition<Payload> => ({});
 

@@ -89,6 +89,7 @@ export type {
   TopUpsCsvExport,
 } from './topups';
 export { apiMemberOf, eventMemberOf } from './channel-names';
+export { FULL_GRANT, SCOPE_DESCRIPTIONS, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
 
 export const ipcCalls = {
   ...appCalls,

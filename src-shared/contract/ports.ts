@@ -174,9 +174,9 @@ export const usageInput = z
 const portOnly = z.strictObject({ portId });
 
 export const portsCalls = {
-  'ports:list': call<MobilePortView[]>()(noInput),
-  'ports:get': call<MobilePortView>()(portOnly),
-  'ports:update': call<MobilePortView>()(
+  'ports:list': call<MobilePortView[]>('read')(noInput),
+  'ports:get': call<MobilePortView>('read')(portOnly),
+  'ports:update': call<MobilePortView>('manage')(
     z
       .strictObject({
         portId,
@@ -188,7 +188,7 @@ export const portsCalls = {
         message: 'Nothing to change',
       }),
   ),
-  'ports:rotate': call<RotationReceipt>()(
+  'ports:rotate': call<RotationReceipt>('rotate')(
     z.strictObject({
       portId,
       untilNew: z
@@ -199,7 +199,7 @@ export const portsCalls = {
         .optional(),
     }),
   ),
-  'ports:rotateMany': call<RotateManyOutcome[]>()(
+  'ports:rotateMany': call<RotateManyOutcome[]>('rotate')(
     z.strictObject({
       portIds: z
         .array(portId)
@@ -207,7 +207,7 @@ export const portsCalls = {
         .max(ROTATE_MANY_MAX, `At most ${ROTATE_MANY_MAX} ports at once`),
     }),
   ),
-  'ports:relocate': call<MobilePortView>()(
+  'ports:relocate': call<MobilePortView>('manage')(
     z.strictObject({
       portId,
       country: countryCode,
@@ -215,14 +215,14 @@ export const portsCalls = {
       city: z.string().trim().min(1).max(100).nullable().optional(),
     }),
   ),
-  'ports:relocations': call<RelocationProgress[]>()(noInput),
-  'ports:resetPassword': call<MobilePortView>()(portOnly),
-  'ports:ipHistory': call<IpHistoryView>()(z.strictObject({ portId, page, perPage })),
-  'ports:exportIpHistory': call<IpHistoryExport>()(portOnly),
-  'ports:usage': call<UsageReport>()(usageInput),
+  'ports:relocations': call<RelocationProgress[]>('read')(noInput),
+  'ports:resetPassword': call<MobilePortView>('manage')(portOnly),
+  'ports:ipHistory': call<IpHistoryView>('read')(z.strictObject({ portId, page, perPage })),
+  'ports:exportIpHistory': call<IpHistoryExport>('read')(portOnly),
+  'ports:usage': call<UsageReport>('read')(usageInput),
   /** The only call whose answer holds the rotation link (it carries the API key). */
-  'ports:revealRotationLink': call<{ rotationLink: string }>()(portOnly),
-  'ports:receipts': call<RotationReceipt[]>()(portOnly),
+  'ports:revealRotationLink': call<{ rotationLink: string }>('secrets')(portOnly),
+  'ports:receipts': call<RotationReceipt[]>('read')(portOnly),
 } as const satisfies DomainCalls<'ports'>;
 
 export const portsEvents = {

@@ -29,7 +29,7 @@ export interface ProfileSummary {
 }
 
 export const profilesCalls = {
-  'profiles:create': call<AppState>()(
+  'profiles:create': call<AppState>('admin')(
     z.strictObject({
       name: profileName,
       baseUrl,
@@ -49,7 +49,7 @@ export const profilesCalls = {
    * (scheme, host or port) needs the key again in the same call (`apiKey`, kept in `storage`, default
    * where the old one was), else it is refused with a field error on `apiKey`.
    */
-  'profiles:update': call<AppState>()(
+  'profiles:update': call<AppState>('admin')(
     z.strictObject({
       profileId,
       name: profileName.optional(),
@@ -59,10 +59,10 @@ export const profilesCalls = {
       storage: keyStorage.optional(),
     }),
   ),
-  'profiles:delete': call<AppState>()(z.strictObject({ profileId })),
-  'profiles:switch': call<AppState>()(z.strictObject({ profileId })),
-  'profiles:setKey': call<AppState>()(
+  'profiles:delete': call<AppState>('admin')(z.strictObject({ profileId })),
+  'profiles:switch': call<AppState>('admin')(z.strictObject({ profileId })),
+  'profiles:setKey': call<AppState>('admin')(
     z.strictObject({ profileId, apiKey, storage: keyStorage.default('keychain') }),
   ),
-  'profiles:removeKey': call<AppState>()(z.strictObject({ profileId })),
+  'profiles:removeKey': call<AppState>('admin')(z.strictObject({ profileId })),
 } as const satisfies DomainCalls<'profiles'>;

@@ -109,9 +109,9 @@ export interface ProxyTestResult {
 
 export const proxyCalls = {
   /** One request through the proxy to the echo URL; throws only when the target cannot be looked up. */
-  'proxy:test': call<ProxyTestResult>()(z.strictObject({ target: proxyTestTargetSchema })),
+  'proxy:test': call<ProxyTestResult>('read')(z.strictObject({ target: proxyTestTargetSchema })),
   /** Several at a bounded concurrency; each target's failure (lookup included) is in its result. */
-  'proxy:testMany': call<ProxyTestResult[]>()(
+  'proxy:testMany': call<ProxyTestResult[]>('read')(
     z.strictObject({ targets: z.array(proxyTestTargetSchema).min(1).max(PROXY_TEST_MANY_MAX) }),
   ),
 } as const satisfies DomainCalls<'proxy'>;

@@ -1,3 +1,5 @@
+import type { Scope } from './scopes';
+
 /** What every call answers: a value, or an error written for the user. */
 
 export interface IpcFieldError {
@@ -13,6 +15,8 @@ export interface IpcError {
   retryAfterMs?: number;
   /** A write may or may not have happened; the UI re-reads before offering a retry. */
   outcomeUnknown?: boolean;
+  /** `scope_denied`: the scope the call needs and the session does not hold. */
+  scope?: Scope;
 }
 
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

@@ -107,12 +107,12 @@ const seconds = (max: number, what: string) =>
   z.int().min(0, `${what} is 0 or more seconds`).max(max, `${what} is at most ${max} seconds`);
 
 export const schedulesCalls = {
-  'schedules:list': call<SchedulesView>()(noInput),
+  'schedules:list': call<SchedulesView>('read')(noInput),
   /**
    * Sets (or replaces) the schedule of each port; with several ports, port i of the list runs
    * i × `staggerSeconds` after the slot, so a group never rotates all at once.
    */
-  'schedules:set': call<SchedulesView>()(
+  'schedules:set': call<SchedulesView>('rotate')(
     z.strictObject({
       portIds,
       cadence,
@@ -120,11 +120,11 @@ export const schedulesCalls = {
       staggerSeconds: seconds(MAX_STAGGER_SECONDS, 'Stagger').default(0),
     }),
   ),
-  'schedules:remove': call<SchedulesView>()(z.strictObject({ portIds })),
+  'schedules:remove': call<SchedulesView>('rotate')(z.strictObject({ portIds })),
   /** "Pause schedules": every schedule of every profile stops (and resumes with one catch-up run, not a burst). */
-  'schedules:pause': call<SchedulesView>()(z.strictObject({ paused: z.boolean() })),
+  'schedules:pause': call<SchedulesView>('rotate')(z.strictObject({ paused: z.boolean() })),
   /** The port's whole run log (newest first, at most `SCHEDULE_RUN_LOG_MAX`). */
-  'schedules:runs': call<ScheduleRun[]>()(z.strictObject({ portId })),
+  'schedules:runs': call<ScheduleRun[]>('read')(z.strictObject({ portId })),
 } as const satisfies DomainCalls<'schedules'>;
 
 export const schedulesEvents = {

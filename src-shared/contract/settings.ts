@@ -116,8 +116,8 @@ const ipEchoUrl = z
   );
 
 export const settingsCalls = {
-  'settings:get': call<SettingsView>()(noInput),
-  'settings:update': call<SettingsView>()(
+  'settings:get': call<SettingsView>('read')(noInput),
+  'settings:update': call<SettingsView>('manage')(
     z.strictObject({
       theme: z.enum(['system', 'light', 'dark']).optional(),
       polling: z

@@ -171,11 +171,11 @@ export const proxyTargeting = z.strictObject({
 const subscriptionOnly = z.strictObject({ subscriptionId });
 
 export const subscriptionsCalls = {
-  'subscriptions:list': call<Subscription[]>()(
+  'subscriptions:list': call<Subscription[]>('read')(
     z.strictObject({ productId: z.enum(['residential', 'mobile-gb']).optional() }).optional(),
   ),
-  'subscriptions:get': call<Subscription>()(subscriptionOnly),
-  'subscriptions:update': call<Subscription>()(
+  'subscriptions:get': call<Subscription>('read')(subscriptionOnly),
+  'subscriptions:update': call<Subscription>('manage')(
     z
       .strictObject({
         subscriptionId,
@@ -187,12 +187,12 @@ export const subscriptionsCalls = {
       }),
   ),
   /** Sent once; the old password stops working at the gateway within 60 seconds. */
-  'subscriptions:resetPassword': call<Subscription>()(subscriptionOnly),
-  'subscriptions:usage': call<UsageReport>()(subscriptionUsageInput),
+  'subscriptions:resetPassword': call<Subscription>('manage')(subscriptionOnly),
+  'subscriptions:usage': call<UsageReport>('read')(subscriptionUsageInput),
   /** The usage report as CSV: one row per day, then the by-country rows. */
-  'subscriptions:exportUsage': call<TextExport>()(subscriptionUsageInput),
-  'subscriptions:subUsers': call<SubUsersView>()(subscriptionOnly),
-  'subscriptions:createSubUser': call<SubUser>()(
+  'subscriptions:exportUsage': call<TextExport>('read')(subscriptionUsageInput),
+  'subscriptions:subUsers': call<SubUsersView>('read')(subscriptionOnly),
+  'subscriptions:createSubUser': call<SubUser>('manage')(
     z.strictObject({
       subscriptionId,
       label: subscriptionLabel,
@@ -200,7 +200,7 @@ export const subscriptionsCalls = {
       trafficLimit: trafficLimit.optional(),
     }),
   ),
-  'subscriptions:updateSubUser': call<SubUser>()(
+  'subscriptions:updateSubUser': call<SubUser>('manage')(
     z
       .strictObject({
         subscriptionId,
@@ -219,9 +219,11 @@ export const subscriptionsCalls = {
         { message: 'Nothing to change' },
       ),
   ),
-  'subscriptions:deleteSubUser': call<{ deleted: true }>()(z.strictObject({ subscriptionId, subUserId })),
+  'subscriptions:deleteSubUser': call<{ deleted: true }>('manage')(
+    z.strictObject({ subscriptionId, subUserId }),
+  ),
   /** Labels `<labelPrefix>1` … `<labelPrefix>N` (numbered after the highest taken), one request each. */
-  'subscriptions:createSubUsers': call<CreateSubUsersOutcome>()(
+  'subscriptions:createSubUsers': call<CreateSubUsersOutcome>('manage')(
     z.strictObject({
       subscriptionId,
       count: z
@@ -235,14 +237,14 @@ export const subscriptionsCalls = {
       trafficLimit: trafficLimit.optional(),
     }),
   ),
-  'subscriptions:exportCredentials': call<TextExport>()(
+  'subscriptions:exportCredentials': call<TextExport>('secrets')(
     z.strictObject({
       subscriptionId,
       subUserIds: z.array(subUserId).min(1, 'Choose at least one sub-user').max(1000),
       format: z.enum(CREDENTIAL_FORMATS),
     }),
   ),
-  'subscriptions:buildProxyString': call<ProxyStringResult>()(
+  'subscriptions:buildProxyString': call<ProxyStringResult>('secrets')(
     z.strictObject({
       subscriptionId,
       /** Absent: the main user. */

@@ -116,7 +116,7 @@ export const topUpCreateInput = z.strictObject({
 });
 
 export const topupsCalls = {
-  'topups:list': call<TopUpPage>()(
+  'topups:list': call<TopUpPage>('read')(
     z
       .strictObject({
         page: page.optional(),
@@ -125,32 +125,34 @@ export const topupsCalls = {
       })
       .optional(),
   ),
-  'topups:get': call<TopUp>()(z.strictObject({ topUpId })),
+  'topups:get': call<TopUp>('read')(z.strictObject({ topUpId })),
   /**
    * Creates a top-up (and starts watching it). The attempt's Idempotency-Key is stored before the
    * request and reused on every retry, so one attempt makes at most one top-up.
    */
-  'topups:create': call<TopUp>()(topUpCreateInput),
+  'topups:create': call<TopUp>('spend')(topUpCreateInput),
   /**
    * "I have sent it". The txid, when given, is checked against the top-up's network in main before
    * anything is sent (a field error on `txid`).
    */
-  'topups:declareTxid': call<TopUp>()(
+  'topups:declareTxid': call<TopUp>('spend')(
     z.strictObject({
       topUpId,
       txid: z.string().trim().min(1).max(MAX_TXID_LENGTH, `At most ${MAX_TXID_LENGTH} characters`).optional(),
     }),
   ),
   /** Plans from the user's own subscriptions and ports, for the purchase step. */
-  'topups:plans': call<TopUpPlanChoice[]>()(noInput),
+  'topups:plans': call<TopUpPlanChoice[]>('read')(noInput),
   /** Demo mode only: sends a payment on the in-process sandbox's chain. Refused otherwise. */
-  'topups:simulatePayment': call<TopUp>()(z.strictObject({ topUpId, kind: z.enum(SIMULATED_PAYMENTS) })),
-  'topups:exportCsv': call<TopUpsCsvExport>()(
+  'topups:simulatePayment': call<TopUp>('spend')(
+    z.strictObject({ topUpId, kind: z.enum(SIMULATED_PAYMENTS) }),
+  ),
+  'topups:exportCsv': call<TopUpsCsvExport>('read')(
     z.strictObject({ status: z.enum(TOP_UP_STATUSES).optional() }).optional(),
   ),
-  'topups:paymentDetails': call<TopUpPaymentDetails>()(z.strictObject({ topUpId })),
+  'topups:paymentDetails': call<TopUpPaymentDetails>('read')(z.strictObject({ topUpId })),
   /** Pending payments of every watched top-up (the tray's badge and lines). */
-  'topups:pending': call<PendingTopUpSummary[]>()(noInput),
+  'topups:pending': call<PendingTopUpSummary[]>('read')(noInput),
 } as const satisfies DomainCalls<'topups'>;
 
 export const topupsEvents = {

@@ -15,8 +15,8 @@ export interface TrayView {
 }
 
 export const trayCalls = {
-  'tray:get': call<TrayView>()(noInput),
-  'tray:setPinned': call<TrayView>()(
+  'tray:get': call<TrayView>('read')(noInput),
+  'tray:setPinned': call<TrayView>('manage')(
     z.strictObject({
       portIds: z
         .array(z.string().trim().min(1).max(128))

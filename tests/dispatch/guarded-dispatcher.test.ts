@@ -1,7 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src-main/api';
 import { AppError } from '../../src-main/core/errors';
-import { type CallChannel, type ContractHandlers, ipcCalls } from '../../src-shared/contract';
+import {
+  type CallChannel,
+  type ContractHandlers,
+  ipcCalls,
+  SCOPES,
+  type Scope,
+} from '../../src-shared/contract';
 import { createGuardedDispatcher } from '../../src-main/dispatch/guarded-dispatcher';
 
 /** One valid input per channel: the walk below fails when a channel is added without one. */
@@ -246,5 +252,74 @@ describe('guarded dispatcher over the whole contract', () => {
       ok: false,
       error: { code: 'internal_error' },
     });
+  });
+});
+
+describe('scopes', () => {
+  it('every channel declares one of the scopes', () => {
+    for (const channel of channels) expect(SCOPES, channel).toContain(ipcCalls[channel].scope);
+  });
+
+  it('puts every channel that answers a secret as a whole behind `secrets`, and money behind `spend`', () => {
+    const needing = (scope: Scope) => channels.filter((channel) => ipcCalls[channel].scope === scope).sort();
+    expect(needing('secrets')).toEqual([
+      'ports:revealRotationLink',
+      'subscriptions:buildProxyString',
+      'subscriptions:exportCredentials',
+    ]);
+    expect(needing('spend')).toEqual(['topups:create', 'topups:declareTxid', 'topups:simulatePayment']);
+    expect(needing('admin').every((channel) => /^(profiles|connection|demo):/.test(channel))).toBe(true);
+  });
+
+  it('refuses every call outside the grant with scope_denied, naming the scope, before the input or handler', async () => {
+    for (const scope of SCOPES) {
+      const { handlers, calls } = recordingHandlers();
+      const grant = new Set(SCOPES.filter((held) => held !== scope));
+      const dispatch = createGuardedDispatcher({
+        handlers,
+        isTrustedSender: () => true,
+        log: () => undefined,
+        grantOf: () => grant,
+      });
+      for (const channel of channels) {
+        // Malformed input: the scope is checked first, so a refused caller learns nothing of the schema.
+        const result = await dispatch('cli', channel, { unexpectedMember: 1 });
+        if (ipcCalls[channel].scope !== scope) continue;
+        expect(result, channel).toEqual({
+          ok: false,
+          error: {
+            code: 'scope_denied',
+            message: `This session may not call ${channel}: it needs the "${scope}" scope.`,
+            scope,
+          },
+        });
+      }
+      expect(calls).toEqual([]);
+    }
+  });
+
+  it('blanks passwords and rotation links at any depth for a session without `secrets`', async () => {
+    const port = { id: 'mp_1', password: 'pw-1', credentials: { password: 'pw-2' }, hasRotationLink: true };
+    const subUsers = { subUsers: [{ id: 'su_1', password: 'pw-3', rotationLink: 'https://x/rotate?key=k' }] };
+    const handlers = {
+      ...recordingHandlers().handlers,
+      'ports:get': () => Promise.resolve(port),
+      'subscriptions:subUsers': () => Promise.resolve(subUsers),
+    } as unknown as ContractHandlers;
+    const readOnly = createGuardedDispatcher({
+      handlers,
+      isTrustedSender: () => true,
+      log: () => undefined,
+      grantOf: () => new Set<Scope>(['read']),
+    });
+    expect(await readOnly('cli', 'ports:get', { portId: 'mp_1' })).toEqual({
+      ok: true,
+      value: { id: 'mp_1', password: null, credentials: { password: null }, hasRotationLink: true },
+    });
+    const answer = await readOnly('cli', 'subscriptions:subUsers', { subscriptionId: 'sub_1' });
+    expect(JSON.stringify(answer)).not.toMatch(/pw-3|key=k/);
+
+    const full = createGuardedDispatcher({ handlers, isTrustedSender: () => true, log: () => undefined });
+    expect(await full('ui', 'ports:get', { portId: 'mp_1' })).toEqual({ ok: true, value: port });
   });
 });
