@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from './resource-ids';
 import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
@@ -118,7 +119,7 @@ export const USAGE_RANGE_MAX_DAYS = 366;
 // differently from what it is (CVE-2021-42574 "Trojan Source").
 const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-export const portId = z.string().min(1, 'Choose a port').max(PORT_ID_MAX);
+export const portId = resourceId('Choose a port', PORT_ID_MAX);
 
 export const portLabel = z
   .string()

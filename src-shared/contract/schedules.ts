@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from './resource-ids';
 import {
   cronError,
   MAX_EVERY_SECONDS,
@@ -69,7 +70,7 @@ export interface SchedulesView {
 
 export type SchedulesChanged = SchedulesView;
 
-const portId = z.string().trim().min(1).max(SCHEDULE_PORT_ID_MAX);
+const portId = resourceId('Choose a port', SCHEDULE_PORT_ID_MAX);
 const portIds = z
   .array(portId)
   .min(1, 'Choose at least one port')

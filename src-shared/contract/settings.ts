@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from './resource-ids';
 import {
   ACCELERATOR_MAX,
   ACCELERATOR_PATTERN,
@@ -95,7 +96,7 @@ const percent = z
   .int('Enter a whole number')
   .min(ALERT_LIMITS.trafficRemainingPercent.min, 'At least 0%')
   .max(ALERT_LIMITS.trafficRemainingPercent.max, 'At most 100%');
-const subscriptionId = z.string().min(1).max(SUBSCRIPTION_ID_MAX);
+const subscriptionId = resourceId('Choose a subscription', SUBSCRIPTION_ID_MAX);
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 /** Plain http would let anyone on the path forge the exit IP; only this computer is exempt. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from './resource-ids';
 import type { SubUser, Subscription, UsageReport } from '../api-types';
 import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
@@ -67,8 +68,8 @@ export type TrafficUnit = keyof typeof TRAFFIC_UNITS;
 // differently from what it is (CVE-2021-42574 "Trojan Source").
 const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-export const subscriptionId = z.string().min(1, 'Choose a subscription').max(SUBSCRIPTION_ID_MAX);
-export const subUserId = z.string().min(1, 'Choose a sub-user').max(SUBSCRIPTION_ID_MAX);
+export const subscriptionId = resourceId('Choose a subscription', SUBSCRIPTION_ID_MAX);
+export const subUserId = resourceId('Choose a sub-user', SUBSCRIPTION_ID_MAX);
 
 export const subscriptionLabel = z
   .string()

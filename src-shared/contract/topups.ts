@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from './resource-ids';
 import type { TopUp, TopUpPage } from '../api-types';
 import { MAX_TXID_LENGTH } from '../txid-format';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
@@ -94,10 +95,10 @@ export const amountUsd = z
     message: 'At most 10,000.00 USD',
   });
 
-export const topUpId = z.string().min(1, 'Choose a top-up').max(TOP_UP_ID_MAX);
+export const topUpId = resourceId('Choose a top-up', TOP_UP_ID_MAX);
 
 export const purchaseInput = z.strictObject({
-  planId: z.string().trim().min(1, 'Choose a plan').max(PLAN_ID_MAX),
+  planId: resourceId('Choose a plan', PLAN_ID_MAX),
   quantity: z
     .int('A whole number')
     .min(PURCHASE_QUANTITY.min, `At least ${PURCHASE_QUANTITY.min}`)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
+import { portId } from './ports';
 import { noInput } from './shared-inputs';
 
 /** Ports the tray menu lists at most (a menu is not a list screen). */
@@ -19,7 +20,7 @@ export const trayCalls = {
   'tray:setPinned': call<TrayView>('manage')(
     z.strictObject({
       portIds: z
-        .array(z.string().trim().min(1).max(128))
+        .array(portId)
         .max(TRAY_PINNED_MAX, `At most ${TRAY_PINNED_MAX} ports in the tray`)
         .refine((ids) => new Set(ids).size === ids.length, 'A port is listed twice'),
     }),
