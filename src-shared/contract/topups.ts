@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeFormObject } from './free-form';
 import { resourceId } from './resource-ids';
 import type { TopUp, TopUpPage } from '../api-types';
 import { MAX_TXID_LENGTH } from '../txid-format';
@@ -103,7 +104,7 @@ export const purchaseInput = z.strictObject({
     .int('A whole number')
     .min(PURCHASE_QUANTITY.min, `At least ${PURCHASE_QUANTITY.min}`)
     .max(PURCHASE_QUANTITY.max, `At most ${PURCHASE_QUANTITY.max}`),
-  options: z.record(z.string().max(64), z.unknown()).optional(),
+  options: freeFormObject.optional(),
   promoCode: z.string().trim().min(1).max(PROMO_CODE_MAX).optional(),
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountUsd, topUpCreateInput } from '../../../src-shared/contract/topups';
+import { amountUsd, topUpCreateInput, topupsCalls } from '../../../src-shared/contract/topups';
 
 const attemptId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
@@ -31,5 +31,37 @@ describe('topups contract', () => {
       false,
     );
     expect(topUpCreateInput.safeParse({ ...base, attemptId: 'again' }).success).toBe(false);
+  });
+});
+
+describe('purchase.options', () => {
+  const withOptions = (options: unknown) =>
+    topupsCalls['topups:create'].input.safeParse({
+      amountUsd: '50.00',
+      coin: 'USDT',
+      network: 'tron',
+      attemptId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      purchase: { planId: 'plan_1', quantity: 1, options },
+    });
+
+  it('takes a plain JSON object of options', () => {
+    expect(withOptions({ country: 'US', extras: ['a', { b: 1.5, c: null, d: true }] }).success).toBe(true);
+  });
+
+  it('refuses, with a field error, what is too deep, too big or not well-formed, without overflowing', () => {
+    let deep: unknown = [];
+    for (let level = 0; level < 50_000; level += 1) deep = [deep];
+    const refused = [
+      { nested: deep },
+      { many: Array.from({ length: 600 }, (_, index) => index) },
+      { text: 'x'.repeat(2_001) },
+      { text: '\ud800' },
+      { ['\udc00']: 1 },
+    ];
+    for (const options of refused) {
+      const result = withOptions(options);
+      expect(result.success).toBe(false);
+      if (!result.success) expect(result.error.issues[0]?.path).toEqual(['purchase', 'options']);
+    }
   });
 });
