@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestSandbox } from './support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 
 // The README's "Try it" lines, run as a user would paste them, against a sandbox on a free port. The
 // only change is the port: `PORT` in BASE and CONTROL becomes the one the sandbox took.

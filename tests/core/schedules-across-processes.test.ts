@@ -14,7 +14,7 @@ import { JobStateStore } from '../../src-main/core/storage/job-state-store';
 import type { CallChannel, CallInput, CallOutput } from '../../src-main/ipc/contract';
 import { createGuardedDispatcher } from '../../src-main/ipc/guarded-dispatcher';
 import { createIpcHandlers } from '../../src-main/ipc/ipc-handlers';
-import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 type Call = <C extends CallChannel>(channel: C, input: CallInput<C>) => Promise<CallOutput<C>>;
 

@@ -16,7 +16,7 @@ import type {
 } from '../../../src-main/ipc/contract';
 import { createGuardedDispatcher } from '../../../src-main/ipc/guarded-dispatcher';
 import { createIpcHandlers } from '../../../src-main/ipc/ipc-handlers';
-import { DEMO_KEY, type TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, type TestSandbox } from '@proxy-manager/sandbox/testing';
 
 /**
  * The whole core as `createNodeAppCore` builds it, against a test sandbox, with a memory store for
