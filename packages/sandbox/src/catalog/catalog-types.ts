@@ -1,6 +1,9 @@
 export type ProductId = 'residential' | 'mobile' | 'mobile-gb';
 export const PRODUCT_IDS: readonly ProductId[] = ['residential', 'mobile', 'mobile-gb'];
 
+export const isProductId = (value: string): value is ProductId =>
+  (PRODUCT_IDS as readonly string[]).includes(value);
+
 /** Source data of one country; the counts the API reports (cities, asns, carriers) are derived from it. */
 export interface CountryData {
   /** ISO 3166-1 alpha-2, upper case. */
@@ -17,9 +20,12 @@ export interface CountryData {
 }
 
 export interface StateData {
-  /** Lower case, the `-state-{state}` username segment, e.g. `california`. */
+  /**
+   * Lower case, the `-state-{state}` username segment, e.g. `california`: the English (for Mexico
+   * and Brazil, the local) name in ASCII snake case.
+   */
   id: string;
-  /** e.g. `CA`. */
+  /** The postal or ISO 3166-2 subdivision code that users know from addresses, e.g. `CA`. */
   code: string;
   name: string;
 }
@@ -44,7 +50,7 @@ export interface CarrierData {
   networkTypes: string[];
   /** False when no 4G/5G port is free: relocation there is 409 `location_unavailable`. */
   available: boolean;
-  /** City ids where the carrier has modems. */
+  /** City ids where the carrier has modems (possibly none). */
   cities: string[];
 }
 

@@ -1,4 +1,5 @@
-import type { ProductId } from '../catalog/catalog-types';
+import { isProductId, type ProductId } from '../catalog/catalog-types';
+import plans from './data/plans.json';
 
 const GB = 1_000_000_000;
 
@@ -16,79 +17,24 @@ export interface PlanData {
   available: boolean;
 }
 
-export const PLANS: readonly PlanData[] = [
-  {
-    id: 'res-starter',
-    name: 'Residential 5 GB',
-    productId: 'residential',
-    unitPriceUsd: '17.50',
-    trafficBytes: 5 * GB,
-    durationDays: 30,
-    available: true,
-  },
-  {
-    id: 'res-pro',
-    name: 'Residential 25 GB',
-    productId: 'residential',
-    unitPriceUsd: '75.00',
-    trafficBytes: 25 * GB,
-    durationDays: 30,
-    available: true,
-  },
-  {
-    id: 'res-business',
-    name: 'Residential 100 GB',
-    productId: 'residential',
-    unitPriceUsd: '250.00',
-    trafficBytes: 100 * GB,
-    durationDays: 30,
-    available: true,
-  },
-  {
-    id: 'mgb-5',
-    name: 'Mobile 5 GB',
-    productId: 'mobile-gb',
-    unitPriceUsd: '30.00',
-    trafficBytes: 5 * GB,
-    durationDays: 30,
-    available: true,
-  },
-  {
-    id: 'mgb-20',
-    name: 'Mobile 20 GB',
-    productId: 'mobile-gb',
-    unitPriceUsd: '100.00',
-    trafficBytes: 20 * GB,
-    durationDays: 30,
-    available: true,
-  },
-  {
-    id: 'mobile-port-7d',
-    name: 'Dedicated mobile port, 7 days',
-    productId: 'mobile',
-    unitPriceUsd: '25.00',
-    trafficBytes: null,
-    durationDays: 7,
-    available: true,
-  },
-  {
-    id: 'mobile-port-30d',
-    name: 'Dedicated mobile port, 30 days',
-    productId: 'mobile',
-    unitPriceUsd: '75.00',
-    trafficBytes: null,
-    durationDays: 30,
-    available: true,
-  },
-  {
-    id: 'res-legacy-1tb',
-    name: 'Residential 1 TB (retired)',
-    productId: 'residential',
-    unitPriceUsd: '1500.00',
-    trafficBytes: 1000 * GB,
-    durationDays: 30,
-    available: false,
-  },
-];
+/** A plan as the data file has it: its product only as a string, its traffic in GB. */
+type PlanRow = Omit<PlanData, 'productId' | 'trafficBytes'> & { productId: string; trafficGb: number | null };
+
+export function readPlan({ trafficGb, ...row }: PlanRow): PlanData {
+  if (!isProductId(row.productId)) {
+    throw new Error(`orders/data/plans.json: ${row.id} names an unknown product "${row.productId}"`);
+  }
+  return {
+    id: row.id,
+    name: row.name,
+    productId: row.productId,
+    unitPriceUsd: row.unitPriceUsd,
+    trafficBytes: trafficGb === null ? null : Math.round(trafficGb * GB),
+    durationDays: row.durationDays,
+    available: row.available,
+  };
+}
+
+export const PLANS: readonly PlanData[] = plans.map(readPlan);
 
 export const findPlan = (id: string): PlanData | undefined => PLANS.find((p) => p.id === id);

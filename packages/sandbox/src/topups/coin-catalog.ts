@@ -1,10 +1,24 @@
 import { toUnits } from '../lib/decimal';
+import coinData from './data/coins.json';
 
 export type CoinCode = 'BTC' | 'LTC' | 'ETH' | 'SOL' | 'USDT' | 'USDC';
 export type NetworkId = 'bitcoin' | 'litecoin' | 'ethereum' | 'solana' | 'tron';
 
 export const COIN_CODES: readonly CoinCode[] = ['BTC', 'LTC', 'ETH', 'SOL', 'USDT', 'USDC'];
 export const NETWORK_IDS: readonly NetworkId[] = ['bitcoin', 'litecoin', 'ethereum', 'solana', 'tron'];
+
+export const isNetworkId = (value: string): value is NetworkId =>
+  (NETWORK_IDS as readonly string[]).includes(value);
+
+const isCoinCode = (value: string): value is CoinCode => (COIN_CODES as readonly string[]).includes(value);
+
+const DATA_FILE = 'topups/data/coins.json';
+
+/** `value` when the data file names a known coin or network; a broken file is refused at start-up. */
+function known<T extends string>(value: string, isKnown: (value: string) => value is T, what: string): T {
+  if (!isKnown(value)) throw new Error(`${DATA_FILE}: unknown ${what} "${value}"`);
+  return value;
+}
 
 /**
  * One chain as the sandbox simulates it. The deposit addresses are test-network addresses where the
@@ -27,53 +41,20 @@ export interface NetworkData {
 /** Sepolia: the EIP-681 URIs name the test chain, so that no wallet offers to pay on mainnet. */
 export const ETHEREUM_CHAIN_ID = 11_155_111;
 
-export const NETWORKS: Readonly<Record<NetworkId, NetworkData>> = {
-  bitcoin: {
-    id: 'bitcoin',
-    name: 'Bitcoin',
-    confirmationsRequired: 2,
-    blockMs: 600_000,
-    memoRequired: false,
-    address: 'tb1qtestaddressfakeneverqqqqqqqqqqqqtj6chp',
-    explorerUrl: (txid) => `https://mempool.space/testnet4/tx/${txid}`,
-  },
-  litecoin: {
-    id: 'litecoin',
-    name: 'Litecoin',
-    confirmationsRequired: 6,
-    blockMs: 150_000,
-    memoRequired: false,
-    address: 'tltc1qtestaddressfakeneverqqqqqqqqqqqqj6cx8g',
-    explorerUrl: (txid) => `https://litecoinspace.org/testnet/tx/${txid}`,
-  },
-  ethereum: {
-    id: 'ethereum',
-    name: 'Ethereum',
-    confirmationsRequired: 12,
-    blockMs: 12_000,
-    memoRequired: false,
-    address: '0x7E57ADD4E55f4ce0000000000000000000000000',
-    explorerUrl: (txid) => `https://sepolia.etherscan.io/tx/${txid}`,
-  },
-  solana: {
-    id: 'solana',
-    name: 'Solana',
-    confirmationsRequired: 32,
-    blockMs: 400,
-    memoRequired: false,
-    address: 'SandboxDepositAddress1111111111111111111111',
-    explorerUrl: (txid) => `https://explorer.solana.com/tx/${txid}?cluster=devnet`,
-  },
-  tron: {
-    id: 'tron',
-    name: 'Tron',
-    confirmationsRequired: 19,
-    blockMs: 3_000,
-    memoRequired: false,
-    address: 'TSandboxDepositAddress1111111xc8vB',
-    explorerUrl: (txid) => `https://nile.tronscan.org/#/transaction/${txid}`,
-  },
-};
+/** A chain as the data file has it: its id only as a string, its explorer URL as a `{txid}` template. */
+type NetworkRow = Omit<NetworkData, 'id' | 'explorerUrl'> & { id: string; explorerUrl: string };
+
+/** Every chain of NETWORK_IDS by id, in the data file's order; a file without one is refused at start-up. */
+export function readNetworks(rows: readonly NetworkRow[]): Record<NetworkId, NetworkData> {
+  const networks = new Map<NetworkId, NetworkData>();
+  for (const row of rows) {
+    const id = known(row.id, isNetworkId, 'network');
+    networks.set(id, { ...row, id, explorerUrl: (txid) => row.explorerUrl.replace('{txid}', () => txid) });
+  }
+  const missing = NETWORK_IDS.filter((id) => !networks.has(id));
+  if (missing.length > 0) throw new Error(`${DATA_FILE}: no data for network ${missing.join(', ')}`);
+  return Object.fromEntries(networks) as Record<NetworkId, NetworkData>;
+}
 
 /** A coin on one network: what `POST /v1/topups` accepts as `coin` + `network`. */
 export interface CoinNetworkData {
@@ -96,83 +77,35 @@ export interface CoinData {
   networks: CoinNetworkData[];
 }
 
-// The token contracts are the sandbox's own made-up addresses in the same "test address fake" style:
-// a wallet that reads a URI finds no such token rather than a real one.
-export const COINS: readonly CoinData[] = [
-  {
-    code: 'BTC',
-    name: 'Bitcoin',
-    precision: 8,
-    baseUnitDecimals: 8,
-    defaultRate: '65000.00',
-    networks: [{ network: 'bitcoin', name: 'Bitcoin', tokenContract: null }],
-  },
-  {
-    code: 'LTC',
-    name: 'Litecoin',
-    precision: 8,
-    baseUnitDecimals: 8,
-    defaultRate: '85.00',
-    networks: [{ network: 'litecoin', name: 'Litecoin', tokenContract: null }],
-  },
-  {
-    code: 'ETH',
-    name: 'Ethereum',
-    precision: 8,
-    baseUnitDecimals: 18,
-    defaultRate: '3200.00',
-    networks: [{ network: 'ethereum', name: 'Ethereum', tokenContract: null }],
-  },
-  {
-    code: 'SOL',
-    name: 'Solana',
-    precision: 8,
-    baseUnitDecimals: 9,
-    defaultRate: '150.00',
-    networks: [{ network: 'solana', name: 'Solana', tokenContract: null }],
-  },
-  {
-    code: 'USDT',
-    name: 'Tether USD',
-    precision: 6,
-    baseUnitDecimals: 6,
-    defaultRate: '1.00',
-    networks: [
-      { network: 'tron', name: 'Tron (TRC-20)', tokenContract: 'TSandboxUSDTContract1111111135qMHw' },
-      {
-        network: 'ethereum',
-        name: 'Ethereum (ERC-20)',
-        tokenContract: '0x7e57AdD4E55F4CE000000000000000000000a5D7',
-      },
-    ],
-  },
-  {
-    code: 'USDC',
-    name: 'USD Coin',
-    precision: 6,
-    baseUnitDecimals: 6,
-    defaultRate: '1.00',
-    networks: [
-      {
-        network: 'ethereum',
-        name: 'Ethereum (ERC-20)',
-        tokenContract: '0x7e57aDd4E55f4Ce000000000000000000000a5dc',
-      },
-      {
-        network: 'solana',
-        name: 'Solana (SPL)',
-        tokenContract: 'SandboxUSDCMint1111111111111111111111111111',
-      },
-    ],
-  },
-];
+/** A coin as the data file has it: its code and networks only as strings. */
+type CoinRow = Omit<CoinData, 'code' | 'networks'> & {
+  code: string;
+  networks: readonly (Omit<CoinNetworkData, 'network'> & { network: string })[];
+};
+
+export function readCoins(rows: readonly CoinRow[]): CoinData[] {
+  return rows.map((row) => ({
+    ...row,
+    code: known(row.code, isCoinCode, 'coin'),
+    networks: row.networks.map((entry) => ({
+      ...entry,
+      network: known(entry.network, isNetworkId, 'network'),
+    })),
+  }));
+}
+
+/** The simulated chains, by id. */
+export const NETWORKS: Readonly<Record<NetworkId, NetworkData>> = readNetworks(coinData.networks);
+/**
+ * The coins in the order `GET /v1/catalog/coins` lists them. The token contracts are the sandbox's own
+ * made-up addresses in the same "test address fake" style: a wallet that reads a URI finds no such
+ * token rather than a real one.
+ */
+export const COINS: readonly CoinData[] = readCoins(coinData.coins);
 
 const coinsByCode = new Map<string, CoinData>(COINS.map((c) => [c.code, c]));
 
 export const findCoin = (code: string): CoinData | undefined => coinsByCode.get(code);
-
-export const isNetworkId = (value: string): value is NetworkId =>
-  (NETWORK_IDS as readonly string[]).includes(value);
 
 /** The coin and its network entry when the pair is in the catalog. */
 export function findCoinNetwork(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_COUNTRIES } from '../../src/catalog/catalog-data';
+import { CATALOG_COUNTRIES, readCountries } from '../../src/catalog/catalog-data';
 import { PRODUCT_IDS, type CountryData } from '../../src/catalog/catalog-types';
 import { TestSandbox } from '../../src/testing';
 
@@ -17,6 +17,17 @@ const duplicates = (values: readonly (string | number)[]) =>
   values.filter((value, index) => values.indexOf(value) !== index);
 
 describe('catalog data', () => {
+  it('is read from the data files with the products checked: an unknown one is refused at start-up', () => {
+    const [gb] = CATALOG_COUNTRIES.filter((c) => c.code === 'GB');
+    expect(readCountries('test.json', [{ ...gb!, products: ['mobile', 'mobile-gb'] }])[0]?.products).toEqual([
+      'mobile',
+      'mobile-gb',
+    ]);
+    expect(() => readCountries('test.json', [{ ...gb!, products: ['residential', 'mobile-5g'] }])).toThrow(
+      'catalog/data/test.json: GB lists an unknown product (residential, mobile-5g)',
+    );
+  });
+
   it('has at least 40 countries with valid, unique ISO 3166-1 alpha-2 codes and unique names', () => {
     expect(CATALOG_COUNTRIES.length).toBeGreaterThanOrEqual(40);
     for (const { code } of CATALOG_COUNTRIES) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCoins, readNetworks } from '../../src/topups/coin-catalog';
 import { TestSandbox } from '../../src/testing';
 import {
   isBech32V0Address,
@@ -147,5 +148,48 @@ describe('control /rates', () => {
     expect(answer.status).toBe(422);
     expect(answer.json.error.fields.map((f) => f.field).sort()).toEqual(['BTC', 'DOGE', 'ETH', 'SOL']);
     expect((await sandbox.control<Record<string, string>>('GET', '/rates')).json.BTC).toBe('65000.00');
+  });
+});
+
+describe('the coin data file', () => {
+  const bitcoin = {
+    id: 'bitcoin',
+    name: 'Bitcoin',
+    confirmationsRequired: 2,
+    blockMs: 600_000,
+    memoRequired: false,
+    address: 'tb1q',
+    explorerUrl: 'https://explorer.test/tx/{txid}?net=test',
+  };
+  const others = ['litecoin', 'ethereum', 'solana', 'tron'].map((id) => ({ ...bitcoin, id }));
+
+  it('gives each chain an explorer URL built from its {txid} template', () => {
+    const networks = readNetworks([bitcoin, ...others]);
+    expect(Object.keys(networks)).toEqual(['bitcoin', 'litecoin', 'ethereum', 'solana', 'tron']);
+    expect(networks.bitcoin.explorerUrl('ab$&cd')).toBe('https://explorer.test/tx/ab$&cd?net=test');
+  });
+
+  it('is refused at start-up when a chain is unknown or missing, or a coin is unknown', () => {
+    expect(() => readNetworks([bitcoin, ...others, { ...bitcoin, id: 'dogecoin' }])).toThrow(
+      'topups/data/coins.json: unknown network "dogecoin"',
+    );
+    expect(() => readNetworks([bitcoin, ...others.slice(1)])).toThrow(
+      'topups/data/coins.json: no data for network litecoin',
+    );
+    const coin = {
+      code: 'BTC',
+      name: 'Bitcoin',
+      precision: 8,
+      baseUnitDecimals: 8,
+      defaultRate: '1.00',
+      networks: [{ network: 'bitcoin', name: 'Bitcoin', tokenContract: null }],
+    };
+    expect(readCoins([coin])[0]?.networks[0]?.network).toBe('bitcoin');
+    expect(() => readCoins([{ ...coin, code: 'DOGE' }])).toThrow(
+      'topups/data/coins.json: unknown coin "DOGE"',
+    );
+    expect(() =>
+      readCoins([{ ...coin, networks: [{ network: 'dogecoin', name: 'Doge', tokenContract: null }] }]),
+    ).toThrow('topups/data/coins.json: unknown network "dogecoin"');
   });
 });
