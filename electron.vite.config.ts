@@ -7,6 +7,10 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       lib: { entry: resolve(__dirname, 'src-main/shell/main.ts') },
+      // The sandbox (demo mode) is a workspace package of TypeScript source: it is bundled into main,
+      // never require()d at run time. As a devDependency it is not externalized anyway; the exclude
+      // keeps it bundled should it ever be listed under dependencies.
+      externalizeDeps: { exclude: ['@proxy-manager/sandbox'] },
     },
   },
   preload: {

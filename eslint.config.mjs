@@ -109,8 +109,28 @@ export default tseslint.config(
     },
   })),
   {
-    // Tests read untyped JSON answers all the time; asserting on them is the point.
-    files: ['tests/**/*.{ts,tsx}'],
+    // The sandbox is the test oracle of the app's client: it must not share the app's code (one bug
+    // would hide in both), nor need Electron (it runs as a CLI and in tests).
+    files: ['packages/sandbox/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The sandbox runs without Electron.' }],
+          patterns: [
+            {
+              group: ['**/src-main/**', '**/src-renderer/**', '**/tests/support/**'],
+              message: 'The sandbox imports nothing from the app; copy what it needs into packages/sandbox.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests read untyped JSON answers all the time; asserting on them is the point. The sandbox's
+    // testing entry is test code too.
+    files: ['tests/**/*.{ts,tsx}', 'packages/sandbox/tests/**/*.ts', 'packages/sandbox/src/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

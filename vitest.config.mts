@@ -16,6 +16,15 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: {
+          name: 'sandbox',
+          include: ['packages/sandbox/tests/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
         plugins: [react()],
         test: {
           name: 'renderer',

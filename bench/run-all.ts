@@ -17,7 +17,7 @@ interface Bench {
 }
 
 const BENCHES: readonly Bench[] = [
-  { name: 'sandbox', script: 'bench/sandbox-bench.ts' },
+  { name: 'sandbox', script: 'packages/sandbox/bench/sandbox-bench.ts' },
   { name: 'renderer', script: 'bench/renderer-list-bench.ts' },
   { name: 'subscriptions', script: 'bench/subscriptions-bench.ts' },
   { name: 'topups', script: 'bench/topup-cadence-bench.ts' },

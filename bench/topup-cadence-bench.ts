@@ -28,7 +28,7 @@ import {
   VERIFYING_POLL_MS,
 } from '../src-main/core/topups/topup-watcher';
 import { TopUpsService } from '../src-main/core/topups/topups-service';
-import { startSandbox } from '../src-main/sandbox';
+import { startSandbox } from '@proxy-manager/sandbox';
 
 const KEY = 'sandbox-demo-key';
 const START = '2026-03-10T12:00:00.000Z';

@@ -33,6 +33,7 @@ function hasCommand(name) {
 
 check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']);
 check('typecheck renderer', 'npx', ['tsc', '-p', 'src-renderer/tsconfig.json']);
+check('typecheck sandbox', 'npx', ['tsc', '-p', 'packages/sandbox/tsconfig.json']);
 check('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
 check('format', 'npx', ['prettier', '--check', '--log-level=warn', '.']);
 // Built once here, so that tests which need the renderer (web mode, e2e) never build it concurrently.

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestSandbox } from './support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 
 // The documentation's promises, checked: the sandbox reference's "Try it" lines run as a user would
 // paste them, against a sandbox on a free port (the only change is the port: `PORT` in BASE and

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { probeBaseUrl, type BaseUrlProbeResult, ProxyServiceClient } from '../api';
-import { DEFAULT_API_KEYS, startSandbox } from '../sandbox';
+import { DEFAULT_API_KEYS, startSandbox } from '@proxy-manager/sandbox';
 import { AlertCenter, type RaisedAlert } from './alerts/alert-center';
 import { AlertsService } from './alerts/alerts-service';
 import { AppCore } from './app-core';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidBaseUrlError } from '../../src-main/api/base-url';
 import { probeBaseUrl } from '../../src-main/api/base-url-probe';
 import { ProxyServiceClient } from '../../src-main/api/proxy-service-client';
-import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { type LocalServer, startLocalServer, startRewritingProxy } from './support/api-test-kit';
 
 // The probe asks the public catalog under each reading of the base URL. The sandbox answers the

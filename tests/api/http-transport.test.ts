@@ -9,7 +9,7 @@ import {
 } from '../../src-main/api/api-errors';
 import type { MobilePort } from '../../src-shared/api-types';
 import type { ProxyServiceClient } from '../../src-main/api/proxy-service-client';
-import { DEMO_KEY, TEST_START_TIME, TestSandbox } from '../support/sandbox-harness';
+import { DEMO_KEY, TEST_START_TIME, TestSandbox } from '@proxy-manager/sandbox/testing';
 import {
   addFault,
   captureLog,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, AuthError, isOutcomeUnknown } from '../../src-main/api/api-errors';
 import { carrierCityIds, describeRejection, type MobilePort } from '../../src-shared/api-types';
 import { type ProxyServiceClient } from '../../src-main/api/proxy-service-client';
-import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { clearRequestLog, requestLog, sandboxClient } from './support/api-test-kit';
 
 // Every method against the real sandbox: the schemas must accept what the sandbox sends (which also

@@ -10,18 +10,17 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(__dirname, '..', '..');
 const SOURCE_ROOTS = ['src-shared', 'src-main', 'src-renderer/src'];
 
-type Layer = 'shared' | 'lib' | 'api' | 'core' | 'dispatch' | 'surface' | 'sandbox' | 'renderer';
+type Layer = 'shared' | 'lib' | 'api' | 'core' | 'dispatch' | 'surface' | 'renderer';
 
 /** What each layer may import besides itself. */
 const MAY_IMPORT: Record<Layer, Layer[]> = {
   shared: [],
   lib: [],
   api: ['shared', 'lib'],
-  // Demo mode starts the sandbox: the one place core reaches it (through its package entry).
-  core: ['api', 'shared', 'lib', 'sandbox'],
+  // Demo mode reaches the sandbox through its package entry (`@proxy-manager/sandbox`), not a path.
+  core: ['api', 'shared', 'lib'],
   dispatch: ['core', 'api', 'shared', 'lib'],
   surface: ['dispatch', 'core', 'api', 'shared', 'lib'],
-  sandbox: [],
   renderer: ['shared'],
 };
 
@@ -35,7 +34,6 @@ function layerOf(file: string): Layer {
     case 'api':
     case 'core':
     case 'dispatch':
-    case 'sandbox':
       return folder;
     case 'shell':
     case 'web':

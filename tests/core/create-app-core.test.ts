@@ -8,7 +8,7 @@ import { buildAppCore } from '../../src-main/core/create-app-core';
 import { FakeClock } from '../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../src-main/core/settings/settings-store';
-import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 /** The composition root's wiring between services that do not know each other. */
 describe('buildAppCore wiring', () => {

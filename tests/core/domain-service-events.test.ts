@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PortsChanged, SubscriptionsChanged, TopUpsChanged } from '../../src-shared/contract';
-import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { createHarness, type Harness } from './support/core-harness';
 
 describe('domain services: background reads reach the UI as events', () => {

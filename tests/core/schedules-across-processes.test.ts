@@ -14,7 +14,7 @@ import { JobStateStore } from '../../src-main/core/storage/job-state-store';
 import type { CallChannel, CallInput, CallOutput } from '../../src-shared/contract';
 import { createGuardedDispatcher } from '../../src-main/dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
-import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 type Call = <C extends CallChannel>(channel: C, input: CallInput<C>) => Promise<CallOutput<C>>;
 

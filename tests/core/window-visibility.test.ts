@@ -9,7 +9,7 @@ import { FakeClock } from '../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../src-main/core/settings/settings-store';
 import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
-import { DEMO_KEY, TestSandbox } from '../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 const MIN = 60_000;
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ipcCalls } from '../../src-shared/contract';
 import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
-import { TestSandbox } from '../support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { createHarness, type Harness } from '../core/support/core-harness';
 
 describe('the handler table merged from the domain services', () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src-main/sandbox';
+import { startSandbox, type RunningSandbox } from '@proxy-manager/sandbox';
 import { useWebSession } from './support/app-page';
 import { browserSkipReason, requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 

@@ -6,7 +6,7 @@ import {
 } from '../../../src-main/api/proxy-service-client';
 import type { TransportClock } from '../../../src-main/api/call-budget';
 import type { ApiLogEntry } from '../../../src-main/api/http-transport';
-import { DEMO_KEY, type TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, type TestSandbox } from '@proxy-manager/sandbox/testing';
 
 /**
  * A sleep that never waits by itself: every call is recorded and stays pending until released. Given

@@ -12,7 +12,7 @@ import { SessionSecretStore } from '../../../src-main/core/secrets/session-secre
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import type { TopUpNotice } from '../../../src-main/core/topups/topup-watcher';
 import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
-import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 /**
  * The composition root routes the top-up watcher's outcomes and the usage poller's alerts to the

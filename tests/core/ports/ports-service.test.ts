@@ -2,8 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../../../src-main/core/errors';
 import { ipcCalls } from '../../../src-shared/contract';
 import { invalidInputError } from '../../../src-main/core/wire-error';
-import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
-import { fullHistory, manualPort, portByLabel, SEED_LABELS } from '../../sandbox/mobile/mobile-test-support';
+import {
+  DEMO_KEY,
+  fullHistory,
+  manualPort,
+  portByLabel,
+  SEEDED_PORT_LABELS,
+  TestSandbox,
+} from '@proxy-manager/sandbox/testing';
 import { advanceBoth, PROFILE, portsKit, type PortsKit } from './ports-test-kit';
 
 describe('PortsService against the sandbox', () => {
@@ -23,7 +29,7 @@ describe('PortsService against the sandbox', () => {
   const handlers = () => kit.ports.handlers();
 
   it('exports the whole IP history as CSV, every page, newest first, with the app receipts merged', async () => {
-    const port = await portByLabel(sandbox, SEED_LABELS.interval);
+    const port = await portByLabel(sandbox, SEEDED_PORT_LABELS.interval);
     // A day of the port's interval rotations: more history than one page holds.
     await advanceBoth(sandbox, kit.clock, 86_400);
     await sandbox.control('DELETE', '/requests');

@@ -10,7 +10,7 @@ import {
 import { PortsService } from '../../../src-main/core/ports/ports-service';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { ApiCaller } from '../../../src-main/core/session/api-caller';
-import { DEMO_KEY, TEST_START_TIME, type TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, TEST_START_TIME, type TestSandbox } from '@proxy-manager/sandbox/testing';
 
 export const PROFILE = 'profile-1';
 

@@ -10,8 +10,7 @@ import { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import type { CallChannel, CallInput, CallOutput, EventChannel } from '../../../src-shared/contract';
 import { createGuardedDispatcher } from '../../../src-main/dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
-import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
-import { manualPort } from '../../sandbox/mobile/mobile-test-support';
+import { DEMO_KEY, manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 interface Harness {
   core: AppCore;

@@ -7,8 +7,7 @@ import {
   type RelocationsState,
 } from '../../../src-main/core/ports/relocation-tracker';
 import type { FakeClock } from '../../../src-main/core/runtime/fake-clock';
-import { TestSandbox } from '../../support/sandbox-harness';
-import { manualPort } from '../../sandbox/mobile/mobile-test-support';
+import { manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PROFILE, portsKit, type PortsKit } from './ports-test-kit';
 
 describe('RelocationTracker against the sandbox', () => {

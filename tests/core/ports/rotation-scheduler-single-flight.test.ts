@@ -4,7 +4,7 @@ import {
   EMPTY_ROTATION_SCHEDULES,
   MemoryStateSection,
 } from '../../../src-main/core/ports/rotation-scheduler-state';
-import { TestSandbox } from '../../support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PROFILE, portsKit, rotationRequests } from './ports-test-kit';
 
 let sandbox: TestSandbox;

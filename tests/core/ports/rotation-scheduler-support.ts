@@ -8,7 +8,7 @@ import {
   type RotationSchedulesState,
 } from '../../../src-main/core/ports/rotation-scheduler-state';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
-import { DEMO_KEY, TEST_START_TIME, TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, TEST_START_TIME, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 export const PROFILE = 'profile-a';
 export const SECOND = 1000;

@@ -4,8 +4,7 @@ import { AppError } from '../../../src-main/core/errors';
 import { MemoryJobSection } from '../../../src-main/core/storage/job-section';
 import type { ReceiptsState } from '../../../src-main/core/ports/rotation-service';
 import { toIpcError } from '../../../src-main/core/wire-error';
-import { TestSandbox } from '../../support/sandbox-harness';
-import { manualPort } from '../../sandbox/mobile/mobile-test-support';
+import { manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { advanceBoth, PROFILE, portsKit, rotationRequests } from './ports-test-kit';
 
 describe('RotationService against the sandbox', () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CallChannel } from '../../../src-shared/contract';
 import { RecordingServer } from '../../support/recording-server';
-import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { createHarness, type Harness } from '../support/core-harness';
 
 /** Every call that may reach the service with the active profile's client. */

@@ -4,8 +4,7 @@ import { type ProbeRequest, probeProxy } from '../../../src-main/core/proxy-test
 import { SANDBOX_ECHO_URL } from '../../../src-main/core/proxy-test/proxy-test-service';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { systemClock } from '../../../src-main/core/runtime/clock';
-import { TestSandbox } from '../../support/sandbox-harness';
-import { SEEDED, subscriptionByLabel } from '../../sandbox/subscriptions/subscription-helpers';
+import { SEEDED_SUBSCRIPTION_LABELS, subscriptionByLabel, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 /*
  * The probe over real sockets on loopback against the sandbox gateway (HTTP proxy and SOCKS5), and
@@ -17,7 +16,7 @@ let main: { username: string; password: string };
 
 beforeAll(async () => {
   sandbox = await TestSandbox.start();
-  main = await subscriptionByLabel(sandbox, SEEDED.withSubUsers);
+  main = await subscriptionByLabel(sandbox, SEEDED_SUBSCRIPTION_LABELS.withSubUsers);
 });
 
 afterAll(async () => {

@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProxyTestResult } from '../../../src-shared/contract';
-import { TestSandbox } from '../../support/sandbox-harness';
-import { manualPort } from '../../sandbox/mobile/mobile-test-support';
-import { listSubUsers, SEEDED, subscriptionByLabel } from '../../sandbox/subscriptions/subscription-helpers';
+import {
+  listSubUsers,
+  manualPort,
+  SEEDED_SUBSCRIPTION_LABELS,
+  subscriptionByLabel,
+  TestSandbox,
+} from '@proxy-manager/sandbox/testing';
 import { createHarness, type Harness } from '../support/core-harness';
 
 /*
@@ -53,7 +57,7 @@ describe('proxy tests through the composition root, in the demo', () => {
   );
 
   it('tests a subscription string with ZIP targeting and a sub-user, over SOCKS5 and HTTP', async () => {
-    const subscription = await subscriptionByLabel(sandbox, SEEDED.withSubUsers);
+    const subscription = await subscriptionByLabel(sandbox, SEEDED_SUBSCRIPTION_LABELS.withSubUsers);
     const subUser = (await listSubUsers(sandbox, subscription.id)).find(
       (s) => s.enabled && s.trafficLimitBytes === null,
     );
@@ -73,7 +77,7 @@ describe('proxy tests through the composition root, in the demo', () => {
   });
 
   it('refuses targeting that can never match with field errors, before anything is sent', async () => {
-    const subscription = await subscriptionByLabel(sandbox, SEEDED.withSubUsers);
+    const subscription = await subscriptionByLabel(sandbox, SEEDED_SUBSCRIPTION_LABELS.withSubUsers);
     const error = await h
       .call('proxy:test', {
         target: {
@@ -88,7 +92,7 @@ describe('proxy tests through the composition root, in the demo', () => {
   });
 
   it('explains a targeting no exit IP matches with the gateway page', async () => {
-    const subscription = await subscriptionByLabel(sandbox, SEEDED.withSubUsers);
+    const subscription = await subscriptionByLabel(sandbox, SEEDED_SUBSCRIPTION_LABELS.withSubUsers);
     const result = await h.call('proxy:test', {
       target: {
         kind: 'subscription',
@@ -101,7 +105,7 @@ describe('proxy tests through the composition root, in the demo', () => {
   });
 
   it('explains a disabled sub-user and one at its cap as refused by the proxy', async () => {
-    const subscription = await subscriptionByLabel(sandbox, SEEDED.withSubUsers);
+    const subscription = await subscriptionByLabel(sandbox, SEEDED_SUBSCRIPTION_LABELS.withSubUsers);
     const subUsers = await listSubUsers(sandbox, subscription.id);
     const disabled = subUsers.find((s) => !s.enabled);
     const atCap = subUsers.find((s) => s.enabled && s.trafficLimitBytes !== null);
@@ -130,7 +134,7 @@ describe('proxy tests through the composition root, in the demo', () => {
 
   it('tests many: each target its own result in order, an unknown one a lookup failure', async () => {
     const port = await manualPort(sandbox);
-    const subscription = await subscriptionByLabel(sandbox, SEEDED.expiringSoon);
+    const subscription = await subscriptionByLabel(sandbox, SEEDED_SUBSCRIPTION_LABELS.expiringSoon);
     const results: ProxyTestResult[] = await h.call('proxy:testMany', {
       targets: [
         { kind: 'port', portId: port.id },

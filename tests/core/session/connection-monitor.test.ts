@@ -3,7 +3,7 @@ import { NetworkError } from '../../../src-main/api';
 import type { ProfileChange, ProfileView } from '../../../src-main/core/profiles/profiles-service';
 import { ConnectionMonitor } from '../../../src-main/core/session/connection-monitor';
 import type { AppState, TopUpsChanged } from '../../../src-shared/contract';
-import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { createHarness, type Harness } from '../support/core-harness';
 
 describe('ConnectionMonitor: the status bar follows the active profile only', () => {

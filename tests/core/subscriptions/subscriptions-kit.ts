@@ -6,7 +6,7 @@ import {
   catalogTargeting,
   SubscriptionsService,
 } from '../../../src-main/core/subscriptions/subscriptions-service';
-import { DEMO_KEY, TEST_START_TIME, type TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, TEST_START_TIME, type TestSandbox } from '@proxy-manager/sandbox/testing';
 import { RecordingEvents } from '../ports/ports-test-kit';
 
 export const PROFILE = 'profile-1';

@@ -3,7 +3,7 @@ import type { Subscription } from '../../../src-main/api';
 import { AppError } from '../../../src-main/core/errors';
 import { ipcCalls } from '../../../src-shared/contract';
 import { trafficLimitToBytes } from '../../../src-shared/contract/subscriptions';
-import { TestSandbox } from '../../support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { subscriptionsKit } from './subscriptions-kit';
 
 type Kit = ReturnType<typeof subscriptionsKit>;

@@ -8,7 +8,7 @@ import {
   UsagePoller,
   type UsagePollerState,
 } from '../../../src-main/core/subscriptions/usage-poller';
-import { TestSandbox } from '../../support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PROFILE, subscriptionsKit } from './subscriptions-kit';
 
 const MIN = 60_000;

@@ -16,7 +16,7 @@ import type {
 } from '../../../src-shared/contract';
 import { createGuardedDispatcher } from '../../../src-main/dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
-import { DEMO_KEY, type TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, type TestSandbox } from '@proxy-manager/sandbox/testing';
 
 /**
  * The whole core as `createNodeAppCore` builds it, against a test sandbox, with a memory store for

@@ -1,6 +1,6 @@
 import jsQR from 'jsqr';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestSandbox } from '../../support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { topUpsKit, type TopUpsKit } from './topups-test-kit';
 
 /** Draws the SVG that `qrcode` makes (one stroked path of horizontal runs) into RGBA pixels. */

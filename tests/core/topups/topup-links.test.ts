@@ -11,7 +11,7 @@ import { TopUpLinks } from '../../../src-main/core/topups/topup-links';
 import type { CallChannel, CallInput, CallOutput } from '../../../src-shared/contract';
 import { createGuardedDispatcher } from '../../../src-main/dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
-import { DEMO_KEY, TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 const BTC_URI = 'bitcoin:tb1qdeposit?amount=0.00071234';
 const EXPLORER = 'https://mempool.space/testnet/tx/abc';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TopUpWatcher } from '../../../src-main/core/topups/topup-watcher';
-import { TestSandbox } from '../../support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { ATTEMPT, PROFILE, topUpsKit, type TopUpsKit } from './topups-test-kit';
 
 const BTC = { amountUsd: '50.00', coin: 'BTC', network: 'bitcoin', attemptId: ATTEMPT };

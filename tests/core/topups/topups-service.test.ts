@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-main/core/errors';
 import { readPaymentUri } from '../../../src-main/core/topups/payment-uri';
 import { checkTxid, shortAmount } from '../../../src-main/core/topups/topups-service';
-import { TestSandbox } from '../../support/sandbox-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import {
   ATTEMPT,
   ATTEMPT_2,

@@ -9,7 +9,7 @@ import {
   type TopUpWatchState,
 } from '../../../src-main/core/topups/topup-watcher';
 import { type DemoControl, TopUpsService } from '../../../src-main/core/topups/topups-service';
-import { DEMO_KEY, TEST_START_TIME, type TestSandbox } from '../../support/sandbox-harness';
+import { DEMO_KEY, TEST_START_TIME, type TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PROFILE, RecordingEvents } from '../ports/ports-test-kit';
 
 export { PROFILE } from '../ports/ports-test-kit';
