@@ -28,7 +28,7 @@ function layerOf(file: string): Layer {
   const path = relative(ROOT, file);
   if (path.startsWith('src-shared/')) return 'shared';
   if (path.startsWith('src-renderer/')) return 'renderer';
-  const folder = path.split('/')[1];
+  const folder = path.split('/')[1] ?? '';
   switch (folder) {
     case 'lib':
     case 'api':
@@ -91,7 +91,7 @@ function importsOf(file: string): ImportEdge[] {
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       add(node.arguments[0], false);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
-      add(node.argument.literal as ts.Expression, true);
+      add(node.argument.literal, true);
     }
     ts.forEachChild(node, visit);
   };
