@@ -17,6 +17,7 @@ import { createIpcHandlers } from '../dispatch/handler-table';
 import { applyAppMenu, planAppMenu } from './app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { appResourcesDir, trayIconFiles, windowIconFile } from './app-resources';
+import { cliArgumentsOf, runCli } from './cli-launch';
 import { developmentCspListener, developmentRendererCsp, RENDERER_CSP } from './content-security-policy';
 import { DesktopLifecycle } from './desktop-lifecycle';
 import { SettingsDesktopPreferences } from './desktop-preferences';
@@ -181,7 +182,13 @@ async function boot(): Promise<void> {
   await core.start({ demo: process.argv.includes('--demo') });
 }
 
-if (!app.requestSingleInstanceLock()) {
+// `proxy-manager ports list` (src-main/shell/cli-launch.ts): a command, not the app. It opens no
+// window and takes no single-instance lock, so it runs beside an open window.
+const cliArguments = cliArgumentsOf(process.argv, { defaultApp: process.defaultApp });
+if (cliArguments) {
+  app.dock?.hide();
+  void runCli(cliArguments).then((status) => app.exit(status));
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('window-all-closed', () => lifecycle.onWindowAllClosed());
