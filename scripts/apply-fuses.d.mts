@@ -1,4 +1,4 @@
-// Types for scripts/apply-fuses.mjs (a plain Node script, run by the future packaging step).
+// Types for scripts/apply-fuses.mjs (electron-builder's afterPack hook, a plain Node script).
 import type { FuseV1Config, flipFuses } from '@electron/fuses';
 
 export const FUSES: FuseV1Config & { strictlyRequireAllFuses: true };

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 // Flips Electron's fuses in a packaged app, before code signing (the signature then protects them).
 //
-// Where it goes: there is no packaging step yet. When there is one, run this on the packaged
-// executable after the app is copied in and before signing:
-//   - electron-builder: `"afterPack": "scripts/apply-fuses.mjs"` in its config (this module's default
-//     export is the hook; electron-builder also embeds the asar integrity hash the fuse needs);
-//   - Electron Forge: `@electron-forge/plugin-fuses` with `FUSES` below as its options;
-//   - by hand: `node scripts/apply-fuses.mjs <path to the packaged executable or .app>`.
+// Where it runs: electron-builder's `afterPack` hook (electron-builder.yml, `npm run dist`), on the
+// packaged executable after the app is copied in and before signing; electron-builder has already
+// embedded the asar integrity hash the fuse checks (macOS Info.plist, Windows resources; Electron
+// validates it on those two, the fuse has no effect on Linux). tests/packaging checks the result.
+// By hand: `node scripts/apply-fuses.mjs <path to the packaged executable or .app>`.
 // Never on node_modules/electron/dist: that binary runs `npm start`, which loads the app from a folder.
 import { flipFuses, FuseV1Options, FuseVersion } from '@electron/fuses';
 import { join } from 'node:path';

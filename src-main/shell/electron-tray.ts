@@ -1,5 +1,6 @@
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
-import { type TrayAction, type TrayHandle, trayIconBitmap, type TrayMenuItem } from './tray';
+import type { TrayIconFiles } from './app-resources';
+import type { TrayAction, TrayHandle, TrayMenuItem } from './tray';
 
 /** The plain menu model as Electron's template; clicks report the item's action. */
 export function toElectronMenuTemplate(
@@ -18,15 +19,22 @@ export function toElectronMenuTemplate(
   });
 }
 
-/** The real tray; the only place a `Tray` is constructed. */
-export function createElectronTray(platform: NodeJS.Platform): TrayHandle {
-  const size = platform === 'darwin' ? 16 : 32;
-  const colour: [number, number, number] = platform === 'darwin' ? [0, 0, 0] : [37, 99, 235];
+/**
+ * The real tray; the only place a `Tray` is constructed. Its images are files from resources/
+ * (`trayIconFiles`): a template image on macOS, the badged file while payments are pending.
+ */
+export function createElectronTray(
+  platform: NodeJS.Platform,
+  files: TrayIconFiles,
+  log: (line: string) => void = () => {},
+): TrayHandle {
   const icon = (badge: boolean) => {
-    // The badge is orange; macOS shows the count as the tray's title instead (template images are monochrome).
-    const bitmap = trayIconBitmap(size, colour, badge ? [234, 88, 12] : undefined);
-    const image = nativeImage.createFromBitmap(bitmap, { width: size, height: size });
-    if (platform === 'darwin') image.setTemplateImage(true);
+    const file = badge ? files.badged : files.plain;
+    const image = nativeImage.createFromPath(file);
+    // An empty image is an invisible tray: say which file is missing rather than fail to start.
+    if (image.isEmpty()) log(`the tray icon ${file} is missing or unreadable`);
+    // The name ends in Template already; said again so that it holds whatever the file is called.
+    if (files.template) image.setTemplateImage(true);
     return image;
   };
   const tray = new Tray(icon(false));
@@ -39,10 +47,8 @@ export function createElectronTray(platform: NodeJS.Platform): TrayHandle {
       tray.on('click', listener);
     },
     setBadge: (text) => {
-      if (platform === 'darwin') {
-        tray.setTitle(text ? ` ${text}` : '');
-        return;
-      }
+      // The menu bar has room for the count beside the icon.
+      if (platform === 'darwin') tray.setTitle(text ? ` ${text}` : '');
       if (badged === (text !== '')) return;
       badged = text !== '';
       tray.setImage(icon(badged));

@@ -12,6 +12,8 @@ export interface MainWindowOptions {
   showOnReady?: boolean;
   /** Open at this route (`/ports/<id>`, a clicked notification's), in the URL fragment. */
   initialRoute?: string | null;
+  /** The window's icon on Linux and Windows (`windowIconFile`); macOS uses the .app's. */
+  icon?: string;
 }
 
 /** The page's URL at a route: the app routes in the fragment (`#/ports/<id>`). */
@@ -91,6 +93,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     minHeight: 560,
     show: false,
     title: 'Proxy Manager',
+    ...(options.icon ? { icon: options.icon } : {}),
     webPreferences: {
       preload: options.preloadPath,
       contextIsolation: true,

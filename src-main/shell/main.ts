@@ -1,4 +1,13 @@
-import { app, type BrowserWindow, ipcMain, Menu, protocol, session, type WebFrameMain } from 'electron';
+import {
+  app,
+  type BrowserWindow,
+  ipcMain,
+  Menu,
+  protocol,
+  screen,
+  session,
+  type WebFrameMain,
+} from 'electron';
 import { join } from 'node:path';
 import type { AppCore } from '../core/app-core';
 import { defaultDataDir } from '../core/app-paths';
@@ -7,6 +16,8 @@ import { createGuardedDispatcher } from '../dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../dispatch/handler-table';
 import { applyAppMenu, planAppMenu } from './app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
+import { appResourcesDir, trayIconFiles, windowIconFile } from './app-resources';
+import { cliArgumentsOf, runCli } from './cli-launch';
 import { developmentCspListener, developmentRendererCsp, RENDERER_CSP } from './content-security-policy';
 import { DesktopLifecycle } from './desktop-lifecycle';
 import { SettingsDesktopPreferences } from './desktop-preferences';
@@ -36,6 +47,12 @@ protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHE
 const development = isDevelopmentRun(app.isPackaged, process.env.ELECTRON_RENDERER_URL);
 const rendererUrl = rendererUrlFor(development, process.env.ELECTRON_RENDERER_URL);
 const log = (line: string) => process.stderr.write(`${line}\n`);
+// Icons: the repository's resources/ under `npm start`, beside app.asar once packaged.
+const resourcesDir = appResourcesDir({
+  isPackaged: app.isPackaged,
+  appPath: app.getAppPath(),
+  resourcesPath: process.resourcesPath,
+});
 let mainWindow: BrowserWindow | null = null;
 let core: AppCore | null = null;
 let trayState: TrayStateService | null = null;
@@ -51,7 +68,13 @@ app.on('web-contents-created', (_event, contents) => guardWebContents(contents, 
 // The defaults until the core is up, then the settings' `desktop` and its changes.
 const desktopPreferences = new SettingsDesktopPreferences();
 const tray = new SystemTrayService({
-  createTray: () => createElectronTray(process.platform),
+  // Created after `ready` (the tray follows the settings), when the display's scale is known.
+  createTray: () =>
+    createElectronTray(
+      process.platform,
+      trayIconFiles(process.platform, resourcesDir, screen.getPrimaryDisplay().scaleFactor),
+      log,
+    ),
   onAction: (action) => lifecycle.handleTrayAction(action),
 });
 const lifecycle = new DesktopLifecycle({
@@ -89,6 +112,7 @@ function showWindow({ hidden, route = null }: { hidden: boolean; route?: string 
     development,
     showOnReady: !hidden,
     initialRoute: route,
+    icon: windowIconFile(process.platform, resourcesDir),
   });
   mainWindow = window;
   lifecycle.attachWindow(window);
@@ -158,7 +182,13 @@ async function boot(): Promise<void> {
   await core.start({ demo: process.argv.includes('--demo') });
 }
 
-if (!app.requestSingleInstanceLock()) {
+// `proxy-manager ports list` (src-main/shell/cli-launch.ts): a command, not the app. It opens no
+// window and takes no single-instance lock, so it runs beside an open window.
+const cliArguments = cliArgumentsOf(process.argv, { defaultApp: process.defaultApp });
+if (cliArguments) {
+  app.dock?.hide();
+  void runCli(cliArguments).then((status) => app.exit(status));
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('window-all-closed', () => lifecycle.onWindowAllClosed());

@@ -152,33 +152,3 @@ export class SystemTrayService {
     this.#tray.setMenu(buildTrayMenu(this.#state, this.#options.sections), this.#options.onAction);
   }
 }
-
-/**
- * The tray icon as raw BGRA pixels (for `nativeImage.createFromBitmap`): a filled disc with a ring
- * cut out, drawn here so that the app ships no binary asset. Black on macOS (a template image the OS
- * recolours), the app's blue elsewhere. `badge`: a dot of that colour (pending payments).
- */
-export function trayIconBitmap(
-  size: number,
-  rgb: readonly [number, number, number],
-  badge?: readonly [number, number, number],
-): Buffer {
-  const pixels = Buffer.alloc(size * size * 4);
-  const centre = (size - 1) / 2;
-  const outer = size / 2 - 0.5;
-  for (let y = 0; y < size; y += 1) {
-    for (let x = 0; x < size; x += 1) {
-      const distance = Math.hypot(x - centre, y - centre) / outer;
-      const inside = distance <= 1 && !(distance > 0.55 && distance < 0.72);
-      const offset = (y * size + x) * 4;
-      // The badge: a dot in the top-right quarter, over the disc.
-      const dot = badge !== undefined && Math.hypot(x - size * 0.78, y - size * 0.22) <= size * 0.22;
-      const colour = dot ? badge : rgb;
-      pixels[offset] = colour[2];
-      pixels[offset + 1] = colour[1];
-      pixels[offset + 2] = colour[0];
-      pixels[offset + 3] = inside || dot ? 255 : 0;
-    }
-  }
-  return pixels;
-}

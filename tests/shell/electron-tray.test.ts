@@ -49,10 +49,10 @@ vi.mock('electron', () => {
     Tray,
     Menu: { buildFromTemplate: (template: unknown) => ({ template }) },
     nativeImage: {
-      createFromBitmap: (buffer: Buffer, size: { width: number; height: number }) => ({
-        buffer,
-        size,
+      createFromPath: (path: string) => ({
+        path,
         template: false,
+        isEmpty: () => path.includes('missing'),
         setTemplateImage(this: { template: boolean }, value: boolean) {
           this.template = value;
         },
@@ -62,6 +62,7 @@ vi.mock('electron', () => {
 });
 
 const { createElectronTray, toElectronMenuTemplate } = await import('../../src-main/shell/electron-tray');
+const { trayIconFiles } = await import('../../src-main/shell/app-resources');
 
 describe('Electron tray adapter', () => {
   it('turns the plain menu model into a template whose clicks report the actions', () => {
@@ -91,10 +92,10 @@ describe('Electron tray adapter', () => {
     expect(onAction).toHaveBeenLastCalledWith({ type: 'quit' });
   });
 
-  it('draws its own icon (a template image on macOS) and forwards menu, tooltip, click and destroy', () => {
-    const handle = createElectronTray('darwin');
+  it('shows the resources/ tray files (a template image on macOS) and forwards menu, tooltip, click and destroy', () => {
+    const handle = createElectronTray('darwin', trayIconFiles('darwin', '/res'));
     const tray = created.at(-1)!;
-    expect(tray.image.size).toEqual({ width: 16, height: 16 });
+    expect(tray.image.path).toBe('/res/tray/trayTemplate.png');
     expect(tray.image.template).toBe(true);
     handle.setToolTip('Proxy Manager');
     expect(tray.tooltip).toBe('Proxy Manager');
@@ -107,33 +108,38 @@ describe('Electron tray adapter', () => {
     handle.destroy();
     expect(tray.destroyed).toBe(true);
 
-    createElectronTray('linux');
-    expect(created.at(-1)!.image.template).toBe(false);
-    expect(created.at(-1)!.image.size).toEqual({ width: 32, height: 32 });
+    createElectronTray('linux', trayIconFiles('linux', '/res'));
+    expect(created.at(-1)!.image).toMatchObject({ path: '/res/tray/tray-22.png', template: false });
+    createElectronTray('win32', trayIconFiles('win32', '/res'));
+    expect(created.at(-1)!.image).toMatchObject({ path: '/res/tray/tray.ico', template: false });
   });
 
-  it('badges pending payments: the count as the title on macOS, an orange dot on the icon elsewhere', () => {
-    const mac = createElectronTray('darwin');
+  it('badges pending payments with the badged file; on macOS the count beside it as well', () => {
+    const mac = createElectronTray('darwin', trayIconFiles('darwin', '/res'));
+    const macTray = created.at(-1)!;
     mac.setBadge?.('2');
-    expect(created.at(-1)!.title).toBe(' 2');
+    expect(macTray.title).toBe(' 2');
+    expect(macTray.image).toMatchObject({ path: '/res/tray/trayBadgeTemplate.png', template: true });
     mac.setBadge?.('');
-    expect(created.at(-1)!.title).toBe('');
+    expect(macTray.title).toBe('');
+    expect(macTray.image.path).toBe('/res/tray/trayTemplate.png');
 
-    const linux = createElectronTray('linux');
+    const linux = createElectronTray('linux', trayIconFiles('linux', '/res', 2));
     const tray = created.at(-1)!;
-    const plain = tray.image.buffer as Buffer;
+    expect(tray.image.path).toBe('/res/tray/tray-32.png');
     linux.setBadge?.('1');
     linux.setBadge?.('2'); // still badged: the icon is not replaced again
-    expect(tray.images).toHaveLength(1);
-    const badged = tray.images[0].buffer as Buffer;
-    // Top-right pixel of the dot (BGRA): orange and opaque, where the plain icon has the blue disc's edge or nothing.
-    const at = (buffer: Buffer, x: number, y: number) => [
-      ...buffer.subarray((y * 32 + x) * 4, (y * 32 + x) * 4 + 4),
-    ];
-    expect(at(badged, 25, 7)).toEqual([12, 88, 234, 255]);
-    expect(at(plain, 25, 7)).not.toEqual([12, 88, 234, 255]);
+    expect(tray.images.map((image) => image.path)).toEqual(['/res/tray/tray-badge-32.png']);
     linux.setBadge?.('');
-    expect(tray.images).toHaveLength(2);
-    expect(tray.images[1].buffer).toEqual(plain);
+    expect(tray.images.map((image) => image.path)).toEqual([
+      '/res/tray/tray-badge-32.png',
+      '/res/tray/tray-32.png',
+    ]);
+  });
+
+  it('says which tray file is missing (an empty image would be an invisible tray)', () => {
+    const log = vi.fn();
+    createElectronTray('linux', { plain: '/res/missing.png', badged: '/res/b.png', template: false }, log);
+    expect(log).toHaveBeenCalledWith('the tray icon /res/missing.png is missing or unreadable');
   });
 });

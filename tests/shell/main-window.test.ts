@@ -95,6 +95,18 @@ describe('main window', () => {
     expect(created.at(-1)!.once).toEqual([]);
   });
 
+  it('takes the icon it is given (Linux and Windows), and sets none otherwise (macOS: the bundle’s)', () => {
+    createMainWindow({
+      preloadPath: '/p.js',
+      rendererUrl: RENDERER,
+      development: false,
+      icon: '/r/icon.ico',
+    });
+    expect(created.at(-1)!.options.icon).toBe('/r/icon.ico');
+    createMainWindow({ preloadPath: '/p.js', rendererUrl: RENDERER, development: false, icon: undefined });
+    expect(created.at(-1)!.options).not.toHaveProperty('icon');
+  });
+
   it('denies navigation away from the app, redirects, new windows and permissions', () => {
     createMainWindow({ preloadPath: '/p.js', rendererUrl: RENDERER, development: false });
     const { contents } = created.at(-1)!;

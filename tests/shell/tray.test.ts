@@ -5,7 +5,6 @@ import {
   SystemTrayService,
   type TrayAction,
   type TrayHandle,
-  trayIconBitmap,
   type TrayMenuItem,
   type TrayMenuSection,
 } from '../../src-main/shell/tray';
@@ -139,30 +138,5 @@ describe('SystemTrayService', () => {
     service.setEnabled(true);
     trays[0]!.click?.();
     expect(actions).toEqual([{ type: 'open-window' }]);
-  });
-});
-
-describe('tray icon', () => {
-  it('draws a badge dot in the top-right quarter, over the disc and the transparent corner', () => {
-    const size = 32;
-    const plain = trayIconBitmap(size, [37, 99, 235]);
-    const badged = trayIconBitmap(size, [37, 99, 235], [234, 88, 12]);
-    const at = (pixels: Buffer, x: number, y: number) => [
-      ...pixels.subarray((y * size + x) * 4, (y * size + x) * 4 + 4),
-    ];
-    expect(at(badged, 25, 7)).toEqual([12, 88, 234, 255]);
-    expect(at(badged, 30, 2)).toEqual(at(plain, 30, 2)); // outside the dot: unchanged
-    expect(at(badged, 16, 16)).toEqual(at(plain, 16, 16));
-    expect(at(badged, 5, 26)).toEqual(at(plain, 5, 26));
-  });
-
-  it('is a BGRA bitmap of the asked size, opaque in the middle and transparent in the corners', () => {
-    const size = 16;
-    const pixels = trayIconBitmap(size, [37, 99, 235]);
-    expect(pixels).toHaveLength(size * size * 4);
-    const alpha = (x: number, y: number) => pixels[(y * size + x) * 4 + 3];
-    expect(alpha(0, 0)).toBe(0);
-    expect(alpha(8, 8)).toBe(255);
-    expect([...pixels.subarray((8 * size + 8) * 4, (8 * size + 8) * 4 + 3)]).toEqual([235, 99, 37]);
   });
 });
