@@ -5,7 +5,7 @@ import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { formatBytes, percentOf } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
-import { useNow } from '../../shared/use-now';
+import { useNow } from '../../shared/ticker';
 import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import {
