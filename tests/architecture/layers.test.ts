@@ -175,6 +175,22 @@ describe('layers', () => {
     expect(folderCycles(edges, folderAt(2))).toEqual([]);
   });
 
+  // The renderer's shell (`app/`) imports features, features never import it; nor does any
+  // `features/<domain>` import another one that imports it back (depth 4).
+  const rendererEdges = edges.filter(
+    (edge) =>
+      relative(ROOT, edge.from).startsWith('src-renderer/') &&
+      relative(ROOT, edge.to).startsWith('src-renderer/'),
+  );
+
+  it('has no import cycle between the renderer folders (app, features, shared, api)', () => {
+    expect(folderCycles(rendererEdges, folderAt(3))).toEqual([]);
+  });
+
+  it('has no import cycle between the renderer features', () => {
+    expect(folderCycles(rendererEdges, folderAt(4))).toEqual([]);
+  });
+
   it('finds a cycle when two folders import each other', () => {
     const edge = (from: string, to: string): ImportEdge => ({
       from: join(ROOT, from),

@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
 import { WEB_TOKEN_MISSING, WEB_TOKEN_REJECTED } from '../api/web-transport';
 import { useAppStore } from '../features/app/app-store';
-import { OnboardingScreen } from '../features/onboarding/OnboardingScreen';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { ErrorMessage } from '../shared/components/ErrorMessage';
 import { watchAccountScope } from './account-scope';
-import { AppShell } from './AppShell';
+import { AppShell, OnboardingShell } from './AppShell';
 import { connectEventBridge } from './event-bridge';
 import { useTheme } from './use-theme';
 
@@ -53,5 +52,5 @@ export function App() {
       </main>
     );
   }
-  return state.activeProfile ? <AppShell /> : <OnboardingScreen />;
+  return state.activeProfile ? <AppShell /> : <OnboardingShell />;
 }

@@ -6,11 +6,12 @@ import { Notices } from '../features/app/Notices';
 import { SlowCallNotice } from '../features/app/SlowCallNotice';
 import { StatusBar } from '../features/app/StatusBar';
 import { CatalogScreen } from '../features/catalog/CatalogScreen';
+import { OnboardingScreen } from '../features/onboarding/OnboardingScreen';
 import { PortsScreen } from '../features/ports/PortsScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { SubscriptionsScreen } from '../features/subscriptions/SubscriptionsScreen';
 import { TopUpsScreen } from '../features/topups/TopUpsScreen';
-import { useScreen, type ScreenId } from './routes';
+import { useScreen, type ScreenId } from '../shared/routes';
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
   ports: () => <PortsScreen />,
@@ -21,7 +22,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
 };
 
 /** Skips the header and navigation; a plain `#main` link would be read as a screen route. */
-export function SkipLink() {
+function SkipLink() {
   const skip = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
     document.getElementById('main')?.focus();
@@ -33,7 +34,7 @@ export function SkipLink() {
   );
 }
 
-export function AppHeader({ children }: { children?: ReactNode }) {
+function AppHeader({ children }: { children?: ReactNode }) {
   return (
     <header className="app-header">
       <DemoBanner />
@@ -92,6 +93,19 @@ export function AppShell() {
       <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
         {SCREEN_COMPONENTS[screen]()}
       </main>
+      <StatusBar />
+    </div>
+  );
+}
+
+/** The page while no profile is active: the same frame, without navigation, around the onboarding. */
+export function OnboardingShell() {
+  return (
+    <div className="app">
+      <SkipLink />
+      <AppHeader />
+      <Notices />
+      <OnboardingScreen />
       <StatusBar />
     </div>
   );

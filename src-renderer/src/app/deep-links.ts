@@ -2,7 +2,35 @@ import { useAppStore } from '../features/app/app-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { subscriptionHref } from '../features/subscriptions/subscription-route';
 import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
-import { type DeepLink, hrefOf } from './routes';
+import { hrefOf } from '../shared/routes';
+
+/** One thing a route opens: a port's detail, a subscription's detail, a top-up in the wizard's live view. */
+export type DeepLink =
+  | { screen: 'ports'; portId: string }
+  | { screen: 'subscriptions'; subscriptionId: string }
+  | { screen: 'topups'; topUpId: string };
+
+// The shape main sends (`AppRoute`: `/ports/<URI-encoded id>`), with or without the fragment's `#`.
+const DEEP_LINK = /^#?\/(ports|subscriptions|topups)\/([A-Za-z0-9%._~-]{1,300})$/;
+
+/**
+ * Reads a route from main (`app:navigate`) or the window's first URL; null for anything else.
+ * Checked here again: the page trusts no shape it did not make.
+ */
+export function parseDeepLink(route: unknown): DeepLink | null {
+  if (typeof route !== 'string') return null;
+  const match = DEEP_LINK.exec(route);
+  if (!match?.[1] || !match[2]) return null;
+  let id: string;
+  try {
+    id = decodeURIComponent(match[2]);
+  } catch {
+    return null; // a broken %-escape
+  }
+  if (match[1] === 'ports') return { screen: 'ports', portId: id };
+  if (match[1] === 'subscriptions') return { screen: 'subscriptions', subscriptionId: id };
+  return { screen: 'topups', topUpId: id };
+}
 
 /**
  * Shows what a clicked notification is about: the port's detail on the Ports screen, the

@@ -9,8 +9,7 @@ import type {
 } from '../../../src-shared/contract';
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
-import { followDeepLink } from './deep-links';
-import { parseDeepLink } from './routes';
+import { followDeepLink, parseDeepLink } from './deep-links';
 import { useAlertsStore } from '../features/alerts/alerts-store';
 import { useAppStore } from '../features/app/app-store';
 import { useSlowCallsStore } from '../features/app/slow-calls-store';

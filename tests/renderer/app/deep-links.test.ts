@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { watchAccountScope } from '../../../src-renderer/src/app/account-scope';
 import { connectEventBridge } from '../../../src-renderer/src/app/event-bridge';
-import { parseDeepLink } from '../../../src-renderer/src/app/routes';
+import { parseDeepLink } from '../../../src-renderer/src/app/deep-links';
 import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
 import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { useTopUpWizardStore } from '../../../src-renderer/src/features/topups/topup-wizard-store';

@@ -1,4 +1,4 @@
-import { hrefOf, SCREENS, type ScreenId } from '../../app/routes';
+import { hrefOf, SCREENS, type ScreenId } from '../../shared/routes';
 import { AlertsBadge } from '../alerts/AlertsBadge';
 
 export function Navigation({ current }: { current: ScreenId }) {

@@ -1,4 +1,4 @@
-import { hrefOf } from '../../app/routes';
+import { hrefOf } from '../../shared/routes';
 import { Time } from '../../shared/components/Time';
 import { useAppStore } from './app-store';
 import { connectionLabel, connectionTone } from './connection-status';

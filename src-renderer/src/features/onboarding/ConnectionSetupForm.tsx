@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { PasswordField } from '../../shared/components/PasswordField';
 import { TextField } from '../../shared/components/TextField';
+import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { unplacedFieldErrors } from '../../shared/field-errors';
 import { useAppStore } from '../app/app-store';
 import { ConnectionTestReport } from './ConnectionTestReport';
@@ -89,13 +90,7 @@ export function ConnectionSetupForm({ onSaved }: { onSaved?: () => void }) {
       ) : null}
       {test.data ? <ConnectionTestReport result={test.data} /> : null}
 
-      {unplaced.length > 0 ? (
-        <ul className="field__error" role="alert">
-          {unplaced.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      ) : null}
+      <UnplacedErrors messages={unplaced} />
 
       {keychainUnavailable && saveError ? (
         <div className="message message--warn" role="alert">

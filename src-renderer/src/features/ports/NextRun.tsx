@@ -1,17 +1,17 @@
 import type { PortSchedule } from '../../../../src-shared/contract';
 import { Countdown } from '../../shared/components/Countdown';
 import { Time } from '../../shared/components/Time';
-import { useNow } from '../../shared/use-now';
+import { useNow } from '../../shared/ticker';
 
 /** Within this, the next run counts down by the second; further away it is a time with "in 3 h". */
 const COUNTDOWN_MS = 3_600_000;
 
 /**
  * A schedule's next run for the list and the detail: a countdown within the hour, else a time. Both
- * tick on the shared tickers (one interval for every countdown on screen, not one per row).
+ * follow the shared ticker (one interval for the whole page, not one per row).
  */
 export function NextRun({ schedule, paused }: { schedule: PortSchedule; paused: boolean }) {
-  // The 30 s ticker: enough to switch from a time to a countdown when the run comes within the hour.
+  // The ticker's 30 s clock: enough to switch from a time to a countdown when the run comes within the hour.
   const now = useNow(!paused && schedule.nextRunAt !== null);
   if (paused) return <span className="muted">Paused</span>;
   if (!schedule.nextRunAt) return <span className="muted">No further run</span>;

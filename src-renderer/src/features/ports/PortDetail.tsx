@@ -6,6 +6,7 @@ import { RadioGroup } from '../../shared/components/RadioGroup';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { TextField } from '../../shared/components/TextField';
 import { Time } from '../../shared/components/Time';
+import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
 import { IpHistoryPanel } from './IpHistoryPanel';
 import { usePlaceNames } from './place-names';
@@ -249,13 +250,7 @@ function SettingsPanel({ port }: { port: MobilePortView }) {
           schedule (below, &ldquo;App schedule&rdquo;) can rotate every few seconds or minutes or on a cron
           expression, add jitter and stagger a group of ports, but only while the app runs.
         </p>
-        {unplaced.length ? (
-          <ul className="error-text" role="alert">
-            {unplaced.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        ) : null}
+        <UnplacedErrors messages={unplaced} />
         {failure ? <ErrorMessage error={failure} title="Could not save" /> : null}
         <button type="submit" className="button button--primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save'}

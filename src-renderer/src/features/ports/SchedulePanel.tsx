@@ -5,6 +5,7 @@ import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';
 import { TextField } from '../../shared/components/TextField';
 import { Time } from '../../shared/components/Time';
+import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
 import { SCHEDULE_LIMITS } from './port-limits';
 import { usePortsStore, type ScheduleInput } from './ports-store';
@@ -254,13 +255,7 @@ export function ScheduleEditor({
           hint={`The ${portIds.length} ports run one after another, this many seconds apart.`}
         />
       ) : null}
-      {unplaced.length ? (
-        <ul className="error-text" role="alert">
-          {unplaced.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      ) : null}
+      <UnplacedErrors messages={unplaced} />
       {failure ? <ErrorMessage error={failure} title="Could not save the schedule" /> : null}
       <button type="submit" className="button button--primary" disabled={busy}>
         {group ? `Schedule ${portIds.length} ports` : schedule ? 'Save schedule' : 'Add schedule'}

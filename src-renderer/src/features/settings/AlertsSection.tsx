@@ -3,6 +3,7 @@ import type { Subscription } from '../../../../src-shared/api-types';
 import type { AlertKindName, SettingsView, TrafficThresholdView } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
+import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import type { Loadable } from '../../shared/loadable';
 import { useLoadable } from '../../shared/loadable-slice';
@@ -365,13 +366,7 @@ function TrafficOverrides({ alerts, choices }: { alerts: Alerts; choices: Subscr
             addon={<span className="field__unit">GB</span>}
             className="field--narrow"
           />
-          {otherErrors.length > 0 ? (
-            <ul className="field__error" role="alert">
-              {otherErrors.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          ) : null}
+          <UnplacedErrors messages={otherErrors} />
           {error && !error.fields ? <ErrorMessage error={error} title="Could not save" /> : null}
           <div>
             <button type="submit" className="button" disabled={saving}>

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { SettingsView } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
+import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';
 import { type SettingsSection, type SettingsUpdate, useSettingsStore } from './settings-store';
 
@@ -117,13 +118,7 @@ export function PreferenceForm({
         />
       ))}
       {children}
-      {unplaced.length > 0 ? (
-        <ul className="field__error" role="alert">
-          {unplaced.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      ) : null}
+      <UnplacedErrors messages={unplaced} />
       {error && !error.fields ? <ErrorMessage error={error} title="Could not save" /> : null}
       {/* Enter applies too; the button is for keyboard users who expect one, not a second Save. */}
       <button type="submit" className="visually-hidden" tabIndex={-1} disabled={saving}>

@@ -12,7 +12,7 @@ import { useCities, useCountries, useStates } from '../catalog/catalog-hooks';
 import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import { CopyButton } from '../../shared/components/CopyButton';
-import { FORMAT_LABELS } from './SubscriptionDetail';
+import { CredentialFormatSelect } from './CredentialFormatSelect';
 import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
 
 const ZIP = /^\d{5}$/;
@@ -273,16 +273,7 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
         error={errors.session}
         hint="The same id keeps the same exit IP for a while. Letters, digits and underscores."
       />
-      <label className="field">
-        <span>Format</span>
-        <select value={format} onChange={(event) => setFormat(event.target.value as CredentialFormat)}>
-          {Object.entries(FORMAT_LABELS).map(([value, text]) => (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          ))}
-        </select>
-      </label>
+      <CredentialFormatSelect label="Format" value={format} onChange={setFormat} />
       <label className="field">
         <span>Port</span>
         <select value={protocol} onChange={(event) => setProtocol(event.target.value as 'http' | 'socks5')}>

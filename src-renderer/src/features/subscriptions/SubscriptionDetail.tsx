@@ -13,21 +13,16 @@ import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import { CopyButton } from '../../shared/components/CopyButton';
+import { CredentialFormatSelect } from './CredentialFormatSelect';
 import { ProxyStringBuilder } from './ProxyStringBuilder';
 import { SubUsersPanel } from './SubUsersPanel';
-import { PRODUCTS, TrafficBar } from './SubscriptionsList';
+import { PRODUCTS } from './SubscriptionsList';
+import { TrafficBar } from './TrafficBar';
 import { UsagePanel } from './UsagePanel';
 import { subscriptionHref } from './subscription-route';
 import { subscriptionDetails, useSubscriptionsStore } from './subscriptions-store';
 
 export const LABEL_MAX = 60;
-
-export const FORMAT_LABELS: Record<CredentialFormat, string> = {
-  http_url: 'http://user:pass@host:port',
-  socks5_url: 'socks5://user:pass@host:port',
-  host_port_user_pass: 'host:port:user:pass',
-  user_pass_at_host_port: 'user:pass@host:port',
-};
 
 type DetailTab = 'overview' | 'sub-users' | 'usage' | 'builder';
 const TABS: readonly { key: DetailTab; label: string }[] = [
@@ -143,16 +138,12 @@ function Credentials({ subscription }: { subscription: Subscription }) {
           · SOCKS5 port <code>{subscription.endpoint.socksPort}</code>
         </dd>
       </dl>
-      <label className="field field--inline">
-        <span>Format</span>
-        <select value={format} onChange={(event) => setFormat(event.target.value as CredentialFormat)}>
-          {Object.entries(FORMAT_LABELS).map(([value, text]) => (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          ))}
-        </select>
-      </label>
+      <CredentialFormatSelect
+        label="Format"
+        value={format}
+        onChange={setFormat}
+        className="field field--inline"
+      />
       {error ? <ErrorMessage error={error} title="Could not build the line" /> : null}
       {line?.key === key ? (
         <p className="proxy-line">

@@ -3,9 +3,9 @@ import type { Subscription } from '../../../../src-shared/api-types';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
-import { formatBytes, percentOf } from '../../shared/format/format';
+import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
-import { useNow } from '../../shared/use-now';
+import { useNow } from '../../shared/ticker';
 import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import {
@@ -19,33 +19,11 @@ import {
   type SubscriptionSortKey,
 } from './subscription-list';
 import { subscriptionHref } from './subscription-route';
+import { TrafficBar } from './TrafficBar';
 import { usageReports, useSubscriptionsStore, type UsageQuery } from './subscriptions-store';
 import { presetRange } from './usage-range';
 
 export const PRODUCTS: Record<string, string> = { residential: 'Residential', 'mobile-gb': 'Mobile GB' };
-
-export function TrafficBar({ used, total }: { used: number; total: number }) {
-  const percent = percentOf(used, total);
-  const text = `${formatBytes(used)} of ${formatBytes(total)}`;
-  return (
-    <div className="traffic">
-      <meter
-        className="traffic__meter"
-        min={0}
-        max={Math.max(total, 1)}
-        value={Math.min(used, Math.max(total, 1))}
-        low={total * 0.75}
-        high={total * 0.9}
-        optimum={0}
-        aria-label={`Traffic used: ${text}`}
-      />
-      <span className="traffic__text" title={`${used} of ${total} bytes`}>
-        {text}
-        {percent === null ? '' : ` (${percent}%)`}
-      </span>
-    </div>
-  );
-}
 
 /** The usage query of a subscription's last 7 days (today included), shared with the detail's preset. */
 const recentQuery = (subscriptionId: string, nowMs: number): UsageQuery => ({

@@ -14,8 +14,6 @@ import {
   type SubscriptionProductFilter,
 } from './subscriptions-store';
 
-export { TrafficBar } from './SubscriptionsList';
-
 const FILTERS: readonly RadioOption<SubscriptionProductFilter>[] = [
   { value: 'all', label: 'All' },
   { value: 'residential', label: 'Residential' },

@@ -5,7 +5,7 @@ import { BarChart } from '../../shared/components/BarChart';
 import { TextField } from '../../shared/components/TextField';
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
-import { useNow } from '../../shared/use-now';
+import { useNow } from '../../shared/ticker';
 import { type SaveOutcome, useAppStore } from '../app/app-store';
 import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { useCountries } from '../catalog/catalog-hooks';

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useFromHash } from '../../shared/routes';
 
 /**
  * The subscription shown in detail lives in the URL fragment after the screen (`#/subscriptions/sub_1`)
@@ -12,11 +12,4 @@ export function subscriptionIdFromHash(hash: string): string | null {
 export const subscriptionHref = (id: string | null) =>
   id === null ? '#/subscriptions' : `#/subscriptions/${encodeURIComponent(id)}`;
 
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('hashchange', onChange);
-  return () => window.removeEventListener('hashchange', onChange);
-}
-
-export function useSelectedSubscriptionId(): string | null {
-  return useSyncExternalStore(subscribe, () => subscriptionIdFromHash(window.location.hash));
-}
+export const useSelectedSubscriptionId = (): string | null => useFromHash(subscriptionIdFromHash);

@@ -1,7 +1,9 @@
-import { type ReactNode, useEffect, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import type { TopUp } from '../../../../src-shared/api-types';
 import type { TopUpPaymentDetails } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
+import { CopyButton } from '../../shared/components/CopyButton';
+import { formatCountdown, useSecondsLeft } from '../../shared/components/Countdown';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { TextField } from '../../shared/components/TextField';
@@ -9,48 +11,20 @@ import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { formatDateTime, formatUsd } from '../../shared/format/format';
 import { useAppStore } from '../app/app-store';
-import { checkTxid, countdown, describeRejection, paymentTargetOf, safeExplorerUrl } from './topup-input';
-import { canDeclare, useTopUpWizardStore } from './topup-wizard-store';
+import { checkTxid, describeRejection, paymentTargetOf, safeExplorerUrl } from './topup-input';
+import { declarationDeadline, useTopUpWizardStore } from './topup-wizard-store';
 
-/** A one-second clock for the countdown, only while a countdown is on screen. */
-function subscribeSeconds(listener: () => void): () => void {
-  const timer = setInterval(listener, 1000);
-  return () => clearInterval(timer);
-}
-const useSecondClock = () =>
-  useSyncExternalStore(subscribeSeconds, () => Math.floor(Date.now() / 1000) * 1000);
-
-function CopyButton({ value, what }: { value: string; what: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+/** The rate lock's countdown, on the shared ticker. */
+function RateLock({ expiresAt }: { expiresAt: string }) {
+  const left = useSecondsLeft(expiresAt);
   return (
-    <button
-      type="button"
-      className="button button--small"
-      aria-label={`Copy ${what}`}
-      onClick={() => {
-        // Exactly the string main gave: no grouping, no rounding, no trimming.
-        navigator.clipboard.writeText(value).then(
-          () => setState('copied'),
-          () => setState('failed'),
-        );
-      }}
-    >
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
-    </button>
-  );
-}
-
-function Countdown({ expiresAt }: { expiresAt: string }) {
-  const now = useSecondClock();
-  const left = countdown(expiresAt, now);
-  const over = Date.parse(expiresAt) <= now;
-  return (
-    <p className={over ? 'wizard__countdown wizard__countdown--over' : 'wizard__countdown'}>
-      {over ? (
+    <p className={left === 0 ? 'wizard__countdown wizard__countdown--over' : 'wizard__countdown'}>
+      {left === 0 ? (
         <>The rate lock ended at {formatDateTime(expiresAt)}.</>
       ) : (
         <>
-          Rate locked for <strong aria-label="Time left">{left}</strong> (until <Time iso={expiresAt} />
+          Rate locked for <strong aria-label="Time left">{formatCountdown(left)}</strong> (until{' '}
+          <Time iso={expiresAt} />
           ).
         </>
       )}
@@ -125,18 +99,19 @@ function PaymentDetails({ topUp, details }: { topUp: TopUp; details: TopUpPaymen
       </figure>
       <dl className="wizard__details">
         <dt>Send exactly</dt>
+        {/* Copied exactly as main gave it: no grouping, no rounding, no trimming. */}
         <dd>
           <code className="money" data-testid="amount-crypto">
             {details.amountCrypto}
           </code>{' '}
-          {details.coin} <CopyButton value={details.amountCrypto} what="amount" />
+          {details.coin} <CopyButton text={details.amountCrypto} what="amount" />
         </dd>
         <dt>Deposit address</dt>
         <dd>
           <code className="wizard__address" data-testid="deposit-address">
             {details.depositAddress}
           </code>{' '}
-          <CopyButton value={details.depositAddress} what="address" />
+          <CopyButton text={details.depositAddress} what="address" />
         </dd>
         {tokenContract ? (
           <>
@@ -177,7 +152,7 @@ export function PayStep({ topUp }: { topUp: TopUp }) {
           txid then).
         </p>
       </div>
-      <Countdown expiresAt={topUp.expiresAt} />
+      <RateLock expiresAt={topUp.expiresAt} />
       <AsyncContent loadable={payment} what="payment details" onRetry={() => void loadPayment()}>
         {(details) => <PaymentDetails topUp={topUp} details={details} />}
       </AsyncContent>
@@ -307,8 +282,7 @@ function ExplorerLink({ url }: { url: string | null }) {
 export function StatusStep({ topUp }: { topUp: TopUp }) {
   const payment = useTopUpWizardStore((store) => store.payment);
   const showDeclare = useTopUpWizardStore((store) => store.showDeclare);
-  const now = useSecondClock();
-  const declarable = canDeclare(topUp, now);
+  const declarable = useSecondsLeft(declarationDeadline(topUp)) > 0;
   const explorer = payment.data?.explorerUrl ?? topUp.explorerUrl;
   const purchase = topUp.purchase;
   return (

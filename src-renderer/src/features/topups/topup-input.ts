@@ -153,16 +153,6 @@ export function safeExplorerUrl(url: string | null | undefined): string | null {
   }
 }
 
-/** "29:59" until `expiresAt`, "0:00" after it. */
-export function countdown(expiresAt: string, nowMs: number): string {
-  const left = Math.max(0, Date.parse(expiresAt) - nowMs);
-  const totalSeconds = Math.floor(left / 1000);
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = (totalSeconds % 60).toString().padStart(2, '0');
-  return hours > 0 ? `${hours}:${minutes.toString().padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
-}
-
 /** The rejection's words, whatever shape it has (the spec does not show it). */
 export function describeRejection(rejection: unknown): string | null {
   if (typeof rejection === 'string') return rejection || null;

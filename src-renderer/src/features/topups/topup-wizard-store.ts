@@ -121,9 +121,9 @@ const fresh = () => ({
 
 export const DECLARABLE = ['awaiting_payment', 'expired', 'rejected'];
 
-/** True while a txid may still be declared for this top-up (the service's rule). */
-export const canDeclare = (topUp: TopUp, nowMs: number): boolean =>
-  DECLARABLE.includes(topUp.status) && Date.parse(topUp.txidDeadline) > nowMs;
+/** Until when a txid may be declared for this top-up (the service's rule); null when it may not at all. */
+export const declarationDeadline = (topUp: TopUp): string | null =>
+  DECLARABLE.includes(topUp.status) ? topUp.txidDeadline : null;
 
 export function viewOf(store: Pick<WizardStore, 'step' | 'topUp' | 'declaring'>): WizardView {
   if (!store.topUp) return store.step;

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { secondClock } from '../ticker';
 
 /** Whole seconds from `now` to `until` (0 once it is past). */
 export function secondsLeft(until: string | number, now: number): number {
@@ -15,52 +16,19 @@ export function formatCountdown(seconds: number): string {
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/**
- * One second-ticker for every countdown on screen (like `useNow`'s 30 s one): an interval only while
- * a countdown is running, and all of them turn over on the same tick.
- */
-const listeners = new Set<() => void>();
-let timer: ReturnType<typeof setInterval> | null = null;
-let now = Date.now();
-
-function tick(): void {
-  now = Date.now();
-  for (const listener of [...listeners]) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  if (timer === null) {
-    now = Date.now();
-    timer = setInterval(tick, 1000);
-  }
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0 && timer !== null) {
-      clearInterval(timer);
-      timer = null;
-    }
-  };
-}
-
-function snapshot(): number {
-  if (timer === null) {
-    const current = Date.now();
-    if (Math.abs(current - now) >= 1000) now = current;
-  }
-  return now;
-}
-
 const noSubscription = () => () => undefined;
 const noTime = () => 0;
 
 /** Seconds left until a time, ticking once a second while it is in the future. */
 export function useSecondsLeft(until: string | number | null): number {
-  const live = until !== null && secondsLeft(until, snapshot()) > 0;
+  const live = until !== null && secondsLeft(until, secondClock.snapshot()) > 0;
   // Nothing to count (no time, or it is past): 0 whatever the time, so not the ticker's time either.
-  // Each first countdown takes a fresh time as it starts the ticker, which would render every idle
+  // Each first countdown takes a fresh time as it starts the ticker's second clock, which would render every idle
   // reader again (each row's rotate button of a 1,000-port list: a whole commit of a cold click).
-  const current = useSyncExternalStore(live ? subscribe : noSubscription, live ? snapshot : noTime);
+  const current = useSyncExternalStore(
+    live ? secondClock.subscribe : noSubscription,
+    live ? secondClock.snapshot : noTime,
+  );
   return live ? secondsLeft(until, current) : 0;
 }
 

@@ -1,5 +1,5 @@
 import { formatDateTime, formatRelative } from '../format/format';
-import { NOW_TICK_MS, useNow } from '../use-now';
+import { NOW_TICK_MS, useNow } from '../ticker';
 
 interface TimeProps {
   iso: string | null | undefined;

@@ -2,7 +2,6 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { SubUser } from '../../../../src-shared/api-types';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
-import { bytesToGb } from '../../../../src-renderer/src/features/subscriptions/SubUsersPanel';
 import { fail, ok } from '../../support/fake-api';
 import { subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
@@ -110,11 +109,5 @@ describe('Sub-users', () => {
     expect(
       within(screen.getByRole('table', { name: 'Sub-users' })).queryByRole('rowheader', { name: 'Scraper' }),
     ).toBeNull();
-  });
-
-  it('shows a cap of exact bytes as a decimal GB without floating point', () => {
-    expect(bytesToGb(1_500_000_000)).toBe('1.5');
-    expect(bytesToGb(1)).toBe('0.000000001');
-    expect(bytesToGb(9_007_199_254_740_991)).toBe('9007199.254740991');
   });
 });

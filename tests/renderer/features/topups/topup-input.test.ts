@@ -4,7 +4,6 @@ import {
   checkOptions,
   checkQuantity,
   checkTxid,
-  countdown,
   paymentTargetOf,
   safeExplorerUrl,
 } from '../../../../src-renderer/src/features/topups/topup-input';
@@ -91,19 +90,12 @@ describe('payment URI targets', () => {
   });
 });
 
-describe('explorer links and countdown', () => {
+describe('explorer links', () => {
   it('follows https links only', () => {
     expect(safeExplorerUrl('https://mempool.space/tx/ab')).toBe('https://mempool.space/tx/ab');
     expect(safeExplorerUrl('http://mempool.space/tx/ab')).toBeNull();
     expect(safeExplorerUrl('javascript:alert(1)')).toBeNull();
     expect(safeExplorerUrl('not a url')).toBeNull();
     expect(safeExplorerUrl(null)).toBeNull();
-  });
-
-  it('counts down to the rate lock and stops at zero', () => {
-    const expiresAt = '2026-03-10T12:30:00.000Z';
-    expect(countdown(expiresAt, Date.parse('2026-03-10T12:00:00.000Z'))).toBe('30:00');
-    expect(countdown(expiresAt, Date.parse('2026-03-10T12:29:01.500Z'))).toBe('0:58');
-    expect(countdown(expiresAt, Date.parse('2026-03-10T13:00:00.000Z'))).toBe('0:00');
   });
 });

@@ -1,0 +1,218 @@
+import { useMemo, useState } from 'react';
+import type { SubUser, Subscription } from '../../../../src-shared/api-types';
+import type { CredentialFormat, IpcError } from '../../../../src-shared/contract';
+import { DataTable, type DataColumn } from '../../shared/components/DataTable';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { Time } from '../../shared/components/Time';
+import { type SaveOutcome, useAppStore } from '../app/app-store';
+import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
+import { BulkCreateSubUsersForm } from './BulkCreateSubUsersForm';
+import { CapBar } from './CapBar';
+import { CreateSubUserForm } from './CreateSubUserForm';
+import { EditSubUserForm } from './EditSubUserForm';
+import { CredentialFormatSelect } from './CredentialFormatSelect';
+import { useSubscriptionsStore } from './subscriptions-store';
+
+type Panel =
+  | { kind: 'none' }
+  | { kind: 'create' }
+  | { kind: 'bulk' }
+  | { kind: 'edit'; subUser: SubUser }
+  | { kind: 'delete'; subUser: SubUser };
+
+// Stable, so that the table's memoised keys survive re-renders.
+const subUserKey = (s: SubUser) => s.id;
+const subUserName = (s: SubUser) => s.label;
+
+export function SubUsersTable({
+  subscription,
+  subUsers,
+}: {
+  subscription: Subscription;
+  subUsers: SubUser[];
+}) {
+  const updateSubUser = useSubscriptionsStore((store) => store.updateSubUser);
+  const deleteSubUser = useSubscriptionsStore((store) => store.deleteSubUser);
+  const exportCredentials = useSubscriptionsStore((store) => store.exportCredentials);
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [panel, setPanel] = useState<Panel>({ kind: 'none' });
+  const [format, setFormat] = useState<CredentialFormat>('host_port_user_pass');
+  const [error, setError] = useState<IpcError | null>(null);
+  const [message, setMessage] = useState('');
+  const saveTextFile = useAppStore((store) => store.saveTextFile);
+  const [exported, setExported] = useState<{ outcome: SaveOutcome; rows: number } | null>(null);
+  const rows = useMemo(() => {
+    const needle = search.trim().toLocaleLowerCase();
+    return needle === ''
+      ? subUsers
+      : subUsers.filter((s) => `${s.label} ${s.username}`.toLocaleLowerCase().includes(needle));
+  }, [subUsers, search]);
+
+  const act = async (what: string, run: () => Promise<{ ok: boolean; error?: IpcError }>) => {
+    const result = await run();
+    setError(result.ok ? null : (result.error ?? null));
+    setMessage(result.ok ? what : '');
+  };
+  const exportSelected = async () => {
+    const ids = subUsers.filter((s) => selected.has(s.id)).map((s) => s.id);
+    const result = await exportCredentials({ subscriptionId: subscription.id, subUserIds: ids, format });
+    setExported(null);
+    if (!result.ok) {
+      setError(result.error);
+      return;
+    }
+    setError(null);
+    setMessage('');
+    const outcome = await saveTextFile({ fileName: result.value.fileName, content: result.value.text });
+    setExported({ outcome, rows: result.value.rows });
+  };
+
+  const columns: DataColumn<SubUser>[] = [
+    { id: 'label', header: 'Label', rowHeader: true, cell: (s) => s.label },
+    { id: 'username', header: 'Username', cell: (s) => <code>{s.username}</code> },
+    { id: 'enabled', header: 'Enabled', cell: (s) => (s.enabled ? 'Yes' : 'No') },
+    { id: 'cap', header: 'Used / cap', cell: (s) => <CapBar subUser={s} /> },
+    { id: 'created', header: 'Created', cell: (s) => <Time iso={s.createdAt} /> },
+    {
+      id: 'actions',
+      header: 'Actions',
+      cell: (s) => (
+        <div className="row-actions">
+          <button
+            type="button"
+            className="button button--quiet"
+            aria-label={`Edit ${s.label}`}
+            onClick={() => setPanel({ kind: 'edit', subUser: s })}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            className="button button--quiet"
+            aria-label={`${s.enabled ? 'Disable' : 'Enable'} ${s.label}`}
+            onClick={() =>
+              void act(`${s.label} ${s.enabled ? 'disabled' : 'enabled'}`, () =>
+                updateSubUser({ subscriptionId: subscription.id, subUserId: s.id, enabled: !s.enabled }),
+              )
+            }
+          >
+            {s.enabled ? 'Disable' : 'Enable'}
+          </button>
+          <button
+            type="button"
+            className="button button--quiet"
+            aria-label={`New password for ${s.label}`}
+            onClick={() =>
+              void act(`New password for ${s.label}`, () =>
+                updateSubUser({ subscriptionId: subscription.id, subUserId: s.id, regeneratePassword: true }),
+              )
+            }
+          >
+            New password
+          </button>
+          <button
+            type="button"
+            className="button button--quiet button--danger"
+            aria-label={`Delete ${s.label}`}
+            onClick={() => setPanel({ kind: 'delete', subUser: s })}
+          >
+            Delete
+          </button>
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <div className="toolbar">
+        <label className="field field--inline">
+          <span>Search sub-users</span>
+          <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </label>
+        <button type="button" className="button" onClick={() => setPanel({ kind: 'create' })}>
+          New sub-user
+        </button>
+        <button type="button" className="button button--quiet" onClick={() => setPanel({ kind: 'bulk' })}>
+          Create several…
+        </button>
+        <CredentialFormatSelect
+          label="Export format"
+          value={format}
+          onChange={setFormat}
+          className="field field--inline"
+        />
+        <button
+          type="button"
+          className="button button--quiet"
+          disabled={selected.size === 0}
+          onClick={() => void exportSelected()}
+        >
+          Export {selected.size} selected
+        </button>
+      </div>
+      {panel.kind === 'create' ? (
+        <CreateSubUserForm subscriptionId={subscription.id} onDone={() => setPanel({ kind: 'none' })} />
+      ) : null}
+      {panel.kind === 'bulk' ? (
+        <BulkCreateSubUsersForm subscriptionId={subscription.id} onDone={() => setPanel({ kind: 'none' })} />
+      ) : null}
+      {panel.kind === 'edit' ? (
+        <EditSubUserForm
+          key={panel.subUser.id}
+          subscriptionId={subscription.id}
+          subUser={panel.subUser}
+          onDone={() => setPanel({ kind: 'none' })}
+        />
+      ) : null}
+      {panel.kind === 'delete' ? (
+        <div role="alertdialog" aria-label={`Delete ${panel.subUser.label}`} className="confirm card">
+          <p>
+            Delete <strong>{panel.subUser.label}</strong>? Its credentials stop working and it cannot be
+            undone.
+          </p>
+          <button
+            type="button"
+            className="button button--danger"
+            onClick={() => {
+              const { subUser } = panel;
+              setPanel({ kind: 'none' });
+              void act(`${subUser.label} deleted`, () => deleteSubUser(subscription.id, subUser.id));
+            }}
+          >
+            Delete
+          </button>
+          <button type="button" className="button button--quiet" onClick={() => setPanel({ kind: 'none' })}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      {error ? <ErrorMessage error={error} /> : null}
+      <SaveOutcomeMessage
+        outcome={exported?.outcome ?? null}
+        failedTitle="Could not save the credentials"
+        detail={exported ? `${exported.rows} credential lines.` : undefined}
+      />
+      <p role="status" className="muted small">
+        {message}
+      </p>
+      {rows.length === 0 ? (
+        <p className="empty">
+          {subUsers.length === 0 ? 'No sub-users yet.' : `No sub-user matches “${search}”.`}
+        </p>
+      ) : (
+        <DataTable
+          label="Sub-users"
+          rows={rows}
+          columns={columns}
+          rowKey={subUserKey}
+          rowName={subUserName}
+          selected={selected}
+          onSelectedChange={setSelected}
+          rowHeight={52}
+        />
+      )}
+    </>
+  );
+}
