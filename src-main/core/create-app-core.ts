@@ -12,6 +12,7 @@ import { type DemoSandbox, DemoService } from './demo/demo-service';
 import type { DomainService, Lifecycle } from './domain-service';
 import { AppError } from './errors';
 import { EventBus } from './events';
+import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
 import { PortsService, toPortView } from './ports/ports-service';
@@ -350,6 +351,18 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       );
     }
   };
+  const sessionSecrets = new SessionSecretStore();
+  const localProxies = new LocalProxiesService({
+    settings: deps.settings,
+    // A local password lives in the keychain; without one, in this run's memory only.
+    secrets: () => (deps.keychainStatus().available ? deps.keychain : sessionSecrets),
+    api,
+    events,
+    clock,
+    jobs,
+    demoProfileId: () => demo.demoProfileId,
+    log,
+  });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -370,6 +383,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     tray,
     alerts: new AlertsService(alertCenter),
     proxy: proxyTests,
+    localProxies,
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);
@@ -413,6 +427,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     start: () => void topups.resumeIntents(),
     stop: () => undefined,
   });
+  backgroundJobs.add(localProxies.job);
   const lifecycle: Lifecycle[] = [
     {
       name: 'job state',
@@ -427,6 +442,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       stop: () => deps.releaseResources?.(),
     },
     { name: 'client pool', stop: () => pool.close() },
+    { name: 'local proxies', stop: () => localProxies.dispose() },
     { name: 'connection monitor', stop: () => monitor.stop() },
     { name: 'app state', stop: () => state.stop() },
     demo,

@@ -31,8 +31,12 @@ export type AppErrorCode =
   | 'demo_only'
   // app:openExternal: the OS had no app for the link
   | 'link_not_opened'
-  // a change only the process that owns background jobs may make (schedules)
-  | 'not_job_owner';
+  // a change only the process that owns background jobs may make (schedules, local proxies)
+  | 'not_job_owner'
+  // local proxies
+  | 'local_proxy_not_found'
+  | 'port_in_use'
+  | 'listen_failed';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so

@@ -14,6 +14,7 @@ import { appCalls, appEvents } from './app';
 import { catalogCalls } from './catalog';
 import { connectionCalls } from './connection';
 import { demoCalls } from './demo';
+import { localProxiesCalls, localProxiesEvents } from './local-proxies';
 import { portsCalls, portsEvents } from './ports';
 import { profilesCalls } from './profiles';
 import { proxyCalls } from './proxy';
@@ -41,6 +42,17 @@ export type {
   RotationReceipt,
   RotationTrigger,
 } from './ports';
+export type {
+  LocalProxiesChanged,
+  LocalProxiesView,
+  LocalProxyConfig,
+  LocalProxyError,
+  LocalProxyErrorKind,
+  LocalProxyState,
+  LocalProxyStats,
+  LocalProxyUpstream,
+  LocalProxyView,
+} from './local-proxies';
 export type { KeyStatus, ProfileSummary } from './profiles';
 export type {
   ProxyExit,
@@ -105,6 +117,7 @@ export const ipcCalls = {
   ...trayCalls,
   ...alertsCalls,
   ...proxyCalls,
+  ...localProxiesCalls,
 } as const;
 
 export const ipcEvents = {
@@ -116,6 +129,7 @@ export const ipcEvents = {
   ...schedulesEvents,
   ...trayEvents,
   ...alertsEvents,
+  ...localProxiesEvents,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PATH_STYLES } from '../../../src-shared/base-url-rule';
+import { LOCAL_PROXIES_MAX, localProxyConfigSchema } from '../../../src-shared/contract/local-proxies';
 import {
   ACCELERATOR_MAX,
   ACCELERATOR_PATTERN,
@@ -166,6 +167,8 @@ export const settingsSchema = z
     tray: traySchema.prefault({}),
     shortcut: shortcutSchema.prefault({}),
     proxyTest: proxyTestSchema.prefault({}),
+    /** Local proxies: configuration only (no credentials; a local password is in the keychain). */
+    localProxies: z.array(localProxyConfigSchema).max(LOCAL_PROXIES_MAX).default([]),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();
