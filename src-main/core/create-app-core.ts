@@ -15,7 +15,7 @@ import { EventBus } from './events';
 import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
 import { PortsService, toPortView } from './ports/ports-service';
-import { alwaysOwner, BackgroundJobs, type JobsOwnership, lockOwnership } from './runtime/background-jobs';
+import { alwaysOwner, BackgroundJobs, type JobsOwnership } from './runtime/background-jobs';
 import { type Clock, systemClock } from './runtime/clock';
 import { RotationScheduler, type ScheduledRunListener } from './ports/rotation-scheduler';
 import { CachedStateSection } from './ports/rotation-scheduler-state';
@@ -38,7 +38,7 @@ import { UsagePoller, type UsagePollerState } from './subscriptions/usage-poller
 import { SettingsStore } from './settings/settings-store';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
 import { JobStateStore } from './storage/job-state-store';
-import { InstanceLock } from './storage/instance-lock';
+import { InstanceLock, lockOwnership } from './storage/instance-lock';
 import { catalogTargeting, SubscriptionsService } from './subscriptions/subscriptions-service';
 import type { TopUpIntentsState } from './topups/topup-intents';
 import { type TopUpNotice, TopUpWatcher, type TopUpWatchState } from './topups/topup-watcher';

@@ -1,11 +1,11 @@
 import type { AppState, DomainHandlers, ParsedCallInput } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
-import type { ConnectionMonitor } from '../session/connection-monitor';
 import type { ProfilesService } from './profiles-service';
 
 export interface ProfilesControllerOptions {
   profiles: ProfilesService;
-  monitor: Pick<ConnectionMonitor, 'check'>;
+  /** Re-checks the active profile's connection (`ConnectionMonitor.check`). */
+  monitor: { check(): Promise<unknown> };
   state: { getState(): Promise<AppState>; push(): Promise<AppState> };
   /** Deleting the demo's profile stops the demo. */
   demo: { readonly demoProfileId: string | null; stopDemo(): Promise<AppState> };

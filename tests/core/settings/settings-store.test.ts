@@ -6,7 +6,6 @@ import type { Clock } from '../../../src-main/core/runtime/clock';
 import { defaultSettings, SETTINGS_VERSION } from '../../../src-main/core/settings/settings-schema';
 import { FileLockTimeoutError } from '../../../src-main/core/storage/file-lock';
 import {
-  findSecretLikeMember,
   SettingsError,
   SettingsStore,
   type SettingsStoreOptions,
@@ -559,15 +558,6 @@ describe('SettingsStore: two processes on one data folder', () => {
       draft.ui.theme = 'light';
     });
     expect((await readdir(dataDir)).sort()).toEqual(['settings.json', `settings.json.newer-${STAMP}`]);
-  });
-});
-
-describe('findSecretLikeMember', () => {
-  it('finds secret-looking names and key= URLs, and leaves ordinary settings alone', () => {
-    expect(findSecretLikeMember(defaultSettings())).toBeNull();
-    expect(findSecretLikeMember({ a: [{ b: 'https://x.test/rotate?format=text&key=abc' }] })).toBe('a[0].b');
-    expect(findSecretLikeMember({ idempotencyKey: 'x', keyStorage: 'keychain' })).toBeNull();
-    expect(findSecretLikeMember({ nested: { Token: 'x' } })).toBe('nested.Token');
   });
 });
 
