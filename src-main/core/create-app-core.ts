@@ -17,10 +17,10 @@ import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/
 import { PortsService, toPortView } from './ports/ports-service';
 import { alwaysOwner, BackgroundJobs, type JobsOwnership } from './runtime/background-jobs';
 import { type Clock, systemClock } from './runtime/clock';
-import { RotationScheduler, type ScheduledRunListener } from './ports/rotation-scheduler';
-import { CachedStateSection } from './ports/rotation-scheduler-state';
+import { RotationScheduler, type ScheduledRunListener } from './schedules/rotation-scheduler';
+import { CachedStateSection } from './schedules/rotation-scheduler-state';
 import { attachNotifications, type DesktopNotifications } from './notifications/notifications-wiring';
-import { TrayStateService } from './ports/tray-state';
+import { TrayStateService } from './tray/tray-state';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
 import { ProxyTestService, SANDBOX_ECHO_URL } from './proxy-test/proxy-test-service';

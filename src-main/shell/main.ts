@@ -20,7 +20,7 @@ import {
   rendererUrlFor,
 } from './main-window';
 import { SystemTrayService } from './tray';
-import type { TrayStateService } from '../core/ports/tray-state';
+import type { TrayStateService } from '../core/tray/tray-state';
 import type { SettingsView } from '../../src-shared/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { openNotificationRoute } from './notification-click';

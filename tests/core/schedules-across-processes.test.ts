@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
 import type { AppCore } from '../../src-main/core/app-core';
 import { buildAppCore } from '../../src-main/core/create-app-core';
-import type { TrayStateService } from '../../src-main/core/ports/tray-state';
+import type { TrayStateService } from '../../src-main/core/tray/tray-state';
 import type { JobsOwnership } from '../../src-main/core/runtime/background-jobs';
 import { FakeClock } from '../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';

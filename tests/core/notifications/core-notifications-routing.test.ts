@@ -6,7 +6,7 @@ import { probeBaseUrl, ProxyServiceClient } from '../../../src-main/api';
 import type { AppCore } from '../../../src-main/core/app-core';
 import { buildAppCore } from '../../../src-main/core/create-app-core';
 import type { OsNotice } from '../../../src-main/core/notifications/notification-kinds';
-import type { TrayStateService } from '../../../src-main/core/ports/tray-state';
+import type { TrayStateService } from '../../../src-main/core/tray/tray-state';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';

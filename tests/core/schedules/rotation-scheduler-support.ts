@@ -1,12 +1,12 @@
 import { ProxyServiceClient } from '../../../src-main/api';
 import type { EventChannel } from '../../../src-shared/contract';
 import { EventBus } from '../../../src-main/core/events';
-import { type RotatePort, RotationScheduler } from '../../../src-main/core/ports/rotation-scheduler';
+import { type RotatePort, RotationScheduler } from '../../../src-main/core/schedules/rotation-scheduler';
 import {
   EMPTY_ROTATION_SCHEDULES,
   MemoryStateSection,
   type RotationSchedulesState,
-} from '../../../src-main/core/ports/rotation-scheduler-state';
+} from '../../../src-main/core/schedules/rotation-scheduler-state';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { DEMO_KEY, TEST_START_TIME, TestSandbox } from '../../support/sandbox-harness';
 

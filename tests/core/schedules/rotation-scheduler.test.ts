@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RotationScheduler } from '../../../src-main/core/ports/rotation-scheduler';
+import { RotationScheduler } from '../../../src-main/core/schedules/rotation-scheduler';
 import type { SchedulesView } from '../../../src-shared/contract';
 import {
   DAY,
