@@ -17,6 +17,8 @@ export interface AppStateOptions {
   events: EventSink;
   profiles: Pick<ProfilesService, 'list' | 'keyStatus' | 'onChange'>;
   connection: () => ConnectionState;
+  /** Subscribes to changes of the connection state (`ConnectionMonitor.subscribe`): each is pushed. */
+  connectionChanges?: (listener: () => void) => () => void;
   keychainStatus: () => KeychainProbeResult;
   demoRunning: () => boolean;
   jobs: () => JobsStatus;
@@ -41,14 +43,17 @@ export class AppStateService implements DomainService<'app'> {
   private pushes = 0;
   private readonly keyStatuses = new Map<string, Promise<ProfileSummary['key']>>();
   private keychainAvailable: boolean | null = null;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(private readonly options: AppStateOptions) {
-    this.unsubscribe = options.profiles.onChange((change: ProfileChange) => {
-      if (change.kind === 'key' || change.kind === 'deleted' || change.kind === 'created') {
-        this.keyStatuses.delete(change.profileId);
-      }
-    });
+    this.unsubscribe = [
+      options.profiles.onChange((change: ProfileChange) => {
+        if (change.kind === 'key' || change.kind === 'deleted' || change.kind === 'created') {
+          this.keyStatuses.delete(change.profileId);
+        }
+      }),
+      options.connectionChanges?.(() => void this.push()) ?? (() => undefined),
+    ];
   }
 
   handlers(): DomainHandlers<'app'> {
@@ -116,7 +121,7 @@ export class AppStateService implements DomainService<'app'> {
   }
 
   stop(): void {
-    this.unsubscribe();
+    for (const off of this.unsubscribe) off();
   }
 
   private async summarize(view: ProfileView): Promise<ProfileSummary> {

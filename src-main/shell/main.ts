@@ -2,7 +2,7 @@ import { app, type BrowserWindow, ipcMain, Menu, protocol, session, type WebFram
 import { join } from 'node:path';
 import type { AppCore } from '../core/app-core';
 import { defaultDataDir } from '../core/app-paths';
-import { createNodeAppCore } from '../core/create-app-core';
+import { createNodeAppCore } from '../core/node-app-core';
 import { createGuardedDispatcher } from '../dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../dispatch/handler-table';
 import { applyAppMenu, planAppMenu } from './app-menu';

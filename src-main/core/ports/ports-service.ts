@@ -14,6 +14,7 @@ import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
 import { ipHistoryCsv, mergeReceipts } from './ip-history';
+import { publishPortChanges } from './port-changes';
 import type { RelocationTracker } from './relocation-tracker';
 import type { RotationService } from './rotation-service';
 
@@ -31,7 +32,9 @@ export interface PortsServiceOptions {
   events: EventSink;
   /** Wall time, for the usage range's default end (today, UTC). */
   now: () => number;
+  /** Rotations (`ports:rotate*`, receipts); absent in a process without them. */
   rotation?: RotationService;
+  /** Relocations followed until they end; absent: none are tracked. */
   relocations?: Pick<RelocationTracker, 'track' | 'list'>;
   /** Whether this process runs background jobs: only then are relocations tracked. */
   ownsJobs?: () => boolean;
@@ -42,8 +45,8 @@ export class PortsService implements DomainService<'ports'> {
   private readonly api: Pick<ApiCaller, 'active' | 'forProfile'>;
   private readonly events: EventSink;
   private readonly now: () => number;
-  private rotation: RotationService | null;
-  private relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
+  private readonly rotation: RotationService | null;
+  private readonly relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
   private readonly ownsJobs: () => boolean;
 
   constructor(options: PortsServiceOptions) {
@@ -53,15 +56,6 @@ export class PortsService implements DomainService<'ports'> {
     this.rotation = options.rotation ?? null;
     this.relocations = options.relocations ?? null;
     this.ownsJobs = options.ownsJobs ?? (() => true);
-  }
-
-  /** The composition root hands these in once built (they need this service to publish). */
-  attach(parts: {
-    rotation?: RotationService;
-    relocations?: Pick<RelocationTracker, 'track' | 'list'>;
-  }): void {
-    if (parts.rotation) this.rotation = parts.rotation;
-    if (parts.relocations) this.relocations = parts.relocations;
   }
 
   handlers(): DomainHandlers<'ports'> {
@@ -120,13 +114,7 @@ export class PortsService implements DomainService<'ports'> {
 
   /** Announces ports whose state main learned of (after a write, or a background read). */
   publish(profileId: string, changed: MobilePortView[], relocations?: RelocationProgress[]): void {
-    if (changed.length > 0 || (relocations && relocations.length > 0)) {
-      this.events.emit('ports:changed', {
-        profileId,
-        changed,
-        ...(relocations && relocations.length > 0 ? { relocations } : {}),
-      });
-    }
+    publishPortChanges(this.events, profileId, changed, relocations);
   }
 
   private rotationService(): RotationService {

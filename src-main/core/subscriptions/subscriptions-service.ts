@@ -39,14 +39,10 @@ export interface SubscriptionsServiceOptions {
   log?: (line: string) => void;
 }
 
-/** Reads the catalog's states and cities of a country through the catalog service's own handlers. */
-export function catalogTargeting(catalog: CatalogService): TargetingCatalogReader {
-  const handlers = catalog.handlers();
+/** Reads the catalog's states and cities of a country through the catalog service. */
+export function catalogTargeting(catalog: Pick<CatalogService, 'states' | 'cities'>): TargetingCatalogReader {
   return async (countryCode) => {
-    const [states, cities] = await Promise.all([
-      handlers['catalog:states']({ countryCode }),
-      handlers['catalog:cities']({ countryCode }),
-    ]);
+    const [states, cities] = await Promise.all([catalog.states(countryCode), catalog.cities(countryCode)]);
     return { stateIds: states.map((state) => state.id), cityIds: cities.map((city) => city.id) };
   };
 }

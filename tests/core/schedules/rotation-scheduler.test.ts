@@ -27,7 +27,7 @@ afterEach(async () => {
   await rig.close();
 });
 
-const handlers = () => rig.scheduler.handlers();
+const handlers = () => rig.schedules.handlers();
 const sentFor = (portId: string) => rig.sent.filter((s) => s.portId === portId).map((s) => s.at - START);
 const statusesFor = async () => (await rig.sandbox.requests()).filter((r) => r.path.includes('/rotate'));
 
