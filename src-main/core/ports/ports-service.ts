@@ -8,11 +8,12 @@ import type {
   RelocationProgress,
   RotationReceipt,
 } from '../../../src-shared/contract';
-import { USAGE_RANGE_MAX_DAYS, usageRangeDays } from '../../../src-shared/contract/ports';
+import { USAGE_RANGE_MAX_DAYS } from '../../../src-shared/contract/ports';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
+import { checkUsageStart } from '../usage-range';
 import { ipHistoryCsv, mergeReceipts } from './ip-history';
 import { publishPortChanges } from './port-changes';
 import type { RelocationTracker } from './relocation-tracker';
@@ -194,20 +195,7 @@ export class PortsService implements DomainService<'ports'> {
   }
 
   private async usage(portId: string, from: string | undefined, to: string | undefined) {
-    // The contract checks a range with both ends; with one end, the other is the service's default.
-    const today = new Date(this.now()).toISOString().slice(0, 10);
-    if (from !== undefined && to === undefined) {
-      const days = usageRangeDays(from, today);
-      if (days < 1) {
-        throw new AppError('invalid_input', 'The start is after today', [
-          { field: 'from', message: 'The start is after today' },
-        ]);
-      }
-      if (days > USAGE_RANGE_MAX_DAYS) {
-        const message = `At most ${USAGE_RANGE_MAX_DAYS} days (from this start to today is ${days})`;
-        throw new AppError('invalid_input', message, [{ field: 'from', message }]);
-      }
-    }
+    checkUsageStart(from, to, this.now(), USAGE_RANGE_MAX_DAYS);
     const { value } = await this.api.active('authenticated', (client) =>
       client.getMobilePortUsage(portId, { ...(from ? { from } : {}), ...(to ? { to } : {}) }),
     );

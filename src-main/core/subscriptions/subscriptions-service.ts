@@ -13,6 +13,7 @@ import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
+import { checkUsageStart } from '../usage-range';
 import {
   formatProxyLine,
   portForFormat,
@@ -24,7 +25,6 @@ import {
 } from './proxy-string';
 import { credentialsText, usageCsv } from './subscription-exports';
 
-const DAY_MS = 86_400_000;
 const CLOCK_SKEW_MS = 120_000;
 
 /** The chosen country's states and cities, read through the catalog service (public calls). */
@@ -45,10 +45,6 @@ export function catalogTargeting(catalog: Pick<CatalogService, 'states' | 'citie
     const [states, cities] = await Promise.all([catalog.states(countryCode), catalog.cities(countryCode)]);
     return { stateIds: states.map((state) => state.id), cityIds: cities.map((city) => city.id) };
   };
-}
-
-function rangeDays(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
 function fileSafe(id: string): string {
@@ -182,20 +178,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
 
   private async usage(input: ParsedCallInput<'subscriptions:usage'>) {
     const { subscriptionId, from, to, subUserId } = input;
-    // The contract checks a range with both ends; with one end, the other is the service's default.
-    const today = new Date(this.now()).toISOString().slice(0, 10);
-    if (from !== undefined && to === undefined) {
-      const days = rangeDays(from, today);
-      if (days < 1) {
-        throw new AppError('invalid_input', 'The start is after today', [
-          { field: 'from', message: 'The start is after today' },
-        ]);
-      }
-      if (days > SUBSCRIPTION_USAGE_MAX_DAYS) {
-        const message = `At most ${SUBSCRIPTION_USAGE_MAX_DAYS} days (from this start to today is ${days})`;
-        throw new AppError('invalid_input', message, [{ field: 'from', message }]);
-      }
-    }
+    checkUsageStart(from, to, this.now(), SUBSCRIPTION_USAGE_MAX_DAYS);
     return this.api
       .active('authenticated', (client) =>
         client.getSubscriptionUsage(subscriptionId, {
