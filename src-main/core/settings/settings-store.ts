@@ -31,6 +31,14 @@ export type SettingsMigrations = Readonly<Record<number, (raw: RawSettings) => R
 
 export const SETTINGS_MIGRATIONS: SettingsMigrations = {
   0: (raw) => ({ ...raw, version: 1 }),
+  // Version 1 had `rotationSchedules` and `pendingTopUps`, never read since job state moved to
+  // `state.json` (the scheduler's and the top-up watcher's sections): they are dropped.
+  1: (raw) => {
+    const next: RawSettings = { ...raw, version: 2 };
+    delete next.rotationSchedules;
+    delete next.pendingTopUps;
+    return next;
+  },
 };
 
 /** What the store did with a file it could not use as it was; the app tells the user. */
@@ -307,8 +315,8 @@ function parseForSave(candidate: Settings): Settings {
   }
   const secretAt = findSecretLikeMember(parsed.data);
   if (secretAt !== null) {
-    // Defence in depth for the loosely typed members (rotation schedules): the message names
-    // the member, never its value.
+    // Defence in depth for what the schema cannot tell (record keys, URLs carrying `key=`): the
+    // message names the member, never its value.
     throw new SettingsError(
       'secret_in_settings',
       `Settings never hold secrets (found at ${secretAt})`,
