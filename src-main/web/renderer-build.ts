@@ -12,13 +12,13 @@ function newestMtime(path: string): number {
 
 /**
  * Web mode must work right after `npm ci`: build the renderer when `out/renderer` is missing or older
- * than its sources (or the contract, whose types it was built against). Build output goes to stderr so
- * that stdout carries only the WEB_READY line.
+ * than its sources (or the shared leaf, whose contract types it was built against). Build output goes
+ * to stderr so that stdout carries only the WEB_READY line.
  */
 export function ensureRendererBuilt(root: string, log: (line: string) => void): string {
   const outDir = join(root, 'out', 'renderer');
   const index = join(outDir, 'index.html');
-  const sources = [join(root, 'src-renderer'), join(root, 'src-main', 'ipc', 'contract')];
+  const sources = [join(root, 'src-renderer'), join(root, 'src-shared')];
   const fresh = existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newestMtime));
   if (fresh) return outDir;
   log('web: building the renderer (electron-vite build)…');
