@@ -16,7 +16,7 @@ import { RelocationTracker, type RelocationsState } from './ports/relocation-tra
 import { type ReceiptsState, RotationService } from './ports/rotation-service';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
-import { ProxyTestService, SANDBOX_ECHO_URL } from './proxy-test/proxy-test-service';
+import { ProxyTestService } from './proxy-test/proxy-test-service';
 import { alwaysOwner, BackgroundJobs } from './runtime/background-jobs';
 import { systemClock } from './runtime/clock';
 import { RotationScheduler } from './schedules/rotation-scheduler';
@@ -106,9 +106,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   const proxyTests = new ProxyTestService({
     api,
     clock,
-    // The demo's gateway answers every request itself; a real account asks the configured echo.
-    echoUrlFor: (profileId) =>
-      profileId === demo.demoProfileId ? SANDBOX_ECHO_URL : settings.get().proxyTest.ipEchoUrl,
+    echoUrlFor: (profileId) => demo.echoUrlFor(profileId) ?? settings.get().proxyTest.ipEchoUrl,
   });
   const rotation = new RotationService({
     api,

@@ -2,6 +2,7 @@ import type { TopUp } from '../../api';
 import type { AppState, DomainHandlers, SimulatedPayment } from '../../../src-shared/contract';
 import type { DomainService, Lifecycle } from '../domain-service';
 import type { ProfilesService } from '../profiles/profiles-service';
+import { SANDBOX_ECHO_URL } from '../proxy-test/proxy-test-service';
 import type { ConnectionMonitor } from '../session/connection-monitor';
 import { type DemoPayments, simulateDemoPayment } from './demo-payments';
 
@@ -98,6 +99,14 @@ export class DemoService implements DomainService<'demo'>, DemoPayments, Lifecyc
   /** At app exit: the sandbox goes, nothing is checked. */
   async stop(): Promise<void> {
     await this.shutDown().catch(() => undefined);
+  }
+
+  /**
+   * Where the proxy test asks for a port's exit IP: the demo's gateway answers every request itself,
+   * so the demo profile asks its echo; null for any other profile (the configured echo).
+   */
+  echoUrlFor(profileId: string): string | null {
+    return profileId === this.demoProfileId ? SANDBOX_ECHO_URL : null;
   }
 
   /** Pays a top-up on the demo sandbox's chain; refused unless it is the demo profile's. */

@@ -1,4 +1,10 @@
-import type { IpHistoryEntry, MobilePort, MobilePortUpdate, ProxyServiceClient } from '../../api';
+import type {
+  IpHistoryEntry,
+  MobilePort,
+  MobilePortUpdate,
+  ProxyServiceClient,
+  UsageReport,
+} from '../../api';
 import type {
   DomainHandlers,
   IpHistoryExport,
@@ -6,6 +12,7 @@ import type {
   MobilePortView,
   ParsedCallInput,
   RelocationProgress,
+  RotateManyOutcome,
   RotationReceipt,
 } from '../../../src-shared/contract';
 import { USAGE_RANGE_MAX_DAYS } from '../../../src-shared/contract/ports';
@@ -17,7 +24,7 @@ import { checkUsageStart } from '../usage-range';
 import { ipHistoryCsv, mergeReceipts } from './ip-history';
 import { publishPortChanges } from './port-changes';
 import type { RelocationTracker } from './relocation-tracker';
-import type { RotationService } from './rotation-service';
+import type { RotateOptions, RotationService } from './rotation-service';
 
 /** The rotation link carries the API key: it stays in main unless the user asks for it. */
 export function toPortView({ rotationLink, ...port }: MobilePort): MobilePortView {
@@ -61,44 +68,65 @@ export class PortsService implements DomainService<'ports'> {
 
   handlers(): DomainHandlers<'ports'> {
     return {
-      // The caller gets the list as its answer; nothing else needs telling.
-      'ports:list': async () => {
-        const { value } = await this.api.active('authenticated', (client) => client.listMobilePorts());
-        return value.map(toPortView);
-      },
-      'ports:get': async ({ portId }) => {
-        const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
-        return toPortView(value);
-      },
+      'ports:list': () => this.list(),
+      'ports:get': ({ portId }) => this.get(portId),
       'ports:update': (input) => this.update(input),
-      'ports:rotate': async ({ portId, untilNew }) => {
-        const { profileId } = await this.activeProfile();
-        return this.rotationService().rotate(profileId, portId, 'button', untilNew ? { untilNew } : {});
-      },
-      'ports:rotateMany': async ({ portIds }) => {
-        const { profileId } = await this.activeProfile();
-        return this.rotationService().rotateMany(profileId, portIds, 'bulk');
-      },
+      'ports:rotate': ({ portId, untilNew }) => this.rotate(portId, untilNew),
+      'ports:rotateMany': ({ portIds }) => this.rotateMany(portIds),
       'ports:relocate': ({ portId, country, carrier, city }) =>
         this.relocate(portId, { country, carrier, ...(city ? { city } : {}) }),
-      'ports:relocations': async () => {
-        const { profileId } = await this.activeProfile();
-        return this.relocations ? this.relocations.list(profileId) : [];
-      },
-      'ports:resetPassword': ({ portId }) => this.write((client) => client.resetMobilePortPassword(portId)),
+      'ports:relocations': () => this.relocationsInProgress(),
+      'ports:resetPassword': ({ portId }) => this.resetPassword(portId),
       'ports:ipHistory': ({ portId, page, perPage }) => this.ipHistory(portId, page, perPage),
       'ports:exportIpHistory': ({ portId }) => this.exportIpHistory(portId),
       'ports:usage': ({ portId, from, to }) => this.usage(portId, from, to),
-      'ports:revealRotationLink': async ({ portId }) => {
-        // Deliberately not logged anywhere: the link carries the API key.
-        const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
-        return { rotationLink: value.rotationLink };
-      },
-      'ports:receipts': async ({ portId }) => {
-        const { profileId } = await this.activeProfile();
-        return this.rotationService().receipts(profileId, portId);
-      },
+      'ports:revealRotationLink': ({ portId }) => this.revealRotationLink(portId),
+      'ports:receipts': ({ portId }) => this.receipts(portId),
     };
+  }
+
+  /** The active profile's ports. The caller gets the list as its answer; nothing else needs telling. */
+  async list(): Promise<MobilePortView[]> {
+    const { value } = await this.api.active('authenticated', (client) => client.listMobilePorts());
+    return value.map(toPortView);
+  }
+
+  async get(portId: string): Promise<MobilePortView> {
+    const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
+    return toPortView(value);
+  }
+
+  /** A rotation from a button (`untilNew`: again until the IP is new among the last ones). */
+  async rotate(portId: string, untilNew?: RotateOptions['untilNew']): Promise<RotationReceipt> {
+    const { profileId } = await this.activeProfile();
+    return this.rotationService().rotate(profileId, portId, 'button', untilNew ? { untilNew } : {});
+  }
+
+  async rotateMany(portIds: string[]): Promise<RotateManyOutcome[]> {
+    const { profileId } = await this.activeProfile();
+    return this.rotationService().rotateMany(profileId, portIds, 'bulk');
+  }
+
+  /** The active profile's relocations still followed (by the process owning background jobs). */
+  async relocationsInProgress(): Promise<RelocationProgress[]> {
+    const { profileId } = await this.activeProfile();
+    return this.relocations ? this.relocations.list(profileId) : [];
+  }
+
+  resetPassword(portId: string): Promise<MobilePortView> {
+    return this.write((client) => client.resetMobilePortPassword(portId));
+  }
+
+  /** For an explicit reveal or copy only: the link carries the API key. */
+  async revealRotationLink(portId: string): Promise<{ rotationLink: string }> {
+    // Deliberately not logged anywhere: the link carries the API key.
+    const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
+    return { rotationLink: value.rotationLink };
+  }
+
+  async receipts(portId: string): Promise<RotationReceipt[]> {
+    const { profileId } = await this.activeProfile();
+    return this.rotationService().receipts(profileId, portId);
   }
 
   /**
@@ -129,7 +157,7 @@ export class PortsService implements DomainService<'ports'> {
     return { profileId };
   }
 
-  private async update(input: ParsedCallInput<'ports:update'>): Promise<MobilePortView> {
+  async update(input: ParsedCallInput<'ports:update'>): Promise<MobilePortView> {
     const patch: MobilePortUpdate = {};
     if (input.label !== undefined) patch.label = input.label;
     if (input.autoRenew !== undefined) patch.autoRenew = input.autoRenew;
@@ -142,7 +170,7 @@ export class PortsService implements DomainService<'ports'> {
     return this.write((client) => client.updateMobilePort(input.portId, patch));
   }
 
-  private async relocate(
+  async relocate(
     portId: string,
     request: { country: string; carrier: string; city?: string },
   ): Promise<MobilePortView> {
@@ -167,7 +195,7 @@ export class PortsService implements DomainService<'ports'> {
     return view;
   }
 
-  private async ipHistory(portId: string, page: number, perPage: number): Promise<IpHistoryView> {
+  async ipHistory(portId: string, page: number, perPage: number): Promise<IpHistoryView> {
     const { profileId, value } = await this.api.active('authenticated', (client) =>
       client.getMobileIpHistory(portId, { page, perPage }),
     );
@@ -175,7 +203,7 @@ export class PortsService implements DomainService<'ports'> {
     return { data: mergeReceipts(value.data, receipts), pagination: value.pagination };
   }
 
-  private async exportIpHistory(portId: string): Promise<IpHistoryExport> {
+  async exportIpHistory(portId: string): Promise<IpHistoryExport> {
     const { profileId, value } = await this.api.active('authenticated', async (client) => {
       const entries: IpHistoryEntry[] = [];
       for (let page = 1; page <= EXPORT_MAX_PAGES; page += 1) {
@@ -194,7 +222,7 @@ export class PortsService implements DomainService<'ports'> {
     };
   }
 
-  private async usage(portId: string, from: string | undefined, to: string | undefined) {
+  async usage(portId: string, from: string | undefined, to: string | undefined): Promise<UsageReport> {
     checkUsageStart(from, to, this.now(), USAGE_RANGE_MAX_DAYS);
     const { value } = await this.api.active('authenticated', (client) =>
       client.getMobilePortUsage(portId, { ...(from ? { from } : {}), ...(to ? { to } : {}) }),

@@ -6,6 +6,7 @@ import {
   type ProxyServiceClient,
   type TopUp,
   type TopUpCreate,
+  type TopUpPage,
 } from '../../api';
 import type {
   DomainHandlers,
@@ -87,29 +88,8 @@ export class TopUpsService implements DomainService<'topups'> {
 
   handlers(): DomainHandlers<'topups'> {
     return {
-      'topups:list': async (input) => {
-        const query = {
-          ...(input?.page !== undefined ? { page: input.page } : {}),
-          ...(input?.perPage !== undefined ? { perPage: input.perPage } : {}),
-          ...(input?.status !== undefined ? { status: input.status } : {}),
-        };
-        const { profileId, value } = await this.api.active('authenticated', (client) =>
-          client.listTopUps(query),
-        );
-        for (const topUp of value.data) {
-          this.links.remember(topUp);
-          if (!topUp.final) await this.watch(profileId, topUp);
-        }
-        return value;
-      },
-      'topups:get': async ({ topUpId }) => {
-        const { profileId, value } = await this.api.active('authenticated', (client) =>
-          client.getTopUp(topUpId),
-        );
-        await this.watch(profileId, value);
-        this.publish(profileId, [value]);
-        return value;
-      },
+      'topups:list': (input) => this.list(input),
+      'topups:get': ({ topUpId }) => this.get(topUpId),
       'topups:create': (input) => this.create(input),
       'topups:declareTxid': (input) => this.declareTxid(input),
       'topups:plans': () => this.plans(),
@@ -122,6 +102,28 @@ export class TopUpsService implements DomainService<'topups'> {
 
   private get api(): Pick<ApiCaller, 'active' | 'forProfile'> {
     return this.options.api;
+  }
+
+  /** A page of the active profile's top-ups; the open ones are watched (in the jobs owner). */
+  async list(input?: ParsedCallInput<'topups:list'>): Promise<TopUpPage> {
+    const query = {
+      ...(input?.page !== undefined ? { page: input.page } : {}),
+      ...(input?.perPage !== undefined ? { perPage: input.perPage } : {}),
+      ...(input?.status !== undefined ? { status: input.status } : {}),
+    };
+    const { profileId, value } = await this.api.active('authenticated', (client) => client.listTopUps(query));
+    for (const topUp of value.data) {
+      this.links.remember(topUp);
+      if (!topUp.final) await this.watch(profileId, topUp);
+    }
+    return value;
+  }
+
+  async get(topUpId: string): Promise<TopUp> {
+    const { profileId, value } = await this.api.active('authenticated', (client) => client.getTopUp(topUpId));
+    await this.watch(profileId, value);
+    this.publish(profileId, [value]);
+    return value;
   }
 
   // Create ---------------------------------------------------------------------------------------
@@ -250,7 +252,7 @@ export class TopUpsService implements DomainService<'topups'> {
 
   // Declare ------------------------------------------------------------------------------------
 
-  private async declareTxid(input: ParsedCallInput<'topups:declareTxid'>): Promise<TopUp> {
+  async declareTxid(input: ParsedCallInput<'topups:declareTxid'>): Promise<TopUp> {
     const { profileId, value: declared } = await this.api.active('authenticated', async (client) => {
       let txid: string | undefined;
       if (input.txid !== undefined) {
@@ -279,7 +281,7 @@ export class TopUpsService implements DomainService<'topups'> {
 
   // Plans, CSV, pending -------------------------------------------------------------------------
 
-  private async plans(): Promise<TopUpPlanChoice[]> {
+  async plans(): Promise<TopUpPlanChoice[]> {
     const { value } = await this.api.active('authenticated', async (client) => {
       const [subscriptions, ports] = await Promise.all([
         client.listSubscriptions(),
@@ -309,7 +311,7 @@ export class TopUpsService implements DomainService<'topups'> {
     return [...choices.values()];
   }
 
-  private async exportCsv(status: TopUpStatusFilter | undefined): Promise<TopUpsCsvExport> {
+  async exportCsv(status: TopUpStatusFilter | undefined): Promise<TopUpsCsvExport> {
     const { value: all } = await this.api.active('authenticated', async (client) => {
       const rows: TopUp[] = [];
       for (let page = 1; page <= EXPORT_MAX_PAGES; page += 1) {
@@ -330,13 +332,13 @@ export class TopUpsService implements DomainService<'topups'> {
     };
   }
 
-  private async pending(): Promise<PendingTopUpSummary[]> {
+  async pending(): Promise<PendingTopUpSummary[]> {
     return this.options.watcher ? this.options.watcher.pending() : [];
   }
 
   // Demo ----------------------------------------------------------------------------------------
 
-  private async simulatePayment(topUpId: string, kind: SimulatedPayment): Promise<TopUp> {
+  async simulatePayment(topUpId: string, kind: SimulatedPayment): Promise<TopUp> {
     const { profileId, value: topUp } = await this.api.active('authenticated', (client) =>
       client.getTopUp(topUpId),
     );
