@@ -76,6 +76,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     keychainStatus: deps.keychainStatus,
     now,
   });
+  const activeProfileId = () => profiles.active()?.id ?? null;
   const pool = new ClientPool({ profiles, createClient: deps.createClient, log });
   const monitor = new ConnectionMonitor({ profiles, pool, events, now });
   const api = new ApiCaller(pool, monitor);
@@ -135,7 +136,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     state: scheduleState,
     rotate: rotation,
     events,
-    activeProfileId: () => profiles.active()?.id ?? null,
+    activeProfileId,
     ...(deps.notifyScheduledRun ? { onRun: deps.notifyScheduledRun } : {}),
     log,
   });
@@ -144,11 +145,11 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     load: () => scheduleState.load(),
     ...(jobState ? { reloadJobState: () => jobState.reload() } : {}),
     jobs,
-    activeProfileId: () => profiles.active()?.id ?? null,
+    activeProfileId,
     events,
   });
 
-  // Top-ups, the watcher that follows them, and what else reads the catalog.
+  // The catalog, subscriptions, and top-ups with the watcher that follows the open ones.
   const catalog = new CatalogService(api);
   const subscriptions = new SubscriptionsService({
     api,
@@ -184,7 +185,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     settings,
     events,
     clock,
-    activeProfileId: () => profiles.active()?.id ?? null,
+    activeProfileId,
     ownsJobs,
     listPorts: (profileId) => ports.refresh(profileId),
     rotation,
