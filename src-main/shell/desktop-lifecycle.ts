@@ -1,4 +1,4 @@
-import type { PortsTrayAction } from '../core/ports/tray-menu';
+import type { PortsTrayAction } from '../core/tray/tray-menu';
 import type { AppRoute } from '../../src-shared/contract';
 import type { DesktopPreferences, DesktopPreferencesSource } from './desktop-preferences';
 import type { TrayAction } from './tray';

@@ -11,7 +11,7 @@ import {
 import { join } from 'node:path';
 import type { AppCore } from '../core/app-core';
 import { defaultDataDir } from '../core/app-paths';
-import { createNodeAppCore } from '../core/create-app-core';
+import { createNodeAppCore } from '../core/node-app-core';
 import { createGuardedDispatcher } from '../dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../dispatch/handler-table';
 import { applyAppMenu, planAppMenu } from './app-menu';
@@ -31,7 +31,7 @@ import {
   rendererUrlFor,
 } from './main-window';
 import { SystemTrayService } from './tray';
-import type { TrayStateService } from '../core/ports/tray-state';
+import type { TrayStateService } from '../core/tray/tray-state';
 import type { SettingsView } from '../../src-shared/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { openNotificationRoute } from './notification-click';

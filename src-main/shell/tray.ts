@@ -12,7 +12,7 @@ import {
   type PortsTrayAction,
   type PortsTrayState,
   trayBadge,
-} from '../core/ports/tray-menu';
+} from '../core/tray/tray-menu';
 
 /** Everything the tray shows. New sections add their fields here. */
 export interface TrayState {

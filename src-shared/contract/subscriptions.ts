@@ -5,7 +5,7 @@ import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode } from './shared-inputs';
+import { countryCode, dayRangeCheck, isoDay, labelInput } from './shared-inputs';
 
 export interface SubscriptionsChanged {
   profileId: string;
@@ -64,21 +64,10 @@ export const SUBSCRIPTION_USAGE_MAX_DAYS = 366;
 export const TRAFFIC_UNITS = { MB: 6, GB: 9 } as const;
 export type TrafficUnit = keyof typeof TRAFFIC_UNITS;
 
-// Control characters and the bidirectional overrides/isolates that can make a label read
-// differently from what it is (CVE-2021-42574 "Trojan Source").
-const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-
 export const subscriptionId = resourceId('Choose a subscription', SUBSCRIPTION_ID_MAX);
 export const subUserId = resourceId('Choose a sub-user', SUBSCRIPTION_ID_MAX);
 
-export const subscriptionLabel = z
-  .string()
-  .trim()
-  .min(1, 'Give it a label')
-  .max(LABEL_MAX, `At most ${LABEL_MAX} characters`)
-  .refine((value) => !FORBIDDEN_LABEL_CHARACTERS.test(value), {
-    message: 'No control or text-direction characters',
-  });
+export const subscriptionLabel = labelInput('Give it a label');
 
 export const subUserPassword = z
   .string()
@@ -124,20 +113,6 @@ export const trafficLimit = z
   })
   .nullable();
 
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD')
-  .refine((value) => {
-    const parsed = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
-  }, 'Not a calendar date');
-
-const DAY_MS = 86_400_000;
-
-function rangeDays(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
-}
-
 export const subscriptionUsageInput = z
   .strictObject({
     subscriptionId,
@@ -145,20 +120,7 @@ export const subscriptionUsageInput = z
     to: isoDay.optional(),
     subUserId: subUserId.optional(),
   })
-  .superRefine((value, context) => {
-    // One end alone is checked against today in the service (it knows the clock).
-    if (value.from === undefined || value.to === undefined) return;
-    const days = rangeDays(value.from, value.to);
-    if (days < 1) {
-      context.addIssue({ code: 'custom', path: ['to'], message: 'The end is before the start' });
-    } else if (days > SUBSCRIPTION_USAGE_MAX_DAYS) {
-      context.addIssue({
-        code: 'custom',
-        path: ['from'],
-        message: `At most ${SUBSCRIPTION_USAGE_MAX_DAYS} days (this range has ${days})`,
-      });
-    }
-  });
+  .superRefine(dayRangeCheck(SUBSCRIPTION_USAGE_MAX_DAYS));
 
 export const proxyTargeting = z.strictObject({
   country: countryCode.optional(),

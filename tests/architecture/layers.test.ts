@@ -191,6 +191,13 @@ describe('layers', () => {
     expect(folderCycles(rendererEdges, folderAt(4))).toEqual([]);
   });
 
+  it('has no import cycle between the folders of src-main (core/runtime, core/storage, …)', () => {
+    const inMain = (file: string) => relative(ROOT, file).startsWith('src-main/');
+    const mainEdges = edges.filter((edge) => inMain(edge.from) && inMain(edge.to));
+    expect(mainEdges.length).toBeGreaterThan(200);
+    expect(folderCycles(mainEdges, folderAt(3))).toEqual([]);
+  });
+
   it('finds a cycle when two folders import each other', () => {
     const edge = (from: string, to: string): ImportEdge => ({
       from: join(ROOT, from),

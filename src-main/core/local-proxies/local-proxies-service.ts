@@ -19,7 +19,7 @@ import {
 } from '../../../src-shared/contract/local-proxies';
 import type { BackgroundJob } from '../runtime/background-jobs';
 import type { Clock } from '../runtime/clock';
-import type { DomainService } from '../domain-service';
+import type { DomainService, Lifecycle } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventBus } from '../events';
 import type { SecretStore } from '../secrets/secret-store';
@@ -131,7 +131,8 @@ function portIsFree(host: string, port: number): Promise<boolean> {
  * a re-read when the upstream refuses. Registered as a background job: it starts the enabled ones
  * when this process takes the jobs and stops them when it loses them or quits.
  */
-export class LocalProxiesService implements DomainService<'localProxies'> {
+export class LocalProxiesService implements DomainService<'localProxies'>, Lifecycle {
+  readonly name = 'local proxies';
   private readonly runtimes = new Map<string, Runtime>();
   private pushPending = false;
   private readonly pushes = new AbortController();
@@ -199,8 +200,8 @@ export class LocalProxiesService implements DomainService<'localProxies'> {
         await this.remove(id);
         return { removed: true as const };
       },
-      'localProxies:start': ({ id }) => this.startOne(id),
-      'localProxies:stop': ({ id }) => this.stopOne(id),
+      'localProxies:start': ({ id }) => this.startProxy(id),
+      'localProxies:stop': ({ id }) => this.stopProxy(id),
     };
   }
 
@@ -217,7 +218,7 @@ export class LocalProxiesService implements DomainService<'localProxies'> {
   };
 
   /** At app exit: the listeners close, events stop arriving. */
-  async dispose(): Promise<void> {
+  async stop(): Promise<void> {
     this.pushes.abort();
     for (const off of this.unsubscribe) off();
     await this.stopAll();
@@ -237,7 +238,7 @@ export class LocalProxiesService implements DomainService<'localProxies'> {
     };
   }
 
-  private async add(input: ParsedCallInput<'localProxies:add'>): Promise<LocalProxyView> {
+  async add(input: ParsedCallInput<'localProxies:add'>): Promise<LocalProxyView> {
     this.ownerOnly();
     const configs = this.configs();
     if (configs.length >= LOCAL_PROXIES_MAX) {
@@ -291,7 +292,7 @@ export class LocalProxiesService implements DomainService<'localProxies'> {
     return this.view(config);
   }
 
-  private async update(input: ParsedCallInput<'localProxies:update'>): Promise<LocalProxyView> {
+  async update(input: ParsedCallInput<'localProxies:update'>): Promise<LocalProxyView> {
     this.ownerOnly();
     const configs = this.configs();
     const before = configs.find((config) => config.id === input.id);
@@ -357,7 +358,7 @@ export class LocalProxiesService implements DomainService<'localProxies'> {
     return this.view(next);
   }
 
-  private async remove(id: string): Promise<void> {
+  async remove(id: string): Promise<void> {
     this.ownerOnly();
     if (!this.configs().some((config) => config.id === id)) throw notFound(id);
     const runtime = this.runtimes.get(id);
@@ -373,7 +374,7 @@ export class LocalProxiesService implements DomainService<'localProxies'> {
     this.publish();
   }
 
-  private async startOne(id: string): Promise<LocalProxyView> {
+  async startProxy(id: string): Promise<LocalProxyView> {
     this.ownerOnly();
     const config = this.configs().find((candidate) => candidate.id === id);
     if (!config) throw notFound(id);
@@ -384,7 +385,7 @@ export class LocalProxiesService implements DomainService<'localProxies'> {
     return this.view(this.configOf(id) ?? config);
   }
 
-  private async stopOne(id: string): Promise<LocalProxyView> {
+  async stopProxy(id: string): Promise<LocalProxyView> {
     this.ownerOnly();
     const runtime = this.runtimes.get(id);
     if (runtime) await this.closeServer(runtime);

@@ -341,10 +341,6 @@ export class ProfilesService {
       }
       await this.settings.update((draft) => {
         draft.profiles = draft.profiles.filter((candidate) => candidate.id !== profileId);
-        delete draft.pendingTopUps[profileId];
-        draft.rotationSchedules = draft.rotationSchedules.filter(
-          (schedule) => schedule.profileId !== profileId,
-        );
         if (draft.activeProfileId === profileId) draft.activeProfileId = draft.profiles[0]?.id ?? null;
       });
       this.providedKeys.delete(profileId);

@@ -162,14 +162,17 @@ export class ProxyTestService implements DomainService<'proxy'> {
 
   handlers(): DomainHandlers<'proxy'> {
     return {
-      'proxy:test': async ({ target }) => {
-        const { profileId, value } = await this.options.api.active('authenticated', (client) =>
-          new CredentialLookup(client).resolve(target),
-        );
-        return this.run(profileId, target, value);
-      },
+      'proxy:test': ({ target }) => this.test(target),
       'proxy:testMany': ({ targets }) => this.testMany(targets),
     };
+  }
+
+  /** One target of the active profile: its credentials looked up in main, then the request sent through it. */
+  async test(target: ProxyTestTarget): Promise<ProxyTestResult> {
+    const { profileId, value } = await this.options.api.active('authenticated', (client) =>
+      new CredentialLookup(client).resolve(target),
+    );
+    return this.run(profileId, target, value);
   }
 
   /** Each target's lookup and test; one target's failure never stops the others. */

@@ -15,7 +15,7 @@ import {
 import { ALERT_KINDS } from '../alerts/alert-rules';
 
 /** The version written into the file; bump it (and add a migration) when the shape changes. */
-export const SETTINGS_VERSION = 1;
+export const SETTINGS_VERSION = 2;
 
 export const KEY_STORAGES = ['keychain', 'session'] as const;
 export type KeyStorage = (typeof KEY_STORAGES)[number];
@@ -106,16 +106,6 @@ const desktopSchema = z.object({
   startMinimized: z.boolean().default(false),
 });
 
-/**
- * Scheduled rotations belong to a later slice: only the members every schedule has are fixed
- * here, others pass through untouched. Never a rotation link (it carries the key).
- */
-export const rotationScheduleSchema = z.looseObject({
-  portId: z.string().min(1),
-  profileId: z.string().min(1),
-});
-export type RotationSchedule = z.infer<typeof rotationScheduleSchema>;
-
 /** Each OS notification kind the user can turn off (`core/notifications/notification-kinds.ts`). */
 const notificationsSchema = z.object({
   'rotation-new-ip': z.boolean().default(true),
@@ -158,9 +148,6 @@ export const settingsSchema = z
     activeProfileId: z.string().nullable().default(null),
     polling: pollingSchema.prefault({}),
     alerts: alertsSchema.prefault({}),
-    rotationSchedules: z.array(rotationScheduleSchema).default([]),
-    /** Top-ups still being watched, by profile id, so that the watcher resumes after a restart. */
-    pendingTopUps: z.record(z.string(), z.array(z.string().min(1).max(128))).default({}),
     ui: uiSchema.prefault({}),
     desktop: desktopSchema.prefault({}),
     notifications: notificationsSchema.prefault({}),

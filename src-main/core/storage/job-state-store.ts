@@ -2,9 +2,15 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFileAtomic } from '../../lib/atomic-file';
-import { describeIssue, findSecretLikeMember } from '../settings/settings-store';
 import { withFileLock, type FileLockOptions } from './file-lock';
-import { deepFreeze, fileStamp, freePath, readTextOrNull } from './json-file';
+import {
+  deepFreeze,
+  describeIssue,
+  fileStamp,
+  findSecretLikeMember,
+  freePath,
+  readTextOrNull,
+} from './json-file';
 
 /**
  * `state.json`, beside `settings.json` in the data folder: what background jobs must not lose

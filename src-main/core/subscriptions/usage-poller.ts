@@ -54,8 +54,18 @@ export interface UsagePollerOptions {
   policy: () => PollerPolicy;
   /** Whether a window is showing (the shell tells; web mode: always true). */
   windowVisible?: boolean;
+  /** Subscribes to settings changes (`SettingsStore.subscribe`): each reads the deadline again. */
+  settingsChanges?: (listener: () => void) => unknown;
+  /** Subscribes to profile changes (`ProfilesService.onChange`); see `RESCHEDULING_CHANGES`. */
+  profileChanges?: (listener: (change: { kind: string }) => void) => unknown;
   log?: (line: string) => void;
 }
+
+/**
+ * A profile that only lives in memory (the demo, a key from the environment) changes no setting:
+ * without these the poller would first read it at whatever deadline it was already waiting for.
+ */
+const RESCHEDULING_CHANGES = new Set(['created', 'key', 'connection']);
 
 interface ProfileSchedule {
   nextDue: number;
@@ -78,6 +88,10 @@ export class UsagePoller {
       nextDeadline: () => this.nextDeadline(),
       run: ({ signal }) => this.cycle(signal),
       ...(options.log ? { log: options.log } : {}),
+    });
+    options.settingsChanges?.(() => this.reschedule('settings changed'));
+    options.profileChanges?.((change) => {
+      if (RESCHEDULING_CHANGES.has(change.kind)) this.reschedule(`profile ${change.kind}`);
     });
   }
 
