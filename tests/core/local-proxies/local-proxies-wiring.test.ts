@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import type { LocalProxyView } from '../../../src-shared/contract';
 import {
   listSubUsers,
@@ -401,6 +402,40 @@ describe('a local proxy across a restart of the app core', () => {
         await second.core.dispose();
       }
     } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('live stats of a local proxy', () => {
+  it('reach every window at most once a second while tools use it, on the app’s clock', async () => {
+    const sandbox = await TestSandbox.start();
+    const clock = new FakeClock(Date.parse('2026-03-10T12:00:00Z'));
+    const h = await createHarness(sandbox, { clock });
+    try {
+      await h.call('demo:start');
+      const port = await manualPort(sandbox);
+      const local = await h.call('localProxies:add', {
+        upstream: { kind: 'port', portId: port.id },
+        listenPort: await freePort(),
+      });
+      const pushes = () =>
+        h.allEvents.filter((event) => event.channel === 'localProxies:changed').map((event) => event.payload);
+      const before = pushes().length;
+      await Promise.all([
+        viaHttp(local.listen.port),
+        viaSocks(local.listen.port),
+        viaConnect(local.listen.port),
+      ]);
+      // Nothing yet: the push waits for its second.
+      expect(pushes()).toHaveLength(before);
+      await clock.advance(1_000);
+      const pushed = pushes().slice(before) as { proxies: LocalProxyView[] }[];
+      expect(pushed).toHaveLength(1);
+      expect(pushed[0]?.proxies[0]?.stats).toMatchObject({ requests: 3, failures: 0 });
+      expect(pushed[0]?.proxies[0]?.stats.bytesDown).toBeGreaterThan(0);
+    } finally {
+      await h.core.dispose();
       await sandbox.close();
     }
   });
