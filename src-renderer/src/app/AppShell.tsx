@@ -6,6 +6,7 @@ import { Notices } from '../features/app/Notices';
 import { SlowCallNotice } from '../features/app/SlowCallNotice';
 import { StatusBar } from '../features/app/StatusBar';
 import { CatalogScreen } from '../features/catalog/CatalogScreen';
+import { LocalProxiesScreen } from '../features/local-proxies/LocalProxiesScreen';
 import { OnboardingScreen } from '../features/onboarding/OnboardingScreen';
 import { PortsScreen } from '../features/ports/PortsScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
@@ -18,6 +19,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
   subscriptions: () => <SubscriptionsScreen />,
   topups: () => <TopUpsScreen />,
   catalog: () => <CatalogScreen />,
+  'local-proxies': () => <LocalProxiesScreen />,
   settings: () => <SettingsScreen />,
 };
 

@@ -1,6 +1,7 @@
 import type { SubUser, Subscription } from '../../../src-shared/api-types';
 import type {
   AppState,
+  LocalProxiesChanged,
   PortsChanged,
   PortsRotation,
   RendererApi,
@@ -12,6 +13,7 @@ import { transportConnected, type OnConnected } from '../api/transport-events';
 import { followDeepLink, parseDeepLink } from './deep-links';
 import { useAlertsStore } from '../features/alerts/alerts-store';
 import { useAppStore } from '../features/app/app-store';
+import { useLocalProxiesStore } from '../features/local-proxies/local-proxies-store';
 import { useSlowCallsStore } from '../features/app/slow-calls-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useSettingsStore } from '../features/settings/settings-store';
@@ -33,6 +35,7 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `tray:changed` replaces the active profile's ports pinned to the tray;
  * - `settings:changed` replaces the settings;
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
+ * - `localProxies:changed` replaces the local proxies (every profile's) with their live stats;
  * - `app:navigate` (a clicked OS notification) opens its route once its shape is checked; a window
  *   created by that click has the route in its URL instead, followed once the app state is read;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
@@ -53,6 +56,7 @@ const RELOADABLE = [
   useSettingsStore,
   useAlertsStore,
   useTopUpWizardStore,
+  useLocalProxiesStore,
 ] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -124,6 +128,18 @@ function isTrayView(payload: unknown): payload is TrayView & { profileId: string
   );
 }
 
+/** `localProxies:changed`: every local proxy, each with its id, address and stats. */
+function isLocalProxiesChanged(payload: unknown): payload is LocalProxiesChanged {
+  return (
+    isObject(payload) &&
+    Array.isArray(payload.proxies) &&
+    payload.proxies.every(
+      (item) =>
+        isObject(item) && typeof item.id === 'string' && typeof item.url === 'string' && isObject(item.stats),
+    )
+  );
+}
+
 /** Reads the app state again and, after a reconnect, every list that was loaded. */
 export async function resync(reconnect: boolean): Promise<void> {
   await useAppStore.getState().load();
@@ -163,6 +179,9 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
         forActiveProfile((changed: Subscription[]) =>
           useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload)),
         )(payload);
+      }),
+      api.localProxies.onChanged((payload) => {
+        if (isLocalProxiesChanged(payload)) useLocalProxiesStore.getState().applyChanged(payload);
       }),
       api.alerts.onRaised((payload) => {
         if (isObject(payload) && isObject(payload.alert) && typeof payload.alert.id === 'string') {

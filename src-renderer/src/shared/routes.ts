@@ -9,6 +9,7 @@ export const SCREENS = [
   { id: 'subscriptions', label: 'Subscriptions' },
   { id: 'topups', label: 'Top-ups' },
   { id: 'catalog', label: 'Catalog' },
+  { id: 'local-proxies', label: 'Local proxies' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 

@@ -38,7 +38,7 @@ describe('App', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Ports', 'Subscriptions', 'Top-ups', 'Catalog', 'Settings']);
+    ).toEqual(['Ports', 'Subscriptions', 'Top-ups', 'Catalog', 'Local proxies', 'Settings']);
     expect(within(nav).getByRole('link', { name: 'Ports' }).getAttribute('aria-current')).toBe('page');
     expect(await screen.findByText('Sneaker drops LA')).toBeTruthy();
     const status = screen.getByRole('contentinfo');

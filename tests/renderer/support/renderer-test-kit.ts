@@ -2,6 +2,7 @@ import { act, cleanup } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
+import { useLocalProxiesStore } from '../../../src-renderer/src/features/local-proxies/local-proxies-store';
 import { useOnboardingStore } from '../../../src-renderer/src/features/onboarding/onboarding-store';
 import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { useProfilesStore } from '../../../src-renderer/src/features/profiles/profiles-store';
@@ -14,6 +15,7 @@ import { createFakeApi, type FakeApi, type FakeHandlers } from './fake-api';
 const STORES = [
   useAppStore,
   useCatalogStore,
+  useLocalProxiesStore,
   useOnboardingStore,
   usePortsStore,
   useProfilesStore,

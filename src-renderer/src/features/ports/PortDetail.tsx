@@ -8,6 +8,7 @@ import { TextField } from '../../shared/components/TextField';
 import { Time } from '../../shared/components/Time';
 import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
+import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { IpHistoryPanel } from './IpHistoryPanel';
 import { usePlaceNames } from './place-names';
 import { LABEL_MAX, ROTATION_INTERVAL_MINUTES } from './port-limits';
@@ -287,6 +288,14 @@ export function PortDetail({ port }: { port: MobilePortView }) {
       </p>
       <RotatePanel portId={port.id} label={name} />
       <CredentialsPanel port={port} />
+      <section className="panel" aria-labelledby="local-proxy-heading">
+        <h2 id="local-proxy-heading">Local proxy</h2>
+        <p className="muted small">
+          An address on this computer (HTTP and SOCKS5) that adds this port&apos;s credentials itself and
+          follows its rotations, password resets and relocations.
+        </p>
+        <LocalProxyAction upstream={{ kind: 'port', portId: port.id }} name={name} />
+      </section>
       <SettingsPanel key={port.id} port={port} />
       <SchedulePanel key={`schedule-${port.id}`} portId={port.id} />
       <TrayPinPanel portId={port.id} />

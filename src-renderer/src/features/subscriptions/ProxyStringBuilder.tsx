@@ -10,6 +10,7 @@ import { type SaveOutcome, useAppStore } from '../app/app-store';
 import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { useCities, useCountries, useStates } from '../catalog/catalog-hooks';
 import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
+import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import { CopyButton } from '../../shared/components/CopyButton';
 import { CredentialFormatSelect } from './CredentialFormatSelect';
@@ -304,6 +305,17 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
         </p>
       ) : null}
       {line !== null && built ? <TestProxyButton target={built} label="this string" /> : null}
+      {line !== null && built?.kind === 'subscription' ? (
+        <LocalProxyAction
+          upstream={{
+            kind: 'subscription',
+            subscriptionId: built.subscriptionId,
+            ...(built.subUserId ? { subUserId: built.subUserId } : {}),
+            ...(built.targeting ? { targeting: built.targeting } : {}),
+          }}
+          name="this string"
+        />
+      ) : null}
       {line !== null && built ? (
         <SessionTests built={built} sessionPrefix={session || 's'} count={count} />
       ) : null}

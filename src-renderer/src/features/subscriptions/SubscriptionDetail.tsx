@@ -14,6 +14,7 @@ import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import { CopyButton } from '../../shared/components/CopyButton';
 import { CredentialFormatSelect } from './CredentialFormatSelect';
+import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { ProxyStringBuilder } from './ProxyStringBuilder';
 import { SubUsersPanel } from './SubUsersPanel';
 import { PRODUCTS } from './SubscriptionsList';
@@ -151,6 +152,15 @@ function Credentials({ subscription }: { subscription: Subscription }) {
           <CopyButton text={line.text} what="proxy line" />
         </p>
       ) : null}
+      <h3>Local proxy</h3>
+      <p className="muted small">
+        An address on this computer that adds these credentials itself; for targeting, use the string
+        builder&apos;s “Local proxy…”.
+      </p>
+      <LocalProxyAction
+        upstream={{ kind: 'subscription', subscriptionId: subscription.id }}
+        name={`${subscription.label} main user`}
+      />
     </section>
   );
 }
