@@ -65,6 +65,32 @@ export interface LocalProxiesServiceOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * A local proxy run in the foreground by the command line (`local-proxy run`), outside the saved
+ * list: a configured one by id, or an upstream given on the spot (for the active profile).
+ */
+export interface DetachedRunSpec {
+  id?: string | undefined;
+  upstream?: LocalProxyUpstream | undefined;
+  /** Default: the configured port, else the first free one from 24000. */
+  listenPort?: number | undefined;
+  bindAddress?: string | undefined;
+  allowNetwork?: boolean | undefined;
+  auth?: { username: string; password: string } | undefined;
+  /** Told of every request that did not get through (the command line writes it to stderr). */
+  onFailure?: (error: LocalProxyError) => void;
+}
+
+export interface DetachedLocalProxy {
+  id: string | null;
+  label: string;
+  url: string;
+  listen: { host: string; port: number };
+  upstream: LocalProxyUpstream;
+  stats(): LocalProxyStats;
+  close(): Promise<void>;
+}
+
 /** What one local proxy's upstream is called, read with its credentials. */
 interface TargetRead {
   credentials: UpstreamCredentials;
@@ -134,6 +160,8 @@ function portIsFree(host: string, port: number): Promise<boolean> {
 export class LocalProxiesService implements DomainService<'localProxies'>, Lifecycle {
   readonly name = 'local proxies';
   private readonly runtimes = new Map<string, Runtime>();
+  /** Runs of the command line: kept current from events like the others, never saved. */
+  private readonly detached = new Set<Runtime>();
   private pushPending = false;
   private readonly pushes = new AbortController();
   private readonly unsubscribe: (() => void)[] = [];
@@ -222,6 +250,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     this.pushes.abort();
     for (const off of this.unsubscribe) off();
     await this.stopAll();
+    await this.closeDetached();
   }
 
   // ---- calls --------------------------------------------------------------------------------------
@@ -396,6 +425,73 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     return this.view(config);
   }
 
+  /**
+   * Runs a local proxy in this process until `close` (the command line's `local-proxy run`): no
+   * ownership of background jobs needed, nothing saved. Its upstream is read at once, so an unknown
+   * port or sub-user fails here; afterwards it follows this process's events and re-reads on a 407.
+   */
+  async runDetached(spec: DetachedRunSpec): Promise<DetachedLocalProxy> {
+    const saved = spec.id === undefined ? undefined : this.configOf(spec.id);
+    if (spec.id !== undefined && !saved) throw notFound(spec.id);
+    const upstream = spec.upstream ?? saved?.upstream;
+    if (!upstream) {
+      throw new AppError('invalid_input', 'Name a local proxy or what to forward to.', [
+        { field: 'upstream', message: 'A port, or a subscription (and sub-user), or a local proxy id.' },
+      ]);
+    }
+    checkTargeting(upstream);
+    let profileId: string;
+    let target: TargetRead;
+    if (saved && spec.upstream === undefined) {
+      const resolved = this.profileIdOf(saved);
+      if (!resolved) throw profileGone(saved);
+      profileId = resolved;
+      target = await this.options.api.forProfile(profileId, 'authenticated', (client) =>
+        readTarget(client, upstream),
+      );
+    } else {
+      const read = await this.options.api.active('authenticated', (client) => readTarget(client, upstream));
+      profileId = read.profileId;
+      target = read.value;
+    }
+    const bindAddress = spec.bindAddress ?? saved?.bindAddress ?? '127.0.0.1';
+    const password = spec.auth?.password ?? (saved ? await this.passwordOf(saved) : null);
+    const username = spec.auth?.username ?? saved?.auth?.username ?? null;
+    const config: LocalProxyConfig = {
+      id: saved?.id ?? `run-${randomUUID().slice(0, 8)}`,
+      label: saved?.label ?? target.name,
+      profileId: profileId === this.options.demoProfileId() ? DEMO_PROFILE_ALIAS : profileId,
+      listenPort:
+        spec.listenPort ?? saved?.listenPort ?? (await this.suggestFree(bindAddress, this.configs())),
+      bindAddress,
+      allowNetwork: spec.allowNetwork ?? saved?.allowNetwork ?? false,
+      auth: username === null ? null : { username },
+      upstream,
+      closeOnRotation: saved?.closeOnRotation ?? false,
+      enabled: true,
+      createdAt: new Date(this.options.clock.now()).toISOString(),
+    };
+    const runtime = this.newRuntime(config);
+    runtime.resolver.apply(target.credentials);
+    await this.listen(runtime, username === null ? null : password, (error) => spec.onFailure?.(error));
+    this.detached.add(runtime);
+    const server = runtime.server;
+    if (!server) throw new AppError('listen_failed', 'The local proxy did not start.');
+    const address = server.address;
+    return {
+      id: saved?.id ?? null,
+      label: config.label,
+      url: urlFor({ ...config, listenPort: address.port }),
+      listen: address,
+      upstream,
+      stats: () => server.stats(),
+      close: async () => {
+        this.detached.delete(runtime);
+        await this.closeServer(runtime);
+      },
+    };
+  }
+
   // ---- listeners ----------------------------------------------------------------------------------
 
   private async startAll(): Promise<void> {
@@ -420,7 +516,17 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     this.publish();
   }
 
-  private async listen(runtime: Runtime, password: string | null): Promise<void> {
+  /** At app exit the command line's runs close too. */
+  private async closeDetached(): Promise<void> {
+    for (const runtime of [...this.detached]) await this.closeServer(runtime);
+    this.detached.clear();
+  }
+
+  private async listen(
+    runtime: Runtime,
+    password: string | null,
+    onError?: (error: LocalProxyError) => void,
+  ): Promise<void> {
     const { config } = runtime;
     if (config.auth && password === null) {
       runtime.listenError =
@@ -438,7 +544,10 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
         upstream: runtime,
         label: config.label,
         ...(this.options.limits ? { limits: this.options.limits } : {}),
-        onFailure: (failure) => this.recordFailure(runtime, failure),
+        onFailure: (failure) => {
+          this.recordFailure(runtime, failure);
+          if (onError && runtime.lastError) onError(runtime.lastError);
+        },
         onActivity: () => this.schedulePush(),
         ...(this.options.log ? { log: this.options.log } : {}),
       });
@@ -493,7 +602,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
   }
 
   private *runtimesOf(profileId: string): Iterable<Runtime> {
-    for (const runtime of this.runtimes.values()) {
+    for (const runtime of [...this.runtimes.values(), ...this.detached]) {
       if (this.profileIdOf(runtime.config) === profileId) yield runtime;
     }
   }
@@ -501,28 +610,30 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
   private runtimeFor(config: LocalProxyConfig): Runtime {
     let runtime = this.runtimes.get(config.id);
     if (!runtime) {
-      runtime = new Runtime(
-        config,
-        (owner) =>
-          new UpstreamResolver({
-            read: async () => {
-              const profileId = this.profileIdOf(owner.config);
-              if (!profileId) throw profileGone(owner.config);
-              const upstream = owner.config.upstream;
-              const { credentials } = await this.options.api.forProfile(
-                profileId,
-                'authenticated',
-                (client) => readTarget(client, upstream),
-              );
-              return credentials;
-            },
-            now: () => this.options.clock.now(),
-            onChange: () => this.schedulePush(),
-          }),
-      );
+      runtime = this.newRuntime(config);
       this.runtimes.set(config.id, runtime);
     }
     return runtime;
+  }
+
+  private newRuntime(config: LocalProxyConfig): Runtime {
+    return new Runtime(
+      config,
+      (owner) =>
+        new UpstreamResolver({
+          read: async () => {
+            const profileId = this.profileIdOf(owner.config);
+            if (!profileId) throw profileGone(owner.config);
+            const upstream = owner.config.upstream;
+            const { credentials } = await this.options.api.forProfile(profileId, 'authenticated', (client) =>
+              readTarget(client, upstream),
+            );
+            return credentials;
+          },
+          now: () => this.options.clock.now(),
+          onChange: () => this.schedulePush(),
+        }),
+    );
   }
 
   private async passwordOf(config: LocalProxyConfig): Promise<string | null> {
