@@ -356,6 +356,42 @@ describe('local proxies through the composition root, against the sandbox gatewa
     ).toBe(true);
   });
 
+  it('runs one in the foreground for the command line, by id or for an upstream given on the spot, without saving it', async () => {
+    const port = await manualPort(sandbox);
+    const failures: string[] = [];
+    const run = await h.core.services.localProxies.runDetached({
+      upstream: { kind: 'port', portId: port.id },
+      listenPort: await freePort(),
+      onFailure: (error) => failures.push(error.kind),
+    });
+    expect(run.url).toBe(`http://127.0.0.1:${run.listen.port}`);
+    expect(echoOf(await viaSocks(run.listen.port)).exit.ip).toBe(port.currentIp);
+    expect((await h.call('localProxies:list')).proxies).toEqual([]);
+
+    // It follows the app's own events like a saved one.
+    await h.call('ports:resetPassword', { portId: port.id });
+    await sandbox.advance(61);
+    expect((await viaHttp(run.listen.port)).status).toBe(200);
+    expect(run.stats().requests).toBe(2);
+    await run.close();
+    await expect(viaHttp(run.listen.port)).rejects.toThrow(/ECONNREFUSED/);
+
+    const saved = await h.call('localProxies:add', {
+      upstream: { kind: 'port', portId: port.id },
+      listenPort: await freePort(),
+      start: false,
+    });
+    const byId = await h.core.services.localProxies.runDetached({ id: saved.id });
+    expect(byId).toMatchObject({ id: saved.id, label: saved.label, url: saved.url });
+    expect((await viaHttp(saved.listen.port)).status).toBe(200);
+    await byId.close();
+    expect(failures).toEqual([]);
+    const unknown = await h.core.services.localProxies
+      .runDetached({ upstream: { kind: 'port', portId: 'port_nope' } })
+      .catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ code: 'not_found' });
+  });
+
   it('answers a web page that finds the port with 400, and never relays to anything but its upstream', async () => {
     const { listen } = await portProxy();
     const direct = await fetch(`http://127.0.0.1:${listen}/`);
