@@ -159,7 +159,7 @@ export interface LocalProxyView {
   listen: { host: string; port: number };
   allowNetwork: boolean;
   /** The local user name tools must send; the password is never shown. */
-  auth: { username: string; passwordSaved: boolean } | null;
+  auth: { username: string } | null;
   upstream: LocalProxyUpstream;
   /** The upstream as last read (host and port only; never the user name or password). */
   upstreamEndpoint: { host: string; port: number } | null;

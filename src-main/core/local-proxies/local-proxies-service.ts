@@ -723,7 +723,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
       url: urlFor(config),
       listen: { host: config.bindAddress, port: config.listenPort },
       allowNetwork: config.allowNetwork,
-      auth: config.auth ? { username: config.auth.username, passwordSaved: true } : null,
+      auth: config.auth ? { username: config.auth.username } : null,
       upstream: config.upstream,
       upstreamEndpoint: runtime?.resolver.endpoint ?? null,
       closeOnRotation: config.closeOnRotation,

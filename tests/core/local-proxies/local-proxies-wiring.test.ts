@@ -224,7 +224,7 @@ describe('local proxies through the composition root, against the sandbox gatewa
       listenPort: await freePort(),
       auth: login,
     });
-    expect(local.auth).toEqual({ username: 'tool', passwordSaved: true });
+    expect(local.auth).toEqual({ username: 'tool' });
     expect(JSON.stringify(local)).not.toContain(login.password);
 
     const refused = await viaHttp(local.listen.port);
