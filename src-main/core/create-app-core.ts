@@ -177,6 +177,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     watcher: topUpWatcher,
     links: topUpLinks,
     demo,
+    onProfileChange: (listener) => profiles.onChange(listener),
     log,
   });
 

@@ -35,7 +35,9 @@ export type AppErrorCode =
   // app:openExternal: the OS had no app for the link
   | 'link_not_opened'
   // a change only the process that owns background jobs may make (schedules)
-  | 'not_job_owner';
+  | 'not_job_owner'
+  // a top-up attempt begun under another profile, with no matching top-up on this account
+  | 'attempt_elsewhere';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so
