@@ -27,6 +27,7 @@ import { ApiCaller } from './session/api-caller';
 import { ClientPool } from './session/client-pool';
 import { ConnectionMonitor } from './session/connection-monitor';
 import { UiCalls } from './session/ui-calls';
+import { SettingsFollower } from './settings/settings-follower';
 import { SettingsService } from './settings/settings-service';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
 import { pollerPolicy } from './subscriptions/poller-policy';
@@ -88,6 +89,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     profiles,
     connection: () => monitor.state(),
     connectionChanges: (listener) => monitor.subscribe(listener),
+    settings,
     keychainStatus: deps.keychainStatus,
     demoRunning: () => demoSession.running,
     jobs,
@@ -221,6 +223,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     log,
   });
 
+  const settingsService = new SettingsService(settings, events);
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -232,7 +235,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     }),
     profiles: new ProfilesController({ profiles, monitor, state, demo }),
     demo,
-    settings: new SettingsService(settings, events),
+    settings: settingsService,
     catalog,
     ports,
     subscriptions,
@@ -246,6 +249,9 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   for (const job of [relocations, schedules.job, usagePoller, topUpWatcher, topups.intentsJob])
     backgroundJobs.add(job);
   const lifecycle: Lifecycle[] = [
+    // Every process follows what the other one saves; the owner's jobs read settings as they are.
+    new SettingsFollower(settings, clock, log),
+    { name: 'settings', stop: () => settingsService.stop() },
     {
       name: 'job state',
       start: () => {
