@@ -4,7 +4,6 @@ export interface CliStream {
   isTTY?: boolean;
   columns?: number;
   on?(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
-  off?(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
 }
 
 const STYLES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39] } as const;
@@ -85,10 +84,12 @@ export class Output {
     this.err('\r\u001b[2K');
   }
 
+  /**
+   * The end of the run. The error listeners stay: a closed pipe reports EPIPE after the last
+   * write returned, possibly after `runCli` resolved, and must stay quiet then too.
+   */
   detach(): void {
     this.clearProgress();
-    this.stdout.off?.('error', this.onError);
-    this.stderr.off?.('error', this.onError);
   }
 
   private err(text: string): void {

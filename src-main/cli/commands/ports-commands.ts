@@ -139,7 +139,7 @@ async function relocate(context: CommandContext, input: unknown): Promise<ExitCo
   let port = await context.call('ports:relocate', input);
   if (context.options.wait === true) {
     const deadline = clock.now() + timeoutMs(context, 600);
-    while (port.status === 'provisioning') {
+    while (port.status === 'provisioning' && !out.closed) {
       if (clock.now() + RELOCATION_POLL_MS > deadline) {
         out.error(`${port.id} is still moving to its new modem (provisioning) when --timeout ends`);
         printValue(context, portsCommands.relocate, port);

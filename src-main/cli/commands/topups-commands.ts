@@ -60,7 +60,8 @@ async function follow(context: CommandContext, first: TopUp): Promise<{ topUp: T
   const { out, clock } = context;
   const deadline = clock.now() + timeoutMs(context, WAIT_DEFAULT_SECONDS);
   let topUp = first;
-  while (!topUp.final) {
+  // A reader that went away (`| head`) has stopped listening: so do we.
+  while (!topUp.final && !out.closed) {
     const interval = topUp.status === 'verifying' ? TOP_UP_POLL_MS.verifying : TOP_UP_POLL_MS.waiting;
     if (clock.now() + interval > deadline) {
       out.error(`Top-up ${topUp.id} is still ${topUp.status} when --timeout ends`);
@@ -71,7 +72,7 @@ async function follow(context: CommandContext, first: TopUp): Promise<{ topUp: T
     topUp = await context.call('topups:get', { topUpId: topUp.id });
   }
   out.clearProgress();
-  if (topUp.status === 'credited') return { topUp, code: EXIT.done };
+  if (!topUp.final || topUp.status === 'credited') return { topUp, code: EXIT.done };
   out.error(`Top-up ${topUp.id} ended ${topUp.status} without being credited`);
   return { topUp, code: EXIT.failed };
 }
