@@ -64,7 +64,7 @@ export interface CommandSpec {
   /** Other channels the command may call (their scopes are checked before anything runs). */
   also?: readonly CallChannel[];
   summary: string;
-  /** Whole command lines, e.g. `proxy-manager ports rotate mp_1 --until-new 3`. */
+  /** Whole command lines, e.g. `proxy-manager ports rotate port_1 --until-new 3`. */
   examples: readonly string[];
   fields?: FieldOverrides & { generate?: Record<string, () => unknown> };
   extra?: readonly ExtraOption[];

@@ -48,7 +48,7 @@ const VALUED_GLOBALS = new Set(
 );
 
 /**
- * The commands the command line names (`ports rotate mp_1 --json` names `ports rotate`). Only their
+ * The commands the command line names (`ports rotate port_1 --json` names `ports rotate`). Only their
  * flags are derived from the contract's schemas: help and a usage error never load zod for the
  * whole tree, which is most of the start-up time.
  */

@@ -149,7 +149,15 @@ export function deriveFields(channel: CallChannel, overrides: FieldOverrides = {
     const placeholder =
       overrides.placeholder?.[path] ??
       custom?.placeholder ??
-      (kind === 'integer' || kind === 'number' ? 'n' : kind === 'string[]' ? flag : 'value');
+      (kind === 'integer' || kind === 'number'
+        ? 'n'
+        : kind === 'string[]'
+          ? flag
+          : notes.includes('YYYY-MM-DD')
+            ? 'date'
+            : /Id$/.test(name)
+              ? 'id'
+              : 'value');
     fields.push({
       path,
       flag,

@@ -111,7 +111,7 @@ export const appCommands = {
     path: ['test', 'port'],
     channel: 'proxy:test',
     summary: 'Test a mobile port: one request through it, with its exit IP and timings',
-    examples: ['proxy-manager test port mp_1', 'proxy-manager test port mp_1 --protocol socks5 --json'],
+    examples: ['proxy-manager test port port_1', 'proxy-manager test port port_1 --protocol socks5 --json'],
     fields: {
       args: ['target.portId'],
       variant: { target: 'port' },

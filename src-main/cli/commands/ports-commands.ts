@@ -175,7 +175,11 @@ async function history(context: CommandContext, input: unknown): Promise<ExitCod
   return EXIT.done;
 }
 
-const portArg = { args: ['portId'], rename: { portId: 'port-id' } };
+const portArg = {
+  args: ['portId'],
+  rename: { portId: 'port-id' },
+  describe: { portId: 'the port’s id, from `ports list`' },
+};
 
 export const portsCommands = {
   list: {
@@ -189,7 +193,7 @@ export const portsCommands = {
     path: ['ports', 'show'],
     channel: 'ports:get',
     summary: 'Show one mobile port',
-    examples: ['proxy-manager ports show mp_1'],
+    examples: ['proxy-manager ports show port_1'],
     fields: portArg,
     render: (port: MobilePortView, context) => details(context.out, port),
   },
@@ -198,14 +202,15 @@ export const portsCommands = {
     channel: 'ports:rotate',
     summary: 'Rotate the IP of a port now (one rotation per 30 seconds)',
     examples: [
-      'proxy-manager ports rotate mp_1',
-      'proxy-manager ports rotate mp_1 --until-new 5 --max-tries 3',
-      'proxy-manager ports rotate mp_1 --wait --json',
+      'proxy-manager ports rotate port_1',
+      'proxy-manager ports rotate port_1 --until-new 5 --max-tries 3',
+      'proxy-manager ports rotate port_1 --wait --json',
     ],
     fields: {
       ...portArg,
       rename: { ...portArg.rename, 'untilNew.lastN': 'until-new', 'untilNew.maxTries': 'max-tries' },
       describe: {
+        ...portArg.describe,
         'untilNew.lastN': 'rotate again until the IP is not among the port’s last N IPs',
         'untilNew.maxTries': 'with --until-new: rotations at most',
       },
@@ -224,8 +229,8 @@ export const portsCommands = {
     also: ['ports:exportIpHistory'],
     summary: 'Show the IP history of a port, with the app’s receipts',
     examples: [
-      'proxy-manager ports history mp_1 --per-page 50',
-      'proxy-manager ports history mp_1 --csv > ips.csv',
+      'proxy-manager ports history port_1 --per-page 50',
+      'proxy-manager ports history port_1 --csv > ips.csv',
     ],
     fields: { ...portArg, defaults: { page: 1, perPage: 20 } },
     extra: [{ flags: '--csv', help: 'every page as CSV' }],
@@ -246,7 +251,7 @@ export const portsCommands = {
     path: ['ports', 'receipts'],
     channel: 'ports:receipts',
     summary: 'Show the app’s receipts of the rotations of a port, newest first',
-    examples: ['proxy-manager ports receipts mp_1'],
+    examples: ['proxy-manager ports receipts port_1'],
     fields: portArg,
     render: (receipts: RotationReceipt[], context) =>
       table(context.out, receipts, [
@@ -261,7 +266,7 @@ export const portsCommands = {
     path: ['ports', 'usage'],
     channel: 'ports:usage',
     summary: 'Show the daily traffic of a port (for information: bandwidth is unlimited)',
-    examples: ['proxy-manager ports usage mp_1 --from 2026-03-01 --to 2026-03-10'],
+    examples: ['proxy-manager ports usage port_1 --from 2026-03-01 --to 2026-03-10'],
     fields: portArg,
     render: renderUsage,
   },
@@ -270,8 +275,8 @@ export const portsCommands = {
     channel: 'ports:relocate',
     also: ['ports:get'],
     summary: 'Move a port to another country, carrier or city (it is provisioning for a while)',
-    examples: ['proxy-manager ports relocate mp_1 --country US --carrier verizon --wait'],
-    fields: { ...portArg, describe: { city: 'a city id from `catalog cities`' } },
+    examples: ['proxy-manager ports relocate port_1 --country US --carrier tmobile_us --wait'],
+    fields: { ...portArg, describe: { ...portArg.describe, city: 'a city id from `catalog cities`' } },
     extra: [WAIT, timeout(600)],
     run: relocate,
     render: (port: MobilePortView, context) => details(context.out, port),
@@ -288,8 +293,8 @@ export const portsCommands = {
     channel: 'schedules:set',
     summary: 'Rotate ports on a schedule (runs in the desktop app or web mode)',
     examples: [
-      'proxy-manager ports schedule set mp_1 --every 600',
-      "proxy-manager ports schedule set mp_1 mp_2 --cron '0 * * * *' --timezone Europe/Berlin --stagger 60",
+      'proxy-manager ports schedule set port_1 --every 600',
+      "proxy-manager ports schedule set port_1 port_2 --cron '0 * * * *' --timezone Europe/Berlin --stagger 60",
     ],
     fields: {
       args: ['portIds'],
@@ -319,7 +324,7 @@ export const portsCommands = {
     path: ['ports', 'schedule', 'rm'],
     channel: 'schedules:remove',
     summary: 'Remove the schedules of ports',
-    examples: ['proxy-manager ports schedule rm mp_1 mp_2'],
+    examples: ['proxy-manager ports schedule rm port_1 port_2'],
     fields: { args: ['portIds'], rename: { portIds: 'port-ids' } },
     render: renderSchedules,
   },

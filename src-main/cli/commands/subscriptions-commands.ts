@@ -28,10 +28,15 @@ const trafficLimitField = {
   },
 };
 
-const subscriptionArg = { args: ['subscriptionId'], rename: { subscriptionId: 'subscription-id' } };
+const subscriptionArg = {
+  args: ['subscriptionId'],
+  rename: { subscriptionId: 'subscription-id' },
+  describe: { subscriptionId: 'the subscription’s id, from `subs list`' },
+};
 const subUserArgs = {
   args: ['subscriptionId', 'subUserId'],
   rename: { subscriptionId: 'subscription-id', subUserId: 'sub-user-id' },
+  describe: { ...subscriptionArg.describe, subUserId: 'the sub-user’s id, from `subs subusers list`' },
 };
 
 function renderSubscriptions(subscriptions: Subscription[], context: CommandContext): string {
@@ -137,7 +142,10 @@ export const subscriptionsCommands = {
       ...subUserArgs,
       custom: trafficLimitField,
       rename: { ...subUserArgs.rename, trafficLimit: 'limit' },
-      describe: { enabled: 'let the sub-user use the proxy (--no-enabled stops it)' },
+      describe: {
+        ...subUserArgs.describe,
+        enabled: 'let the sub-user use the proxy (--no-enabled stops it)',
+      },
     },
     render: (subUser: SubUser, context) => details(context.out, subUser),
   },
@@ -161,6 +169,7 @@ export const subscriptionsCommands = {
       ...subscriptionArg,
       rename: { ...subscriptionArg.rename, subUserId: 'sub-user' },
       describe: {
+        ...subscriptionArg.describe,
         subUserId: 'a sub-user instead of the main user',
         'targeting.state': 'a state id from `catalog states`',
         'targeting.city': 'a city id from `catalog cities`',

@@ -121,7 +121,11 @@ async function show(context: CommandContext, input: unknown): Promise<ExitCode> 
   return followed.code;
 }
 
-const topUpArg = { args: ['topUpId'], rename: { topUpId: 'top-up-id' } };
+const topUpArg = {
+  args: ['topUpId'],
+  rename: { topUpId: 'top-up-id' },
+  describe: { topUpId: 'the top-up’s id, from `topups list`' },
+};
 
 export const topUpsCommands = {
   list: {
