@@ -18,7 +18,7 @@ function newestMtime(path: string): number {
 export function ensureRendererBuilt(root: string, log: (line: string) => void): string {
   const outDir = join(root, 'out', 'renderer');
   const index = join(outDir, 'index.html');
-  const sources = [join(root, 'src-renderer'), join(root, 'src-main', 'ipc', 'contract')];
+  const sources = [join(root, 'src-renderer'), join(root, 'src-shared')];
   const fresh = existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newestMtime));
   if (fresh) return outDir;
   log('web: building the renderer (electron-vite build)…');
