@@ -489,7 +489,7 @@ const ONE_SHOT_OWNERSHIP: JobsOwnership = {
   status: () => ({
     owner: false,
     message:
-      'Background jobs (schedules, usage alerts, payment watching) run in the desktop app or web mode, not in a one-shot command.',
+      'Background jobs (schedules, usage alerts, payment watching) run in the desktop app or web mode, not in a one-shot command: start one of them and try again.',
   }),
   onChange: () => () => undefined,
 };
