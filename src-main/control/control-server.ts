@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { createGuardedDispatcher, type GuardedDispatch } from '../dispatch/guarded-dispatcher';
 import { writeFileAtomic } from '../lib/atomic-file';
@@ -87,7 +87,12 @@ export async function startControlServer(options: ControlServerOptions): Promise
   if (posix && dirname(endpoint) !== resolve(dataDir)) await privateFolder(dirname(endpoint), log);
   // A new token at each start: a client holding an old one is refused.
   await writeFileAtomic(tokenFile, `${token}\n`, { mode: 0o600 });
-  if (posix) await fs.rm(endpoint, { force: true });
+  /*
+   * Bound under a private temporary name, narrowed to 0600, then renamed over the public one: the
+   * socket never shows with looser rights, a client never finds the path missing, and when this
+   * server closes, the name Node removes is the temporary one, never a newer owner's socket.
+   */
+  const bindPath = posix ? join(dirname(endpoint), `.c-${randomBytes(3).toString('hex')}`) : endpoint;
 
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
@@ -218,13 +223,16 @@ export async function startControlServer(options: ControlServerOptions): Promise
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
-    server.listen(endpoint, () => {
+    server.listen(bindPath, () => {
       server.off('error', reject);
       resolveListen();
     });
   });
-  // The folder is already private; this keeps the socket so even if the folder is opened up later.
-  if (posix) await fs.chmod(endpoint, 0o600);
+  if (posix) {
+    // The folder is private already; this keeps the socket so if the folder is opened up later.
+    await fs.chmod(bindPath, 0o600);
+    await fs.rename(bindPath, endpoint);
+  }
   server.on('error', (error) => log(`[control] ${error.message}`));
   log(`[control] listening on ${endpoint}`);
 
@@ -237,9 +245,13 @@ export async function startControlServer(options: ControlServerOptions): Promise
         const stopped = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
         for (const socket of sockets) socket.destroy();
         await stopped;
-        // Only our own token: a newer owner may have written its own meanwhile.
+        // Only while the token is ours: a newer owner (this process lost the jobs lock) has replaced
+        // both the token and the socket, and keeps them.
         const current = await fs.readFile(tokenFile, 'utf8').catch(() => null);
-        if (current?.trim() === token) await fs.rm(tokenFile, { force: true });
+        if (current?.trim() === token) {
+          if (posix) await fs.rm(endpoint, { force: true });
+          await fs.rm(tokenFile, { force: true });
+        }
       })();
       return closed;
     },

@@ -181,6 +181,22 @@ describe('control server', () => {
     },
   );
 
+  it('an owner that lost the jobs lock closes without taking the new owner’s socket or token', async () => {
+    const dataDir = tempDataDir();
+    const calls: Recorded[] = [];
+    const old = await start(dataDir, calls);
+    const newer = await start(dataDir, calls);
+    await old.close();
+    const connection = await ControlConnection.open(dataDir);
+    expect(await connection?.call('ports:list', undefined, ['read'])).toEqual({
+      ok: true,
+      value: { echoed: undefined },
+    });
+    connection?.close();
+    await newer.close();
+    expect(existsSync(join(dataDir, 'control.token'))).toBe(false);
+  });
+
   it('puts the socket in a short private folder when the data folder’s path is too long for one', () => {
     const deep = join('/tmp', 'x'.repeat(120));
     const endpoint = controlEndpoint(deep, 'linux');
