@@ -26,8 +26,6 @@ export interface BackendOptions {
   scopes: ReadonlySet<Scope>;
   demoLatency: 'fast' | 'realistic';
   log: (line: string) => void;
-  /** Injected for tests: who holds the jobs lock (default: the lock file says). */
-  readJobsOwner?: (dataDir: string) => Promise<JobsOwner | null>;
 }
 
 /** The command cannot run where it would break what the running app promises (exit code 1). */
@@ -111,7 +109,7 @@ export async function openBackend(options: BackendOptions): Promise<CliBackend> 
       return localBackend(options);
     }
   }
-  const holder = await (options.readJobsOwner ?? defaultReadJobsOwner)(options.dataDir);
+  const holder = await readJobsOwnerOf(options.dataDir);
   if (holder && !readOnly) {
     throw new BackendRefused(
       `${capitalize(describeOwner(holder.mode, holder.pid, holder.hostname))} runs the background jobs of ` +
@@ -122,7 +120,7 @@ export async function openBackend(options: BackendOptions): Promise<CliBackend> 
   return localBackend(options);
 }
 
-async function defaultReadJobsOwner(dataDir: string): Promise<JobsOwner | null> {
+async function readJobsOwnerOf(dataDir: string): Promise<JobsOwner | null> {
   const { readJobsOwner } = await import('../core/storage/instance-lock');
   return readJobsOwner(dataDir);
 }

@@ -1,14 +1,9 @@
+import packageJson from '../../package.json';
 import { defaultDataDir } from '../core/app-paths';
 import { type Clock, systemClock } from '../core/runtime/clock';
 import type { CallChannel, IpcError, IpcResult } from '../../src-shared/contract';
 import { type Scope, SCOPES } from '../../src-shared/contract/scopes';
-import {
-  type BackendOptions,
-  type CliBackend,
-  openBackend,
-  type ProfileSelection,
-  startError,
-} from './cli-backend';
+import { type CliBackend, openBackend, type ProfileSelection, startError } from './cli-backend';
 import {
   CallFailed,
   type CommandContext,
@@ -31,11 +26,7 @@ export interface CliIo {
   env?: Record<string, string | undefined>;
   /** Waits (`--wait`) run on it; tests pass a fake one. Default: the system clock. */
   clock?: Clock;
-  /** Injected for tests: where calls go (default: the owner's socket, or a core in this process). */
-  openBackend?: (options: BackendOptions) => Promise<CliBackend>;
 }
-
-const VERSION = '0.1.0';
 
 /**
  * `proxy-manager <domain> <action> [args]`: parses the command line, checks the grant and the input
@@ -66,7 +57,7 @@ async function run(
 ): Promise<ExitCode> {
   const { program, selected } = await buildProgram(
     { writeOut: (text) => out.out(text), writeErr: (text) => out.note(text.trimEnd()) },
-    VERSION,
+    packageJson.version,
     argv,
   );
   try {
@@ -141,7 +132,7 @@ async function run(
   const verbose = options.verbose === true;
   let backend: CliBackend;
   try {
-    backend = await (io.openBackend ?? openBackend)({
+    backend = await openBackend({
       dataDir: defaultDataDir(env),
       selection: selectionOf.selection,
       grant,
