@@ -93,6 +93,30 @@ describe('results', () => {
     await sandbox.advance(30);
   });
 
+  it('ports relocate --wait reads the port every 10 s until it is active on its new modem', async () => {
+    const ports = (await sandbox.request('GET', '/v1/mobile')).json.data as {
+      id: string;
+      country: string;
+      carrier: string;
+    }[];
+    const port = ports.find((p) => p.country === 'US') ?? ports[0];
+    const carrier = port?.carrier === 'verizon' ? 'tmobile_us' : 'verizon';
+    const clock = new FakeClock(Date.parse(await sandbox.now()));
+    const moving = runCapture(
+      ['ports', 'relocate', port?.id ?? '', '--country', 'US', '--carrier', carrier, '--wait', '--json'],
+      env,
+      { clock },
+    );
+    await clock.whenSleeping();
+    expect(clock.sleepDurations).toEqual([10_000]);
+    // The sandbox's modem comes online within 100 s.
+    await sandbox.advance(100);
+    await clock.advance(10_000);
+    const run = await moving;
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ id: port?.id, status: 'active', carrier });
+  });
+
   it('topups create prints the top-up as JSON, or the address, the exact amount and a QR code', async () => {
     const run = await runCapture(
       ['topups', 'create', '--amount', '25.00', '--coin', 'USDT', '--network', 'tron', '--json'],
