@@ -3,7 +3,7 @@ import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode, noInput, page, perPage } from './shared-inputs';
+import { countryCode, noInput, page, perPage, resourceId } from './shared-inputs';
 
 /**
  * `Omit` for API types: they are loose objects with a string index signature, under which plain `Omit`
@@ -118,7 +118,7 @@ export const USAGE_RANGE_MAX_DAYS = 366;
 // differently from what it is (CVE-2021-42574 "Trojan Source").
 const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-export const portId = z.string().min(1, 'Choose a port').max(PORT_ID_MAX);
+export const portId = resourceId('Choose a port', PORT_ID_MAX);
 
 export const portLabel = z
   .string()

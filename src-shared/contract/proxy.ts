@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { call, type DomainCalls } from './define';
+import { resourceId } from './shared-inputs';
 
 /** Most targets one "Test all" may name (a page of ports or a list of built strings). */
 export const PROXY_TEST_MANY_MAX = 200;
 
-const id = z.string().min(1).max(128);
+const id = resourceId();
 
 /** The username targeting segments (see `core/subscriptions/proxy-string.ts`); shapes only. */
 export const proxyTargetingSchema = z.strictObject({

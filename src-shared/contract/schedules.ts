@@ -7,7 +7,7 @@ import {
   type RotationCadence,
 } from '../rotation-rules';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput } from './shared-inputs';
+import { noInput, resourceId } from './shared-inputs';
 
 /** How many ports one `schedules:set` / `schedules:remove` may name (a whole account's worth). */
 export const SCHEDULE_PORTS_MAX = 1000;
@@ -69,7 +69,7 @@ export interface SchedulesView {
 
 export type SchedulesChanged = SchedulesView;
 
-const portId = z.string().trim().min(1).max(SCHEDULE_PORT_ID_MAX);
+const portId = z.string().trim().pipe(resourceId('Choose a port', SCHEDULE_PORT_ID_MAX));
 const portIds = z
   .array(portId)
   .min(1, 'Choose at least one port')

@@ -4,7 +4,7 @@ import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode } from './shared-inputs';
+import { countryCode, resourceId } from './shared-inputs';
 
 export interface SubscriptionsChanged {
   profileId: string;
@@ -67,8 +67,8 @@ export type TrafficUnit = keyof typeof TRAFFIC_UNITS;
 // differently from what it is (CVE-2021-42574 "Trojan Source").
 const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-export const subscriptionId = z.string().min(1, 'Choose a subscription').max(SUBSCRIPTION_ID_MAX);
-export const subUserId = z.string().min(1, 'Choose a sub-user').max(SUBSCRIPTION_ID_MAX);
+export const subscriptionId = resourceId('Choose a subscription', SUBSCRIPTION_ID_MAX);
+export const subUserId = resourceId('Choose a sub-user', SUBSCRIPTION_ID_MAX);
 
 export const subscriptionLabel = z
   .string()

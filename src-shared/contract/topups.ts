@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TopUp, TopUpPage } from '../api-types';
 import { MAX_TXID_LENGTH } from '../txid-format';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput, page, perPage } from './shared-inputs';
+import { noInput, page, perPage, resourceId } from './shared-inputs';
 
 export const TOP_UP_STATUSES = ['awaiting_payment', 'verifying', 'credited', 'rejected', 'expired'] as const;
 
@@ -94,7 +94,7 @@ export const amountUsd = z
     message: 'At most 10,000.00 USD',
   });
 
-export const topUpId = z.string().min(1, 'Choose a top-up').max(TOP_UP_ID_MAX);
+export const topUpId = resourceId('Choose a top-up', TOP_UP_ID_MAX);
 
 export const purchaseInput = z.strictObject({
   planId: z.string().trim().min(1, 'Choose a plan').max(PLAN_ID_MAX),

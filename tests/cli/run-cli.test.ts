@@ -242,6 +242,16 @@ describe('usage errors: exit code 2, one line on stderr, nothing sent', () => {
     ['an unknown flag', ['ports', 'list', '--frob'], /^error: unknown option '--frob'/],
     ['an empty port id', ['ports', 'show', ''], /^error: <port-id>: Choose a port$/],
     [
+      'an id of the wrong shape',
+      ['subs', 'subusers', 'rm', 'sub_1', '..'],
+      /^error: <sub-user-id>: Not an id: it is only dots$/,
+    ],
+    [
+      'an id with a space',
+      ['ports', 'rotate', 'port 1'],
+      /^error: <port-id>: Not an id: it contains spaces or control characters$/,
+    ],
+    [
       'a country code of the wrong shape',
       ['catalog', 'states', 'usa'],
       /^error: <country>: A country is a two-letter/,
