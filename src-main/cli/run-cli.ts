@@ -1,4 +1,3 @@
-import packageJson from '../../package.json';
 import { defaultDataDir } from '../core/app-paths';
 import { type Clock, systemClock } from '../core/runtime/clock';
 import type { CallChannel, IpcError, IpcResult } from '../../src-shared/contract';
@@ -24,6 +23,8 @@ export interface CliIo {
   stderr: CliStream;
   /** Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /** What `--version` prints: the launcher reads package.json, the packaged app its own version. */
+  version?: string;
   /** Waits (`--wait`) run on it; tests pass a fake one. Default: the system clock. */
   clock?: Clock;
 }
@@ -57,7 +58,7 @@ async function run(
 ): Promise<ExitCode> {
   const { program, selected } = await buildProgram(
     { writeOut: (text) => out.out(text), writeErr: (text) => out.note(text.trimEnd()) },
-    packageJson.version,
+    io.version ?? 'unknown',
     argv,
   );
   try {

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +31,11 @@ describe('bin/proxy-manager.mjs', () => {
     expect(stdout).toMatch(/^Usage: proxy-manager \[options\] \[command\]/);
     expect(stdout).toContain('completion <shell>');
     expect(stderr).toBe('');
+    const version = await run(process.execPath, ['bin/proxy-manager.mjs', '--version'], {
+      cwd: ROOT,
+      env: env(),
+    });
+    expect(version.stdout).toBe(`${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
   });
 
   it.runIf(hasNpx)(
