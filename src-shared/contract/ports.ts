@@ -1,9 +1,17 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode, dayRangeCheck, isoDay, labelInput, noInput, page, perPage } from './shared-inputs';
+import {
+  countryCode,
+  dayRangeCheck,
+  isoDay,
+  labelInput,
+  noInput,
+  page,
+  perPage,
+  resourceId,
+} from './shared-inputs';
 
 /**
  * `Omit` for API types: they are loose objects with a string index signature, under which plain `Omit`

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import { call, type DomainCalls } from './define';
+import { resourceId } from './shared-inputs';
 
 /** Most targets one "Test all" may name (a page of ports or a list of built strings). */
 export const PROXY_TEST_MANY_MAX = 200;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import {
   cronError,
   MAX_EVERY_SECONDS,
@@ -8,7 +7,7 @@ import {
   type RotationCadence,
 } from '../rotation-rules';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput } from './shared-inputs';
+import { noInput, resourceId } from './shared-inputs';
 
 /** How many ports one `schedules:set` / `schedules:remove` may name (a whole account's worth). */
 export const SCHEDULE_PORTS_MAX = 1000;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import {
   ACCELERATOR_MAX,
   ACCELERATOR_PATTERN,
@@ -11,7 +10,7 @@ import {
 } from '../limits';
 import { ALERT_KIND_NAMES, type AlertKindName } from './alerts';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput } from './shared-inputs';
+import { noInput, resourceId } from './shared-inputs';
 
 export interface DesktopPreferences {
   /** Closing the window keeps the app running in the tray (background jobs go on). */

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import type { SubUser, Subscription, UsageReport } from '../api-types';
 import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode, dayRangeCheck, isoDay, labelInput } from './shared-inputs';
+import { countryCode, dayRangeCheck, isoDay, labelInput, resourceId } from './shared-inputs';
 
 export interface SubscriptionsChanged {
   profileId: string;

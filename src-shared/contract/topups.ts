@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { freeFormObject } from './free-form';
-import { resourceId } from './resource-ids';
 import type { TopUp, TopUpPage } from '../api-types';
 import { MAX_TXID_LENGTH } from '../txid-format';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput, page, perPage } from './shared-inputs';
+import { noInput, page, perPage, resourceId } from './shared-inputs';
 
 export const TOP_UP_STATUSES = ['awaiting_payment', 'verifying', 'credited', 'rejected', 'expired'] as const;
 
