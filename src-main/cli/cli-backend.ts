@@ -29,7 +29,7 @@ export interface BackendOptions {
 }
 
 /** The command cannot run where it would break what the running app promises (exit code 1). */
-export class BackendRefused extends Error {
+class BackendRefused extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'BackendRefused';

@@ -32,7 +32,7 @@ export class UsageError extends Error {
 }
 
 /** A CLI-only option (not an input field): `--csv`, `--wait`, `--timeout <seconds>`. */
-export interface ExtraOption {
+interface ExtraOption {
   /** Commander flags, e.g. `--timeout <seconds>`. */
   flags: string;
   help: string;

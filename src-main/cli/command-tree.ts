@@ -21,7 +21,7 @@ export const GROUPS: Record<string, string> = {
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 /** `completion <shell>`: built by `completion.ts` from this very tree. */
-export const completionCommand: CommandSpec = {
+const completionCommand: CommandSpec = {
   path: ['completion'],
   summary: 'Print a shell completion script (bash, zsh or fish)',
   examples: [

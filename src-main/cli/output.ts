@@ -109,7 +109,7 @@ export interface Column<T> {
 }
 
 /** A value as one table cell: no newlines, `-` for nothing. */
-export function cell(value: unknown): string {
+function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   if (typeof value === 'string') return value.replace(/\s*\n\s*/g, ' ');
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')

@@ -20,7 +20,7 @@ export interface ProgramIo {
   writeErr(text: string): void;
 }
 
-export const PROGRAM_NAME = 'proxy-manager';
+const PROGRAM_NAME = 'proxy-manager';
 
 const DESCRIPTION =
   'The command line of Proxy Manager: mobile ports, traffic subscriptions, the catalog and crypto top-ups, ' +
@@ -52,7 +52,7 @@ const VALUED_GLOBALS = new Set(
  * flags are derived from the contract's schemas: help and a usage error never load zod for the
  * whole tree, which is most of the start-up time.
  */
-export function namedCommands(argv: readonly string[]): CommandSpec[] {
+function namedCommands(argv: readonly string[]): CommandSpec[] {
   const words: string[] = [];
   for (let index = 0; index < argv.length && words.length < 3; index += 1) {
     const token = argv[index] ?? '';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { IpcError, ProfileSummary, Scope } from '../../src-shared/contract';
+import type { IpcError, ProfileSummary } from '../../src-shared/contract';
 
 /**
  * The control socket: how a one-shot process (the CLI) asks the process that owns the background
@@ -18,8 +18,8 @@ import type { IpcError, ProfileSummary, Scope } from '../../src-shared/contract'
  * `op: "hello"` answers who is listening (its pid, mode and active profile) without a grant.
  */
 
-export const CONTROL_SOCKET_FILE_NAME = 'control.sock';
-export const CONTROL_TOKEN_FILE_NAME = 'control.token';
+const CONTROL_SOCKET_FILE_NAME = 'control.sock';
+const CONTROL_TOKEN_FILE_NAME = 'control.token';
 
 /** What one client may cost the owner. A client over a limit gets one error line and is dropped. */
 export interface ControlLimits {
@@ -59,24 +59,12 @@ export function controlEndpoint(dataDir: string, platform: NodeJS.Platform = pro
 }
 
 /** The fallback folder for sockets whose path in the data folder would be too long. */
-export function shortSocketFolder(): string {
+function shortSocketFolder(): string {
   return join(tmpdir(), `proxy-manager-${process.getuid?.() ?? 'user'}`);
 }
 
 export function controlTokenFile(dataDir: string): string {
   return join(dataDir, CONTROL_TOKEN_FILE_NAME);
-}
-
-/** One request line (the server checks it with `controlRequestSchema`). */
-export interface ControlRequest {
-  id: number;
-  token: string;
-  /** Default `call`. */
-  op?: 'call' | 'hello';
-  /** The grant the call runs with (a subset of the scopes; default none). */
-  scopes?: Scope[];
-  channel?: string;
-  input?: unknown;
 }
 
 export type ControlResponse =

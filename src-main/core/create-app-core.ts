@@ -20,7 +20,7 @@ import { ProxyTestService } from './proxy-test/proxy-test-service';
 import { alwaysOwner, BackgroundJobs } from './runtime/background-jobs';
 import { systemClock } from './runtime/clock';
 import { RotationScheduler } from './schedules/rotation-scheduler';
-import { CachedStateSection } from './schedules/rotation-scheduler-state';
+import { CachedStateSection, ROTATION_SCHEDULES_SECTION } from './schedules/rotation-scheduler-state';
 import { SchedulesService } from './schedules/schedules-service';
 import { SessionSecretStore } from './secrets/session-secret-store';
 import { ApiCaller } from './session/api-caller';
@@ -132,7 +132,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs, rotation, relocations });
 
   // Schedules: in every process's view; run (and changed) only by the owner of background jobs.
-  const scheduleState = new CachedStateSection(jobSection<unknown>('rotation-schedules'), log);
+  const scheduleState = new CachedStateSection(jobSection<unknown>(ROTATION_SCHEDULES_SECTION), log);
   const scheduler = new RotationScheduler({
     clock,
     state: scheduleState,

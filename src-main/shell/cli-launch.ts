@@ -10,7 +10,7 @@
 import { CALL_CHANNELS } from '../../src-shared/contract/channel-names';
 
 /** `proxy-manager --cli <arguments>`: a command whatever its first word. */
-export const CLI_FLAG = '--cli';
+const CLI_FLAG = '--cli';
 
 /** Exit status when this build has no command line. */
 export const CLI_UNAVAILABLE_STATUS = 2;
@@ -60,7 +60,7 @@ export interface CliIo {
 }
 
 /** What the CLI module provides: run one command, resolve with the exit status. */
-export interface CliModule {
+interface CliModule {
   run(args: readonly string[], io: CliIo): Promise<number>;
 }
 
@@ -70,7 +70,7 @@ export type CliLoader = (version: string | undefined) => Promise<CliModule | nul
  * The command line (`src-main/cli`), loaded only for a command: it writes to the process's own
  * streams, and a closed pipe (`| head`) ends it quietly.
  */
-export const loadCli: CliLoader = async (version) => {
+const loadCli: CliLoader = async (version) => {
   const cli = await import('../cli');
   return {
     run: (args) =>

@@ -199,8 +199,8 @@ if (cliArguments) {
   app.on('will-quit', () => shortcut.release());
   app.on('before-quit', () => {
     lifecycle.dispose();
-    void control?.close().finally(() => core?.dispose());
-    if (!control) void core?.dispose();
+    const closing = control ? control.close() : Promise.resolve();
+    void closing.finally(() => void core?.dispose());
   });
   app
     .whenReady()

@@ -30,7 +30,7 @@ const timeout = (seconds: number) =>
 /** How often a relocation is read again while the port is provisioning. */
 const RELOCATION_POLL_MS = 10_000;
 
-export function renderPorts(ports: MobilePortView[], context: CommandContext): string {
+function renderPorts(ports: MobilePortView[], context: CommandContext): string {
   return table(context.out, ports, [
     { header: 'ID', value: (port) => port.id },
     { header: 'LABEL', value: (port) => port.label },
@@ -46,7 +46,7 @@ export function renderPorts(ports: MobilePortView[], context: CommandContext): s
   ]);
 }
 
-export function renderReceipt(receipt: RotationReceipt): string {
+function renderReceipt(receipt: RotationReceipt): string {
   const seconds = (receipt.tookMs / 1000).toFixed(1);
   const lines = [
     receipt.sameIp

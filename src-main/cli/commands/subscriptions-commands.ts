@@ -12,7 +12,7 @@ import { bytes, details, table } from '../output';
 import { renderUsage } from './ports-commands';
 
 /** `--limit 1.5GB`, `--limit 500MB`, `--limit none` as the contract's `{amount, unit}` or null. */
-export function parseTrafficLimit(text: string): unknown {
+function parseTrafficLimit(text: string): unknown {
   const trimmed = text.trim();
   if (/^(none|unlimited)$/i.test(trimmed)) return null;
   const match = /^(.*?)\s*(MB|GB)$/i.exec(trimmed);

@@ -11,7 +11,7 @@ import {
 import { details, table } from '../output';
 
 /** The spec's polling guidance for `GET /v1/topups/{id}`: 10 s while verifying, 30 s while waiting. */
-export const TOP_UP_POLL_MS = { verifying: 10_000, waiting: 30_000 } as const;
+const TOP_UP_POLL_MS = { verifying: 10_000, waiting: 30_000 } as const;
 const WAIT_DEFAULT_SECONDS = 3_600;
 
 const wait = [

@@ -17,7 +17,7 @@ import {
 
 /** Keys the app core supplies for this run only; they are never written anywhere. */
 export type ProvidedKeySource = 'demo' | 'environment';
-export type KeySource = KeyStorage | ProvidedKeySource;
+type KeySource = KeyStorage | ProvidedKeySource;
 
 export interface ProfileView {
   id: string;

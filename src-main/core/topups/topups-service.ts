@@ -489,7 +489,7 @@ function explainDeclareError(error: unknown): unknown {
 }
 
 /** The pay step's data: the QR code encodes exactly `paymentUri`. */
-export async function describePayment(topUp: TopUp): Promise<TopUpPaymentDetails> {
+async function describePayment(topUp: TopUp): Promise<TopUpPaymentDetails> {
   const parts = readPaymentUri(topUp.paymentUri);
   if (parts && parts.recipient !== topUp.address) {
     // A URI paying somewhere other than the deposit address must not be shown as a QR code.
