@@ -19,6 +19,11 @@ export interface AppStateOptions {
   connection: () => ConnectionState;
   /** Subscribes to changes of the connection state (`ConnectionMonitor.subscribe`): each is pushed. */
   connectionChanges?: (listener: () => void) => () => void;
+  /**
+   * The settings file, shared with the other process: re-read before `app:getState` answers, and
+   * each change it adopts (profiles added, renamed or switched over there) is pushed.
+   */
+  settings?: { reload(): Promise<unknown>; subscribe(listener: () => void): () => void };
   keychainStatus: () => KeychainProbeResult;
   demoRunning: () => boolean;
   jobs: () => JobsStatus;
@@ -53,12 +58,16 @@ export class AppStateService implements DomainService<'app'> {
         }
       }),
       options.connectionChanges?.(() => void this.push()) ?? (() => undefined),
+      options.settings?.subscribe(() => void this.push()) ?? (() => undefined),
     ];
   }
 
   handlers(): DomainHandlers<'app'> {
     return {
-      'app:getState': () => this.getState(),
+      'app:getState': async () => {
+        await this.options.settings?.reload();
+        return this.getState();
+      },
       'app:dismissNotice': (input) => this.dismissNotice(input.noticeId),
       'app:cancelCall': (input) => this.cancelCall(input.callId),
       'app:openExternal': (input) => this.openExternal(input.url),

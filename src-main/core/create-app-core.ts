@@ -21,13 +21,14 @@ import { ProxyTestService } from './proxy-test/proxy-test-service';
 import { alwaysOwner, BackgroundJobs } from './runtime/background-jobs';
 import { systemClock } from './runtime/clock';
 import { RotationScheduler } from './schedules/rotation-scheduler';
-import { CachedStateSection } from './schedules/rotation-scheduler-state';
+import { CachedStateSection, ROTATION_SCHEDULES_SECTION } from './schedules/rotation-scheduler-state';
 import { SchedulesService } from './schedules/schedules-service';
 import { SessionSecretStore } from './secrets/session-secret-store';
 import { ApiCaller } from './session/api-caller';
 import { ClientPool } from './session/client-pool';
 import { ConnectionMonitor } from './session/connection-monitor';
 import { UiCalls } from './session/ui-calls';
+import { SettingsFollower } from './settings/settings-follower';
 import { SettingsService } from './settings/settings-service';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
 import { pollerPolicy } from './subscriptions/poller-policy';
@@ -90,6 +91,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     profiles,
     connection: () => monitor.state(),
     connectionChanges: (listener) => monitor.subscribe(listener),
+    settings,
     keychainStatus: deps.keychainStatus,
     demoRunning: () => demoSession.running,
     jobs,
@@ -132,7 +134,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs, rotation, relocations });
 
   // Schedules: in every process's view; run (and changed) only by the owner of background jobs.
-  const scheduleState = new CachedStateSection(jobSection<unknown>('rotation-schedules'), log);
+  const scheduleState = new CachedStateSection(jobSection<unknown>(ROTATION_SCHEDULES_SECTION), log);
   const scheduler = new RotationScheduler({
     clock,
     state: scheduleState,
@@ -179,6 +181,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     watcher: topUpWatcher,
     links: topUpLinks,
     demo,
+    onProfileChange: (listener) => profiles.onChange(listener),
     log,
   });
 
@@ -231,10 +234,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     events,
     clock,
     jobs,
-    demoProfileId: () => demo.demoProfileId,
+    oneShot: ownership.oneShot === true,
+    providedProfiles: {
+      kindOf: (profileId) => profiles.list().find((profile) => profile.id === profileId)?.provided ?? null,
+      idOf: (kind) => profiles.list().find((profile) => profile.provided === kind)?.id ?? null,
+    },
     log,
   });
 
+  const settingsService = new SettingsService(settings, events);
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -246,7 +254,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     }),
     profiles: new ProfilesController({ profiles, monitor, state, demo }),
     demo,
-    settings: new SettingsService(settings, events),
+    settings: settingsService,
     catalog,
     ports,
     subscriptions,
@@ -268,6 +276,9 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   ])
     backgroundJobs.add(job);
   const lifecycle: Lifecycle[] = [
+    // Every process follows what the other one saves; the owner's jobs read settings as they are.
+    new SettingsFollower(settings, clock, log),
+    { name: 'settings', stop: () => settingsService.stop() },
     {
       name: 'job state',
       start: () => {

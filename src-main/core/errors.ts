@@ -36,6 +36,8 @@ export type AppErrorCode =
   | 'link_not_opened'
   // a change only the process that owns background jobs may make (schedules, local proxies)
   | 'not_job_owner'
+  // a top-up attempt begun under another profile, with no matching top-up on this account
+  | 'attempt_elsewhere'
   // local proxies
   | 'local_proxy_not_found'
   | 'port_in_use'

@@ -8,6 +8,7 @@ import type { DesktopNotifications } from './notifications/notifications-wiring'
 import { probeKeychain, type KeychainProbeResult } from './secrets/keychain-probe';
 import { KeychainSecretStore } from './secrets/keychain-secret-store';
 import { SettingsStore } from './settings/settings-store';
+import type { JobsOwnership } from './runtime/background-jobs';
 import { InstanceLock, lockOwnership } from './storage/instance-lock';
 import { JobStateStore } from './storage/job-state-store';
 
@@ -25,10 +26,25 @@ export interface NodeAppCoreOptions {
   windowVisible?: boolean;
   /** Desktop: the shell's link opener (see `AppCoreDependencies.openExternal`). */
   openExternal?: (url: string) => Promise<void>;
+  /**
+   * False for a one-shot process (a CLI command): it takes no jobs lock and never runs background
+   * jobs, like a process that does not own them. Default true.
+   */
+  backgroundJobs?: boolean;
   /** Desktop: see `AppCoreDependencies.saveFile`. */
   saveFile?: (fileName: string, content: string) => Promise<string | null>;
   log?: (line: string) => void;
 }
+
+const ONE_SHOT_OWNERSHIP: JobsOwnership = {
+  status: () => ({
+    owner: false,
+    message:
+      'Background jobs (schedules, usage alerts, payment watching) run in the desktop app or web mode, not in a one-shot command: start one of them and try again.',
+  }),
+  onChange: () => () => undefined,
+  oneShot: true,
+};
 
 /**
  * Wires the real dependencies (settings file, OS keychain, undici client, in-process sandbox) into
@@ -42,8 +58,11 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
   });
   const jobState = await JobStateStore.open({ dataDir: options.dataDir });
   // One process per data folder runs schedules, pollers and watchers; the others serve reads.
-  const lock = new InstanceLock({ dataDir: options.dataDir, mode: options.mode, log });
-  await lock.acquire();
+  const lock =
+    options.backgroundJobs === false
+      ? null
+      : new InstanceLock({ dataDir: options.dataDir, mode: options.mode, log });
+  await lock?.acquire();
   const startDemoSandbox = async (): Promise<DemoSandbox> => {
     // The demo keeps its state in the data folder, so what the user did in the demo is there next time.
     const sandbox = await startSandbox({
@@ -68,11 +87,11 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     createClient: (config) => new ProxyServiceClient(config),
     probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
     startDemoSandbox,
-    jobsOwnership: lockOwnership(lock),
+    jobsOwnership: lock ? lockOwnership(lock) : ONE_SHOT_OWNERSHIP,
     jobState,
     releaseResources: async () => {
       await jobState.flush();
-      await lock.release();
+      await lock?.release();
     },
     ...(options.notifications ? { notifications: options.notifications } : {}),
     ...(options.onDesktopParts ? { onDesktopParts: options.onDesktopParts } : {}),

@@ -17,6 +17,7 @@ import { createIpcHandlers } from '../dispatch/handler-table';
 import { applyAppMenu, planAppMenu } from './app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { appResourcesDir, trayIconFiles, windowIconFile } from './app-resources';
+import { type OwnedControl, serveControlWhileOwner } from '../control/control-while-owner';
 import { cliArgumentsOf, runCli } from './cli-launch';
 import { developmentCspListener, developmentRendererCsp, RENDERER_CSP } from './content-security-policy';
 import { DesktopLifecycle } from './desktop-lifecycle';
@@ -55,6 +56,7 @@ const resourcesDir = appResourcesDir({
 });
 let mainWindow: BrowserWindow | null = null;
 let core: AppCore | null = null;
+let control: OwnedControl | null = null;
 let trayState: TrayStateService | null = null;
 // Off until the user turns it on in Settings; rotates the first pinned port.
 const shortcut = new GlobalShortcut({
@@ -180,6 +182,8 @@ async function boot(): Promise<void> {
   app.on('second-instance', () => showWindow({ hidden: false }));
   app.on('activate', () => showWindow({ hidden: false }));
   await core.start({ demo: process.argv.includes('--demo') });
+  // The CLI's way in while this process owns the background jobs (docs/automation.md).
+  control = serveControlWhileOwner({ core, dataDir: app.getPath('userData'), log });
 }
 
 // `proxy-manager ports list` (src-main/shell/cli-launch.ts): a command, not the app. It opens no
@@ -187,7 +191,7 @@ async function boot(): Promise<void> {
 const cliArguments = cliArgumentsOf(process.argv, { defaultApp: process.defaultApp });
 if (cliArguments) {
   app.dock?.hide();
-  void runCli(cliArguments).then((status) => app.exit(status));
+  void runCli(cliArguments, { version: app.getVersion() }).then((status) => app.exit(status));
 } else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -195,7 +199,8 @@ if (cliArguments) {
   app.on('will-quit', () => shortcut.release());
   app.on('before-quit', () => {
     lifecycle.dispose();
-    void core?.dispose();
+    const closing = control ? control.close() : Promise.resolve();
+    void closing.finally(() => void core?.dispose());
   });
   app
     .whenReady()

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { proxyTargetingSchema } from './proxy';
-import { resourceId } from './resource-ids';
-import { noInput } from './shared-inputs';
+import { noInput, resourceId } from './shared-inputs';
 
 /**
  * Local proxies: a listener on this computer (`127.0.0.1:24001`, HTTP with CONNECT and SOCKS5 on the
@@ -17,11 +16,9 @@ import { noInput } from './shared-inputs';
 export const LOCAL_PROXY_PORTS = { min: 1024, max: 65_535, suggestedFrom: 24_000 } as const;
 /** Local proxies one data folder may hold (every profile together). */
 export const LOCAL_PROXIES_MAX = 50;
-export const LOCAL_PROXY_ID_MAX = 64;
-export const LOCAL_USERNAME_MAX = 64;
-export const LOCAL_PASSWORD = { min: 8, max: 128 } as const;
-/** The loopback addresses a local proxy listens on without anything more. */
-export const LOOPBACK_ADDRESSES = ['127.0.0.1', '::1'] as const;
+const LOCAL_PROXY_ID_MAX = 64;
+const LOCAL_USERNAME_MAX = 64;
+const LOCAL_PASSWORD = { min: 8, max: 128 } as const;
 
 /** True for `127.0.0.0/8` and `::1`: addresses only this computer can reach. */
 export function isLoopbackAddress(address: string): boolean {
@@ -30,9 +27,9 @@ export function isLoopbackAddress(address: string): boolean {
 
 const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-export const localProxyId = resourceId('Choose a local proxy', LOCAL_PROXY_ID_MAX);
+const localProxyId = resourceId('Choose a local proxy', LOCAL_PROXY_ID_MAX);
 
-export const localProxyLabel = z
+const localProxyLabel = z
   .string()
   .trim()
   .min(1, 'Give the local proxy a name')
@@ -41,18 +38,18 @@ export const localProxyLabel = z
     message: 'No control or text-direction characters',
   });
 
-export const localProxyPort = z
+const localProxyPort = z
   .int('A whole port number')
   .min(LOCAL_PROXY_PORTS.min, `A port from ${LOCAL_PROXY_PORTS.min} (lower ones need administrator rights)`)
   .max(LOCAL_PROXY_PORTS.max, `At most ${LOCAL_PROXY_PORTS.max}`);
 
 /** An IP address literal: the interface to listen on (`0.0.0.0` and `::` mean every interface). */
-export const bindAddress = z.union([z.ipv4(), z.ipv6()], { error: 'An IP address, e.g. 127.0.0.1' });
+const bindAddress = z.union([z.ipv4(), z.ipv6()], { error: 'An IP address, e.g. 127.0.0.1' });
 
 const upstreamId = resourceId('Choose what the local proxy forwards to');
 
 /** Where a local proxy forwards to: never credentials, only what to look them up by. */
-export const localProxyUpstreamSchema = z.discriminatedUnion('kind', [
+const localProxyUpstreamSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('port'), portId: upstreamId }),
   z.strictObject({
     kind: z.literal('subscription'),
@@ -65,7 +62,7 @@ export const localProxyUpstreamSchema = z.discriminatedUnion('kind', [
 export type LocalProxyUpstream = z.output<typeof localProxyUpstreamSchema>;
 
 /** The user name and password a tool must send (HTTP `Proxy-Authorization`, SOCKS5 user/pass). */
-export const localAuthSchema = z.strictObject({
+const localAuthSchema = z.strictObject({
   username: z
     .string()
     .min(1, 'A user name')
@@ -105,18 +102,16 @@ export const localProxyConfigSchema = z.object({
 export type LocalProxyConfig = z.output<typeof localProxyConfigSchema>;
 
 /** Why the last failed request failed, as the user acts on it. */
-export const LOCAL_PROXY_ERROR_KINDS = [
-  'credentials',
-  'no_exit',
-  'targeting',
-  'forbidden',
-  'unavailable',
-  'refused',
-  'unreachable',
-  'timeout',
-  'lookup',
-] as const;
-export type LocalProxyErrorKind = (typeof LOCAL_PROXY_ERROR_KINDS)[number];
+export type LocalProxyErrorKind =
+  | 'credentials'
+  | 'no_exit'
+  | 'targeting'
+  | 'forbidden'
+  | 'unavailable'
+  | 'refused'
+  | 'unreachable'
+  | 'timeout'
+  | 'lookup';
 
 export interface LocalProxyError {
   /** ISO 8601. */
@@ -148,7 +143,7 @@ export interface LocalProxyStats {
  * (`listenError` says why, e.g. the port is taken). `elsewhere`: another Proxy Manager process runs
  * the background jobs, and this one with them.
  */
-export type LocalProxyState = 'running' | 'stopped' | 'failed' | 'elsewhere';
+type LocalProxyState = 'running' | 'stopped' | 'failed' | 'elsewhere';
 
 export interface LocalProxyView {
   id: string;

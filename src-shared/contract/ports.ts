@@ -1,9 +1,17 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode, dayRangeCheck, isoDay, labelInput, noInput, page, perPage } from './shared-inputs';
+import {
+  countryCode,
+  dayRangeCheck,
+  isoDay,
+  labelInput,
+  noInput,
+  page,
+  perPage,
+  resourceId,
+} from './shared-inputs';
 
 /**
  * `Omit` for API types: they are loose objects with a string index signature, under which plain `Omit`
@@ -17,8 +25,7 @@ type OmitMembers<T, K extends string> = {
 export type MobilePortView = OmitMembers<MobilePort, 'rotationLink'> & { hasRotationLink: boolean };
 
 /** What started a rotation: shown on receipts, in notifications and in the IP history. */
-export const ROTATION_TRIGGERS = ['button', 'tray', 'shortcut', 'schedule', 'bulk'] as const;
-export type RotationTrigger = (typeof ROTATION_TRIGGERS)[number];
+export type RotationTrigger = 'button' | 'tray' | 'shortcut' | 'schedule' | 'bulk';
 
 /** The exit IP read through the port itself (the proxy test), compared with what the API said. */
 export interface ExitIpVerification {
@@ -107,8 +114,8 @@ export interface PortsRotation {
   error?: IpcError;
 }
 
-export const PORT_ID_MAX = 128;
-export const ROTATE_MANY_MAX = 1000;
+const PORT_ID_MAX = 128;
+const ROTATE_MANY_MAX = 1000;
 export const UNTIL_NEW_LIMITS = { lastN: { min: 1, max: 20 }, maxTries: { min: 1, max: 10 } } as const;
 export const ROTATION_INTERVAL_MINUTES = { min: 1, max: 1440 } as const;
 /** The longest usage range, in days, both ends included. */
@@ -116,9 +123,9 @@ export const USAGE_RANGE_MAX_DAYS = 366;
 
 export const portId = resourceId('Choose a port', PORT_ID_MAX);
 
-export const portLabel = labelInput('Give the port a label');
+const portLabel = labelInput('Give the port a label');
 
-export const rotationSetting = z.discriminatedUnion('mode', [
+const rotationSetting = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('manual') }),
   z.strictObject({
     mode: z.literal('interval'),
@@ -129,7 +136,7 @@ export const rotationSetting = z.discriminatedUnion('mode', [
   }),
 ]);
 
-export const usageInput = z
+const usageInput = z
   .strictObject({ portId, from: isoDay.optional(), to: isoDay.optional() })
   .superRefine(dayRangeCheck(USAGE_RANGE_MAX_DAYS));
 

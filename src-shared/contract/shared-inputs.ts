@@ -1,6 +1,7 @@
 /** Input pieces that several domains' calls share; each rule is written once. */
 import { z } from 'zod';
 import { checkBaseUrl, PATH_STYLES } from '../base-url-rule';
+import { RESOURCE_ID_MAX, resourceIdProblem } from '../resource-id';
 import {
   API_KEY_MAX,
   LABEL_MAX,
@@ -12,6 +13,23 @@ import {
 } from '../limits';
 
 export const noInput = z.undefined();
+
+/**
+ * An id that goes into a request path (a port, subscription, sub-user or top-up): the rule of
+ * `shared/resource-id.ts` (no spaces, control characters, slashes or dot-only ids), so a bad id is a
+ * field error here rather than a refusal deep in the API client. `empty` is the form's message.
+ */
+export const resourceId = (empty = 'Enter an id', max = RESOURCE_ID_MAX) =>
+  z
+    .string()
+    .min(1, empty)
+    .max(max, `An id has at most ${max} characters`)
+    .superRefine((value, context) => {
+      // Empty and too long have their own messages above.
+      if (value.length === 0 || value.length > max) return;
+      const problem = resourceIdProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: `Not an id: it ${problem}` });
+    });
 
 /** An API key as pasted: trimmed, no inner whitespace. Never echoed back in errors. */
 export const apiKey = z

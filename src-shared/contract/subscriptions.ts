@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import type { SubUser, Subscription, UsageReport } from '../api-types';
 import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode, dayRangeCheck, isoDay, labelInput } from './shared-inputs';
+import { countryCode, dayRangeCheck, isoDay, labelInput, resourceId } from './shared-inputs';
 
 export interface SubscriptionsChanged {
   profileId: string;
@@ -46,7 +45,7 @@ export interface ProxyStringResult {
   port: number;
 }
 
-export const CREDENTIAL_FORMATS = [
+const CREDENTIAL_FORMATS = [
   'http_url',
   'socks5_url',
   'host_port_user_pass',
@@ -54,22 +53,22 @@ export const CREDENTIAL_FORMATS = [
 ] as const;
 export type CredentialFormat = (typeof CREDENTIAL_FORMATS)[number];
 
-export const SUBSCRIPTION_ID_MAX = 128;
-export const SUB_USER_PASSWORD_MAX = 64;
-export const BULK_SUB_USERS_MAX = 20;
-export const PROXY_LINES_MAX = 10_000;
+const SUBSCRIPTION_ID_MAX = 128;
+const SUB_USER_PASSWORD_MAX = 64;
+const BULK_SUB_USERS_MAX = 20;
+const PROXY_LINES_MAX = 10_000;
 /** The longest usage range, in days, both ends included. */
 export const SUBSCRIPTION_USAGE_MAX_DAYS = 366;
 /** Decimal units, as the service bills: 1 GB is 10^9 bytes. */
-export const TRAFFIC_UNITS = { MB: 6, GB: 9 } as const;
+const TRAFFIC_UNITS = { MB: 6, GB: 9 } as const;
 export type TrafficUnit = keyof typeof TRAFFIC_UNITS;
 
-export const subscriptionId = resourceId('Choose a subscription', SUBSCRIPTION_ID_MAX);
-export const subUserId = resourceId('Choose a sub-user', SUBSCRIPTION_ID_MAX);
+const subscriptionId = resourceId('Choose a subscription', SUBSCRIPTION_ID_MAX);
+const subUserId = resourceId('Choose a sub-user', SUBSCRIPTION_ID_MAX);
 
-export const subscriptionLabel = labelInput('Give it a label');
+const subscriptionLabel = labelInput('Give it a label');
 
-export const subUserPassword = z
+const subUserPassword = z
   .string()
   .min(1, 'Leave it empty to have one generated')
   .max(SUB_USER_PASSWORD_MAX, `At most ${SUB_USER_PASSWORD_MAX} characters`)
@@ -101,7 +100,7 @@ export function trafficLimitToBytes(amount: string, unit: TrafficUnit): TrafficL
 }
 
 /** `{amount, unit}` in, exact bytes out (after parsing in main); `null` removes the cap. */
-export const trafficLimit = z
+const trafficLimit = z
   .strictObject({ amount: z.string().max(40), unit: z.enum(['MB', 'GB']) })
   .transform((value, context) => {
     const result = trafficLimitToBytes(value.amount, value.unit);
@@ -113,7 +112,7 @@ export const trafficLimit = z
   })
   .nullable();
 
-export const subscriptionUsageInput = z
+const subscriptionUsageInput = z
   .strictObject({
     subscriptionId,
     from: isoDay.optional(),
@@ -122,7 +121,7 @@ export const subscriptionUsageInput = z
   })
   .superRefine(dayRangeCheck(SUBSCRIPTION_USAGE_MAX_DAYS));
 
-export const proxyTargeting = z.strictObject({
+const proxyTargeting = z.strictObject({
   country: countryCode.optional(),
   state: z.string().max(100).optional(),
   city: z.string().max(100).optional(),

@@ -37,6 +37,8 @@ function layerOf(file: string): Layer {
       return folder;
     case 'shell':
     case 'web':
+    case 'cli':
+    case 'control':
       return 'surface';
     default:
       throw new Error(`${path} is in no layer: add its folder to tests/architecture/layers.test.ts`);

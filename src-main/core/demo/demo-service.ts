@@ -38,7 +38,7 @@ export interface DemoServiceOptions {
   fetch?: typeof fetch;
 }
 
-export const DEMO_PROFILE_NAME = 'Demo (sandbox)';
+const DEMO_PROFILE_NAME = 'Demo (sandbox)';
 
 /** Demo mode: the sandbox in this process, with a profile for this run only. */
 export class DemoService implements DomainService<'demo'>, DemoPayments, Lifecycle {

@@ -36,10 +36,11 @@ import {
 import { hostPort, type Upstream, type UpstreamSource } from './upstream';
 import { type UpstreamCredentials, UpstreamResolver } from './upstream-resolver';
 
-/** The stored profile id of the demo's account: its real id is new every run. */
-export const DEMO_PROFILE_ALIAS = 'demo';
+/** What a local proxy stores instead of the id of a profile that lives for one run only. */
+type ProvidedProfileKind = 'demo' | 'environment';
+const PROVIDED_KINDS: readonly string[] = ['demo', 'environment'] satisfies ProvidedProfileKind[];
 /** Stats reach the screens at most this often while traffic flows. */
-export const STATS_PUSH_MS = 1_000;
+const STATS_PUSH_MS = 1_000;
 
 const EMPTY_STATS: LocalProxyStats = {
   openConnections: 0,
@@ -59,8 +60,19 @@ export interface LocalProxiesServiceOptions {
   clock: Clock;
   /** Whether this process runs the background jobs (local proxies run only there). */
   jobs: () => JobsStatus;
-  /** The demo's profile id while the demo runs. */
-  demoProfileId: () => string | null;
+  /**
+   * A one-shot command's process with nobody running the jobs: changes are saved for the process
+   * that runs them next (or `local-proxy run`), and nothing listens here.
+   */
+  oneShot?: boolean;
+  /**
+   * Profiles that live for one run only (the demo's, one from `PROXY_MANAGER_API_KEY`) get a new id
+   * every run: a local proxy stores which kind it was (`demo`, `environment`) and finds this run's.
+   */
+  providedProfiles: {
+    kindOf: (profileId: string) => ProvidedProfileKind | null;
+    idOf: (kind: ProvidedProfileKind) => string | null;
+  };
   limits?: Partial<LocalProxyLimits>;
   log?: (line: string) => void;
 }
@@ -259,16 +271,19 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     const status = this.options.jobs();
     if (!status.owner) await this.options.settings.reload().catch(() => undefined);
     const configs = this.configs();
+    const elsewhere = this.options.oneShot
+      ? 'Local proxies listen while the desktop app or web mode runs, or in the foreground with `proxy-manager local-proxy run <id>`.'
+      : status.message;
     return {
       proxies: configs.map((config) => this.view(config)),
       runsHere: status.owner,
-      message: status.owner ? null : status.message,
+      message: status.owner ? null : elsewhere,
       suggestedPort: this.suggestFromConfig(configs),
     };
   }
 
   async add(input: ParsedCallInput<'localProxies:add'>): Promise<LocalProxyView> {
-    this.ownerOnly();
+    const listensHere = this.ownerOnly();
     const configs = this.configs();
     if (configs.length >= LOCAL_PROXIES_MAX) {
       throw new AppError('invalid_input', `At most ${LOCAL_PROXIES_MAX} local proxies: remove one first.`);
@@ -280,11 +295,12 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     );
     const listenPort = input.listenPort ?? (await this.suggestFree(input.bindAddress, configs));
     this.checkPortNotConfigured(configs, input.bindAddress, listenPort, null);
+    if (!listensHere) await checkPortFree(input.bindAddress, listenPort);
     const id = `lp-${randomUUID().slice(0, 8)}`;
     const config: LocalProxyConfig = {
       id,
       label: input.label ?? target.name,
-      profileId: profileId === this.options.demoProfileId() ? DEMO_PROFILE_ALIAS : profileId,
+      profileId: this.storedProfileId(profileId),
       listenPort,
       bindAddress: input.bindAddress,
       allowNetwork: input.allowNetwork,
@@ -298,7 +314,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     const runtime = this.runtimeFor(config);
     runtime.resolver.apply(target.credentials);
     try {
-      if (input.start) await this.listen(runtime, input.auth?.password ?? null);
+      if (input.start && listensHere) await this.listen(runtime, input.auth?.password ?? null);
     } catch (error) {
       this.runtimes.delete(id);
       if (input.auth)
@@ -404,11 +420,13 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
   }
 
   async startProxy(id: string): Promise<LocalProxyView> {
-    this.ownerOnly();
+    const listensHere = this.ownerOnly();
     const config = this.configs().find((candidate) => candidate.id === id);
     if (!config) throw notFound(id);
-    const runtime = this.runtimeFor(config);
-    if (!runtime.server) await this.listen(runtime, await this.passwordOf(config));
+    if (listensHere) {
+      const runtime = this.runtimeFor(config);
+      if (!runtime.server) await this.listen(runtime, await this.passwordOf(config));
+    }
     if (!config.enabled) await this.setEnabled(id, true);
     this.publish();
     return this.view(this.configOf(id) ?? config);
@@ -460,7 +478,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     const config: LocalProxyConfig = {
       id: saved?.id ?? `run-${randomUUID().slice(0, 8)}`,
       label: saved?.label ?? target.name,
-      profileId: profileId === this.options.demoProfileId() ? DEMO_PROFILE_ALIAS : profileId,
+      profileId: this.storedProfileId(profileId),
       listenPort:
         spec.listenPort ?? saved?.listenPort ?? (await this.suggestFree(bindAddress, this.configs())),
       bindAddress,
@@ -598,7 +616,13 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
   }
 
   private profileIdOf(config: LocalProxyConfig): string | null {
-    return config.profileId === DEMO_PROFILE_ALIAS ? this.options.demoProfileId() : config.profileId;
+    return PROVIDED_KINDS.includes(config.profileId)
+      ? this.options.providedProfiles.idOf(config.profileId as ProvidedProfileKind)
+      : config.profileId;
+  }
+
+  private storedProfileId(profileId: string): string {
+    return this.options.providedProfiles.kindOf(profileId) ?? profileId;
   }
 
   private *runtimesOf(profileId: string): Iterable<Runtime> {
@@ -655,9 +679,14 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     if (runtime && config) runtime.config = config;
   }
 
-  private ownerOnly(): void {
+  /**
+   * Changes are made where the local proxies run (the owner of the background jobs), or saved by a
+   * one-shot command when nobody runs them; answers whether they listen in this process.
+   */
+  private ownerOnly(): boolean {
     const status = this.options.jobs();
-    if (status.owner) return;
+    if (status.owner) return true;
+    if (this.options.oneShot) return false;
     throw new AppError(
       'not_job_owner',
       `Local proxies run in the Proxy Manager process that runs the background jobs: change them there. ${status.message ?? ''}`.trim(),
@@ -766,10 +795,7 @@ function portCredentials(port: Pick<MobilePort, 'endpoint' | 'username' | 'passw
 }
 
 /** Reads what a local proxy forwards to, with its credentials, through one client. */
-export async function readTarget(
-  client: ProxyServiceClient,
-  upstream: LocalProxyUpstream,
-): Promise<TargetRead> {
+async function readTarget(client: ProxyServiceClient, upstream: LocalProxyUpstream): Promise<TargetRead> {
   if (upstream.kind === 'port') {
     const port = await client.getMobilePort(upstream.portId);
     return { credentials: portCredentials(port), name: port.label.trim() || `Port ${port.id}` };
@@ -811,6 +837,13 @@ function checkTargeting(upstream: LocalProxyUpstream): void {
     throw new AppError('invalid_input', fields.map((field) => field.message).join(' '), fields);
 }
 
+/** The clear error for a port another program holds, before anything is saved. */
+async function checkPortFree(host: string, port: number): Promise<void> {
+  if (await portIsFree(host, port)) return;
+  const message = `${hostPort(host, port)} is already in use by another program: choose another port.`;
+  throw new AppError('port_in_use', message, [{ field: 'listenPort', message }]);
+}
+
 /** Off loopback only with the explicit choice and a local login (the contract checks the input too). */
 function checkNetworkRule(config: LocalProxyConfig): void {
   if (isLoopbackAddress(config.bindAddress)) return;
@@ -832,8 +865,10 @@ function notFound(id: string): AppError {
 function profileGone(config: LocalProxyConfig): AppError {
   return new AppError(
     'profile_not_found',
-    config.profileId === DEMO_PROFILE_ALIAS
+    config.profileId === 'demo'
       ? 'This local proxy forwards to the demo’s account, and the demo is not running: start it (Try demo).'
-      : 'The profile of this local proxy no longer exists: remove the local proxy or point it elsewhere.',
+      : config.profileId === 'environment'
+        ? 'This local proxy forwards to the account of PROXY_MANAGER_API_KEY, which this process was not started with.'
+        : 'The profile of this local proxy no longer exists: remove the local proxy or point it elsewhere.',
   );
 }

@@ -43,7 +43,7 @@ export interface LocalProxyLimits {
   keepAliveMs: number;
 }
 
-export const LOCAL_PROXY_LIMITS: LocalProxyLimits = {
+const LOCAL_PROXY_LIMITS: LocalProxyLimits = {
   maxConnections: 1024,
   idleMs: 120_000,
   handshakeMs: 10_000,
@@ -733,7 +733,7 @@ function redactUrl(url: string): string {
 }
 
 /** Never a password in what a tool or the screen is told, whatever a page or a library wrote. */
-export function redact(text: string, upstream: Pick<Upstream, 'password'> | null): string {
+function redact(text: string, upstream: Pick<Upstream, 'password'> | null): string {
   if (!upstream || upstream.password === '') return text;
   let out = text;
   for (const secret of [upstream.password, encodeURIComponent(upstream.password)]) {

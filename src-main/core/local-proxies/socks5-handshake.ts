@@ -36,7 +36,7 @@ export function socksReplyFor(kind: LocalProxyErrorKind): number {
   }
 }
 
-export class SocksProtocolError extends Error {}
+class SocksProtocolError extends Error {}
 
 /**
  * Reads exact byte counts from a socket during a handshake, then hands the socket back paused with

@@ -16,7 +16,7 @@ export interface UpstreamResolverOptions {
   onChange?: () => void;
 }
 
-export const MIN_REREAD_MS = 5_000;
+const MIN_REREAD_MS = 5_000;
 
 function same(a: UpstreamCredentials, b: UpstreamCredentials): boolean {
   return a.host === b.host && a.port === b.port && a.username === b.username && a.password === b.password;

@@ -12,6 +12,12 @@ export interface BackgroundJob {
 export interface JobsOwnership {
   status(): JobsStatus;
   onChange(listener: (status: JobsStatus) => void): () => void;
+  /**
+   * A one-shot command's process (the command line): it runs no jobs, and no other process runs
+   * them either (the command line sends its calls to that process when there is one), so saved
+   * configuration that only the jobs' owner uses (local proxies) may be changed here.
+   */
+  readonly oneShot?: boolean;
 }
 
 /** Tests and single-process tools: this process always owns the jobs. */

@@ -24,7 +24,7 @@ import { planNextRun } from './rotation-timing';
  * What a rotation answers, as far as the scheduler reads it (a subset of ports-main's
  * `RotationReceipt`).
  */
-export interface ScheduledRotationReceipt {
+interface ScheduledRotationReceipt {
   previousIp: string;
   ip: string;
   sameIp: boolean;

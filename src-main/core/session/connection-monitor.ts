@@ -13,7 +13,7 @@ import type { EventSink } from '../events';
 import type { ProfileChange, ProfileView } from '../profiles/profiles-service';
 import type { Access, ClientPool } from './client-pool';
 
-export interface MonitorProfiles {
+interface MonitorProfiles {
   active(): ProfileView | null;
   onChange(listener: (change: ProfileChange) => void): () => void;
 }

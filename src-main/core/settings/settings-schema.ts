@@ -20,10 +20,9 @@ export const SETTINGS_VERSION = 2;
 export const KEY_STORAGES = ['keychain', 'session'] as const;
 export type KeyStorage = (typeof KEY_STORAGES)[number];
 
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
+const THEMES = ['system', 'light', 'dark'] as const;
 
-export const profileSchema = z.object({
+const profileSchema = z.object({
   id: z.string().min(1).max(100),
   name: z.string().min(1).max(PROFILE_NAME_MAX),
   // Lenient on purpose: a file from an older version may hold a URL today's rule refuses (plain
@@ -126,7 +125,7 @@ const shortcutSchema = z.object({
 });
 
 /** The proxy test ("Test this proxy"): where it asks which exit IP a request came out of. */
-export const DEFAULT_IP_ECHO_URL = 'https://api.ipify.org?format=json';
+const DEFAULT_IP_ECHO_URL = 'https://api.ipify.org?format=json';
 const proxyTestSchema = z.object({
   /** Asked through the proxy for real accounts (the demo uses the sandbox gateway's own echo). */
   ipEchoUrl: z

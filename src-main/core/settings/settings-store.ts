@@ -18,10 +18,10 @@ import {
   type Settings,
 } from './settings-schema';
 
-export const SETTINGS_FILE_NAME = 'settings.json';
+const SETTINGS_FILE_NAME = 'settings.json';
 
 /** A raw settings object as read from disk, before the schema fills defaults. */
-export type RawSettings = Record<string, unknown>;
+type RawSettings = Record<string, unknown>;
 
 /**
  * Steps from one version to the next, by the version they start from. A file without a

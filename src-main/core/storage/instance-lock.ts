@@ -183,6 +183,23 @@ export class InstanceLock {
   }
 }
 
+/**
+ * Who runs the background jobs of `dataDir` now, read without taking the lock (a one-shot process
+ * such as the CLI asks before it decides where to send a call): null when nobody does, including
+ * when the lock is stale (its pid dead on this host, or its heartbeat older than `staleAfterMs`).
+ */
+export async function readJobsOwner(
+  dataDir: string,
+  options: Partial<LockProcessDeps> & { staleAfterMs?: number } = {},
+): Promise<JobsOwner | null> {
+  const deps = defaultLockProcessDeps(options);
+  const owner = (await readLock(join(dataDir, JOBS_LOCK_FILE_NAME)))?.owner;
+  if (!owner) return null;
+  if (deps.clock.now() - owner.heartbeatAt > (options.staleAfterMs ?? 5 * 60_000)) return null;
+  if (owner.hostname === deps.hostname && !deps.isProcessAlive(owner.pid)) return null;
+  return toJobsOwner(owner);
+}
+
 function toJobsOwner(owner: LockOwner): JobsOwner {
   return { pid: owner.pid, mode: owner.mode, hostname: owner.hostname, since: owner.since };
 }

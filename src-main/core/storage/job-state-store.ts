@@ -24,9 +24,9 @@ import {
  * (written by a newer app, or by a feature that is off) are kept as they are.
  */
 
-export const JOB_STATE_FILE_NAME = 'state.json';
+const JOB_STATE_FILE_NAME = 'state.json';
 /** The envelope's version; each section's schema evolves on its own (zod defaults, preprocess). */
-export const JOB_STATE_VERSION = 1;
+const JOB_STATE_VERSION = 1;
 
 const SECTION_NAME = /^[a-z][a-z0-9-]{0,63}$/;
 

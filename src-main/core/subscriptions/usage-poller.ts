@@ -23,10 +23,10 @@ const DAY_MS = 86_400_000;
 const PACE_WINDOW_MS = 7 * DAY_MS;
 /** Samples closer together than this replace each other (the pace needs days, not minutes). */
 const SAMPLE_SPACING_MS = 15 * 60_000;
-export const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
+const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
 
 /** `[epoch ms, trafficUsedBytes]`, oldest first. */
-export type UsageSample = [number, number];
+type UsageSample = [number, number];
 
 export interface UsagePollerState {
   /** Samples per profile id, per subscription id. */

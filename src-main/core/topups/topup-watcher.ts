@@ -27,7 +27,7 @@ export interface WatchedTopUp {
 /** Watched top-ups per profile, per top-up id: the watch resumes from here after a restart or crash. */
 export type TopUpWatchState = Record<string, Record<string, WatchedTopUp>>;
 
-export type TopUpNoticeKind = 'credited' | 'rejected' | 'expired' | 'purchase_completed' | 'purchase_failed';
+type TopUpNoticeKind = 'credited' | 'rejected' | 'expired' | 'purchase_completed' | 'purchase_failed';
 
 /** What the watcher tells the user (ports-sched's notifications controller shows it as an OS notification). */
 export interface TopUpNotice {
@@ -39,7 +39,7 @@ export interface TopUpNotice {
 }
 
 /** The user's polling settings (seconds); the spec's recommendations are floors: they may only slow it. */
-export interface TopUpPollingSettings {
+interface TopUpPollingSettings {
   topUpVerifyingSeconds: number;
   topUpAwaitingPaymentSeconds: number;
 }
@@ -273,7 +273,7 @@ function entryOf(topUp: TopUp, nextCheckAt: string, errors: number): WatchedTopU
   };
 }
 
-export function pendingText(
+function pendingText(
   entry: Pick<
     WatchedTopUp,
     'status' | 'amountUsd' | 'confirmations' | 'confirmationsRequired' | 'txidDeadline'

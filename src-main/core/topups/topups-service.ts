@@ -53,6 +53,12 @@ export interface TopUpsServiceOptions {
   links?: TopUpLinks;
   /** Demo mode's simulated payments (`DemoService`); absent: refused as `demo_only`. */
   demo?: DemoPayments;
+  /**
+   * Tells when a profile may have got its key (created, key set or provided, activated): unresolved
+   * attempts of that profile are resumed then, whichever way the key arrived (keychain, session,
+   * environment, `--profile` with an environment key, demo).
+   */
+  onProfileChange?: (listener: (change: { profileId: string; kind: string }) => void) => () => void;
   newIdempotencyKey?: () => string;
   log?: (line: string) => void;
 }
@@ -60,6 +66,12 @@ export interface TopUpsServiceOptions {
 type TopUpStatusFilter = (typeof TOP_UP_STATUSES)[number];
 
 const EXPORT_PER_PAGE = 100;
+/**
+ * When a top-up made for an attempt can have been created: from a little before the attempt began
+ * (the service's clock may run ahead of this machine's) until its Idempotency-Key expires.
+ */
+const ATTEMPT_WINDOW_BEFORE_MS = 10 * 60_000;
+const ATTEMPT_WINDOW_AFTER_MS = IDEMPOTENCY_KEY_TTL_MS;
 const EXPORT_MAX_PAGES = 1000;
 
 /** Crypto top-ups. UI calls go to the active profile; `refreshOne` serves background jobs (the watcher). */
@@ -74,9 +86,22 @@ export class TopUpsService implements DomainService<'topups'> {
    */
   readonly intentsJob: BackgroundJob = {
     name: 'top-up intents',
-    start: () => void this.resumeIntents(),
-    stop: () => undefined,
+    start: () => {
+      this.stopFollowingProfiles?.();
+      this.stopFollowingProfiles =
+        this.options.onProfileChange?.(({ profileId, kind }) => {
+          if (kind !== 'renamed' && kind !== 'deleted') void this.resumeIntents(profileId);
+        }) ?? null;
+      void this.resumeIntents();
+    },
+    stop: () => {
+      this.stopFollowingProfiles?.();
+      this.stopFollowingProfiles = null;
+    },
   };
+  private stopFollowingProfiles: (() => void) | null = null;
+  /** One resume at a time: a key arriving during a resume queues another behind it. */
+  private resuming: Promise<void> = Promise.resolve();
   /** Creates in flight per attempt: a double click waits for the first one instead of racing it. */
   private readonly inFlight = new Map<string, Promise<TopUp>>();
 
@@ -145,12 +170,7 @@ export class TopUpsService implements DomainService<'topups'> {
     const request = toRequest(input);
     const { profileId, value: topUp } = await this.api.active('authenticated', async (client, profileId) => {
       const stored = (await this.options.intents.read())?.[input.attemptId];
-      if (stored && stored.profileId !== profileId) {
-        throw new AppError(
-          'invalid_input',
-          'This top-up was started under another profile; start a new one.',
-        );
-      }
+      if (stored && stored.profileId !== profileId) return this.findElsewhere(client, stored);
       if (stored?.topUpId) return client.getTopUp(stored.topUpId);
       if (stored && !sameRequest(stored.request, request)) {
         // The earlier submission may have reached the service: settle it before sending other details.
@@ -177,6 +197,39 @@ export class TopUpsService implements DomainService<'topups'> {
     await this.watch(profileId, topUp);
     this.publish(profileId, [topUp]);
     return topUp;
+  }
+
+  /**
+   * An attempt begun under another profile cannot be re-sent from this one (its key belongs to that
+   * profile's account). Starting over could pay twice, so the top-up the service may already hold is
+   * looked for first: same amount, coin and network, created within the attempt's window.
+   */
+  private async findElsewhere(client: ProxyServiceClient, intent: TopUpIntent): Promise<TopUp> {
+    if (intent.topUpId !== null) {
+      // Known: the same account under another profile has it; another account answers 404.
+      const known = await client.getTopUp(intent.topUpId).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      });
+      if (known) return known;
+    }
+    const began = Date.parse(intent.createdAt);
+    const page = await client.listTopUps({ perPage: 100 });
+    const match = page.data.find((topUp) => {
+      const created = Date.parse(topUp.createdAt);
+      return (
+        topUp.amountUsd === intent.request.amountUsd &&
+        topUp.coin === intent.request.coin &&
+        topUp.network === intent.request.network &&
+        created >= began - ATTEMPT_WINDOW_BEFORE_MS &&
+        created <= began + ATTEMPT_WINDOW_AFTER_MS
+      );
+    });
+    if (match) return match;
+    throw new AppError(
+      'attempt_elsewhere',
+      'This payment attempt began under another profile, and this account holds no top-up of the same amount, coin and network from that time. Switch back to that profile to continue it; check its top-ups before paying again.',
+    );
   }
 
   /**
@@ -210,9 +263,16 @@ export class TopUpsService implements DomainService<'topups'> {
    * Intents past the key's 24 h are not re-sent (that could make a second top-up): they are
    * logged and dropped, and the top-up list shows what exists.
    */
-  async resumeIntents(): Promise<void> {
+  resumeIntents(profileId?: string): Promise<void> {
+    this.resuming = this.resuming.then(() => this.resumeIntentsNow(profileId));
+    return this.resuming;
+  }
+
+  private async resumeIntentsNow(profileId: string | undefined): Promise<void> {
     const now = this.options.now();
-    const intents = Object.values((await this.options.intents.read()) ?? {});
+    const intents = Object.values((await this.options.intents.read()) ?? {}).filter(
+      (intent) => profileId === undefined || intent.profileId === profileId,
+    );
     for (const intent of intents) {
       const age = now - Date.parse(intent.createdAt);
       if (intent.topUpId !== null) {
@@ -429,7 +489,7 @@ function explainDeclareError(error: unknown): unknown {
 }
 
 /** The pay step's data: the QR code encodes exactly `paymentUri`. */
-export async function describePayment(topUp: TopUp): Promise<TopUpPaymentDetails> {
+async function describePayment(topUp: TopUp): Promise<TopUpPaymentDetails> {
   const parts = readPaymentUri(topUp.paymentUri);
   if (parts && parts.recipient !== topUp.address) {
     // A URI paying somewhere other than the deposit address must not be shown as a QR code.

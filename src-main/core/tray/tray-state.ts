@@ -24,11 +24,11 @@ import {
   type TrayPort,
 } from './tray-menu';
 
-export interface TrayEvents extends EventSink {
+interface TrayEvents extends EventSink {
   on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
 }
 
-export interface TrayRotation {
+interface TrayRotation {
   rotate(profileId: string, portId: string, trigger: RotationTrigger): Promise<unknown>;
   rotateMany(profileId: string, portIds: string[], trigger: RotationTrigger): Promise<unknown>;
   /**
@@ -38,7 +38,7 @@ export interface TrayRotation {
   latestReceipts?(profileId: string): Promise<Record<string, RotationReceipt>>;
 }
 
-export interface TraySchedules {
+interface TraySchedules {
   readonly paused: boolean;
   pause(paused: boolean): Promise<SchedulesView>;
   view(profileId: string): SchedulesView;

@@ -6,6 +6,7 @@ import type { AppCore } from '../../../src-main/core/app-core';
 import type { AppCoreDependencies } from '../../../src-main/core/app-core-dependencies';
 import { buildAppCore, type DemoSandbox } from '../../../src-main/core/create-app-core';
 import type { KeychainProbeResult } from '../../../src-main/core/secrets/keychain-probe';
+import type { SecretStore } from '../../../src-main/core/secrets/secret-store';
 import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import type {
@@ -47,6 +48,8 @@ export interface Harness {
 export type HarnessOptions = {
   keychainAvailable?: boolean;
   dataDir?: string;
+  /** The OS keychain's stand-in; pass one to keep keys across two cores ("a restart"). */
+  keychain?: SecretStore;
 } & Partial<
   Pick<
     AppCoreDependencies,
@@ -71,7 +74,7 @@ export async function createHarness(
   sandbox: TestSandbox | null,
   options: HarnessOptions = {},
 ): Promise<Harness> {
-  const { keychainAvailable, dataDir: givenDataDir, jobState, ...dependencies } = options;
+  const { keychainAvailable, dataDir: givenDataDir, jobState, keychain: store, ...dependencies } = options;
   const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), 'pm-core-'));
   const settings = await SettingsStore.open({ dataDir });
   const status: KeychainProbeResult =
@@ -92,7 +95,7 @@ export async function createHarness(
     ...(jobState ? { jobState, releaseResources: () => jobState.flush() } : {}),
     settings,
     // The OS keychain is replaced by a memory store: the keychain binding has its own tests.
-    keychain: new SessionSecretStore(),
+    keychain: store ?? new SessionSecretStore(),
     keychainStatus: () => keychain.status,
     createClient: (config) => new ProxyServiceClient({ ...config, sleep: noWait, retry: { maxAttempts: 2 } }),
     probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),

@@ -16,7 +16,7 @@ import { localProxiesList, useLocalProxiesStore } from './local-proxies-store';
 import { LocalProxyState } from './LocalProxyState';
 
 /** What a local proxy forwards to, in words (ids, as the screen of that port or subscription shows them). */
-export function describeUpstream(upstream: LocalProxyUpstream): string {
+function describeUpstream(upstream: LocalProxyUpstream): string {
   if (upstream.kind === 'port') return `Port ${upstream.portId}`;
   const t = upstream.targeting ?? {};
   const where = [t.country, t.state, t.city, t.asn === undefined ? '' : `AS${t.asn}`, t.zip]

@@ -12,9 +12,6 @@ import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 
-/** The stored profile id of the demo's account (main's `DEMO_PROFILE_ALIAS`). */
-const DEMO_ALIAS = 'demo';
-
 /**
  * Local proxies of every profile (they run for all of them, like the other background jobs), with
  * their live stats: `localProxies:changed` replaces the list through the event bridge.
@@ -76,13 +73,16 @@ export const localProxiesList: LoadableSlice<LocalProxiesStore, LocalProxiesView
   },
 );
 
-/** Whether a local proxy forwards to the active account (the demo's is stored as `demo`). */
+/**
+ * Whether a local proxy forwards to the active account. Main stores `demo` or `environment` for a
+ * profile that lives for one run only (its id is new every run).
+ */
 export function ofProfile(
   proxy: LocalProxyView,
   profile: Pick<ProfileSummary, 'id' | 'kind'> | null,
 ): boolean {
   if (!profile) return false;
-  return proxy.profileId === (profile.kind === 'demo' ? DEMO_ALIAS : profile.id);
+  return proxy.profileId === (profile.kind === 'account' ? profile.id : profile.kind);
 }
 
 /** Whether two upstreams are the same target (the same port, or user and targeting of a subscription). */

@@ -19,7 +19,7 @@ import { SchedulePanel } from './SchedulePanel';
 import { TrayPinPanel } from './TrayPinPanel';
 import { UsagePanel } from './UsagePanel';
 
-export interface CredentialFormat {
+interface CredentialFormat {
   id: string;
   name: string;
   text: string;
@@ -156,7 +156,7 @@ function CredentialsPanel({ port }: { port: MobilePortView }) {
 type Mode = 'manual' | 'interval';
 
 /** Checks the form as main would, so that the user sees the error before anything is sent. */
-export function validateSettings(label: string, mode: Mode, minutes: string): FieldErrors {
+function validateSettings(label: string, mode: Mode, minutes: string): FieldErrors {
   const errors: FieldErrors = {};
   const trimmed = label.trim();
   if (!trimmed) errors.label = 'Give the port a label';

@@ -30,11 +30,11 @@ export interface RotationState {
   retryAt: number | null;
 }
 
-export interface RotateOptions {
+interface RotateOptions {
   untilNew?: { lastN: number; maxTries: number };
 }
 
-export const HISTORY_PER_PAGE = 20;
+const HISTORY_PER_PAGE = 20;
 
 /** What `schedules:set` takes besides the ports: one editor fills it for one port or a selection. */
 export interface ScheduleInput {
@@ -295,7 +295,7 @@ export const portsList: LoadableSlice<PortsStore, MobilePortView[], []> = create
   fetch: () => callApi((api) => api.ports.list()),
 });
 
-export const historyKey = (portId: string, page: number) => `${portId}|${page}`;
+const historyKey = (portId: string, page: number) => `${portId}|${page}`;
 export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, number]> = createLoadableSlice(
   usePortsStore,
   {
@@ -307,7 +307,7 @@ export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, numb
   },
 );
 
-export const usageKey = (portId: string, from?: string, to?: string) => `${portId}|${from ?? ''}|${to ?? ''}`;
+const usageKey = (portId: string, from?: string, to?: string) => `${portId}|${from ?? ''}|${to ?? ''}`;
 export const usageList: LoadableSlice<
   PortsStore,
   UsageReport,
@@ -320,7 +320,7 @@ export const usageList: LoadableSlice<
     callApi((api) => api.ports.usage(from && to ? { portId, from, to } : { portId })),
 });
 
-export const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = createLoadableSlice(
+const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = createLoadableSlice(
   usePortsStore,
   {
     place: inMap<PortsStore, RotationReceipt[]>('receipts'),
@@ -329,22 +329,16 @@ export const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]
   },
 );
 
-export const schedulesSlice: LoadableSlice<PortsStore, SchedulesView, []> = createLoadableSlice(
-  usePortsStore,
-  {
-    place: inField<PortsStore, SchedulesView>('schedules'),
-    fetch: () => callApi((api) => api.schedules.list()),
-  },
-);
+const schedulesSlice: LoadableSlice<PortsStore, SchedulesView, []> = createLoadableSlice(usePortsStore, {
+  place: inField<PortsStore, SchedulesView>('schedules'),
+  fetch: () => callApi((api) => api.schedules.list()),
+});
 
-export const runsList: LoadableSlice<PortsStore, ScheduleRun[], [string]> = createLoadableSlice(
-  usePortsStore,
-  {
-    place: inMap<PortsStore, ScheduleRun[]>('scheduleRuns'),
-    key: (portId) => portId,
-    fetch: (portId) => callApi((api) => api.schedules.runs({ portId })),
-  },
-);
+const runsList: LoadableSlice<PortsStore, ScheduleRun[], [string]> = createLoadableSlice(usePortsStore, {
+  place: inMap<PortsStore, ScheduleRun[]>('scheduleRuns'),
+  key: (portId) => portId,
+  fetch: (portId) => callApi((api) => api.schedules.runs({ portId })),
+});
 
 export const traySlice: LoadableSlice<PortsStore, TrayView, []> = createLoadableSlice(usePortsStore, {
   place: inField<PortsStore, TrayView>('tray'),
