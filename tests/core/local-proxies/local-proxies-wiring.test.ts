@@ -476,3 +476,41 @@ describe('live stats of a local proxy', () => {
     }
   });
 });
+
+describe('local proxies in a process that does not run the background jobs', () => {
+  it('lists them as running elsewhere and sends changes to the process that runs them', async () => {
+    const sandbox = await TestSandbox.start();
+    const status = { owner: true, message: null as string | null };
+    const h = await createHarness(sandbox, {
+      jobsOwnership: { status: () => status, onChange: () => () => undefined },
+    });
+    try {
+      await h.call('demo:start');
+      const port = await manualPort(sandbox);
+      const local = await h.call('localProxies:add', {
+        upstream: { kind: 'port', portId: port.id },
+        listenPort: await freePort(),
+        start: false,
+      });
+      status.owner = false;
+      status.message = 'Background jobs run in the desktop app (pid 42).';
+      const view = await h.call('localProxies:list');
+      expect(view).toMatchObject({ runsHere: false, message: status.message });
+      expect(view.proxies).toEqual([expect.objectContaining({ id: local.id, state: 'elsewhere' })]);
+      for (const change of [
+        () => h.call('localProxies:start', { id: local.id }),
+        () => h.call('localProxies:remove', { id: local.id }),
+        () => h.call('localProxies:add', { upstream: { kind: 'port', portId: port.id } }),
+      ]) {
+        expect(await change().catch((error: unknown) => error)).toMatchObject({
+          code: 'not_job_owner',
+          message: expect.stringContaining('pid 42'),
+        });
+      }
+      await expect(viaHttp(local.listen.port)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await h.core.dispose();
+      await sandbox.close();
+    }
+  });
+});
