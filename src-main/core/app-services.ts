@@ -5,6 +5,7 @@ import type { CatalogService } from './catalog/catalog-service';
 import type { ConnectionService } from './connection/connection-service';
 import type { DemoService } from './demo/demo-service';
 import type { DomainService } from './domain-service';
+import type { OverviewService } from './overview/overview-service';
 import type { PortsService } from './ports/ports-service';
 import type { ProfilesController } from './profiles/profiles-controller';
 import type { ProxyTestService } from './proxy-test/proxy-test-service';
@@ -32,4 +33,5 @@ export interface CoreServices extends AppServices {
   topups: TopUpsService;
   alerts: AlertsService;
   proxy: ProxyTestService;
+  overview: OverviewService;
 }

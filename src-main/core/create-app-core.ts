@@ -15,6 +15,8 @@ import { EventBus } from './events';
 import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
 import { PortsService, toPortView } from './ports/ports-service';
+import { HeldAccountData } from './overview/held-lists';
+import { OverviewService } from './overview/overview-service';
 import { alwaysOwner, BackgroundJobs, type JobsOwnership, lockOwnership } from './runtime/background-jobs';
 import { type Clock, systemClock } from './runtime/clock';
 import { RotationScheduler, type ScheduledRunListener } from './ports/rotation-scheduler';
@@ -150,9 +152,13 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
   const api = new ApiCaller(pool, monitor);
   const clock = deps.clock ?? systemClock;
+  // What the overview reads instead of asking the service item by item.
+  const held = new HeldAccountData();
+  held.listen(events);
   const proxyTests = new ProxyTestService({
     api,
     clock,
+    onResult: (profileId, result) => held.proxyTests.record(profileId, result),
     // The demo's gateway answers every request itself; a real account asks the configured echo.
     echoUrlFor: (profileId) =>
       profileId === demo.demoProfileId ? SANDBOX_ECHO_URL : deps.settings.get().proxyTest.ipEchoUrl,
@@ -350,6 +356,30 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       );
     }
   };
+  const alertsService = new AlertsService(alertCenter);
+  const overview = new OverviewService({
+    now: () => clock.now(),
+    activeProfileId: async () => (await api.active('authenticated', () => Promise.resolve(null))).profileId,
+    policy: () => pollerPolicy(deps.settings.get()),
+    held,
+    read: {
+      ports: (profileId) => ports.refresh(profileId),
+      subscriptions: (profileId) => subscriptions.refresh(profileId),
+      awaitingTopUps: async (profileId) =>
+        (
+          await api.forProfile(profileId, 'authenticated', (client) =>
+            client.listTopUps({ status: 'awaiting_payment', perPage: 100 }),
+          )
+        ).data,
+    },
+    watchedTopUps: () => topUpWatcher.watched(),
+    schedules: async (profileId) => {
+      await freshSchedules();
+      return scheduler.view(profileId).schedules;
+    },
+    alerts: () => alertsService.handlers()['alerts:list'](undefined),
+    holdingAlertKeys: async () => (await alertCrossings.read())?.keys ?? [],
+  });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -368,8 +398,9 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topups,
     schedules: schedulesService,
     tray,
-    alerts: new AlertsService(alertCenter),
+    alerts: alertsService,
     proxy: proxyTests,
+    overview,
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   backgroundJobs.add(relocations);

@@ -22,6 +22,7 @@ export function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.tray.handlers(),
     ...services.alerts.handlers(),
     ...services.proxy.handlers(),
+    ...services.overview.handlers(),
   };
 }
 

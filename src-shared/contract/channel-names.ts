@@ -75,6 +75,7 @@ export const CALL_CHANNELS = [
   'topups:pending',
   'proxy:test',
   'proxy:testMany',
+  'overview:get',
 ] as const;
 
 export const EVENT_CHANNELS = [

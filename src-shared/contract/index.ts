@@ -14,6 +14,7 @@ import { appCalls, appEvents } from './app';
 import { catalogCalls } from './catalog';
 import { connectionCalls } from './connection';
 import { demoCalls } from './demo';
+import { overviewCalls } from './overview';
 import { portsCalls, portsEvents } from './ports';
 import { profilesCalls } from './profiles';
 import { proxyCalls } from './proxy';
@@ -41,6 +42,14 @@ export type {
   RotationReceipt,
   RotationTrigger,
 } from './ports';
+export type {
+  AttentionAction,
+  AttentionItem,
+  AttentionKind,
+  AttentionLevel,
+  HealthSnapshot,
+  HealthSourceState,
+} from './overview';
 export type { KeyStatus, ProfileSummary } from './profiles';
 export type {
   ProxyExit,
@@ -105,6 +114,7 @@ export const ipcCalls = {
   ...trayCalls,
   ...alertsCalls,
   ...proxyCalls,
+  ...overviewCalls,
 } as const;
 
 export const ipcEvents = {

@@ -90,4 +90,5 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'topups:pending': undefined,
   'proxy:test': { target: { kind: 'port', portId: 'mp_1' } },
   'proxy:testMany': { targets: [{ kind: 'subscription', subscriptionId: 'sub_1', protocol: 'socks5' }] },
+  'overview:get': undefined,
 };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probeBaseUrl, ProxyServiceClient } from '../../../src-main/api';
 import type { AppCore } from '../../../src-main/core/app-core';
+import type { Clock } from '../../../src-main/core/runtime/clock';
 import { buildAppCore, type DemoSandbox } from '../../../src-main/core/create-app-core';
 import type { KeychainProbeResult } from '../../../src-main/core/secrets/keychain-probe';
 import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
@@ -41,7 +42,7 @@ export interface Harness {
 
 export async function createHarness(
   sandbox: TestSandbox,
-  options: { keychainAvailable?: boolean; dataDir?: string } = {},
+  options: { keychainAvailable?: boolean; dataDir?: string; clock?: Clock } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pm-core-'));
   const settings = await SettingsStore.open({ dataDir });
@@ -59,6 +60,7 @@ export async function createHarness(
   } as Harness;
   harness.core = buildAppCore({
     mode: 'web',
+    ...(options.clock ? { clock: options.clock } : {}),
     settings,
     // The OS keychain is replaced by a memory store: the keychain binding has its own tests.
     keychain: new SessionSecretStore(),
