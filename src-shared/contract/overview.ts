@@ -1,6 +1,7 @@
 import type { AlertKindName } from './alerts';
 import type { AppRoute } from './app';
 import { call, type DomainCalls } from './define';
+import type { ProxyProtocol } from './proxy';
 import { noInput } from './shared-inputs';
 
 /**
@@ -34,7 +35,7 @@ export type AttentionAction =
   | { kind: 'enable_auto_renew'; label: string; target: 'port' | 'subscription'; id: string }
   | { kind: 'open'; label: string }
   | { kind: 'continue_top_up'; label: string; topUpId: string }
-  | { kind: 'test_again'; label: string; portId: string }
+  | { kind: 'test_again'; label: string; portId: string; protocol: ProxyProtocol }
   | { kind: 'top_up'; label: string }
   | { kind: 'dismiss_alert'; label: string; alertId: string };
 

@@ -293,8 +293,8 @@ function proxyTestItem(result: ProxyTestResult, label: string): AttentionItem | 
     title: `The last proxy test of ${quoted(label, portId)} failed`,
     detail: result.failure?.message ?? 'The request through the proxy did not come back.',
     subject: { type: 'port', id: portId, label: label || portId },
-    dueAt: result.checkedAt,
-    action: { kind: 'test_again', label: 'Test again', portId },
+    dueAt: null,
+    action: { kind: 'test_again', label: 'Test again', portId, protocol: result.target.protocol },
     route: portRoute(portId),
   };
 }

@@ -3,6 +3,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
 import { useOnboardingStore } from '../../../src-renderer/src/features/onboarding/onboarding-store';
+import { useOverviewStore } from '../../../src-renderer/src/features/overview/overview-store';
 import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { useProfilesStore } from '../../../src-renderer/src/features/profiles/profiles-store';
 import { useProxyTestStore } from '../../../src-renderer/src/features/proxy-test/proxy-test-store';
@@ -15,6 +16,7 @@ const STORES = [
   useAppStore,
   useCatalogStore,
   useOnboardingStore,
+  useOverviewStore,
   usePortsStore,
   useProfilesStore,
   useProxyTestStore,

@@ -46,8 +46,6 @@ export interface ScheduleInput {
 /** Mobile ports of the active account, their rotations, relocations, IP history and usage. */
 interface PortsStore {
   ports: Loadable<MobilePortView[]>;
-  /** The port whose detail is open. */
-  openPortId: string | null;
   selected: Set<string>;
   rotations: Record<string, RotationState>;
   relocations: Record<string, RelocationProgress>;
@@ -66,7 +64,6 @@ interface PortsStore {
   applyChanges: (changed: MobilePortView[], relocations?: RelocationProgress[]) => void;
   /** `ports:rotation`: a rotation started or ended, whoever started it (tray, schedule, another window). */
   applyRotation: (event: PortsRotation) => void;
-  open: (portId: string | null) => void;
   setSelected: (keys: Set<string>) => void;
 
   rotate: (portId: string, options?: RotateOptions) => Promise<void>;
@@ -111,7 +108,6 @@ interface PortsStore {
 /** The state of a store with no account behind it: also what `reset` goes back to. */
 const empty = () => ({
   ports: idle<MobilePortView[]>(),
-  openPortId: null,
   selected: new Set<string>(),
   rotations: {},
   relocations: {},
@@ -194,7 +190,6 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       else if (event.phase === 'failed' && event.error) failed(event.portId, event.error);
       if (event.phase !== 'started') void refreshRuns([event.portId]);
     },
-    open: (openPortId) => set({ openPortId }),
     setSelected: (selected) => set({ selected }),
 
     rotate: async (portId, options = {}) => {

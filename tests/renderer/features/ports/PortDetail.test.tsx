@@ -63,7 +63,7 @@ describe('Port detail', () => {
   });
 
   it('hides the password until asked, and copies each format', async () => {
-    render(<PortDetail port={secretPort()} />);
+    render(<PortDetail port={secretPort()} initialTab="credentials" />);
     await settle();
     const formats = screen.getByRole('table', { name: 'Credential formats' });
     expect(formats.textContent).not.toContain('p@ss:w');
@@ -77,7 +77,7 @@ describe('Port detail', () => {
 
   it('resets the password only after confirmation', async () => {
     fake.current.handle('ports:resetPassword', () => ok(port({ password: 'new' })));
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="credentials" />);
     fireEvent.click(screen.getByRole('button', { name: 'Reset password…' }));
     expect(fake.current.callsTo('ports:resetPassword')).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
@@ -89,7 +89,7 @@ describe('Port detail', () => {
     fake.current.handle('ports:revealRotationLink', () =>
       ok({ rotationLink: 'https://api/rotate?key=SECRET' }),
     );
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="credentials" />);
     await settle();
     expect(screen.getByText(/Anyone holding this link can rotate this port/)).toBeTruthy();
     expect(fake.current.callsTo('ports:revealRotationLink')).toEqual([]);
@@ -108,7 +108,7 @@ describe('Port detail', () => {
         fields: [{ field: 'rotation.intervalMinutes', message: 'Not allowed for this plan' }],
       }),
     );
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="settings" />);
     fireEvent.change(screen.getByLabelText('Label'), { target: { value: 'x'.repeat(61) } });
     fireEvent.change(screen.getByLabelText('Minutes between rotations'), { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -170,7 +170,7 @@ describe('Port detail', () => {
 
   it('relocates only with confirmation and explains location_unavailable', async () => {
     fake.current.handle('ports:relocate', () => fail('location_unavailable', 'No modem in los_angeles'));
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="location" />);
     await settle();
     const carrier = await screen.findByLabelText('Carrier');
     // Only available carriers, with their network types.
@@ -203,7 +203,7 @@ describe('Port detail', () => {
       return 'blob:csv';
     });
     URL.revokeObjectURL = vi.fn();
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="history" />);
     const table = await screen.findByRole('table', { name: 'IP history' });
     expect(table.textContent).toContain('button · from 100.85.1.2 in 9.0 s');
     fireEvent.click(screen.getByRole('button', { name: 'Older' }));
@@ -227,7 +227,7 @@ describe('Port detail', () => {
       ok({ fileName: 'port-port_1-ip-history.csv', csv: 'ip\n1.2.3.4\n', rows: 1 }),
     );
     fake.current.handle('app:saveFile', () => ok({ saved: true, path: '/home/me/Downloads/h.csv' }));
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="history" />);
     await screen.findByRole('table', { name: 'IP history' });
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
     await settle();
@@ -246,7 +246,7 @@ describe('Port detail', () => {
   });
 
   it('checks the usage range on the form before asking, and says bandwidth is unlimited', async () => {
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="usage" />);
     await settle();
     expect(screen.getByText(/Bandwidth on mobile ports is unlimited/)).toBeTruthy();
     const before = fake.current.callsTo('ports:usage').length;
