@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortsScreen, rotationText } from '../../../../src-renderer/src/features/ports/PortsScreen';
 import { fail, ok } from '../../support/fake-api';
@@ -51,6 +51,48 @@ describe('Ports screen', () => {
     const channels = fake.current.calls.map((call) => call.channel);
     expect(channels).toContain('schedules:list');
     expect(channels.indexOf('schedules:list')).toBeLessThan(channels.indexOf('ports:list'));
+  });
+
+  const go = (hash: string) =>
+    act(() => {
+      window.location.hash = hash;
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+
+  it('links each port by its address (#/ports/<id>): the detail opens there, in tabs, and Back returns to the list', async () => {
+    fake.current.handle('ports:receipts', () => ok([]));
+    fake.current.handle('schedules:list', () => ok({ profileId: 'prof_work', paused: false, schedules: [] }));
+    fake.current.handle('tray:get', () => ok({ profileId: 'prof_work', pinnedPortIds: [] }));
+    render(<PortsScreen />);
+    const table = await screen.findByRole('table', { name: 'Mobile ports' });
+    const link = within(table).getByRole('link', { name: 'Berlin' });
+    expect(link.getAttribute('href')).toBe('#/ports/port_2');
+    go('#/ports/port_2');
+    await settle();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('Berlin');
+    // Tabs as the subscription detail has, one tab's panels at a time.
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Rotation',
+      'Credentials',
+      'Settings',
+      'Location',
+      'IP history',
+      'Usage',
+    ]);
+    expect(screen.getByRole('region', { name: 'App schedule' })).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Credential formats' })).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Credentials' }));
+    expect(screen.getByRole('table', { name: 'Credential formats' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: '← All ports' }).getAttribute('href')).toBe('#/ports');
+    go('#/ports');
+    expect(await screen.findByRole('table', { name: 'Mobile ports' })).toBeTruthy();
+  });
+
+  it('says so when the address names a port this account does not have', async () => {
+    go('#/ports/port_gone');
+    render(<PortsScreen />);
+    await settle();
+    expect(screen.getByText(/This account has no port/).textContent).toContain('port_gone');
   });
 
   it('shows unknown rotation modes as they are', () => {
