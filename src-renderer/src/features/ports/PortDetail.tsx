@@ -9,6 +9,7 @@ import { TextField } from '../../shared/components/TextField';
 import { Time } from '../../shared/components/Time';
 import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
+import { MASK, maskSecret } from '../../shared/mask-secret';
 import { IpHistoryPanel } from './IpHistoryPanel';
 import { usePlaceNames } from './place-names';
 import { LABEL_MAX, ROTATION_INTERVAL_MINUTES } from './port-limits';
@@ -40,11 +41,6 @@ export function credentialFormats(port: Pick<MobilePortView, 'endpoint' | 'usern
     { id: 'socks5', name: 'socks5://user:pass@host:port', text: `socks5://${userInfo}@${host}:${socksPort}` },
   ] satisfies CredentialFormat[];
 }
-
-const mask = (text: string, secret: string) =>
-  secret
-    ? text.split(secret).join('•'.repeat(8)).split(encodeURIComponent(secret)).join('•'.repeat(8))
-    : text;
 
 function CredentialsPanel({ port }: { port: MobilePortView }) {
   const [revealed, setRevealed] = useState(false);
@@ -87,7 +83,7 @@ function CredentialsPanel({ port }: { port: MobilePortView }) {
         <dt>Password</dt>
         <dd>
           <code aria-label={revealed ? 'Password' : 'Password (hidden)'}>
-            {revealed ? port.password : '•'.repeat(8)}
+            {revealed ? port.password : MASK}
           </code>{' '}
           <button
             type="button"
@@ -126,7 +122,7 @@ function CredentialsPanel({ port }: { port: MobilePortView }) {
             <tr key={format.id}>
               <th scope="row">{format.name}</th>
               <td>
-                <code>{revealed ? format.text : mask(format.text, port.password)}</code>
+                <code>{revealed ? format.text : maskSecret(format.text, port.password)}</code>
               </td>
               <td>
                 <CopyButton text={format.text} what={format.name} />
