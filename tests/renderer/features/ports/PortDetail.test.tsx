@@ -102,6 +102,22 @@ describe('Port detail', () => {
     expect(document.body.textContent).not.toContain('SECRET');
   });
 
+  it('names each rotation mode by its label alone and reads its hint as the description, not run together', () => {
+    render(<PortDetail port={port()} initialTab="settings" />);
+    const interval = screen.getByRole('radio', {
+      name: 'Every N minutes',
+      description: 'The service rotates on its own.',
+    });
+    expect(interval).toBeTruthy();
+    expect(
+      screen.getByRole('radio', { name: 'Manual', description: 'Only when you (or the app) ask.' }),
+    ).toBeTruthy();
+    // Its own line under the label, not a run-on of the label's text.
+    const hint = screen.getByText('The service rotates on its own.');
+    expect(hint.tagName).toBe('P');
+    expect(interval.closest('label')?.textContent).toBe('Every N minutes');
+  });
+
   it('checks label and interval before saving, then shows what main rejects next to the field', async () => {
     fake.current.handle('ports:update', () =>
       fail('invalid_input', 'Invalid', {
