@@ -1,4 +1,5 @@
 import type { Subscription, UsageReport } from '../../../../src-shared/api-types';
+import { naturalCompare } from '../../shared/natural-order';
 
 export type SubscriptionSortKey = 'label' | 'used' | 'remaining' | 'expires' | 'forecast';
 export interface SubscriptionSort {
@@ -102,10 +103,10 @@ export function sortSubscriptions(
     const b = value(right);
     const order =
       typeof a === 'string' && typeof b === 'string'
-        ? a.localeCompare(b)
+        ? naturalCompare(a, b)
         : compareNullable(a as number | null, b as number | null);
     // Nulls stay last in both directions; ties keep a stable order by id.
     const signed = a === null || b === null ? order : order * sign;
-    return signed !== 0 ? signed : left.id.localeCompare(right.id);
+    return signed !== 0 ? signed : naturalCompare(left.id, right.id);
   });
 }

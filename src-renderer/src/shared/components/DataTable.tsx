@@ -9,6 +9,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { naturalCompare } from '../natural-order';
 
 /**
  * A long list as a table: search, sort, multi-select, and only the rows in view in the DOM
@@ -19,7 +20,7 @@ export interface DataColumn<T> {
   id: string;
   header: string;
   cell: (row: T) => ReactNode;
-  /** Makes the column sortable. Strings sort with the locale, numbers as numbers. */
+  /** Makes the column sortable. Strings sort naturally (`naturalCompare`), numbers as numbers. */
   sortValue?: (row: T) => string | number | null;
   /** The cell is the row's header (`<th scope="row">`): the row's name for screen readers. */
   rowHeader?: boolean;
@@ -84,7 +85,6 @@ export function visibleRows<T>(
   if (sort && column?.sortValue) {
     const value = column.sortValue;
     const sign = sort.direction === 'ascending' ? 1 : -1;
-    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
     const keyed = result.map((row) => ({ row, key: value(row) }));
     keyed.sort((a, b) => {
       // Empty values last whatever the direction: they are "not known", not "smallest".
@@ -93,7 +93,7 @@ export function visibleRows<T>(
       const order =
         typeof a.key === 'number' && typeof b.key === 'number'
           ? a.key - b.key
-          : collator.compare(String(a.key), String(b.key));
+          : naturalCompare(String(a.key), String(b.key));
       return order * sign;
     });
     result = keyed.map((entry) => entry.row);
