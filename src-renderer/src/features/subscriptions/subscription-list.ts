@@ -19,6 +19,15 @@ export function daysUntilRunOut(remainingBytes: number, bytesPerDay: number | nu
   return Math.ceil(remainingBytes / bytesPerDay);
 }
 
+/**
+ * Whether a subscription has expired: the service says so, or its expiry is past. An expired one
+ * has no forecast: its traffic does not run out, it is no longer usable at all.
+ */
+export function hasExpired(subscription: Pick<Subscription, 'status' | 'expiresAt'>, nowMs: number): boolean {
+  if (subscription.status === 'expired') return true;
+  return subscription.expiresAt !== null && Date.parse(subscription.expiresAt) <= nowMs;
+}
+
 /** "runs out in about 4 days"; "ran out" when nothing is left; null without a pace. */
 export function forecastText(days: number | null): string | null {
   if (days === null) return null;
