@@ -129,13 +129,57 @@ function withReceipt(list: MobilePortView[], receipt: RotationReceipt): MobilePo
   );
 }
 
+/**
+ * The IP history as the receipt left it, until it is read again: the IP the port had is released at
+ * the receipt's end and, on the first page, the new IP is the current one. A carrier that gave the
+ * same IP back changed nothing in the history.
+ */
+export function withRotationInHistory(
+  view: IpHistoryView,
+  receipt: RotationReceipt,
+  page: number,
+): IpHistoryView {
+  if (receipt.sameIp || view.data.some((row) => row.ip === receipt.ip && row.releasedAt === null))
+    return view;
+  const released = view.data.map((row) =>
+    row.releasedAt === null ? { ...row, releasedAt: receipt.finishedAt } : row,
+  );
+  if (page !== 1) return { ...view, data: released };
+  const current = {
+    ip: receipt.ip,
+    assignedAt: receipt.finishedAt,
+    releasedAt: null,
+    trigger: 'manual',
+    receipt,
+  };
+  return {
+    data: [current, ...released],
+    pagination: { ...view.pagination, total: view.pagination.total + 1 },
+  };
+}
+
 export const usePortsStore = create<PortsStore>()((set, get) => {
   const setRotation = (portId: string, state: RotationState) =>
     set((current) => ({ rotations: { ...current.rotations, [portId]: state } }));
   const finished = (receipt: RotationReceipt) => {
     setRotation(receipt.portId, { phase: 'done', receipt, error: null, retryAt: null });
     portsList.updateLoaded((list) => withReceipt(list, receipt));
+    // The history on screen shows the new IP at once, then what the service now says.
+    historyList.updateLoaded((view, [portId, page]) =>
+      portId === receipt.portId ? withRotationInHistory(view, receipt, page) : view,
+    );
+    void refreshHistory(receipt.portId);
   };
+  /** Reads again the history pages of a port that were read (the receipts are merged by main). */
+  const refreshHistory = (portId: string) =>
+    Promise.all(
+      Object.keys(get().ipHistory)
+        .map(
+          (key) => [key.slice(0, key.lastIndexOf('|')), Number(key.slice(key.lastIndexOf('|') + 1))] as const,
+        )
+        .filter(([id]) => id === portId)
+        .map(([id, page]) => historyList.load([id, page], true)),
+    );
   const failed = (portId: string, error: IpcError) =>
     setRotation(portId, { phase: 'failed', receipt: null, error, retryAt: retryAtOf(error, Date.now()) });
   const rotating = (portId: string) =>

@@ -1,9 +1,11 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { credentialFormats, PortDetail } from '../../../../src-renderer/src/features/ports/PortDetail';
 import { validateRange } from '../../../../src-renderer/src/features/ports/UsagePanel';
+import type { IpcResult, IpHistoryView } from '../../../../src-shared/contract';
 import { fail, ok } from '../../support/fake-api';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';
 import { appState, carriers, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 import { receipt } from './port-fixtures';
@@ -235,6 +237,48 @@ describe('Port detail', () => {
     expect(screen.getByText('port-port_1-ip-history.csv').parentElement?.textContent).toBe(
       'Downloaded as port-port_1-ip-history.csv. 1 rows.',
     );
+  });
+
+  it('marks the new IP as current in the history as soon as a rotation’s receipt arrives, then reads it again', async () => {
+    // What the service answers before the rotation: the old IP is current.
+    const before = {
+      data: [
+        {
+          ip: '100.85.1.2',
+          assignedAt: '2026-03-10T11:55:00.000Z',
+          releasedAt: null,
+          trigger: 'manual',
+          receipt: null,
+        },
+      ],
+      pagination: { page: 1, perPage: 20, total: 1, totalPages: 1 },
+    };
+    fake.current.handle('ports:ipHistory', () => ok(before));
+    render(<PortDetail port={port()} initialTab="history" />);
+    const table = await screen.findByRole('table', { name: 'IP history' });
+    const reads = fake.current.callsTo('ports:ipHistory').length;
+    // The answer to the second read is held back: what shows meanwhile comes from the receipt.
+    let answer: (value: IpcResult<IpHistoryView>) => void = () => undefined;
+    fake.current.handle('ports:ipHistory', () => new Promise((resolve) => (answer = resolve)));
+    act(() =>
+      usePortsStore
+        .getState()
+        .applyRotation({
+          profileId: 'prof_work',
+          portId: 'port_1',
+          phase: 'finished',
+          trigger: 'button',
+          receipt: receipt(),
+        }),
+    );
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual(['100.85.7.7', '100.85.1.2']);
+    expect(within(rows[0]!).getByText('current')).toBeTruthy();
+    expect(within(rows[1]!).queryByText('current')).toBeNull();
+    expect(rows[0]?.textContent).toContain('button · from 100.85.1.2 in 9.0 s');
+    expect(fake.current.callsTo('ports:ipHistory').length).toBe(reads + 1);
+    answer(ok(before));
+    await settle();
   });
 
   it('desktop: saves the IP history through main and says where, or the error on the spot', async () => {
