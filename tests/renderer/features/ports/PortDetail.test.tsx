@@ -261,15 +261,13 @@ describe('Port detail', () => {
     let answer: (value: IpcResult<IpHistoryView>) => void = () => undefined;
     fake.current.handle('ports:ipHistory', () => new Promise((resolve) => (answer = resolve)));
     act(() =>
-      usePortsStore
-        .getState()
-        .applyRotation({
-          profileId: 'prof_work',
-          portId: 'port_1',
-          phase: 'finished',
-          trigger: 'button',
-          receipt: receipt(),
-        }),
+      usePortsStore.getState().applyRotation({
+        profileId: 'prof_work',
+        portId: 'port_1',
+        phase: 'finished',
+        trigger: 'button',
+        receipt: receipt(),
+      }),
     );
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual(['100.85.7.7', '100.85.1.2']);

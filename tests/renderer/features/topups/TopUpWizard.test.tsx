@@ -81,8 +81,16 @@ describe('Top-up wizard', () => {
     expect(next.disabled).toBe(true);
     fireEvent.change(amount, { target: { value: '24.99' } });
     expect(screen.getByText('The minimum is 25.00 USD.')).toBeTruthy();
+    fireEvent.change(amount, { target: { value: '1000000.01' } });
+    expect(screen.getByText(/at most 1,000,000.00 USD in one top-up, to catch a typo/)).toBeTruthy();
+    expect(next.disabled).toBe(true);
+    // Above the service's default maximum: a warning, and the service decides.
     fireEvent.change(amount, { target: { value: '10000.01' } });
-    expect(screen.getByText('The maximum is 10,000.00 USD.')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain(
+      'above 10,000.00 USD, the service’s default maximum',
+    );
+    expect(amount.getAttribute('aria-invalid')).toBeNull();
+    expect(next.disabled).toBe(false);
     fireEvent.change(amount, { target: { value: '50.123' } });
     expect(screen.getByText('Use at most two decimals (cents).')).toBeTruthy();
     expect(next.disabled).toBe(true);
