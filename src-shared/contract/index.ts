@@ -71,6 +71,7 @@ export type {
 } from './schedules';
 export type {
   AlertSettingsView,
+  Density,
   DesktopPreferences,
   NotificationPreferences,
   PollingView,

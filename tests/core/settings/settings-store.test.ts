@@ -71,7 +71,7 @@ describe('SettingsStore: defaults and round trip', () => {
       },
       rotationSchedules: [],
       pendingTopUps: {},
-      ui: { theme: 'system', lastScreen: 'ports' },
+      ui: { theme: 'system', density: 'comfortable', lastScreen: 'ports' },
       desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
       notifications: {
         'rotation-new-ip': true,
@@ -223,7 +223,7 @@ describe('SettingsStore: writes', () => {
     await store.update((draft) => {
       draft.ui.lastScreen = 'settings';
     });
-    expect(store.get().ui).toEqual({ theme: 'system', lastScreen: 'settings' });
+    expect(store.get().ui).toEqual({ theme: 'system', density: 'comfortable', lastScreen: 'settings' });
   });
 
   it('rejects an update whose result breaks the schema, naming the field, and changes nothing', async () => {
@@ -357,7 +357,7 @@ describe('SettingsStore: recovery', () => {
       topUpVerifyingSeconds: 10,
       topUpAwaitingPaymentSeconds: 30,
     });
-    expect(store.get().ui).toEqual({ theme: 'system', lastScreen: 'ports' });
+    expect(store.get().ui).toEqual({ theme: 'system', density: 'comfortable', lastScreen: 'ports' });
   });
 
   it('reads a file without a version (version 0) through the migrations', async () => {

@@ -269,6 +269,14 @@ describe('App', () => {
     expect(screen.queryByText('Sneaker drops LA')).toBeNull();
   });
 
+  it('applies the table row density from Settings', async () => {
+    fake.current.handle('settings:get', () => ok(settingsView({ density: 'compact' })));
+    render(<App />);
+    await screen.findByText('Online');
+    await settle();
+    expect(document.documentElement.dataset.density).toBe('compact');
+  });
+
   it('applies the theme from Settings, and the OS preference while it is "system"', async () => {
     let prefersDark = true;
     const listeners = new Set<() => void>();

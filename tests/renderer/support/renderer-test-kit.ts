@@ -10,6 +10,7 @@ import { useProxyTestStore } from '../../../src-renderer/src/features/proxy-test
 import { useSettingsStore } from '../../../src-renderer/src/features/settings/settings-store';
 import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
+import { setDensity } from '../../../src-renderer/src/shared/density';
 import { createFakeApi, type FakeApi, type FakeHandlers } from './fake-api';
 
 const STORES = [
@@ -44,6 +45,7 @@ export function useFakeApi(handlers: () => FakeHandlers = () => ({})): { current
     window.api = holder.current.api;
     window.location.hash = '';
     document.documentElement.removeAttribute('data-theme');
+    setDensity('comfortable');
   });
   afterEach(() => {
     cleanup();

@@ -58,7 +58,7 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<M
       cell: (port) => (
         <>
           <a href={portHref(port.id)}>{port.label || <span className="muted">(no label)</span>}</a>
-          <div className="muted small">
+          <div className="muted small cell-detail">
             <code>{port.id}</code>
           </div>
         </>
@@ -93,7 +93,7 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<M
       cell: (port) => (
         <>
           <code>{port.currentIp}</code>
-          <div className="muted small">
+          <div className="muted small cell-detail">
             changed <Time iso={port.ipChangedAt} relative />
           </div>
         </>

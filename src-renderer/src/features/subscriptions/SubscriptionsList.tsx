@@ -116,7 +116,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       cell: (s) => (
         <>
           <a href={subscriptionHref(s.id)}>{s.label || <span className="muted">(no label)</span>}</a>
-          <div className="muted small">
+          <div className="muted small cell-detail">
             <code>{s.id}</code>
           </div>
         </>
@@ -135,7 +135,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       cell: (s) => (
         <>
           <TrafficBar used={s.trafficUsedBytes} total={s.trafficTotalBytes} />
-          <div className="muted small">{formatBytes(s.trafficRemainingBytes)} left</div>
+          <div className="muted small cell-detail">{formatBytes(s.trafficRemainingBytes)} left</div>
         </>
       ),
     },

@@ -9,6 +9,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { useDensity } from '../density';
 import { naturalCompare } from '../natural-order';
 
 /**
@@ -51,6 +52,11 @@ export interface DataTableProps<T> {
    * cells to this height (one or two short lines).
    */
   rowHeight?: number;
+  /**
+   * Row height in the compact density (Settings → Appearance), where a cell's second line
+   * (`.cell-detail`) is hidden and buttons are smaller: one line per row.
+   */
+  compactRowHeight?: number;
   /** Height of the scroll area in px (default: 70% of the window, via CSS). */
   height?: number;
   /** Rows drawn beyond each edge of the view (default 8): fewer mount faster, more scroll smoother. */
@@ -100,6 +106,9 @@ export function visibleRows<T>(
   }
   return result;
 }
+
+/** One line of text and a small button, with the compact cell padding. */
+export const COMPACT_ROW_HEIGHT = 34;
 
 /** In a page with no layout (jsdom, a hidden tab) the scroll area measures 0: draw a first screenful anyway. */
 const FALLBACK_RECT = { width: 1024, height: 640 };
@@ -218,7 +227,9 @@ function DataRowInner<T>({
 const DataRow = memo(DataRowInner) as typeof DataRowInner;
 
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, rows, rowKey, columns, searchText, selected, onSelectedChange, rowHeight = 44 } = props;
+  const { label, rows, rowKey, columns, searchText, selected, onSelectedChange } = props;
+  const compact = useDensity() === 'compact';
+  const rowHeight = compact ? (props.compactRowHeight ?? COMPACT_ROW_HEIGHT) : (props.rowHeight ?? 44);
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState | null>(props.initialSort ?? null);
   // Typing stays responsive with 1,000 rows: the filter runs on the deferred text.
@@ -240,6 +251,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     observeElementRect: observeRectAfterLayout,
     scrollToFn: scrollUnlessFresh,
   });
+  // A density change resizes every row: the virtualiser's sizes are read again.
+  useLayoutEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, rowHeight]);
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0) : 0;

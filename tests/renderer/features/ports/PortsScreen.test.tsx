@@ -1,6 +1,8 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortsScreen, rotationText } from '../../../../src-renderer/src/features/ports/PortsScreen';
+import { COMPACT_ROW_HEIGHT } from '../../../../src-renderer/src/shared/components/DataTable';
+import { setDensity } from '../../../../src-renderer/src/shared/density';
 import { fail, ok } from '../../support/fake-api';
 import { cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
@@ -93,6 +95,27 @@ describe('Ports screen', () => {
     render(<PortsScreen />);
     await settle();
     expect(screen.getByText(/This account has no port/).textContent).toContain('port_gone');
+  });
+
+  it('fits many more ports with compact rows (Settings → Appearance): one line each, details in the port’s page', async () => {
+    const many = Array.from({ length: 200 }, (_, index) =>
+      port({ id: `port_${index}`, label: `Port ${index}` }),
+    );
+    fake.current.handle('ports:list', () => ok(many));
+    render(<PortsScreen />);
+    const table = await screen.findByRole('table', { name: 'Mobile ports' });
+    await settle();
+    const rows = () => within(table).getAllByRole('row').slice(1);
+    const comfortable = rows().length;
+    expect(rows()[0]?.style.height).toBe('58px');
+    act(() => setDensity('compact'));
+    await settle();
+    expect(document.documentElement.dataset.density).toBe('compact');
+    expect(rows()[0]?.style.height).toBe(`${COMPACT_ROW_HEIGHT}px`);
+    // The same scroll area holds about 58/34 as many rows (the stylesheet hides each cell's second line).
+    expect(rows().length).toBeGreaterThan(comfortable * 1.4);
+    expect(table.querySelector('.cell-detail')).toBeTruthy();
+    act(() => setDensity('comfortable'));
   });
 
   it('shows unknown rotation modes as they are', () => {
