@@ -83,8 +83,8 @@ export interface HealthSnapshot {
   totals: { ports: number; subscriptions: number; pendingTopUps: number; schedules: number };
   sources: { ports: HealthSourceState; subscriptions: HealthSourceState; topups: HealthSourceState };
   /**
-   * True only when nothing needs attention and every source was read: a source that failed never
-   * reads as "all good".
+   * True when no item is an error or a warning (`info` items, such as a port that renews itself, are
+   * only worth knowing) and every source was read: a source that failed never reads as "all good".
    */
   allGood: boolean;
 }

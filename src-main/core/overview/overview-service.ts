@@ -100,7 +100,10 @@ export class OverviewService implements DomainService<'overview'> {
         schedules: schedules.length,
       },
       sources,
-      allGood: items.length === 0 && Object.values(sources).every((source) => source.state !== 'failed'),
+      // Only what is worth knowing (a port that renews itself, a payment confirming) is still all good.
+      allGood:
+        counts.error + counts.warning === 0 &&
+        Object.values(sources).every((source) => source.state !== 'failed'),
     };
   }
 

@@ -155,28 +155,46 @@ function SourceProblems({ sources }: { sources: HealthSnapshot['sources'] }) {
   );
 }
 
+function AttentionList({ items, label }: { items: readonly AttentionItem[]; label: string }) {
+  return (
+    <ul className="attention-list" aria-label={label}>
+      {items.map((item) => (
+        <AttentionRow key={item.id} item={item} />
+      ))}
+    </ul>
+  );
+}
+
 function OverviewBody({ snapshot }: { snapshot: HealthSnapshot }) {
+  if (!snapshot.allGood) {
+    return (
+      <>
+        <SourceProblems sources={snapshot.sources} />
+        {snapshot.items.length === 0 ? (
+          <p>Nothing needs your attention in what could be read.</p>
+        ) : (
+          <AttentionList items={snapshot.items} label="Needs attention" />
+        )}
+      </>
+    );
+  }
+  // All good: what is only worth knowing (a port that renews itself, a payment confirming) follows.
   return (
     <>
-      <SourceProblems sources={snapshot.sources} />
-      {snapshot.allGood ? (
-        <div className="overview-all-good" role="status">
-          <h2>All good</h2>
-          <p>Nothing needs your attention right now: {accountSummary(snapshot.totals)}.</p>
-          <p className="muted small">
-            Expiries within {plural(snapshot.expiryWarningDays, 'day', 'days')}, traffic running out, payments
-            in progress, failed scheduled rotations and proxy tests, and alerts show up here.
-          </p>
-        </div>
-      ) : snapshot.items.length === 0 ? (
-        <p>Nothing needs your attention in what could be read.</p>
-      ) : (
-        <ul className="attention-list" aria-label="Needs attention">
-          {snapshot.items.map((item) => (
-            <AttentionRow key={item.id} item={item} />
-          ))}
-        </ul>
-      )}
+      <div className="overview-all-good" role="status">
+        <h2>All good</h2>
+        <p>Nothing needs your attention right now: {accountSummary(snapshot.totals)}.</p>
+        <p className="muted small">
+          Expiries within {plural(snapshot.expiryWarningDays, 'day', 'days')}, traffic running out, payments
+          in progress, failed scheduled rotations and proxy tests, and alerts show up here.
+        </p>
+      </div>
+      {snapshot.items.length > 0 ? (
+        <section className="overview-coming-up" aria-labelledby="coming-up-title">
+          <h2 id="coming-up-title">Coming up</h2>
+          <AttentionList items={snapshot.items} label="Coming up" />
+        </section>
+      ) : null}
     </>
   );
 }

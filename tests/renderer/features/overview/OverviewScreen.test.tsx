@@ -40,7 +40,7 @@ const snapshot = (overrides: Partial<HealthSnapshot> = {}): HealthSnapshot => {
       subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
       topups: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
     },
-    allGood: items.length === 0,
+    allGood: items.every((entry) => entry.level === 'info'),
     ...overrides,
   };
 };
@@ -149,6 +149,29 @@ describe('Overview screen', () => {
     expect(good.textContent).toContain('All good');
     expect(good.textContent).toContain(
       'Nothing needs your attention right now: 4 ports, 3 subscriptions and no payment in progress.',
+    );
+    expect(screen.queryByRole('list', { name: 'Needs attention' })).toBeNull();
+  });
+
+  it('is still all good with what is only worth knowing, listed under “Coming up”', async () => {
+    current = snapshot({
+      items: [
+        item({
+          level: 'info',
+          title: 'Port “Berlin” renews in 2 days',
+          action: { kind: 'open', label: 'Open port' },
+          subject: { type: 'port', id: 'port_2', label: 'Berlin' },
+          route: '/ports/port_2',
+        }),
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    expect(screen.getByRole('heading', { level: 2, name: 'All good' })).toBeTruthy();
+    const comingUp = screen.getByRole('list', { name: 'Coming up' });
+    expect(within(comingUp).getByText('FYI')).toBeTruthy();
+    expect(within(comingUp).getByRole('link', { name: 'Open port: Berlin' }).getAttribute('href')).toBe(
+      '#/ports/port_2',
     );
     expect(screen.queryByRole('list', { name: 'Needs attention' })).toBeNull();
   });
