@@ -1,8 +1,8 @@
 import type { AlertKindName } from './alerts';
 import type { AppRoute } from './app';
+import { z } from 'zod';
 import { call, type DomainCalls } from './define';
 import type { ProxyProtocol } from './proxy';
-import { noInput } from './shared-inputs';
 
 /**
  * The overview: one answer to "is anything about to break?" for the active profile, built by one
@@ -90,6 +90,11 @@ export interface HealthSnapshot {
 }
 
 export const overviewCalls = {
-  /** The active profile's health snapshot. */
-  'overview:get': call<HealthSnapshot>('read')(noInput),
+  /**
+   * The active profile's health snapshot, from what main holds. `refresh`: read the ports,
+   * subscriptions and open top-ups again first (one request each), as the screen's Refresh does.
+   */
+  'overview:get': call<HealthSnapshot>('read')(
+    z.strictObject({ refresh: z.boolean().optional() }).optional(),
+  ),
 } as const satisfies DomainCalls<'overview'>;

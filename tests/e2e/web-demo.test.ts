@@ -22,6 +22,7 @@ const SCREENS = [
   { link: 'Top-ups', ready: 'table[aria-label="Top-ups"]' },
   { link: 'Catalog', ready: 'table[aria-label="Countries"]' },
   { link: 'Settings', ready: 'form[aria-labelledby="polling-title"]' },
+  { link: 'Overview', ready: 'ul[aria-label="Needs attention"], .overview-all-good' },
 ] as const;
 
 const openScreenOf = (page: Page, screen: (typeof SCREENS)[number]) =>

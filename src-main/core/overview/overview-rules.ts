@@ -51,10 +51,10 @@ const LEVEL_RANK: Record<AttentionLevel, number> = { error: 0, warning: 1, info:
 
 const quoted = (label: string, id: string) => `“${label || id}”`;
 
-/** "today", "tomorrow", "in 3 days" (whole days, rounded down, as the alerts say). */
+/** "within a day", "in 2 days" (to the nearest day: 1.9 days is "in 2 days", as the date beside it shows). */
 function inDays(ms: number): string {
   if (ms < DAY_MS) return 'within a day';
-  const days = Math.floor(ms / DAY_MS);
+  const days = Math.round(ms / DAY_MS);
   return `in ${days} day${days === 1 ? '' : 's'}`;
 }
 
@@ -77,7 +77,8 @@ function portItems(input: OverviewInput, port: MobilePortView): AttentionItem[] 
         id: `port_expired:${port.id}`,
         kind: 'port_expired',
         level: 'error',
-        title: `Port ${name} expired ${agoDays(-left)}`,
+        // The service may say "expired" before this computer's clock reaches `expiresAt`.
+        title: left > 0 ? `Port ${name} has expired` : `Port ${name} expired ${agoDays(-left)}`,
         detail: 'It no longer carries traffic. Buy it again with a top-up (its plan is offered there).',
         subject,
         dueAt: port.expiresAt,
@@ -299,11 +300,15 @@ function proxyTestItem(result: ProxyTestResult, label: string): AttentionItem | 
   };
 }
 
-/** Alert kinds the items above already say, for the same subject. */
-const COVERED_ALERT_KINDS: Partial<Record<AlertView['kind'], AttentionItem['kind'][]>> = {
-  port_expiring: ['port_expiring', 'port_expired'],
-  subscription_expiring: ['subscription_expiring', 'subscription_expired'],
-  traffic_low: ['subscription_traffic_low', 'subscription_depleted', 'subscription_expired'],
+/**
+ * Alert kinds the overview judges itself from the same list and thresholds: with that list at hand
+ * its own item says it (or, when the condition has passed since the alert, rightly says nothing).
+ * Without the list (it could not be read) the alert stands in for it.
+ */
+const JUDGED_FROM: Partial<Record<AlertView['kind'], 'ports' | 'subscriptions'>> = {
+  port_expiring: 'ports',
+  subscription_expiring: 'subscriptions',
+  traffic_low: 'subscriptions',
 };
 
 function alertItem(alert: AlertView): AttentionItem {
@@ -347,12 +352,10 @@ export function attentionItems(input: OverviewInput): AttentionItem[] {
     const item = proxyTestItem(result, labels.get(portId) ?? '');
     if (item) items.push(item);
   }
-  const listed = new Set(items.map((item) => `${item.kind}:${item.subject.id}`));
   for (const alert of input.alerts) {
-    const covered = (COVERED_ALERT_KINDS[alert.kind] ?? []).some((kind) =>
-      listed.has(`${kind}:${alert.subjectId}`),
-    );
-    if (!covered) items.push(alertItem(alert));
+    const judgedFrom = JUDGED_FROM[alert.kind];
+    if (judgedFrom && input[judgedFrom] !== null) continue;
+    items.push(alertItem(alert));
   }
   return items.sort(byUrgency);
 }

@@ -57,18 +57,25 @@ export class OverviewService implements DomainService<'overview'> {
   }
 
   handlers(): DomainHandlers<'overview'> {
-    return { 'overview:get': () => this.snapshot() };
+    return { 'overview:get': (input) => this.snapshot(undefined, { refresh: input?.refresh ?? false }) };
   }
 
-  /** The health of a profile (the active one by default). */
-  async snapshot(profileId?: string): Promise<HealthSnapshot> {
+  /**
+   * The health of a profile (the active one by default). `refresh` reads the lists again whatever
+   * main holds (the user asked: the service may have changed what no event told main about).
+   */
+  async snapshot(
+    profileId?: string,
+    { refresh = false }: { refresh?: boolean } = {},
+  ): Promise<HealthSnapshot> {
     const id = profileId ?? (await this.options.activeProfileId());
     const now = this.options.now();
     const { held } = this.options;
+    const notBefore = refresh ? Number.POSITIVE_INFINITY : now - this.maxAgeMs;
     const [ports, subscriptions, topUps, schedules, alerts] = await Promise.all([
-      this.list(held.ports, id, now, this.options.read.ports),
-      this.list(held.subscriptions, id, now, this.options.read.subscriptions),
-      this.pendingTopUps(id, now),
+      this.list(held.ports, id, now, notBefore, this.options.read.ports),
+      this.list(held.subscriptions, id, now, notBefore, this.options.read.subscriptions),
+      this.pendingTopUps(id, now, refresh),
       Promise.resolve(this.options.schedules(id)),
       this.openAlerts(id),
     ]);
@@ -112,9 +119,10 @@ export class OverviewService implements DomainService<'overview'> {
     store: HeldListStore<T>,
     profileId: string,
     now: number,
+    notBefore: number,
     read: (profileId: string) => Promise<readonly T[]>,
   ): Promise<{ items: readonly T[] | null; source: HealthSourceState }> {
-    const held = store.get(profileId, now - this.maxAgeMs);
+    const held = store.get(profileId, notBefore);
     if (held) return { items: held.items, source: { state: 'held', readAt: iso(held.readAt) } };
     try {
       const items = await read(profileId);
@@ -135,6 +143,7 @@ export class OverviewService implements DomainService<'overview'> {
   private async pendingTopUps(
     profileId: string,
     now: number,
+    refresh: boolean,
   ): Promise<{ items: PendingTopUp[]; source: HealthSourceState }> {
     const { held } = this.options;
     let watched: WatchedTopUp[];
@@ -149,7 +158,7 @@ export class OverviewService implements DomainService<'overview'> {
     const unseen = watched.some(
       (entry) => entry.status === 'awaiting_payment' && !held.topUps.get(profileId, entry.topUpId),
     );
-    if (unseen) {
+    if (unseen || (refresh && watched.length > 0)) {
       try {
         held.topUps.note(profileId, await this.options.read.awaitingTopUps(profileId));
         source = { state: 'read', readAt: iso(now) };

@@ -94,6 +94,13 @@ describe('the overview, built in main from what it holds', () => {
     expect(again.items.map((item) => item.id)).toEqual(snapshot.items.map((item) => item.id));
     expect(again.sources.ports.state).toBe('held');
     expect(await requestsSince()).toEqual([]);
+
+    // Refresh (the screen's button, `health --refresh`): each list read once more, whatever is held.
+    const refreshed = await h.call('overview:get', { refresh: true });
+    expect(refreshed.sources.ports.state).toBe('read');
+    const reread = await requestsSince();
+    expect(reread.filter((r) => r === 'GET /api/v1/v1/mobile')).toHaveLength(1);
+    expect(reread.filter((r) => r === 'GET /api/v1/v1/residential/subscriptions')).toHaveLength(1);
   });
 
   it('puts ports with auto-renew off before those that renew themselves, within the alert window', async () => {
@@ -172,6 +179,7 @@ describe('the overview, built in main from what it holds', () => {
       title: `Subscription “${seo.label}” expired 1 day ago`,
     });
     expect(itemOf(snapshot, 'port_expired', socialQa.id)).toMatchObject({ level: 'error' });
+    expect(snapshot.allGood).toBe(false);
   });
 
   it('adds the open alerts the items do not already say, once each, and leaves out dismissed ones', async () => {

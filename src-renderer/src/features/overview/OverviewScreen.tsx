@@ -201,8 +201,9 @@ function OverviewBody({ snapshot }: { snapshot: HealthSnapshot }) {
 
 /** The first screen: what needs attention now, each with its one-click action, or "All good". */
 export function OverviewScreen() {
-  const { loadable, retry } = useLoadable(useOverviewStore, overviewSlice);
+  const { loadable, retry } = useLoadable(useOverviewStore, overviewSlice, false);
   const load = useOverviewStore((store) => store.load);
+  const refresh = useOverviewStore((store) => store.refresh);
   // Each visit reads it again: main answers from what it holds, so this costs nothing on the wire.
   useEffect(() => {
     void load(true);
@@ -211,7 +212,13 @@ export function OverviewScreen() {
     <Screen
       title="Overview"
       description="What needs your attention now, most urgent first."
-      actions={<RefreshButton onRefresh={retry} busy={loadable?.status === 'loading'} what="overview" />}
+      actions={
+        <RefreshButton
+          onRefresh={() => void refresh()}
+          busy={loadable?.status === 'loading'}
+          what="overview"
+        />
+      }
     >
       <AsyncContent loadable={loadable} what="the overview" onRetry={retry} isEmpty={() => false}>
         {(snapshot) => <OverviewBody snapshot={snapshot} />}

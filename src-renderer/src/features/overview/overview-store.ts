@@ -34,6 +34,8 @@ interface OverviewStore {
   /** Why an item's action failed, by item id. */
   actionErrors: Record<string, IpcError>;
   load: (force?: boolean) => Promise<void>;
+  /** Refresh: main reads the ports, subscriptions and open top-ups again before answering. */
+  refresh: () => Promise<void>;
   reloadLoaded: () => Promise<void>;
   /** Something changed in main: read again soon, once per burst, when the overview was read at all. */
   refreshSoon: () => void;
@@ -72,7 +74,8 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
   snapshot: idle<HealthSnapshot>(),
   acting: {},
   actionErrors: {},
-  load: (force = false) => overviewSlice.load([], force),
+  load: (force = false) => overviewSlice.load([false], force),
+  refresh: () => overviewSlice.load([true], true),
   reloadLoaded: () => overviewSlice.reloadLoaded(),
   refreshSoon: () => {
     if (get().snapshot.status === 'idle') return;
@@ -106,10 +109,11 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
   },
 }));
 
-export const overviewSlice: LoadableSlice<OverviewStore, HealthSnapshot, []> = createLoadableSlice(
-  useOverviewStore,
-  {
+export const overviewSlice: LoadableSlice<OverviewStore, HealthSnapshot, [refresh: boolean]> =
+  createLoadableSlice<OverviewStore, HealthSnapshot, [refresh: boolean]>(useOverviewStore, {
     place: inField<OverviewStore, HealthSnapshot>('snapshot'),
-    fetch: () => callApi((api) => api.overview.get()),
-  },
-);
+    // One snapshot whichever way it was asked for: the newest answer wins.
+    key: () => '',
+    supersede: true,
+    fetch: (refresh: boolean) => callApi((api) => api.overview.get(refresh ? { refresh: true } : undefined)),
+  });

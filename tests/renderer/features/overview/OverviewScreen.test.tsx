@@ -106,6 +106,16 @@ describe('Overview screen', () => {
     expect(screen.getByRole('status').textContent).toContain('All good');
   });
 
+  it('Refresh asks main to read the lists again', async () => {
+    render(<OverviewScreen />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh overview' }));
+    await settle();
+    expect(fake.current.callsTo('overview:get').at(-1)).toEqual({ refresh: true });
+    // Opening the screen does not: main answers from what it holds.
+    expect(fake.current.callsTo('overview:get')[0]).toBeUndefined();
+  });
+
   it('says why an action failed beside its item', async () => {
     fake.current.handle('ports:update', () => fail('network', 'The service did not answer.'));
     render(<OverviewScreen />);
