@@ -9,9 +9,11 @@ import type { OverviewService } from './overview/overview-service';
 import type { PortsService } from './ports/ports-service';
 import type { ProfilesController } from './profiles/profiles-controller';
 import type { ProxyTestService } from './proxy-test/proxy-test-service';
+import type { SchedulesService } from './schedules/schedules-service';
 import type { SettingsService } from './settings/settings-service';
 import type { SubscriptionsService } from './subscriptions/subscriptions-service';
 import type { TopUpsService } from './topups/topups-service';
+import type { TrayStateService } from './tray/tray-state';
 
 /** One service per contract domain: the shape the handler table is merged from. */
 export type AppServices = { [D in CallDomain]: DomainService<D> };
@@ -31,6 +33,8 @@ export interface CoreServices extends AppServices {
   ports: PortsService;
   subscriptions: SubscriptionsService;
   topups: TopUpsService;
+  schedules: SchedulesService;
+  tray: TrayStateService;
   alerts: AlertsService;
   proxy: ProxyTestService;
   overview: OverviewService;

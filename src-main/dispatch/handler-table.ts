@@ -7,7 +7,7 @@ import type { ContractHandlers } from '../../src-shared/contract';
  * to its domain's channels exactly and `AppServices` needs one service per domain, so a missing or
  * misspelt channel is a compile error.
  */
-export function mergeHandlers(services: AppServices): ContractHandlers {
+function mergeHandlers(services: AppServices): ContractHandlers {
   return {
     ...services.app.handlers(),
     ...services.connection.handlers(),

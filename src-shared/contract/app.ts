@@ -7,8 +7,8 @@ import { noInput, noticeId } from './shared-inputs';
 /** Longest link `app:openExternal` takes. */
 export const EXTERNAL_URL_MAX = 2048;
 /** `app:saveFile`: the longest file name and the largest content (characters). */
-export const FILE_NAME_MAX = 200;
-export const SAVED_FILE_MAX = 50_000_000;
+const FILE_NAME_MAX = 200;
+const SAVED_FILE_MAX = 50_000_000;
 
 export interface Notice {
   id: string;
@@ -43,7 +43,7 @@ export interface AppState {
  * renderer's router checks the shape again before it follows it.
  */
 export type AppRoute = '/overview' | `/${'ports' | 'subscriptions' | 'topups'}/${string}`;
-export const APP_ROUTE_PATTERN = /^\/(?:overview|(ports|subscriptions|topups)\/[A-Za-z0-9%._~-]{1,300})$/;
+const APP_ROUTE_PATTERN = /^\/(?:overview|(ports|subscriptions|topups)\/[A-Za-z0-9%._~-]{1,300})$/;
 
 export function isAppRoute(value: unknown): value is AppRoute {
   return typeof value === 'string' && APP_ROUTE_PATTERN.test(value);

@@ -25,10 +25,10 @@ import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
 
-export type { AlertKindName, AlertRaised, AlertView } from './alerts';
+export type { AlertKindName, AlertView } from './alerts';
 export type { AppNavigate, AppRoute, AppState, CallSlow, JobsStatus, Notice } from './app';
-export { APP_ROUTE_PATTERN, CALL_ID_PATTERN, isAppRoute } from './app';
-export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
+export { CALL_ID_PATTERN, isAppRoute } from './app';
+export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
 export type {
   ExitIpVerification,
   IpHistoryExport,
@@ -45,12 +45,11 @@ export type {
 export type {
   AttentionAction,
   AttentionItem,
-  AttentionKind,
   AttentionLevel,
   HealthSnapshot,
   HealthSourceState,
 } from './overview';
-export type { KeyStatus, ProfileSummary } from './profiles';
+export type { ProfileSummary } from './profiles';
 export type {
   ProxyExit,
   ProxyFailureKind,
@@ -70,24 +69,19 @@ export type {
   SchedulesView,
 } from './schedules';
 export type {
-  AlertSettingsView,
   Density,
   DesktopPreferences,
-  NotificationPreferences,
-  PollingView,
   SettingsView,
   ShortcutPreferences,
   TrafficThresholdView,
 } from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
 export type {
-  CreateSubUsersOutcome,
   CredentialFormat,
   ProxyStringResult,
   SubscriptionsChanged,
   SubUsersView,
   TextExport,
-  TrafficUnit,
 } from './subscriptions';
 export type { TrayView } from './tray';
 export type {
@@ -98,8 +92,7 @@ export type {
   TopUpsChanged,
   TopUpsCsvExport,
 } from './topups';
-export { apiMemberOf, eventMemberOf } from './channel-names';
-export { FULL_GRANT, SCOPE_DESCRIPTIONS, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
+export { FULL_GRANT, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
 
 export const ipcCalls = {
   ...appCalls,
@@ -143,14 +136,14 @@ export type ParsedCallInput<C extends CallChannel> = z.output<CallSchema<C>>;
 export type CallOutput<C extends CallChannel> = NonNullable<(typeof ipcCalls)[C]['output']>;
 export type EventPayload<E extends EventChannel> = NonNullable<(typeof ipcEvents)[E]['payload']>;
 
-export type CallHandler<C extends CallChannel> = (input: ParsedCallInput<C>) => Promise<CallOutput<C>>;
+type CallHandler<C extends CallChannel> = (input: ParsedCallInput<C>) => Promise<CallOutput<C>>;
 
 /** Main's side: one handler per call, exhaustively. */
 export type ContractHandlers = { [C in CallChannel]: CallHandler<C> };
 
 type DomainOf<K extends string> = K extends `${infer Domain}:${string}` ? Domain : never;
 type NameOf<K extends string> = K extends `${string}:${infer Name}` ? Name : never;
-export type Domain = DomainOf<CallChannel> | DomainOf<EventChannel>;
+type Domain = DomainOf<CallChannel> | DomainOf<EventChannel>;
 export type CallDomain = DomainOf<CallChannel>;
 
 /** The handlers of one domain, exactly: what a domain service's `handlers()` returns. */

@@ -11,7 +11,7 @@ import type { ProxyProtocol } from './proxy';
  */
 
 /** What an item is about. */
-export type AttentionKind =
+type AttentionKind =
   | 'port_expired'
   | 'port_expiring'
   | 'subscription_expired'

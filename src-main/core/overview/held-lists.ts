@@ -40,7 +40,7 @@ export class HeldListStore<T extends { id: string }> {
 }
 
 /** Top-ups main has seen (created, read by the watcher, declared), by id; never a whole list. */
-export class SeenTopUps {
+class SeenTopUps {
   private readonly byProfile = new Map<string, Map<string, TopUp>>();
 
   constructor(private readonly limit = 500) {}
@@ -71,7 +71,7 @@ export class SeenTopUps {
  * The last proxy test of each port, per profile, as the proxy test service reports them. In memory
  * only: a restart forgets them (the next test tells again).
  */
-export class LastProxyTests {
+class LastProxyTests {
   private readonly byProfile = new Map<string, Map<string, ProxyTestResult>>();
 
   record(profileId: string, result: ProxyTestResult): void {

@@ -17,7 +17,7 @@ import { alertRoute, portRoute, subscriptionRoute, topUpRoute } from '../notific
 
 const DAY_MS = 86_400_000;
 /** An expiry further back than this is history, not something to act on now. */
-export const EXPIRED_SHOWN_DAYS = 14;
+const EXPIRED_SHOWN_DAYS = 14;
 
 /** A watched top-up as the watcher keeps it, with the full top-up when main has seen one. */
 export interface PendingTopUp {

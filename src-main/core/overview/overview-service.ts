@@ -10,28 +10,27 @@ import type {
 import type { Subscription, TopUp } from '../../../src-shared/api-types';
 import type { AlertPolicy } from '../alerts/alert-rules';
 import type { DomainService } from '../domain-service';
+import type { ApiCaller } from '../session/api-caller';
 import type { WatchedTopUp } from '../topups/topup-watcher';
 import { describeError } from '../runtime/deadline-job';
 import type { HeldAccountData, HeldListStore } from './held-lists';
 import { attentionItems, type PendingTopUp } from './overview-rules';
 
 /** A held list older than this is read again (events keep it current meanwhile). */
-export const HELD_LIST_MAX_AGE_MS = 10 * 60_000;
+const HELD_LIST_MAX_AGE_MS = 10 * 60_000;
 
 export interface OverviewServiceOptions {
   /** Wall time (epoch ms). */
   now: () => number;
-  /** The active profile's id; throws the usual error when there is none or it has no usable key. */
-  activeProfileId: () => Promise<string>;
+  /** The active profile (with the usual errors when there is none or it has no usable key), and the one list read here. */
+  api: Pick<ApiCaller, 'active' | 'forProfile'>;
   /** The thresholds of Settings → Alerts. */
   policy: () => Pick<AlertPolicy, 'traffic' | 'trafficBySubscription' | 'expiryWarningDays'>;
   held: HeldAccountData;
-  /** One read of each whole list, used only when main does not hold a recent one. */
+  /** One read of each whole list (the services' own, which announce what they read), only when main does not hold a recent one. */
   read: {
     ports: (profileId: string) => Promise<readonly MobilePortView[]>;
     subscriptions: (profileId: string) => Promise<readonly Subscription[]>;
-    /** The open top-ups waiting for payment (one page of up to 100). */
-    awaitingTopUps: (profileId: string) => Promise<readonly TopUp[]>;
   };
   /** Every watched (non-final) top-up, of every profile: the top-up watcher's set. */
   watchedTopUps: () => Promise<readonly { profileId: string; entry: WatchedTopUp }[]>;
@@ -68,7 +67,7 @@ export class OverviewService implements DomainService<'overview'> {
     profileId?: string,
     { refresh = false }: { refresh?: boolean } = {},
   ): Promise<HealthSnapshot> {
-    const id = profileId ?? (await this.options.activeProfileId());
+    const id = profileId ?? (await this.activeProfileId());
     const now = this.options.now();
     const { held } = this.options;
     const notBefore = refresh ? Number.POSITIVE_INFINITY : now - this.maxAgeMs;
@@ -160,7 +159,7 @@ export class OverviewService implements DomainService<'overview'> {
     );
     if (unseen || (refresh && watched.length > 0)) {
       try {
-        held.topUps.note(profileId, await this.options.read.awaitingTopUps(profileId));
+        held.topUps.note(profileId, await this.awaitingTopUps(profileId));
         source = { state: 'read', readAt: iso(now) };
       } catch (error) {
         source = { state: 'failed', message: describeError(error) };
@@ -171,6 +170,19 @@ export class OverviewService implements DomainService<'overview'> {
       return { ...entry, ...(topUp ? { topUp } : {}) };
     });
     return { items, source };
+  }
+
+  private async activeProfileId(): Promise<string> {
+    // `active` resolves the profile and checks that it has a usable key; nothing is sent.
+    return (await this.options.api.active('authenticated', () => Promise.resolve(null))).profileId;
+  }
+
+  /** The top-ups waiting for payment (one page of up to 100, the spec's largest). */
+  private async awaitingTopUps(profileId: string): Promise<TopUp[]> {
+    const page = await this.options.api.forProfile(profileId, 'authenticated', (client) =>
+      client.listTopUps({ status: 'awaiting_payment', perPage: 100 }, { priority: 'background' }),
+    );
+    return page.data;
   }
 
   private async openAlerts(profileId: string): Promise<AlertView[]> {

@@ -17,7 +17,7 @@ import {
 
 /** Keys the app core supplies for this run only; they are never written anywhere. */
 export type ProvidedKeySource = 'demo' | 'environment';
-export type KeySource = KeyStorage | ProvidedKeySource;
+type KeySource = KeyStorage | ProvidedKeySource;
 
 export interface ProfileView {
   id: string;
@@ -341,10 +341,6 @@ export class ProfilesService {
       }
       await this.settings.update((draft) => {
         draft.profiles = draft.profiles.filter((candidate) => candidate.id !== profileId);
-        delete draft.pendingTopUps[profileId];
-        draft.rotationSchedules = draft.rotationSchedules.filter(
-          (schedule) => schedule.profileId !== profileId,
-        );
         if (draft.activeProfileId === profileId) draft.activeProfileId = draft.profiles[0]?.id ?? null;
       });
       this.providedKeys.delete(profileId);
@@ -508,7 +504,7 @@ export class ProfilesService {
       [...this.provided.values()].map((entry) => entry.profile),
     );
     const profile: Profile = {
-      id: `${input.source}-${this.newId()}`,
+      id: providedProfileId(input.source, input.baseUrl, input.key),
       name,
       baseUrl: normalizeBaseUrl(input.baseUrl),
       pathStyle: validatePathStyle(input.pathStyle ?? 'literal'),
@@ -717,4 +713,16 @@ function notFound(profileId: string): ProfileError {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A provided profile keeps one id across runs, so that what was begun under it (a top-up attempt, a
+ * watched payment, dismissed alerts) resumes under it: derived from the source, the origin (the
+ * environment's; the demo sandbox's port changes at every start) and the key, hashed so the id never
+ * reveals the key.
+ */
+export function providedProfileId(source: ProvidedKeySource, baseUrl: string, key: string): string {
+  const where = source === 'demo' ? 'demo' : originOrThrow(normalizeBaseUrl(baseUrl));
+  const hash = createHash('sha256').update(`${source}\n${where}\n${key.trim()}`).digest('hex');
+  return `${source}-${hash.slice(0, 24)}`;
 }

@@ -1,6 +1,5 @@
 import type { JobsStatus } from '../../../src-shared/contract';
 import type { Lifecycle } from '../domain-service';
-import type { InstanceLock, InstanceLockStatus } from '../storage/instance-lock';
 
 /** A job that runs only in the process owning the data folder's background jobs. */
 export interface BackgroundJob {
@@ -20,29 +19,6 @@ export const alwaysOwner: JobsOwnership = {
   status: () => ({ owner: true, message: null }),
   onChange: () => () => undefined,
 };
-
-/** The sentence the jobs banner shows in a process that does not own the jobs. */
-export function describeLockStatus(status: InstanceLockStatus | null): JobsStatus {
-  if (status === null)
-    return { owner: false, message: 'Checking which Proxy Manager process runs the background jobs…' };
-  if (status.owner) return { owner: true, message: null };
-  const held = status.heldBy;
-  const who = held
-    ? `the ${held.mode === 'web' ? 'web mode server' : 'desktop app'} (pid ${held.pid}${held.hostname ? ` on ${held.hostname}` : ''}) since ${new Date(held.since).toLocaleString()}`
-    : 'another Proxy Manager process';
-  return {
-    owner: false,
-    message: `Background jobs (schedules, usage alerts, payment watching) run in ${who}; this one is read-only for them and takes over when that one exits.`,
-  };
-}
-
-/** The instance lock as the core sees it. */
-export function lockOwnership(lock: InstanceLock): JobsOwnership {
-  return {
-    status: () => describeLockStatus(lock.status()),
-    onChange: (listener) => lock.onChange((status) => listener(describeLockStatus(status))),
-  };
-}
 
 /**
  * Starts the registered jobs while this process owns the background jobs and stops them when it

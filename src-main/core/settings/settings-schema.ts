@@ -14,19 +14,17 @@ import {
 import { ALERT_KINDS } from '../alerts/alert-rules';
 
 /** The version written into the file; bump it (and add a migration) when the shape changes. */
-export const SETTINGS_VERSION = 1;
+export const SETTINGS_VERSION = 2;
 
 export const KEY_STORAGES = ['keychain', 'session'] as const;
 export type KeyStorage = (typeof KEY_STORAGES)[number];
 
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
+const THEMES = ['system', 'light', 'dark'] as const;
 
 /** How tall table rows are: `compact` fits many more on a screen (one line per row). */
-export const DENSITIES = ['comfortable', 'compact'] as const;
-export type Density = (typeof DENSITIES)[number];
+const DENSITIES = ['comfortable', 'compact'] as const;
 
-export const profileSchema = z.object({
+const profileSchema = z.object({
   id: z.string().min(1).max(100),
   name: z.string().min(1).max(PROFILE_NAME_MAX),
   // Lenient on purpose: a file from an older version may hold a URL today's rule refuses (plain
@@ -109,16 +107,6 @@ const desktopSchema = z.object({
   startMinimized: z.boolean().default(false),
 });
 
-/**
- * Scheduled rotations belong to a later slice: only the members every schedule has are fixed
- * here, others pass through untouched. Never a rotation link (it carries the key).
- */
-export const rotationScheduleSchema = z.looseObject({
-  portId: z.string().min(1),
-  profileId: z.string().min(1),
-});
-export type RotationSchedule = z.infer<typeof rotationScheduleSchema>;
-
 /** Each OS notification kind the user can turn off (`core/notifications/notification-kinds.ts`). */
 const notificationsSchema = z.object({
   'rotation-new-ip': z.boolean().default(true),
@@ -139,7 +127,7 @@ const shortcutSchema = z.object({
 });
 
 /** The proxy test ("Test this proxy"): where it asks which exit IP a request came out of. */
-export const DEFAULT_IP_ECHO_URL = 'https://api.ipify.org?format=json';
+const DEFAULT_IP_ECHO_URL = 'https://api.ipify.org?format=json';
 const proxyTestSchema = z.object({
   /** Asked through the proxy for real accounts (the demo uses the sandbox gateway's own echo). */
   ipEchoUrl: z
@@ -166,9 +154,6 @@ export const settingsSchema = z
     activeProfileId: z.string().nullable().default(null),
     polling: pollingSchema.prefault({}),
     alerts: alertsSchema.prefault({}),
-    rotationSchedules: z.array(rotationScheduleSchema).default([]),
-    /** Top-ups still being watched, by profile id, so that the watcher resumes after a restart. */
-    pendingTopUps: z.record(z.string(), z.array(z.string().min(1).max(128))).default({}),
     ui: uiSchema.prefault({}),
     desktop: desktopSchema.prefault({}),
     notifications: notificationsSchema.prefault({}),

@@ -131,7 +131,7 @@ function isTrayView(payload: unknown): payload is TrayView & { profileId: string
 }
 
 /** Reads the app state again and, after a reconnect, every list that was loaded. */
-export async function resync(reconnect: boolean): Promise<void> {
+async function resync(reconnect: boolean): Promise<void> {
   await useAppStore.getState().load();
   if (!reconnect) return;
   // Lists of an account that is no longer active were reset by the account scope: they reload nothing.

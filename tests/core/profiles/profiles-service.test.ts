@@ -7,6 +7,7 @@ import { ProfileError } from '../../../src-main/core/profiles/profile-errors';
 import {
   ProfilesService,
   type ProfilesServiceOptions,
+  providedProfileId,
 } from '../../../src-main/core/profiles/profiles-service';
 import type { KeychainProbeResult } from '../../../src-main/core/secrets/keychain-probe';
 import { KeychainSecretStore } from '../../../src-main/core/secrets/keychain-secret-store';
@@ -196,23 +197,13 @@ describe('ProfilesService: profiles', () => {
     expect(await errorOf(service.switchTo('nope'))).toMatchObject({ code: 'profile_not_found' });
   });
 
-  it('deletes a profile with its key, pending top-ups and schedules; the next profile becomes active', async () => {
+  it('deletes a profile with its key; the next profile becomes active', async () => {
     const one = await service.create({ ...work, key: KEY });
     const two = await service.create({ ...work, name: 'Home', key: OTHER_KEY, keyStorage: 'session' });
-    await settings.update((draft) => {
-      draft.pendingTopUps[one.id] = ['tu_1'];
-      draft.pendingTopUps[two.id] = ['tu_2'];
-      draft.rotationSchedules.push(
-        { portId: 'port-1', profileId: one.id },
-        { portId: 'port-2', profileId: two.id },
-      );
-    });
     expect(await service.delete(one.id)).toEqual({ keyLeftInKeychain: false });
     expect(fakeKeychain.entries.size).toBe(0);
     expect(service.list().map((profile) => profile.id)).toEqual([two.id]);
     expect(service.active()?.id).toBe(two.id);
-    expect(settings.get().pendingTopUps).toEqual({ [two.id]: ['tu_2'] });
-    expect(settings.get().rotationSchedules).toEqual([{ portId: 'port-2', profileId: two.id }]);
 
     await service.delete(two.id);
     expect(await service.getKey(two.id).catch((error: unknown) => error)).toMatchObject({
@@ -514,7 +505,12 @@ describe('ProfilesService: keys and profiles provided by the app core', () => {
       source: 'demo',
       activate: true,
     });
-    expect(demo).toMatchObject({ provided: 'demo', active: true, id: 'demo-id-2' });
+    // The same id at every start (what began in the demo resumes in the demo), never the key.
+    expect(demo).toMatchObject({
+      provided: 'demo',
+      active: true,
+      id: providedProfileId('demo', 'http://127.0.0.1:43123/api/v1', 'sandbox-demo-key'),
+    });
     expect(service.list().map((profile) => [profile.name, profile.provided, profile.active])).toEqual([
       ['Work', null, false],
       ['Demo', 'demo', true],

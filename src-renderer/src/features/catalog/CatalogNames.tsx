@@ -7,15 +7,15 @@ import { useCities, useCoins, useCountries } from './catalog-hooks';
  * loaded once and cached by the catalog store.
  */
 
-export function countryName(countries: readonly { code: string; name: string }[] | null, code: string) {
+function countryName(countries: readonly { code: string; name: string }[] | null, code: string) {
   return countries?.find((country) => country.code.toUpperCase() === code.toUpperCase())?.name ?? null;
 }
 
-export function cityName(cities: readonly { id: string; name: string }[] | null, id: string) {
+function cityName(cities: readonly { id: string; name: string }[] | null, id: string) {
   return cities?.find((city) => city.id === id)?.name ?? null;
 }
 
-export function networkName(
+function networkName(
   coins: readonly { code: string; networks: readonly { id: string; name: string }[] }[] | null,
   coinCode: string,
   networkId: string,

@@ -21,7 +21,7 @@ import { SchedulePanel } from './SchedulePanel';
 import { TrayPinPanel } from './TrayPinPanel';
 import { UsagePanel } from './UsagePanel';
 
-export interface CredentialFormat {
+interface CredentialFormat {
   id: string;
   name: string;
   text: string;
@@ -153,7 +153,7 @@ function CredentialsPanel({ port }: { port: MobilePortView }) {
 type Mode = 'manual' | 'interval';
 
 /** Checks the form as main would, so that the user sees the error before anything is sent. */
-export function validateSettings(label: string, mode: Mode, minutes: string): FieldErrors {
+function validateSettings(label: string, mode: Mode, minutes: string): FieldErrors {
   const errors: FieldErrors = {};
   const trimmed = label.trim();
   if (!trimmed) errors.label = 'Give the port a label';
@@ -265,7 +265,7 @@ function SettingsPanel({ port }: { port: MobilePortView }) {
 }
 
 export type PortDetailTab = 'rotation' | 'credentials' | 'settings' | 'location' | 'history' | 'usage';
-export const PORT_DETAIL_TABS: readonly { key: PortDetailTab; label: string }[] = [
+const PORT_DETAIL_TABS: readonly { key: PortDetailTab; label: string }[] = [
   { key: 'rotation', label: 'Rotation' },
   { key: 'credentials', label: 'Credentials' },
   { key: 'settings', label: 'Settings' },

@@ -30,11 +30,11 @@ export interface RotationState {
   retryAt: number | null;
 }
 
-export interface RotateOptions {
+interface RotateOptions {
   untilNew?: { lastN: number; maxTries: number };
 }
 
-export const HISTORY_PER_PAGE = 20;
+const HISTORY_PER_PAGE = 20;
 
 /** What `schedules:set` takes besides the ports: one editor fills it for one port or a selection. */
 export interface ScheduleInput {
@@ -134,11 +134,7 @@ function withReceipt(list: MobilePortView[], receipt: RotationReceipt): MobilePo
  * the receipt's end and, on the first page, the new IP is the current one. A carrier that gave the
  * same IP back changed nothing in the history.
  */
-export function withRotationInHistory(
-  view: IpHistoryView,
-  receipt: RotationReceipt,
-  page: number,
-): IpHistoryView {
+function withRotationInHistory(view: IpHistoryView, receipt: RotationReceipt, page: number): IpHistoryView {
   if (receipt.sameIp || view.data.some((row) => row.ip === receipt.ip && row.releasedAt === null))
     return view;
   const released = view.data.map((row) =>
@@ -334,7 +330,7 @@ export const portsList: LoadableSlice<PortsStore, MobilePortView[], []> = create
   fetch: () => callApi((api) => api.ports.list()),
 });
 
-export const historyKey = (portId: string, page: number) => `${portId}|${page}`;
+const historyKey = (portId: string, page: number) => `${portId}|${page}`;
 export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, number]> = createLoadableSlice(
   usePortsStore,
   {
@@ -346,7 +342,7 @@ export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, numb
   },
 );
 
-export const usageKey = (portId: string, from?: string, to?: string) => `${portId}|${from ?? ''}|${to ?? ''}`;
+const usageKey = (portId: string, from?: string, to?: string) => `${portId}|${from ?? ''}|${to ?? ''}`;
 export const usageList: LoadableSlice<
   PortsStore,
   UsageReport,
@@ -359,7 +355,7 @@ export const usageList: LoadableSlice<
     callApi((api) => api.ports.usage(from && to ? { portId, from, to } : { portId })),
 });
 
-export const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = createLoadableSlice(
+const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = createLoadableSlice(
   usePortsStore,
   {
     place: inMap<PortsStore, RotationReceipt[]>('receipts'),
@@ -368,22 +364,16 @@ export const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]
   },
 );
 
-export const schedulesSlice: LoadableSlice<PortsStore, SchedulesView, []> = createLoadableSlice(
-  usePortsStore,
-  {
-    place: inField<PortsStore, SchedulesView>('schedules'),
-    fetch: () => callApi((api) => api.schedules.list()),
-  },
-);
+const schedulesSlice: LoadableSlice<PortsStore, SchedulesView, []> = createLoadableSlice(usePortsStore, {
+  place: inField<PortsStore, SchedulesView>('schedules'),
+  fetch: () => callApi((api) => api.schedules.list()),
+});
 
-export const runsList: LoadableSlice<PortsStore, ScheduleRun[], [string]> = createLoadableSlice(
-  usePortsStore,
-  {
-    place: inMap<PortsStore, ScheduleRun[]>('scheduleRuns'),
-    key: (portId) => portId,
-    fetch: (portId) => callApi((api) => api.schedules.runs({ portId })),
-  },
-);
+const runsList: LoadableSlice<PortsStore, ScheduleRun[], [string]> = createLoadableSlice(usePortsStore, {
+  place: inMap<PortsStore, ScheduleRun[]>('scheduleRuns'),
+  key: (portId) => portId,
+  fetch: (portId) => callApi((api) => api.schedules.runs({ portId })),
+});
 
 export const traySlice: LoadableSlice<PortsStore, TrayView, []> = createLoadableSlice(usePortsStore, {
   place: inField<PortsStore, TrayView>('tray'),

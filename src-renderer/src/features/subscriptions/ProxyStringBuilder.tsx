@@ -19,7 +19,7 @@ import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
 const ZIP = /^\d{5}$/;
 
 /** Client-side checks that need no catalog: the rest (ids, combinations) is main's. */
-export function localTargetingErrors(input: { country: string; zip: string }): Record<string, string> {
+function localTargetingErrors(input: { country: string; zip: string }): Record<string, string> {
   const errors: Record<string, string> = {};
   if (input.zip !== '') {
     if (!ZIP.test(input.zip)) errors.zip = 'A ZIP code is exactly 5 digits.';

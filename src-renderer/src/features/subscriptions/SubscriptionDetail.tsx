@@ -23,7 +23,7 @@ import { UsagePanel } from './UsagePanel';
 import { subscriptionHref } from './subscription-route';
 import { subscriptionDetails, useSubscriptionsStore } from './subscriptions-store';
 
-export const LABEL_MAX = 60;
+const LABEL_MAX = 60;
 
 type DetailTab = 'overview' | 'sub-users' | 'usage' | 'builder';
 const TABS: readonly { key: DetailTab; label: string }[] = [

@@ -225,7 +225,7 @@ export function DeclareStep({ topUp }: { topUp: TopUp }) {
 }
 
 /** Whether the payment has been seen on chain (an amount received, or confirmations counting). */
-export const paymentSeen = (topUp: Pick<TopUp, 'amountReceivedCrypto' | 'confirmations'>) =>
+const paymentSeen = (topUp: Pick<TopUp, 'amountReceivedCrypto' | 'confirmations'>) =>
   topUp.amountReceivedCrypto !== null || topUp.confirmations > 0;
 
 function Confirmations({ topUp }: { topUp: TopUp }) {

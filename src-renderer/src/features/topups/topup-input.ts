@@ -3,11 +3,11 @@
  * compared as whole cents (BigInt), never parsed into floats, so 10000.01 is never "about 10000".
  */
 
-export const MIN_AMOUNT_USD = '25.00';
+const MIN_AMOUNT_USD = '25.00';
 /** The spec's maximum is the service's default: above it the wizard warns and the service decides. */
-export const SERVICE_DEFAULT_MAX_USD = '10000.00';
+const SERVICE_DEFAULT_MAX_USD = '10000.00';
 /** The app's own bound, against a typo (an extra zero or two), not a rule of the service. */
-export const MAX_AMOUNT_USD = '1000000.00';
+const MAX_AMOUNT_USD = '1000000.00';
 
 const AMOUNT_PATTERN = /^(\d+)(?:\.(\d{0,2}))?$/;
 // Thousands separators are accepted as typed ("10,000.00") and dropped before sending.
@@ -97,7 +97,7 @@ const ETHEREUM_TXID = /^0x[0-9a-fA-F]{64}$/;
 const SOLANA_SIGNATURE_BYTES = 64;
 
 /** Bytes `text` decodes to in base58 (each leading `1` is a zero byte), or null when it is not base58. */
-export function base58ByteLength(text: string): number | null {
+function base58ByteLength(text: string): number | null {
   if (!BASE58_PATTERN.test(text)) return null;
   let value = 0n;
   for (const char of text) value = value * 58n + BigInt(BASE58_ALPHABET.indexOf(char));

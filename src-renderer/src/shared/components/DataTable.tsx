@@ -28,7 +28,7 @@ export interface DataColumn<T> {
   className?: string;
 }
 
-export type SortDirection = 'ascending' | 'descending';
+type SortDirection = 'ascending' | 'descending';
 export interface SortState {
   column: string;
   direction: SortDirection;

@@ -1,13 +1,14 @@
 import { ProxyServiceClient } from '../../../src-main/api';
 import type { EventChannel } from '../../../src-shared/contract';
 import { EventBus } from '../../../src-main/core/events';
-import { type RotatePort, RotationScheduler } from '../../../src-main/core/ports/rotation-scheduler';
+import { type RotatePort, RotationScheduler } from '../../../src-main/core/schedules/rotation-scheduler';
 import {
   EMPTY_ROTATION_SCHEDULES,
   MemoryStateSection,
   type RotationSchedulesState,
-} from '../../../src-main/core/ports/rotation-scheduler-state';
+} from '../../../src-main/core/schedules/rotation-scheduler-state';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
+import { SchedulesService } from '../../../src-main/core/schedules/schedules-service';
 import { DEMO_KEY, TEST_START_TIME, TestSandbox } from '@proxy-manager/sandbox/testing';
 
 export const PROFILE = 'profile-a';
@@ -41,7 +42,9 @@ export class SchedulerRig {
   readonly sent: SentRotation[] = [];
   readonly emitted: { channel: EventChannel; payload: unknown }[] = [];
   readonly events = new EventBus();
-  scheduler!: RotationScheduler;
+  /** The `schedules:*` calls over the current scheduler, in a process that owns the jobs. */
+  schedules!: SchedulesService;
+  private current!: RotationScheduler;
   private readonly client: ProxyServiceClient;
 
   private constructor(
@@ -64,6 +67,22 @@ export class SchedulerRig {
     );
     rig.scheduler = rig.newScheduler();
     return rig;
+  }
+
+  get scheduler(): RotationScheduler {
+    return this.current;
+  }
+
+  set scheduler(scheduler: RotationScheduler) {
+    this.schedules?.stop();
+    this.current = scheduler;
+    this.schedules = new SchedulesService({
+      scheduler,
+      load: () => Promise.resolve(),
+      jobs: () => ({ owner: true, message: null }),
+      activeProfileId: () => PROFILE,
+      events: this.events,
+    });
   }
 
   /** A scheduler over the same stored state: what the next app start builds. */

@@ -7,7 +7,7 @@ import {
   portsTrayTooltip,
   trayBadge,
   type TrayPort,
-} from '../../../src-main/core/ports/tray-menu';
+} from '../../../src-main/core/tray/tray-menu';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 const port = (id: string, overrides: Partial<TrayPort> = {}): TrayPort => ({

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RotationScheduler } from '../../../src-main/core/ports/rotation-scheduler';
+import { RotationScheduler } from '../../../src-main/core/schedules/rotation-scheduler';
 import type { SchedulesView } from '../../../src-shared/contract';
 import {
   DAY,
@@ -27,7 +27,7 @@ afterEach(async () => {
   await rig.close();
 });
 
-const handlers = () => rig.scheduler.handlers();
+const handlers = () => rig.schedules.handlers();
 const sentFor = (portId: string) => rig.sent.filter((s) => s.portId === portId).map((s) => s.at - START);
 const statusesFor = async () => (await rig.sandbox.requests()).filter((r) => r.path.includes('/rotate'));
 

@@ -6,7 +6,7 @@ import {
   planNextRun,
   type RotationRunState,
   type RotationTiming,
-} from '../../../src-main/core/ports/rotation-timing';
+} from '../../../src-main/core/schedules/rotation-timing';
 
 const T0 = '2026-06-01T00:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000);

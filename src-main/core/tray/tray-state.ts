@@ -10,7 +10,7 @@ import type {
   TrayView,
 } from '../../../src-shared/contract';
 import { TRAY_ALL_PORTS_MAX } from '../../../src-shared/contract/tray';
-import type { DomainService } from '../domain-service';
+import type { DomainService, Lifecycle } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import { isAbortError, type Clock } from '../runtime/clock';
@@ -24,11 +24,11 @@ import {
   type TrayPort,
 } from './tray-menu';
 
-export interface TrayEvents extends EventSink {
+interface TrayEvents extends EventSink {
   on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
 }
 
-export interface TrayRotation {
+interface TrayRotation {
   rotate(profileId: string, portId: string, trigger: RotationTrigger): Promise<unknown>;
   rotateMany(profileId: string, portIds: string[], trigger: RotationTrigger): Promise<unknown>;
   /**
@@ -38,7 +38,7 @@ export interface TrayRotation {
   latestReceipts?(profileId: string): Promise<Record<string, RotationReceipt>>;
 }
 
-export interface TraySchedules {
+interface TraySchedules {
   readonly paused: boolean;
   pause(paused: boolean): Promise<SchedulesView>;
   view(profileId: string): SchedulesView;
@@ -63,6 +63,8 @@ export interface TrayStateOptions {
   schedules: TraySchedules;
   /** Open top-ups of every profile (`TopUpWatcher.pending`); re-read on `paymentsChanged`. */
   pendingPayments?: () => Promise<PendingTopUpSummary[]>;
+  /** Subscribes to changes of the pending payments (`TopUpWatcher.onChange`) while the tray runs. */
+  onPaymentsChange?: (listener: () => void) => () => void;
   log?: (line: string) => void;
 }
 
@@ -71,7 +73,8 @@ export interface TrayStateOptions {
  * last receipt), kept from the app's events. Listeners hear of it only when it changes; the
  * countdown moves it once a second, and only while a listed port is in cooldown.
  */
-export class TrayStateService implements DomainService<'tray'> {
+export class TrayStateService implements DomainService<'tray'>, Lifecycle {
+  readonly name = 'tray state';
   private state: PortsTrayState = EMPTY_PORTS_TRAY_STATE;
   private readonly known = new Map<string, MobilePortView>();
   private readonly cooldowns = new Map<string, number>();
@@ -137,6 +140,7 @@ export class TrayStateService implements DomainService<'tray'> {
         this.recompute();
       }),
       events.on('schedules:changed', () => this.recompute()),
+      this.options.onPaymentsChange?.(() => this.paymentsChanged()) ?? (() => undefined),
       events.on('app:stateChanged', () => {
         if (this.state.profileId !== this.options.activeProfileId()) void this.reload();
         // Job ownership may have changed (the owning process quit): the pause item follows it.

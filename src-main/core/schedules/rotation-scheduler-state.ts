@@ -28,7 +28,7 @@ const runSchema = z.object({
   error: z.string().nullable(),
 });
 
-export const storedScheduleSchema = z.object({
+const storedScheduleSchema = z.object({
   profileId: z.string().min(1),
   portId: z.string().min(1),
   cadence: cadenceSchema,
@@ -58,7 +58,7 @@ export const storedScheduleSchema = z.object({
 });
 export type StoredSchedule = z.infer<typeof storedScheduleSchema>;
 
-export const rotationSchedulesStateSchema = z.object({
+const rotationSchedulesStateSchema = z.object({
   paused: z.boolean(),
   schedules: z.array(storedScheduleSchema),
 });

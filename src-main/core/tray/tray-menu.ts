@@ -16,7 +16,7 @@ export interface TrayPort {
   rotating: boolean;
 }
 
-export interface TrayLastReceipt {
+interface TrayLastReceipt {
   label: string;
   previousIp: string;
   ip: string;
@@ -84,7 +84,7 @@ export const EMPTY_PORTS_TRAY_STATE: PortsTrayState = {
 };
 
 /** Seconds left of a cooldown at `nowMs` (rounded up, so "0 s" is never shown while disabled). */
-export function cooldownSecondsLeft(port: TrayPort, nowMs: number): number {
+function cooldownSecondsLeft(port: TrayPort, nowMs: number): number {
   if (port.cooldownUntil === null) return 0;
   return Math.max(0, Math.ceil((port.cooldownUntil - nowMs) / 1000));
 }

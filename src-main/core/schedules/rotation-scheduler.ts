@@ -1,6 +1,5 @@
 import { ApiError, ProxyServiceError } from '../../api/api-errors';
 import type {
-  DomainHandlers,
   ParsedCallInput,
   PortSchedule,
   ScheduleRun,
@@ -9,7 +8,6 @@ import type {
   SchedulesView,
 } from '../../../src-shared/contract';
 import { SCHEDULE_RECENT_RUNS } from '../../../src-shared/contract/schedules';
-import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { Clock } from '../runtime/clock';
@@ -26,7 +24,7 @@ import { planNextRun } from './rotation-timing';
  * What a rotation answers, as far as the scheduler reads it (a subset of ports-main's
  * `RotationReceipt`).
  */
-export interface ScheduledRotationReceipt {
+interface ScheduledRotationReceipt {
   previousIp: string;
   ip: string;
   sameIp: boolean;
@@ -51,7 +49,7 @@ export interface RotationSchedulerOptions {
   state: StateSection<RotationSchedulesState>;
   rotate: RotatePort;
   events: EventSink;
-  /** The profile `schedules:*` calls are about. */
+  /** The active profile: `pause` answers with its view (the other profiles' are announced). */
   activeProfileId: () => string | null;
   /** In [0, 1); decides each run's jitter. */
   random?: () => number;
@@ -77,14 +75,15 @@ const keyOf = (profileId: string, portId: string): string => `${profileId}\u0000
 /**
  * Scheduled rotation: every port's schedule (every N seconds or cron, jitter, group stagger)
  * lives in the job-state store and the next run comes from `planNextRun`, so a restart resumes
- * by construction. Runs for every profile; the `schedules:*` calls show the active one's.
+ * by construction. Runs for every profile; the `schedules:*` calls (`SchedulesService`) show the
+ * active one's.
  *
  * One `DeadlineJob` wakes at the earliest planned run; each due port is rotated without holding up
  * the others (a rotation takes 5-15 s), and its outcome moves its own plan: the next slot after a
  * success, a 2^n backoff (never past the next slot) after a failure, never before the port's
  * cooldown or a `Retry-After`. Start it only in the process that owns background jobs.
  */
-export class RotationScheduler implements DomainService<'schedules'> {
+export class RotationScheduler {
   private readonly job: DeadlineJob;
   private readonly random: () => number;
   private readonly log: (line: string) => void;
@@ -106,16 +105,6 @@ export class RotationScheduler implements DomainService<'schedules'> {
       run: (context) => this.runDue(context),
       log: this.log,
     });
-  }
-
-  handlers(): DomainHandlers<'schedules'> {
-    return {
-      'schedules:list': () => Promise.resolve(this.view(this.requireProfile())),
-      'schedules:set': (input) => this.set(this.requireProfile(), input),
-      'schedules:remove': (input) => this.remove(this.requireProfile(), input.portIds),
-      'schedules:pause': (input) => this.pause(input.paused),
-      'schedules:runs': ({ portId }) => Promise.resolve(this.runs(this.requireProfile(), portId)),
-    };
   }
 
   /**
@@ -463,12 +452,6 @@ export class RotationScheduler implements DomainService<'schedules'> {
     const view = this.view(profileId);
     this.options.events.emit('schedules:changed', view);
     return view;
-  }
-
-  private requireProfile(): string {
-    const profileId = this.options.activeProfileId();
-    if (profileId === null) throw new AppError('not_configured', 'Add a profile first.');
-    return profileId;
   }
 }
 

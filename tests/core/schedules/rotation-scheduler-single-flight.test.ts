@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { RotationScheduler } from '../../../src-main/core/ports/rotation-scheduler';
+import { RotationScheduler } from '../../../src-main/core/schedules/rotation-scheduler';
 import {
   EMPTY_ROTATION_SCHEDULES,
   MemoryStateSection,
-} from '../../../src-main/core/ports/rotation-scheduler-state';
+} from '../../../src-main/core/schedules/rotation-scheduler-state';
 import { TestSandbox } from '@proxy-manager/sandbox/testing';
-import { PROFILE, portsKit, rotationRequests } from './ports-test-kit';
+import { PROFILE, portsKit, rotationRequests } from '../ports/ports-test-kit';
 
 let sandbox: TestSandbox;
 

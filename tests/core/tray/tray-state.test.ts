@@ -6,8 +6,8 @@ import type {
   SchedulesView,
 } from '../../../src-shared/contract';
 import { EventBus } from '../../../src-main/core/events';
-import type { PortsTrayState } from '../../../src-main/core/ports/tray-menu';
-import { TrayStateService } from '../../../src-main/core/ports/tray-state';
+import type { PortsTrayState } from '../../../src-main/core/tray/tray-menu';
+import { TrayStateService } from '../../../src-main/core/tray/tray-state';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { defaultSettings, type Settings } from '../../../src-main/core/settings/settings-schema';
 
