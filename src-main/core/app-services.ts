@@ -6,6 +6,7 @@ import type { ConnectionService } from './connection/connection-service';
 import type { DemoService } from './demo/demo-service';
 import type { DomainService } from './domain-service';
 import type { LocalProxiesService } from './local-proxies/local-proxies-service';
+import type { OverviewService } from './overview/overview-service';
 import type { PortsService } from './ports/ports-service';
 import type { ProfilesController } from './profiles/profiles-controller';
 import type { ProxyTestService } from './proxy-test/proxy-test-service';
@@ -38,4 +39,5 @@ export interface CoreServices extends AppServices {
   alerts: AlertsService;
   proxy: ProxyTestService;
   localProxies: LocalProxiesService;
+  overview: OverviewService;
 }

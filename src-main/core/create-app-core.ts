@@ -12,6 +12,8 @@ import { EventBus } from './events';
 import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import { AppNotifications } from './notifications/app-notifications';
 import { publishPortChanges } from './ports/port-changes';
+import { HeldAccountData } from './overview/held-lists';
+import { OverviewService } from './overview/overview-service';
 import { PortsService, toPortView } from './ports/ports-service';
 import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService } from './ports/rotation-service';
@@ -107,10 +109,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     state,
   });
 
+  // What the overview reads instead of asking the service item by item.
+  const held = new HeldAccountData();
+  held.listen(events);
+
   // Ports: rotations, relocations, the proxy test that verifies a rotation's exit IP.
   const proxyTests = new ProxyTestService({
     api,
     clock,
+    onResult: (profileId, result) => held.proxyTests.record(profileId, result),
     echoUrlFor: (profileId) => demo.echoUrlFor(profileId) ?? settings.get().proxyTest.ipEchoUrl,
   });
   const rotation = new RotationService({
@@ -202,8 +209,9 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   deps.onDesktopParts?.({ tray, scheduler });
 
   // Usage alerts: the poller reads, the alert center raises once per crossing.
+  const crossings = crossingsIn(jobSection<{ keys: string[] }>('alert-crossings'));
   const alertCenter = new AlertCenter({
-    crossings: crossingsIn(jobSection<{ keys: string[] }>('alert-crossings')),
+    crossings,
     now: () => new Date(clock.now()),
     publish: (alert) => {
       events.emit('alerts:raised', { alert });
@@ -242,6 +250,24 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     log,
   });
 
+  const alerts = new AlertsService(alertCenter);
+
+  // The overview: what needs attention, from what the services above hold.
+  const overview = new OverviewService({
+    now: () => clock.now(),
+    api,
+    policy: () => pollerPolicy(settings.get()),
+    held,
+    read: {
+      ports: (profileId) => ports.refresh(profileId),
+      subscriptions: (profileId) => subscriptions.refresh(profileId),
+    },
+    watchedTopUps: () => topUpWatcher.watched(),
+    schedules: (profileId) => schedules.view(profileId).schedules,
+    alerts: () => alerts.list(),
+    holdingAlertKeys: () => Promise.resolve(crossings.read()),
+  });
+
   const settingsService = new SettingsService(settings, events);
   const services: CoreServices = {
     app: state,
@@ -261,9 +287,10 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topups,
     schedules,
     tray,
-    alerts: new AlertsService(alertCenter),
+    alerts,
     proxy: proxyTests,
     localProxies,
+    overview,
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   for (const job of [

@@ -23,6 +23,7 @@ function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.alerts.handlers(),
     ...services.proxy.handlers(),
     ...services.localProxies.handlers(),
+    ...services.overview.handlers(),
   };
 }
 

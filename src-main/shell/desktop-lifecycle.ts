@@ -46,6 +46,8 @@ export interface DesktopLifecycleOptions {
 
 /** The argument a login start passes on Windows so that the app comes up in the tray. */
 const HIDDEN_ARG = '--hidden';
+/** Where the tray's "Open" (and a click on its icon) takes the window. */
+const OVERVIEW_ROUTE: AppRoute = '/overview';
 
 /**
  * When the app keeps running and when it ends. Closing the window hides it to the tray while
@@ -133,7 +135,9 @@ export class DesktopLifecycle {
   handleTrayAction(action: TrayAction): void {
     switch (action.type) {
       case 'open-window':
-        this.#options.showWindow();
+        // Opening the app from the tray answers "is anything about to break?" first.
+        if (this.#options.openRoute) this.#options.openRoute(OVERVIEW_ROUTE);
+        else this.#options.showWindow();
         return;
       case 'open-route':
         if (this.#options.openRoute) this.#options.openRoute(action.route);

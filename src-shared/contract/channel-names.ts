@@ -81,6 +81,7 @@ export const CALL_CHANNELS = [
   'localProxies:remove',
   'localProxies:start',
   'localProxies:stop',
+  'overview:get',
 ] as const;
 
 export const EVENT_CHANNELS = [

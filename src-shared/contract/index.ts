@@ -15,6 +15,7 @@ import { catalogCalls } from './catalog';
 import { connectionCalls } from './connection';
 import { demoCalls } from './demo';
 import { localProxiesCalls, localProxiesEvents } from './local-proxies';
+import { overviewCalls } from './overview';
 import { portsCalls, portsEvents } from './ports';
 import { profilesCalls } from './profiles';
 import { proxyCalls } from './proxy';
@@ -52,6 +53,13 @@ export type {
   LocalProxyUpstream,
   LocalProxyView,
 } from './local-proxies';
+export type {
+  AttentionAction,
+  AttentionItem,
+  AttentionLevel,
+  HealthSnapshot,
+  HealthSourceState,
+} from './overview';
 export type { ProfileSummary } from './profiles';
 export type {
   ProxyExit,
@@ -71,7 +79,13 @@ export type {
   SchedulesChanged,
   SchedulesView,
 } from './schedules';
-export type { DesktopPreferences, SettingsView, ShortcutPreferences, TrafficThresholdView } from './settings';
+export type {
+  Density,
+  DesktopPreferences,
+  SettingsView,
+  ShortcutPreferences,
+  TrafficThresholdView,
+} from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
 export type {
   CredentialFormat,
@@ -106,6 +120,7 @@ export const ipcCalls = {
   ...alertsCalls,
   ...proxyCalls,
   ...localProxiesCalls,
+  ...overviewCalls,
 } as const;
 
 export const ipcEvents = {

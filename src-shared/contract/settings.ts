@@ -69,8 +69,13 @@ interface AlertSettingsView {
   subUserAlertSubscriptions: string[];
 }
 
+/** Table rows: `comfortable` (two lines where a cell has detail) or `compact` (one line, many more rows). */
+const DENSITY_CHOICES = ['comfortable', 'compact'] as const;
+export type Density = (typeof DENSITY_CHOICES)[number];
+
 export interface SettingsView {
   theme: 'system' | 'light' | 'dark';
+  density: Density;
   polling: PollingView;
   alerts: AlertSettingsView;
   desktop: DesktopPreferences;
@@ -120,6 +125,7 @@ export const settingsCalls = {
   'settings:update': call<SettingsView>('manage')(
     z.strictObject({
       theme: z.enum(['system', 'light', 'dark']).optional(),
+      density: z.enum(DENSITY_CHOICES, { error: 'Comfortable or compact' }).optional(),
       polling: z
         .strictObject({
           usageMinutes: bounded(POLLING_LIMITS.usageMinutes, ' minutes'),

@@ -45,7 +45,8 @@ describe('web mode in a browser: local proxies', () => {
     const table = page.getByRole('table', { name: 'Mobile ports' });
     const row = table.locator('tbody tr', { hasText: 'Active' }).first();
     const portId = (await row.locator('th code').innerText()).trim();
-    await row.locator('th button').click();
+    await row.locator('th a').click();
+    await page.getByRole('tab', { name: 'Credentials' }).click();
     const panel = page.getByRole('region', { name: 'Local proxy' });
     await panel.getByRole('button', { name: /^Local proxy for / }).click();
     await panel.getByRole('button', { name: 'Create' }).click();

@@ -103,4 +103,5 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'localProxies:remove': { id: 'lp-1' },
   'localProxies:start': { id: 'lp-1' },
   'localProxies:stop': { id: 'lp-1' },
+  'overview:get': undefined,
 };

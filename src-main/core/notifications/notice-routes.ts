@@ -7,7 +7,7 @@ const route = (screen: 'ports' | 'subscriptions' | 'topups', id: string): AppRou
 /** A port's detail. */
 export const portRoute = (portId: string): AppRoute => route('ports', portId);
 /** A subscription's detail. */
-const subscriptionRoute = (subscriptionId: string): AppRoute => route('subscriptions', subscriptionId);
+export const subscriptionRoute = (subscriptionId: string): AppRoute => route('subscriptions', subscriptionId);
 /** A top-up in the wizard's live view. */
 export const topUpRoute = (topUpId: string): AppRoute => route('topups', topUpId);
 

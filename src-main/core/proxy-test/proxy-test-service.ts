@@ -34,6 +34,8 @@ export interface ProxyTestServiceOptions {
   verifyDeadlineMs?: number;
   concurrency?: number;
   monotonic?: () => number;
+  /** Told of every test's result (the overview keeps each port's last one). */
+  onResult?: (profileId: string, result: ProxyTestResult) => void;
 }
 
 /** Credentials as found for a target: they stay in main and go only to the proxy. */
@@ -229,7 +231,7 @@ export class ProxyTestService implements DomainService<'proxy'> {
     resolved: ResolvedProxy,
   ): Promise<ProxyTestResult> {
     const outcome = await this.probe(profileId, resolved.request);
-    return {
+    return this.reported(profileId, {
       target,
       proxy: {
         protocol: resolved.request.protocol,
@@ -239,13 +241,18 @@ export class ProxyTestService implements DomainService<'proxy'> {
       echoUrl: this.options.echoUrlFor(profileId),
       checkedAt: new Date(this.options.clock.now()).toISOString(),
       ...outcome,
-    };
+    });
+  }
+
+  private reported(profileId: string, result: ProxyTestResult): ProxyTestResult {
+    this.options.onResult?.(profileId, result);
+    return result;
   }
 
   private lookupFailure(profileId: string, target: ProxyTestTarget, error: unknown): ProxyTestResult {
     const ipc = toIpcError(error, () => undefined);
     const targeting = error instanceof AppError && error.code === 'invalid_input';
-    return {
+    return this.reported(profileId, {
       target,
       proxy: { protocol: target.protocol, host: '', port: 0 },
       echoUrl: this.options.echoUrlFor(profileId),
@@ -259,6 +266,6 @@ export class ProxyTestService implements DomainService<'proxy'> {
         message: targeting ? ipc.message : 'The proxy credentials could not be read from the service.',
         detail: ipc.message,
       },
-    };
+    });
   }
 }

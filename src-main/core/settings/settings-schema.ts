@@ -22,6 +22,9 @@ export type KeyStorage = (typeof KEY_STORAGES)[number];
 
 const THEMES = ['system', 'light', 'dark'] as const;
 
+/** How tall table rows are: `compact` fits many more on a screen (one line per row). */
+const DENSITIES = ['comfortable', 'compact'] as const;
+
 const profileSchema = z.object({
   id: z.string().min(1).max(100),
   name: z.string().min(1).max(PROFILE_NAME_MAX),
@@ -136,6 +139,11 @@ const proxyTestSchema = z.object({
 
 const uiSchema = z.object({
   theme: z.enum(THEMES).default('system'),
+  /**
+   * Absent in files from before it existed (the default then); a value this version does not know
+   * (written by a newer one) reads as the default instead of failing the whole file.
+   */
+  density: z.enum(DENSITIES).default('comfortable').catch('comfortable'),
   /** A screen id; the renderer falls back to its first screen when it does not know it. */
   lastScreen: z.string().min(1).max(64).default('ports'),
 });

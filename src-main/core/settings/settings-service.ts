@@ -7,6 +7,7 @@ import type { SettingsStore } from './settings-store';
 export function toSettingsView(settings: Settings): SettingsView {
   return {
     theme: settings.ui.theme,
+    density: settings.ui.density,
     polling: { ...settings.polling },
     alerts: {
       trafficRemainingPercent: settings.alerts.trafficRemainingPercent,
@@ -82,6 +83,7 @@ export class SettingsService implements DomainService<'settings'> {
   async update(input: ParsedCallInput<'settings:update'>): Promise<SettingsView> {
     await this.settings.update((draft) => {
       if (input.theme !== undefined) draft.ui.theme = input.theme;
+      if (input.density !== undefined) draft.ui.density = input.density;
       Object.assign(draft.polling, definedOnly(input.polling));
       Object.assign(draft.alerts, definedOnly(input.alerts));
       Object.assign(draft.desktop, definedOnly(input.desktop));

@@ -15,6 +15,7 @@ import { useAlertsStore } from '../features/alerts/alerts-store';
 import { useAppStore } from '../features/app/app-store';
 import { useLocalProxiesStore } from '../features/local-proxies/local-proxies-store';
 import { useSlowCallsStore } from '../features/app/slow-calls-store';
+import { useOverviewStore } from '../features/overview/overview-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
@@ -36,7 +37,9 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `settings:changed` replaces the settings;
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
  * - `localProxies:changed` replaces the local proxies (every profile's) with their live stats;
- * - `app:navigate` (a clicked OS notification) opens its route once its shape is checked; a window
+ * - the overview is read again (once per burst) after any of those changes for the active profile, a
+ *   finished rotation, or an alert: main builds it from what it holds, so this asks the service nothing;
+ * - `app:navigate` (a clicked OS notification or the tray's "Open") opens its route once its shape is checked; a window
  *   created by that click has the route in its URL instead, followed once the app state is read;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
  *   and so is every list that was loaded.
@@ -50,6 +53,7 @@ export interface EventBridgeOptions {
 
 /** Stores that hold data main may have changed while the socket was down. */
 const RELOADABLE = [
+  useOverviewStore,
   usePortsStore,
   useSubscriptionsStore,
   useTopUpsStore,
@@ -94,6 +98,8 @@ function forActiveProfile<T>(
 }
 
 const isActiveProfile = (profileId: string) => profileId === useAppStore.getState().state?.activeProfile?.id;
+
+const refreshOverview = () => useOverviewStore.getState().refreshSoon();
 
 /** `ports:rotation`: progress and receipts of rotations started anywhere (tray, schedules, other windows). */
 function isRotationEvent(payload: unknown): payload is PortsRotation {
@@ -162,23 +168,27 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
         if (!isListChanged(payload) || !isActiveProfile(payload.profileId)) return;
         const relocations = Array.isArray(payload.relocations) ? payload.relocations : undefined;
         usePortsStore.getState().applyChanges(payload.changed, relocations);
+        refreshOverview();
       }),
       api.ports.onRotation((payload) => {
-        if (isRotationEvent(payload) && isActiveProfile(payload.profileId))
-          usePortsStore.getState().applyRotation(payload);
+        if (!isRotationEvent(payload) || !isActiveProfile(payload.profileId)) return;
+        usePortsStore.getState().applyRotation(payload);
+        if (payload.phase !== 'started') refreshOverview();
       }),
       api.schedules.onChanged((payload) => {
-        if (isSchedulesView(payload) && isActiveProfile(payload.profileId))
-          usePortsStore.getState().applySchedules(payload);
+        if (!isSchedulesView(payload) || !isActiveProfile(payload.profileId)) return;
+        usePortsStore.getState().applySchedules(payload);
+        refreshOverview();
       }),
       api.tray.onChanged((payload) => {
         if (isTrayView(payload) && isActiveProfile(payload.profileId))
           usePortsStore.getState().applyTray(payload);
       }),
       api.subscriptions.onChanged((payload) => {
-        forActiveProfile((changed: Subscription[]) =>
-          useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload)),
-        )(payload);
+        forActiveProfile((changed: Subscription[]) => {
+          useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload));
+          refreshOverview();
+        })(payload);
       }),
       api.localProxies.onChanged((payload) => {
         if (isLocalProxiesChanged(payload)) useLocalProxiesStore.getState().applyChanged(payload);
@@ -186,6 +196,7 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       api.alerts.onRaised((payload) => {
         if (isObject(payload) && isObject(payload.alert) && typeof payload.alert.id === 'string') {
           useAlertsStore.getState().applyRaised(payload.alert);
+          refreshOverview();
         }
       }),
       api.topups.onChanged(
@@ -193,6 +204,7 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
           // The history and the wizard's live view show the same top-ups.
           useTopUpsStore.getState().applyChanges(changed);
           useTopUpWizardStore.getState().applyChanges(changed);
+          refreshOverview();
         }),
       ),
       api.app.onNavigate((payload) => {

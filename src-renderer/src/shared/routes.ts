@@ -5,6 +5,7 @@ import { useSyncExternalStore } from 'react';
 // to a screen with `hrefOf`.
 
 export const SCREENS = [
+  { id: 'overview', label: 'Overview' },
   { id: 'ports', label: 'Ports' },
   { id: 'subscriptions', label: 'Subscriptions' },
   { id: 'topups', label: 'Top-ups' },
@@ -15,7 +16,8 @@ export const SCREENS = [
 
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
-const DEFAULT_SCREEN: ScreenId = 'ports';
+/** What a window opens on once a profile exists: what needs attention. */
+const DEFAULT_SCREEN: ScreenId = 'overview';
 
 /**
  * Screens live in the URL fragment (`#/catalog`) so that Back, Forward and reload work the same in

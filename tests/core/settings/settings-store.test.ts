@@ -73,7 +73,7 @@ describe('SettingsStore: defaults and round trip', () => {
         disabledKinds: [],
         subUserAlertSubscriptions: [],
       },
-      ui: { theme: 'system', lastScreen: 'ports' },
+      ui: { theme: 'system', density: 'comfortable', lastScreen: 'ports' },
       desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
       localProxies: [],
       notifications: {
@@ -221,7 +221,7 @@ describe('SettingsStore: writes', () => {
     await store.update((draft) => {
       draft.ui.lastScreen = 'settings';
     });
-    expect(store.get().ui).toEqual({ theme: 'system', lastScreen: 'settings' });
+    expect(store.get().ui).toEqual({ theme: 'system', density: 'comfortable', lastScreen: 'settings' });
   });
 
   it('rejects an update whose result breaks the schema, naming the field, and changes nothing', async () => {
@@ -355,7 +355,7 @@ describe('SettingsStore: recovery', () => {
       topUpVerifyingSeconds: 10,
       topUpAwaitingPaymentSeconds: 30,
     });
-    expect(store.get().ui).toEqual({ theme: 'system', lastScreen: 'ports' });
+    expect(store.get().ui).toEqual({ theme: 'system', density: 'comfortable', lastScreen: 'ports' });
   });
 
   it('reads a file without a version (version 0) through the migrations', async () => {
@@ -386,7 +386,7 @@ describe('SettingsStore: recovery', () => {
       profiles: [profile('p1')],
       activeProfileId: 'p1',
       polling: { ...defaults.polling, usageMinutes: 30 },
-      ui: { theme: 'dark', lastScreen: 'catalog' },
+      ui: { theme: 'dark', density: 'comfortable', lastScreen: 'catalog' },
       tray: { pinned: { p1: ['port-1'] } },
     });
     await store.update((draft) => {

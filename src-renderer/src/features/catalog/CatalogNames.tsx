@@ -84,6 +84,12 @@ function CityLocation({
   );
 }
 
+/** The catalog's name of a coin's network ("Tron (TRC-20)"), or its id until the catalog is read. */
+export function useNetworkName(coinCode: string, networkId: string): string {
+  const coins = useCoins().loadable?.data ?? null;
+  return networkName(coins, coinCode, networkId) ?? networkId;
+}
+
 /** "Tron (TRC-20)" for `USDT` + `tron`. */
 export function NetworkName({
   coinCode,

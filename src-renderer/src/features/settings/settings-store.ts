@@ -12,6 +12,7 @@ export type SettingsUpdate = CallInput<'settings:update'>;
  */
 export type SettingsSection =
   | 'theme'
+  | 'density'
   | 'polling'
   | 'alerts'
   | 'alertKinds'

@@ -4,7 +4,10 @@
  */
 
 const MIN_AMOUNT_USD = '25.00';
-const MAX_AMOUNT_USD = '10000.00';
+/** The spec's maximum is the service's default: above it the wizard warns and the service decides. */
+const SERVICE_DEFAULT_MAX_USD = '10000.00';
+/** The app's own bound, against a typo (an extra zero or two), not a rule of the service. */
+const MAX_AMOUNT_USD = '1000000.00';
 
 const AMOUNT_PATTERN = /^(\d+)(?:\.(\d{0,2}))?$/;
 // Thousands separators are accepted as typed ("10,000.00") and dropped before sending.
@@ -21,7 +24,8 @@ const fromCents = (value: bigint): string => {
   return `${whole}.${fraction}`;
 };
 
-export type AmountCheck = { ok: true; amountUsd: string } | { ok: false; message: string };
+/** `warning`: sent as it is, but the user should know (above the service's default maximum). */
+export type AmountCheck = { ok: true; amountUsd: string; warning?: string } | { ok: false; message: string };
 
 /**
  * The amount as the service wants it (`50.00`), or why it cannot be sent. Meant to run on every
@@ -39,7 +43,21 @@ export function checkAmountUsd(typed: string): AmountCheck {
   }
   const value = cents(plain);
   if (value < cents(MIN_AMOUNT_USD)) return { ok: false, message: 'The minimum is 25.00 USD.' };
-  if (value > cents(MAX_AMOUNT_USD)) return { ok: false, message: 'The maximum is 10,000.00 USD.' };
+  if (value > cents(MAX_AMOUNT_USD)) {
+    return {
+      ok: false,
+      message:
+        'The app takes at most 1,000,000.00 USD in one top-up, to catch a typo. For more, make several top-ups.',
+    };
+  }
+  if (value > cents(SERVICE_DEFAULT_MAX_USD)) {
+    return {
+      ok: true,
+      amountUsd: fromCents(value),
+      warning:
+        'This is above 10,000.00 USD, the service’s default maximum. Your account may be allowed more: the service decides, and says so on the amount if it refuses.',
+    };
+  }
   return { ok: true, amountUsd: fromCents(value) };
 }
 
