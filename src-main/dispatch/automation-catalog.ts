@@ -90,10 +90,12 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
   'subscriptions:get': { description: 'Read one traffic subscription by id.' },
   'subscriptions:update': { description: 'Change a subscription’s label or auto-renew.' },
   'subscriptions:resetPassword': {
-    description: 'Give a subscription’s main user a new proxy password. Clients using the old one stop working.',
+    description:
+      'Give a subscription’s main user a new proxy password. Clients using the old one stop working.',
   },
   'subscriptions:usage': {
-    description: 'Daily traffic of a subscription (or of one sub-user) between two days, with a by-country split.',
+    description:
+      'Daily traffic of a subscription (or of one sub-user) between two days, with a by-country split.',
   },
   'subscriptions:exportUsage': { description: 'The usage report as CSV text (a long field).' },
   'subscriptions:subUsers': {
@@ -118,7 +120,8 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
       'Proxy strings (with the password) for a subscription or a sub-user, with country, state, city, ASN, ZIP and sticky-session targeting. Secret.',
   },
   'topups:list': {
-    description: 'List crypto top-ups of the balance, newest first, paged by the service (page, perPage, status).',
+    description:
+      'List crypto top-ups of the balance, newest first, paged by the service (page, perPage, status).',
     list: { path: 'data', server: true },
   },
   'topups:get': { description: 'Read one top-up: status, address, exact crypto amount, confirmations.' },
@@ -126,17 +129,25 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
     description: 'Tell the service a top-up’s payment was sent, optionally with its transaction id.',
   },
   'topups:plans': {
-    description: 'Plans the account already uses (from its subscriptions and ports), to buy more of with a top-up.',
+    description:
+      'Plans the account already uses (from its subscriptions and ports), to buy more of with a top-up.',
     list: root,
   },
-  'topups:simulatePayment': { description: 'Demo mode only: simulate paying a top-up (exact, short or late).' },
+  'topups:simulatePayment': {
+    description: 'Demo mode only: simulate paying a top-up (exact, short or late).',
+  },
   'topups:exportCsv': { description: 'Top-ups as CSV text (a long field).' },
   'topups:paymentDetails': {
-    description: 'What to pay for a top-up: deposit address, exact amount, payment URI (and a QR code SVG, a long field).',
+    description:
+      'What to pay for a top-up: deposit address, exact amount, payment URI (and a QR code SVG, a long field).',
   },
-  'topups:pending': { description: 'Top-ups waiting for payment or confirmations, one line each.', list: root },
+  'topups:pending': {
+    description: 'Top-ups waiting for payment or confirmations, one line each.',
+    list: root,
+  },
   'schedules:list': {
-    description: 'The rotation schedules of the ports (every N seconds or a cron expression) and whether they are paused.',
+    description:
+      'The rotation schedules of the ports (every N seconds or a cron expression) and whether they are paused.',
     list: { path: 'schedules' },
   },
   'schedules:set': {
@@ -152,7 +163,8 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
   },
   'alerts:dismiss': { description: 'Hide one alert from the list.' },
   'proxy:test': {
-    description: 'Send one request through a port or a subscription and answer the exit IP, location and timings.',
+    description:
+      'Send one request through a port or a subscription and answer the exit IP, location and timings.',
   },
   'proxy:testMany': { description: 'Test several ports or subscriptions at once; one result each.' },
   'localProxies:list': {

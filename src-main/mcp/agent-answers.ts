@@ -76,7 +76,8 @@ export interface ShapeOptions {
  */
 export function shapeAnswer(value: unknown, options: ShapeOptions): unknown {
   const maxBytes = options.maxBytes ?? ANSWER_MAX_BYTES;
-  const hide = (answer: unknown): unknown => (options.full ? answer : withoutLongFields(answer, LONG_FIELD_CHARS));
+  const hide = (answer: unknown): unknown =>
+    options.full ? answer : withoutLongFields(answer, LONG_FIELD_CHARS);
   let answer = hide(value);
   const all = options.list ? listAt(value, options.list.path) : null;
   if (options.list && all) {

@@ -36,7 +36,10 @@ function errorResult(error: IpcError) {
  * whose guarded dispatcher checks the grant and the input again; a refusal or a bad input is a tool
  * error (`isError`), never a protocol error or a crash.
  */
-export function createMcpServer(options: McpServerOptions): { connect(transport: Transport): Promise<void>; close(): Promise<void> } {
+export function createMcpServer(options: McpServerOptions): {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+} {
   const quotes = new TopUpQuotes(options.now);
   const context = { call: options.call, quotes };
   const tools = buildTools(options.grant, context);
@@ -56,7 +59,11 @@ export function createMcpServer(options: McpServerOptions): { connect(transport:
     })),
   }));
 
-  const runTool = async (name: string, tool: McpTool | undefined, args: Record<string, unknown>): Promise<ToolOutcome> => {
+  const runTool = async (
+    name: string,
+    tool: McpTool | undefined,
+    args: Record<string, unknown>,
+  ): Promise<ToolOutcome> => {
     if (!tool) {
       const known = everyTool.get(name);
       if (!known) return { ok: false, error: { code: 'unknown_tool', message: `No tool named ${name}.` } };
@@ -73,7 +80,10 @@ export function createMcpServer(options: McpServerOptions): { connect(transport:
       return await tool.run(args);
     } catch (error) {
       options.log?.(`[mcp] ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return { ok: false, error: { code: 'internal_error', message: 'The tool failed; see the server’s log.' } };
+      return {
+        ok: false,
+        error: { code: 'internal_error', message: 'The tool failed; see the server’s log.' },
+      };
     }
   };
 

@@ -101,7 +101,10 @@ const PAGE_PROPERTIES = {
 };
 
 /** An object schema with the tool's own properties added (an input-less channel gets an empty object). */
-function withProperties(base: JsonSchema, extra: Record<string, JsonSchema>): JsonSchema & { type: 'object' } {
+function withProperties(
+  base: JsonSchema,
+  extra: Record<string, JsonSchema>,
+): JsonSchema & { type: 'object' } {
   const object = base.type === 'object' ? base : { properties: {}, additionalProperties: false };
   return {
     ...object,
@@ -141,7 +144,8 @@ const pick = (values: Record<string, unknown>): Record<string, unknown> =>
 
 /** No arguments and a channel that takes none (or whose input is optional): the input is absent. */
 function inputOf(channel: CallChannel, rest: Record<string, unknown>): unknown {
-  if (Object.keys(rest).length === 0 && ipcCalls[channel].input.safeParse(undefined).success) return undefined;
+  if (Object.keys(rest).length === 0 && ipcCalls[channel].input.safeParse(undefined).success)
+    return undefined;
   return rest;
 }
 
@@ -196,12 +200,7 @@ function invalidFromZod(error: z.ZodError): ToolOutcome {
 
 const rotateUntilNewInput = z.strictObject({
   portId: z.string().min(1).max(128).describe('The port to rotate (see ports_list).'),
-  lastN: z
-    .int()
-    .min(1)
-    .max(20)
-    .default(3)
-    .describe('The new IP must not be one of the port’s last N IPs.'),
+  lastN: z.int().min(1).max(20).default(3).describe('The new IP must not be one of the port’s last N IPs.'),
   maxTries: z.int().min(1).max(10).default(5).describe('Give up after this many rotations.'),
 });
 
@@ -333,7 +332,10 @@ function topUpQuoteTool(context: ToolContext): McpTool {
         network = coin?.networks.find((n) => n.id === input.network);
         if (!network) {
           const pairs = (coins.value as Coin[]).flatMap((c) => c.networks.map((n) => `${c.code}/${n.id}`));
-          return invalid('network', `Not a coin and network the service accepts (accepted: ${pairs.join(', ')}).`);
+          return invalid(
+            'network',
+            `Not a coin and network the service accepts (accepted: ${pairs.join(', ')}).`,
+          );
         }
       }
       const buys = await describePurchase(context, input.purchase);

@@ -39,7 +39,9 @@ export class TopUpQuotes {
     if (!quote) return { problem: 'Unknown confirmation token: ask topups_create for a new quote.' };
     if (this.now() >= quote.expiresAt) {
       this.quotes.delete(token);
-      return { problem: 'This quote expired (quotes are good for 5 minutes): ask topups_create for a new one.' };
+      return {
+        problem: 'This quote expired (quotes are good for 5 minutes): ask topups_create for a new one.',
+      };
     }
     return { input: quote.input };
   }

@@ -72,9 +72,7 @@ export const tokenScopes = z
   .max(SCOPES.length)
   .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)));
 
-const tokenId = z
-  .string()
-  .regex(/^tok_[0-9a-f]{12}$/, 'Not a token id');
+const tokenId = z.string().regex(/^tok_[0-9a-f]{12}$/, 'Not a token id');
 
 const restPort = z.int('A whole number').min(1024, 'At least 1024').max(65_535, 'At most 65535');
 
@@ -86,9 +84,7 @@ export const automationCalls = {
   'automation:revokeToken': call<{ revoked: boolean }>('admin')(z.strictObject({ tokenId })),
   /** Newest first. */
   'automation:audit': call<AuditEntry[]>('admin')(
-    z
-      .strictObject({ limit: z.int().min(1).max(AUDIT_LOG_MAX).optional() })
-      .optional(),
+    z.strictObject({ limit: z.int().min(1).max(AUDIT_LOG_MAX).optional() }).optional(),
   ),
   'automation:restStatus': call<RestApiStatus>('admin')(noInput),
   'automation:setRest': call<RestApiStatus>('admin')(

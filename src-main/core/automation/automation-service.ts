@@ -19,7 +19,7 @@ export interface RestListenerState {
 
 export interface AutomationServiceOptions {
   stores: AutomationStores | null;
-  settings: Pick<SettingsStore, 'get' | 'update'>;
+  settings: Pick<SettingsStore, 'get' | 'update' | 'subscribe'>;
   /** Whether this process owns the background jobs (only the owner serves the REST API). */
   ownsJobs: () => boolean;
 }
@@ -31,8 +31,22 @@ export interface AutomationServiceOptions {
  */
 export class AutomationService implements DomainService<'automation'> {
   private listener: RestListenerState = { url: null, error: null };
+  private readonly restListeners = new Set<() => Promise<void>>();
 
   constructor(private readonly options: AutomationServiceOptions) {}
+
+  /**
+   * Told when the REST setting may have changed (saved here or by another process); `setRest`
+   * answers once every listener is done, so its status says whether the server now listens.
+   */
+  onRestChange(listener: () => Promise<void>): () => void {
+    this.restListeners.add(listener);
+    const unsubscribe = this.options.settings.subscribe(() => void listener());
+    return () => {
+      this.restListeners.delete(listener);
+      unsubscribe();
+    };
+  }
 
   handlers(): DomainHandlers<'automation'> {
     return {
@@ -48,6 +62,7 @@ export class AutomationService implements DomainService<'automation'> {
           if (input.enabled !== undefined) draft.automation.rest.enabled = input.enabled;
           if (input.port !== undefined) draft.automation.rest.port = input.port;
         });
+        await Promise.all([...this.restListeners].map((listener) => listener()));
         return this.restStatus();
       },
     };

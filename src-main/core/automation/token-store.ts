@@ -82,10 +82,7 @@ export class TokenStore {
     };
     await this.update((tokens) => {
       if (tokens.length >= AUTOMATION_TOKENS_MAX) {
-        throw new AppError(
-          'invalid_input',
-          `At most ${AUTOMATION_TOKENS_MAX} tokens: revoke one first.`,
-        );
+        throw new AppError('invalid_input', `At most ${AUTOMATION_TOKENS_MAX} tokens: revoke one first.`);
       }
       if (tokens.some((other) => other.name === name)) {
         throw new AppError('invalid_input', 'A token with this name exists.', [
@@ -119,11 +116,12 @@ export class TokenStore {
     if (!(now - written < LAST_USED_RESOLUTION_MS)) {
       this.lastWritten.set(token.id, now);
       const at = new Date(now).toISOString();
-      await this.update((tokens) => tokens.map((t) => (t.id === token.id ? { ...t, lastUsedAt: at } : t))).catch(
-        (error: unknown) =>
-          this.options.log?.(
-            `[automation] could not note a token's use: ${error instanceof Error ? error.message : String(error)}`,
-          ),
+      await this.update((tokens) =>
+        tokens.map((t) => (t.id === token.id ? { ...t, lastUsedAt: at } : t)),
+      ).catch((error: unknown) =>
+        this.options.log?.(
+          `[automation] could not note a token's use: ${error instanceof Error ? error.message : String(error)}`,
+        ),
       );
       return viewOf({ ...token, lastUsedAt: at });
     }
