@@ -200,7 +200,8 @@ async function localBackend(options: BackendOptions): Promise<CliBackend> {
 
 /** Where a long-running session's calls go: the same choice as a command's, made again for each call. */
 export interface SessionBackend {
-  call(channel: CallChannel, input: unknown): Promise<IpcResult<unknown>>;
+  /** One call with `grant` (the MCP session's scopes, a REST token's). */
+  call(channel: CallChannel, input: unknown, grant: ReadonlySet<Scope>): Promise<IpcResult<unknown>>;
   close(): Promise<void>;
 }
 
@@ -210,7 +211,9 @@ export interface SessionBackend {
  * process, started at the first such call and kept until `close`. The rules of `openBackend` hold
  * per call (a change for another profile than the owner's is refused).
  */
-export function sessionBackend(options: Omit<BackendOptions, 'scopes' | 'sharedCore'>): SessionBackend {
+export function sessionBackend(
+  options: Omit<BackendOptions, 'scopes' | 'sharedCore' | 'grant'>,
+): SessionBackend {
   let core: Promise<AppCore> | null = null;
   const sharedCore = (): Promise<AppCore> => {
     core ??= startLocalCore(options).catch((error: unknown) => {
@@ -220,16 +223,24 @@ export function sessionBackend(options: Omit<BackendOptions, 'scopes' | 'sharedC
     return core;
   };
   return {
-    call: async (channel, input) => {
+    call: async (channel, input, grant) => {
       const { ipcCalls } = await import('../../src-shared/contract');
       let backend: CliBackend;
       try {
-        backend = await openBackend({ ...options, scopes: new Set([ipcCalls[channel].scope]), sharedCore });
+        backend = await openBackend({
+          ...options,
+          grant,
+          scopes: new Set([ipcCalls[channel].scope]),
+          sharedCore,
+        });
       } catch (error) {
         const known = startError(error);
         return {
           ok: false,
-          error: known ?? { code: 'internal_error', message: error instanceof Error ? error.message : String(error) },
+          error: known ?? {
+            code: 'internal_error',
+            message: error instanceof Error ? error.message : String(error),
+          },
         };
       }
       try {

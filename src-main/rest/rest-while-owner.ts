@@ -88,7 +88,8 @@ export function serveRestWhileOwner(options: OwnedRestOptions): OwnedRest {
   };
 
   const unsubscribeState = core.subscribe((channel, payload) => {
-    if (channel === 'app:stateChanged' && typeof (payload as AppState).jobs?.owner === 'boolean') void enqueue();
+    if (channel === 'app:stateChanged' && typeof (payload as AppState).jobs?.owner === 'boolean')
+      void enqueue();
   });
   const unsubscribeSetting = automation.onRestChange(enqueue);
   void enqueue();
