@@ -231,8 +231,8 @@ async function runLocalCommand(
       });
     }
     const port = Number(selection.options.port);
-    if (!/^\d+$/.test(String(selection.options.port)) || port < 1024 || port > 65_535) {
-      out.error('--port: a port from 1024 to 65535, e.g. 24080');
+    if (!/^\d+$/.test(String(selection.options.port)) || (port !== 0 && port < 1024) || port > 65_535) {
+      out.error('--port: a port from 1024 to 65535 (0: a free one), e.g. 24080');
       return EXIT.usage;
     }
     const { runServe } = await import('./commands/serve-run');
