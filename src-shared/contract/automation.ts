@@ -66,11 +66,17 @@ const tokenName = z
   .max(AUTOMATION_TOKEN_NAME_MAX, `At most ${AUTOMATION_TOKEN_NAME_MAX} characters`)
   .regex(/^[^\p{Cc}]+$/u, 'No control characters');
 
-export const tokenScopes = z
-  .array(z.enum(SCOPES, { error: `One of ${SCOPES.join(', ')}` }))
+/** A token's scopes: any but `admin` (no token manages tokens, profiles, keys or settings). */
+const TOKEN_SCOPES = SCOPES.filter((scope) => scope !== 'admin');
+const tokenScopes = z
+  .array(
+    z
+      .enum(SCOPES, { error: `One of ${TOKEN_SCOPES.join(', ')}` })
+      .refine((scope) => scope !== 'admin', { error: 'A token cannot hold admin' }),
+  )
   .min(1, 'Choose at least one scope')
   .max(SCOPES.length)
-  .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)));
+  .transform((scopes) => SCOPES.filter((scope) => (scopes as readonly Scope[]).includes(scope)));
 
 const tokenId = z.string().regex(/^tok_[0-9a-f]{12}$/, 'Not a token id');
 
