@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
  * times, constant-time token comparison. One copy, so the listeners cannot drift apart.
  */
 
-export const LOOPBACK_HOST = '127.0.0.1';
+const LOOPBACK_HOST = '127.0.0.1';
 
 /** What one client may cost a server. A client over a limit is answered or dropped; the server stays up. */
 export interface HttpServerLimits {

@@ -109,7 +109,7 @@ function withProperties(
   return {
     ...object,
     type: 'object',
-    properties: { ...((object.properties as JsonSchema | undefined) ?? {}), ...extra },
+    properties: { ...(object.properties ?? {}), ...extra },
   };
 }
 

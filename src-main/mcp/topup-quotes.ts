@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { topUpCreateInput } from '../../src-shared/contract/topups';
 
 /** How long a quote's confirmation token is good for. */
-export const QUOTE_VALID_MS = 5 * 60_000;
+const QUOTE_VALID_MS = 5 * 60_000;
 const QUOTES_MAX = 100;
 
 type TopUpInput = z.output<typeof topUpCreateInput>;

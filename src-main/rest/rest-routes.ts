@@ -89,7 +89,7 @@ function routeOf(entry: AutomationChannel): RestRoute {
   };
 }
 
-export const REST_ROUTES: readonly RestRoute[] = AUTOMATION_CHANNELS.map(routeOf);
+const REST_ROUTES: readonly RestRoute[] = AUTOMATION_CHANNELS.map(routeOf);
 
 const ROUTES_LITERAL_FIRST = [...REST_ROUTES].sort(
   (a, b) => Number(a.pathParam !== null) - Number(b.pathParam !== null),

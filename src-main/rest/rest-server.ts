@@ -18,7 +18,7 @@ import { ipcCalls } from '../../src-shared/contract';
 import { matchRoute, openApiDocument, queryInput, type RestRoute } from './rest-routes';
 
 /** A contract call with a token's scopes as the grant, through the guarded dispatcher. */
-export type GrantedCall = (
+type GrantedCall = (
   grant: ReadonlySet<Scope>,
   channel: CallChannel,
   input: unknown,
@@ -91,7 +91,7 @@ const UPSTREAM_CODES = new Set([
 ]);
 
 /** The HTTP status that fits a contract error. */
-export function statusOf(error: IpcError): number {
+function statusOf(error: IpcError): number {
   const { code } = error;
   if (error.retryAfterMs !== undefined || code === 'rate_limited' || code === 'http_429') return 429;
   if (code === 'scope_denied') return 403;

@@ -28,7 +28,7 @@ export interface CreatedAutomationToken {
 }
 
 /** Who made an audited call: a REST token (by id and name) or the MCP server. */
-export type AuditCaller = { kind: 'token'; tokenId: string; name: string } | { kind: 'mcp' };
+type AuditCaller = { kind: 'token'; tokenId: string; name: string } | { kind: 'mcp' };
 
 /** One MCP or REST call: no input values and no answer, only what was called and how it ended. */
 export interface AuditEntry {
@@ -53,7 +53,7 @@ export interface RestApiStatus {
   error: string | null;
 }
 
-export const AUTOMATION_TOKEN_NAME_MAX = 60;
+const AUTOMATION_TOKEN_NAME_MAX = 60;
 export const AUTOMATION_TOKENS_MAX = 100;
 /** The audit log keeps this many entries (the oldest go first). */
 export const AUDIT_LOG_MAX = 1000;

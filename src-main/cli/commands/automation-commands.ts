@@ -77,6 +77,12 @@ export const automationCommands = {
     summary:
       'Serve the local REST API on 127.0.0.1 in the foreground until Ctrl-C (tokens from `token create`)',
     examples: ['proxy-manager serve --port 24080'],
-    extra: [{ flags: '--port <port>', help: 'the port on 127.0.0.1 (1024-65535; 0 takes a free one)', default: '24080' }],
+    extra: [
+      {
+        flags: '--port <port>',
+        help: 'the port on 127.0.0.1 (1024-65535; 0 takes a free one)',
+        default: '24080',
+      },
+    ],
   },
 } satisfies Record<string, CommandSpec>;
