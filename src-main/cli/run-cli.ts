@@ -125,10 +125,12 @@ async function run(
   const parsed = ipcCalls[spec.channel].input.safeParse(input);
   if (!parsed.success) {
     const messages = parsed.error.issues.map((issue) =>
-      describeFieldError(selection.fields, {
-        field: issue.path.map(String).join('.'),
-        message: issue.message,
-      }),
+      spec.scopesAreInput && issue.path[0] === 'scopes'
+        ? `--scopes: ${options.scopes === undefined ? 'name the token’s scopes, e.g. read,rotate' : issue.message}`
+        : describeFieldError(selection.fields, {
+            field: issue.path.map(String).join('.'),
+            message: issue.message,
+          }),
     );
     out.error(messages.join('; '));
     return EXIT.usage;

@@ -267,14 +267,17 @@ function healthSnapshotTool(context: ToolContext): McpTool {
           allGood: snapshot.allGood,
           counts: snapshot.counts,
           ...(failed.length > 0 ? { unreadSources: failed } : {}),
-          items: snapshot.items.map((item) => ({
-            kind: item.kind,
-            level: item.level,
-            title: item.title,
-            detail: item.detail,
-            subject: item.subject,
-            dueAt: item.dueAt,
-          })),
+          // `info` items (a port that renews itself) are only worth knowing: not for an agent to act on.
+          items: snapshot.items
+            .filter((item) => item.level !== 'info')
+            .map((item) => ({
+              kind: item.kind,
+              level: item.level,
+              title: item.title,
+              detail: item.detail,
+              subject: item.subject,
+              dueAt: item.dueAt,
+            })),
         },
         {
           list: { path: 'items' },

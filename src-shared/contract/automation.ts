@@ -64,7 +64,7 @@ const tokenName = z
   .trim()
   .min(1, 'Give the token a name')
   .max(AUTOMATION_TOKEN_NAME_MAX, `At most ${AUTOMATION_TOKEN_NAME_MAX} characters`)
-  .regex(/^[^\p{Cc}]+$/u, 'No control characters');
+  .regex(/^[^\p{Cc}]*$/u, 'No control characters');
 
 /** A token's scopes: any but `admin` (no token manages tokens, profiles, keys or settings). */
 const TOKEN_SCOPES = SCOPES.filter((scope) => scope !== 'admin');
