@@ -226,10 +226,17 @@ async function runLocalCommand(
     };
     if (spec.path[0] === 'mcp') {
       const { runMcp } = await import('./commands/mcp-run');
-      // An agent gets `read` unless the command line grants more.
+      const tokenEnv = selection.options.tokenEnv;
+      const token = typeof tokenEnv === 'string' ? env[tokenEnv] : undefined;
+      if (typeof tokenEnv === 'string' && !token) {
+        out.error(`--token-env: the variable ${tokenEnv} is not set`);
+        return EXIT.usage;
+      }
       return runMcp({
         ...session,
-        grant: selection.options.scopes === undefined ? new Set(['read']) : grant,
+        // An agent gets `read` unless the command line (or its token) grants more.
+        grant: selection.options.scopes === undefined && !token ? new Set(['read']) : grant,
+        ...(token ? { token } : {}),
       });
     }
     const port = Number(selection.options.port);

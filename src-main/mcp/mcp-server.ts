@@ -13,6 +13,10 @@ export interface McpServerOptions {
   call: ContractCall;
   /** Wall time (epoch ms): quotes' 5 minutes and the audit log's times. */
   now: () => number;
+  /** Who the audit log names: the MCP server, or the token the session was started with. */
+  caller?: AuditEntry['caller'];
+  /** Checked before each call (a revoked token ends what its session may do); null: go on. */
+  stillAllowed?: () => Promise<IpcError | null>;
   /** Where each tool call is recorded (no inputs, no answers). */
   audit?: (entry: AuditEntry) => Promise<void>;
   version: string;
@@ -76,6 +80,8 @@ export function createMcpServer(options: McpServerOptions): {
         },
       };
     }
+    const refusal = await options.stillAllowed?.();
+    if (refusal) return { ok: false, error: refusal };
     try {
       return await tool.run(args);
     } catch (error) {
@@ -96,7 +102,7 @@ export function createMcpServer(options: McpServerOptions): {
     await options.audit?.({
       at: new Date(started).toISOString(),
       surface: 'mcp',
-      caller: { kind: 'mcp' },
+      caller: options.caller ?? { kind: 'mcp' },
       channel: (tool ?? everyTool.get(name))?.audited ?? 'unknown',
       outcome: outcome.ok ? 'ok' : outcome.error.code,
       durationMs: Math.max(0, options.now() - started),

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { runCapture } from '../cli/support/cli-harness';
 
 // `proxy-manager mcp` as an agent sees it: a child process on stdio, driven by the MCP SDK's own
 // client, against a test sandbox given by the environment (no app runs on the temp data folder, so
@@ -31,11 +32,14 @@ interface Session {
   close(): Promise<void>;
 }
 
-async function connect(scopes: string | null): Promise<Session> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pm-mcp-'));
+async function connect(
+  scopes: string | null,
+  extra: { args?: string[]; env?: Record<string, string>; dataDir?: string } = {},
+): Promise<Session> {
+  const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'pm-mcp-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', ...(scopes === null ? [] : ['--scopes', scopes])],
+    args: [BIN, 'mcp', ...(scopes === null ? [] : ['--scopes', scopes]), ...(extra.args ?? [])],
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? dataDir,
@@ -43,6 +47,7 @@ async function connect(scopes: string | null): Promise<Session> {
       PROXY_MANAGER_API_KEY: DEMO_KEY,
       PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
       DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+      ...extra.env,
     },
     stderr: 'pipe',
   });
@@ -238,6 +243,40 @@ describe('proxy-manager mcp --scopes read,secrets', () => {
       expect(names).toContain('subscriptions_build_proxy_string');
       expect(names).toContain('ports_reveal_rotation_link');
       expect(names).not.toContain('ports_rotate');
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
+});
+
+describe('proxy-manager mcp --token-env VAR', () => {
+  it('takes its scopes from the token, names it in the audit log, and stops when it is revoked', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pm-mcp-'));
+    const env = { PROXY_MANAGER_DATA_DIR: dataDir };
+    const created = await runCapture(
+      ['token', 'create', '--name', 'agent', '--scopes', 'read,rotate', '--json'],
+      env,
+    );
+    const { token, secret } = created.json<{ token: { id: string }; secret: string }>();
+    const session = await connect(null, {
+      args: ['--token-env', 'PM_TOKEN'],
+      env: { PM_TOKEN: secret },
+      dataDir,
+    });
+    try {
+      const names = (await session.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('rotate_until_new');
+      expect(names).not.toContain('topups_create');
+      expect((await callJson(session, 'ports_get', { portId: portIds[0] })).isError).toBe(false);
+      expect((await runCapture(['token', 'revoke', token.id], env)).code).toBe(0);
+      const refused = await callJson(session, 'ports_get', { portId: portIds[0] });
+      expect(refused.value.error.code).toBe('token_invalid');
+      const audit = (await runCapture(['audit', '--json'], env)).json<
+        { caller: { kind: string; name?: string } }[]
+      >();
+      expect(audit.every((entry) => entry.caller.kind === 'token' && entry.caller.name === 'agent')).toBe(
+        true,
+      );
     } finally {
       await session.close();
     }

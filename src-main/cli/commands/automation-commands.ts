@@ -70,7 +70,17 @@ export const automationCommands = {
   mcp: {
     path: ['mcp'],
     summary: 'Run the MCP server on stdio for an AI agent (default scopes: read only; more with --scopes)',
-    examples: ['proxy-manager mcp', 'proxy-manager mcp --scopes read,rotate --profile Work'],
+    examples: [
+      'proxy-manager mcp',
+      'proxy-manager mcp --scopes read,rotate --profile Work',
+      'PM_TOKEN=pmt_… proxy-manager mcp --token-env PM_TOKEN',
+    ],
+    extra: [
+      {
+        flags: '--token-env <var>',
+        help: 'take the scopes from a token (the variable holding it), named in the audit log; revoking it ends the session',
+      },
+    ],
   },
   serve: {
     path: ['serve'],

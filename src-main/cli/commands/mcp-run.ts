@@ -1,8 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AuditLog } from '../../core/automation/audit-log';
+import { TokenStore } from '../../core/automation/token-store';
 import { systemClock } from '../../core/runtime/clock';
 import { createMcpServer } from '../../mcp/mcp-server';
-import type { Scope } from '../../../src-shared/contract';
+import type { AutomationTokenView, Scope } from '../../../src-shared/contract';
 import { type ProfileSelection, sessionBackend } from '../cli-backend';
 import { EXIT, type ExitCode } from '../command-spec';
 import type { Output } from '../output';
@@ -22,8 +23,24 @@ export interface SessionRunOptions {
  * stdout; `--verbose` log lines go to stderr) until the client closes stdin or a signal comes. Calls
  * go to the running app when it owns the jobs, else to a core of this process (`sessionBackend`).
  */
-export async function runMcp(options: SessionRunOptions & { grant: ReadonlySet<Scope> }): Promise<ExitCode> {
+export async function runMcp(
+  options: SessionRunOptions & { grant: ReadonlySet<Scope>; token?: string },
+): Promise<ExitCode> {
   const log = options.verbose ? (line: string) => options.out.note(line) : () => undefined;
+  // With a token: its scopes (narrowed by --scopes when given), its name in the audit log.
+  const tokens = new TokenStore({ dataDir: options.dataDir, now: () => systemClock.now(), log });
+  let token: AutomationTokenView | null = null;
+  let grant = options.grant;
+  if (options.token !== undefined) {
+    token = await tokens.verify(options.token);
+    if (!token) {
+      options.out.error('--token-env: not a token of this data folder (revoked, or made elsewhere)');
+      return EXIT.failed;
+    }
+    const held = new Set(token.scopes);
+    grant = new Set([...options.grant].filter((scope) => held.has(scope)));
+  }
+  const secret = options.token ?? null;
   const backend = sessionBackend({
     dataDir: options.dataDir,
     selection: options.selection,
@@ -32,8 +49,17 @@ export async function runMcp(options: SessionRunOptions & { grant: ReadonlySet<S
   });
   const audit = new AuditLog({ dataDir: options.dataDir, log });
   const server = createMcpServer({
-    grant: options.grant,
-    call: (channel, input) => backend.call(channel, input, options.grant),
+    grant,
+    call: (channel, input) => backend.call(channel, input, grant),
+    ...(token
+      ? {
+          caller: { kind: 'token' as const, tokenId: token.id, name: token.name },
+          stillAllowed: async () =>
+            (await tokens.verify(secret))
+              ? null
+              : { code: 'token_invalid', message: 'The token of this MCP session was revoked.' },
+        }
+      : {}),
     now: () => systemClock.now(),
     audit: (entry) => audit.record(entry),
     version: options.version,
@@ -46,7 +72,7 @@ export async function runMcp(options: SessionRunOptions & { grant: ReadonlySet<S
     transport.onclose = () => resolve();
   });
   await server.connect(transport);
-  log(`[mcp] serving ${[...options.grant].join(',')} on stdio`);
+  log(`[mcp] serving ${[...grant].join(',')} on stdio`);
   await Promise.race([ended, nextSignal()]);
   await server.close().catch(() => undefined);
   await backend.close();
