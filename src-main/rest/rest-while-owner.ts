@@ -1,4 +1,5 @@
 import type { AppCore } from '../core/app-core';
+import { systemClock } from '../core/runtime/clock';
 import { createGuardedDispatcher } from '../dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../dispatch/handler-table';
 import type { AppState, Scope } from '../../src-shared/contract';
@@ -8,6 +9,8 @@ export interface OwnedRestOptions {
   core: Pick<AppCore, 'services' | 'getState' | 'subscribe'>;
   version: string;
   log: (line: string) => void;
+  /** Wall time (epoch ms) for the audit log; default the system clock's. */
+  now?: () => number;
   /** Injected for tests; default `startRestServer`. */
   start?: typeof startRestServer;
 }
@@ -63,7 +66,7 @@ export function serveRestWhileOwner(options: OwnedRestOptions): OwnedRest {
         tokens: stores.tokens,
         audit: (entry) => stores.audit.record(entry),
         call: (grant, channel, input) => dispatch({ grant }, channel, input),
-        now: () => Date.now(),
+        now: options.now ?? (() => systemClock.now()),
         version: options.version,
         log,
       });

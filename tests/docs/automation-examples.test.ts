@@ -120,6 +120,8 @@ describe('docs/automation.md', () => {
   }, 180_000);
 
   it('runs its REST examples as written (on a free port)', async () => {
+    // The examples above rotated the same port: its cooldown has passed by now on the sandbox's clock.
+    await sandbox.advance(60);
     const bin = binShim();
     const port = await freePort();
     const script = `set -eu\n${shellBlocks(DOC, '## REST examples').join('\n')}`.replaceAll(
