@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { Scope } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { RefreshButton } from '../../shared/components/RefreshButton';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { useAutomationStore } from './automation-store';
@@ -109,11 +110,11 @@ function CreatedToken() {
   const dismiss = useAutomationStore((store) => store.dismissCreated);
   if (!created) return null;
   return (
-    <div className="notice" role="status" data-testid="created-token">
+    <div className="notice notice--info" role="status" data-testid="created-token">
       <p>
         Token “{created.token.name}” ({created.token.scopes.join(', ')}). Copy it now: it is not shown again.
       </p>
-      <code className="secret-value">{created.secret}</code>
+      <code className="code">{created.secret}</code>
       <button type="button" className="button" onClick={dismiss}>
         Done
       </button>
@@ -177,6 +178,7 @@ function TokensTable() {
 function AuditTable() {
   const audit = useAutomationStore((store) => store.audit);
   const refresh = useAutomationStore((store) => store.refreshAudit);
+  const busy = audit.status === 'loading';
   const rows = audit.data ?? [];
   return (
     <div className="settings-subsection">
@@ -184,9 +186,7 @@ function AuditTable() {
       <p className="field__hint">
         Every MCP and REST call: when, who, what and how it ended. No inputs, no secrets.
       </p>
-      <button type="button" className="button" onClick={() => void refresh()}>
-        Refresh
-      </button>
+      <RefreshButton onRefresh={() => void refresh()} busy={busy} what="the audit log" />
       {audit.error ? <ErrorMessage error={audit.error} title="Could not read the audit log" /> : null}
       {rows.length === 0 ? (
         <p className="muted">No calls yet.</p>
