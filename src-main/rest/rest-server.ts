@@ -106,6 +106,16 @@ function statusOf(error: IpcError): number {
   return 422;
 }
 
+/** Whether the client takes JSON (no `Accept`, or one that names JSON or a wildcard for it). */
+function acceptsJson(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept
+    .split(',')
+    .map((part) => part.split(';')[0]?.trim().toLowerCase())
+    .some((type) => type === 'application/json' || type === 'application/*' || type === '*/*');
+}
+
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -213,6 +223,13 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
     const url = parseTarget(req.url);
     if (url === null) {
       sendError(res, 400, { code: 'bad_target', message: 'Bad request target.' });
+      return;
+    }
+    if (!acceptsJson(req)) {
+      sendError(res, 406, {
+        code: 'not_acceptable',
+        message: 'Answers are JSON (Accept: application/json).',
+      });
       return;
     }
     const token = await options.tokens.verify(bearerToken(req));

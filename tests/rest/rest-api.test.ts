@@ -180,6 +180,7 @@ describe('proxy-manager serve', () => {
     );
     expect(notJson.status).toBe(400);
     expect((await raw('GET', '/v1/nothing-here', bearer(reader))).status).toBe(404);
+    expect((await raw('GET', '/v1/ports', { ...bearer(reader), Accept: 'text/html' })).status).toBe(406);
     expect((await raw('GET', '/v1/ports/no_such_port', bearer(reader))).status).toBe(404);
     const large = await raw(
       'POST',
