@@ -22,6 +22,7 @@ const BENCHES: readonly Bench[] = [
   { name: 'subscriptions', script: 'bench/subscriptions-bench.ts' },
   { name: 'topups', script: 'bench/topup-cadence-bench.ts' },
   { name: 'schedules', script: 'bench/schedules-heap-bench.ts', nodeFlags: ['--expose-gc'] },
+  { name: 'local-proxy', script: 'bench/local-proxy-bench.ts' },
 ];
 
 function runOne(bench: Bench): Promise<{ code: number; result: unknown }> {
