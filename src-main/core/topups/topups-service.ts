@@ -97,7 +97,8 @@ export class TopUpsService implements DomainService<'topups'> {
         );
         for (const topUp of value.data) {
           this.links.remember(topUp);
-          if (!topUp.final) await this.watch(profileId, topUp);
+          // Listed, not opened: an abandoned one among them is read at the back-off's pace.
+          if (!topUp.final) await this.watch(profileId, topUp, false);
         }
         return value;
       },
@@ -105,7 +106,8 @@ export class TopUpsService implements DomainService<'topups'> {
         const { profileId, value } = await this.api.active('authenticated', (client) =>
           client.getTopUp(topUpId),
         );
-        await this.watch(profileId, value);
+        // Opened (the wizard's live view): the user may be paying it now.
+        await this.watch(profileId, value, true);
         this.publish(profileId, [value]);
         return value;
       },
@@ -171,7 +173,7 @@ export class TopUpsService implements DomainService<'topups'> {
       if (!created) throw new Error('unreachable: a definite refusal throws');
       return created;
     });
-    await this.watch(profileId, topUp);
+    await this.watch(profileId, topUp, true);
     this.publish(profileId, [topUp]);
     return topUp;
   }
@@ -226,7 +228,7 @@ export class TopUpsService implements DomainService<'topups'> {
           this.send(client, intent),
         );
         if (topUp) {
-          await this.watch(intent.profileId, topUp);
+          await this.watch(intent.profileId, topUp, true);
           this.publish(intent.profileId, [topUp]);
         }
       } catch (error) {
@@ -263,7 +265,7 @@ export class TopUpsService implements DomainService<'topups'> {
         throw explainDeclareError(error);
       }
     });
-    await this.watch(profileId, declared);
+    await this.watch(profileId, declared, true);
     this.publish(profileId, [declared]);
     return declared;
   }
@@ -271,8 +273,12 @@ export class TopUpsService implements DomainService<'topups'> {
   // Payment details --------------------------------------------------------------------------
 
   async paymentDetails(topUpId: string): Promise<TopUpPaymentDetails> {
-    const { value: topUp } = await this.api.active('authenticated', (client) => client.getTopUp(topUpId));
+    const { profileId, value: topUp } = await this.api.active('authenticated', (client) =>
+      client.getTopUp(topUpId),
+    );
     this.links.remember(topUp);
+    // The pay step is on screen: the user is paying it.
+    await this.watch(profileId, topUp, true);
     return describePayment(topUp);
   }
 
@@ -370,7 +376,7 @@ export class TopUpsService implements DomainService<'topups'> {
     const amountCrypto = kind === 'short' ? shortAmount(topUp.amountCrypto) : topUp.amountCrypto;
     await control('/chain/transactions', { network: topUp.network, amountCrypto });
     const after = await this.api.forProfile(profileId, 'authenticated', (client) => client.getTopUp(topUpId));
-    await this.watch(profileId, after);
+    await this.watch(profileId, after, true);
     this.publish(profileId, [after]);
     return after;
   }
@@ -398,9 +404,10 @@ export class TopUpsService implements DomainService<'topups'> {
     if (changed.length > 0) this.options.events.emit('topups:changed', { profileId, changed });
   }
 
-  private async watch(profileId: string, topUp: TopUp): Promise<void> {
+  /** `attention`: the user created, opened or declared it in this app (the watcher's full pace). */
+  private async watch(profileId: string, topUp: TopUp, attention: boolean): Promise<void> {
     if (!this.watcher || !(this.options.ownsJobs?.() ?? true)) return;
-    await this.watcher.watch(profileId, topUp);
+    await this.watcher.watch(profileId, topUp, { attention });
   }
 }
 
