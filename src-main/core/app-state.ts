@@ -2,9 +2,11 @@ import type {
   AppState,
   ConnectionState,
   DomainHandlers,
+  InitialState,
   JobsStatus,
   Notice,
   ProfileSummary,
+  SnapshotScreen,
 } from '../../src-shared/contract';
 import type { DomainService } from './domain-service';
 import { AppError } from './errors';
@@ -26,6 +28,8 @@ export interface AppStateOptions {
   openExternal?: (url: string) => Promise<void>;
   /** `app:saveFile`: a save dialog, then the file written; the path, or null when cancelled (desktop). */
   saveFile?: (fileName: string, content: string) => Promise<string | null>;
+  /** Main's list of a screen for a profile, for the first state of a window (`app:getState`'s `screen`). */
+  snapshotsOf?: (screen: SnapshotScreen, profileId: string) => InitialState['snapshots'];
 }
 
 const NO_KEY: ProfileSummary['key'] = { configured: false, masked: null, source: null };
@@ -53,7 +57,12 @@ export class AppStateService implements DomainService<'app'> {
 
   handlers(): DomainHandlers<'app'> {
     return {
-      'app:getState': () => this.getState(),
+      'app:getState': async (input) => {
+        const state: InitialState = await this.getState();
+        const profileId = state.activeProfile?.id;
+        const snapshots = input?.screen && profileId ? this.options.snapshotsOf?.(input.screen, profileId) : undefined;
+        return snapshots ? { ...state, snapshots } : state;
+      },
       'app:dismissNotice': (input) => this.dismissNotice(input.noticeId),
       'app:cancelCall': (input) =>
         Promise.resolve({ cancelled: this.options.cancelCall?.(input.callId) ?? false }),

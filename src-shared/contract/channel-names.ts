@@ -29,6 +29,7 @@ export const CALL_CHANNELS = [
   'catalog:asns',
   'catalog:carriers',
   'catalog:coins',
+  'catalog:names',
   'ports:list',
   'ports:get',
   'ports:update',
