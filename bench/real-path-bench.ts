@@ -22,9 +22,7 @@
  * Then the idle cost (`idle`): with the 1,000 ports on screen and nothing touched for `--idle-seconds`
  * (default 60), the CPU time of the main process (web mode's Node process) and of Chromium's renderer
  * process, per minute and as a share of one core, and the requests the sandbox received meanwhile,
- * per endpoint (only in that window: background reads come minutes apart, so `bench:at-rest`
- * simulates a whole hour for the per-hour figures). `--trace` / `--profile` add one click after a
- * reload per list under Chromium's tracing / sampling profiler.
+ * per endpoint (see also `bench:at-rest`, which simulates a whole hour).
  *
  * Prints tables and one line `BENCH_RESULT {json}`.
  */
@@ -34,8 +32,6 @@ import type { RunningSandbox } from '@proxy-manager/sandbox';
 import {
   breakdown,
   buildRenderer,
-  profileMainThread,
-  traceMainThread,
   summarise,
   summaryLine,
   timeClick,
@@ -77,8 +73,6 @@ function readOptions() {
       topups: { type: 'string', default: '300' },
       'idle-seconds': { type: 'string', default: '60' },
       only: { type: 'string' },
-      trace: { type: 'boolean', default: false },
-      profile: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -95,8 +89,6 @@ function readOptions() {
     topUps: wholeOption('topups', values.topups, 1, 20_000),
     idleSeconds: wholeOption('idle-seconds', values['idle-seconds'], 5, 3600),
     only: new Set(only),
-    trace: values.trace,
-    profile: values.profile,
   };
 }
 
@@ -193,31 +185,6 @@ async function measureList(
   return { reload, warm };
 }
 
-/** One more click after a reload, under Chromium's tracing or its sampling profiler. */
-async function explainReloadClick(
-  page: Page,
-  client: CDPSession,
-  scenario: ListScenario,
-  how: 'trace' | 'profile',
-): Promise<string[]> {
-  await scenario.prepare(page);
-  await page.reload();
-  await online(page);
-  await scenario.prepare(page);
-  if (how === 'trace') {
-    const { result, msByName } = await traceMainThread(client, () => scenario.time(page, client));
-    return [
-      `\n${scenario.name}, traced click after a reload: rows in DOM ${Math.round(result.domMs)} ms, end of frame ${Math.round(result.frameMs)} ms; main thread (ms, names nest):`,
-      ...msByName.map(([name, ms]) => `  ${ms.toFixed(1).padStart(7)}  ${name}`),
-    ];
-  }
-  const { result, top } = await profileMainThread(client, () => scenario.time(page, client));
-  return [
-    `\n${scenario.name}, profiled click after a reload: rows in DOM ${Math.round(result.domMs)} ms; top self time (ms):`,
-    ...top.map(([name, ms]) => `  ${ms.toFixed(1).padStart(7)}  ${name}`),
-  ];
-}
-
 async function measureIdle(
   page: Page,
   real: RealBrowser,
@@ -251,9 +218,11 @@ async function measureIdle(
     mainCpuPercent: Math.round((mainCpu / elapsed) * 10_000) / 100,
     rendererCpuPercent: Math.round((rendererCpu / elapsed) * 10_000) / 100,
     requests: requests.length,
-    // Counts in this window only: background reads come in batches minutes apart, so a minute does
-    // not scale to an hour (bench:at-rest simulates the hour).
-    requestsByEndpoint: Object.fromEntries([...perEndpoint.entries()].sort((a, b) => b[1] - a[1])),
+    requestsPerHour: Object.fromEntries(
+      [...perEndpoint.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([endpoint, count]) => [endpoint, Math.round((count / elapsed) * 3600)]),
+    ),
   };
 }
 
@@ -296,8 +265,6 @@ async function main(): Promise<void> {
         goalMs: GOAL_MS,
         metGoal: summary.reloadFrameMs.median <= GOAL_MS && summary.warmFrameMs.median <= GOAL_MS,
       };
-      if (options.trace) lines.push(...(await explainReloadClick(page, client, all[name], 'trace')));
-      if (options.profile) lines.push(...(await explainReloadClick(page, client, all[name], 'profile')));
       lines.push(
         `\n${name}: click to rows, real path, ${options.runs} runs (ms)`,
         summaryLine('after a reload: rows in DOM', summary.reloadDomMs),
@@ -320,8 +287,8 @@ async function main(): Promise<void> {
         `\nAt rest for ${idle.seconds} s with ${options.ports} ports on screen:`,
         `  main process (web mode): ${idle.mainCpuSecondsPerMinute} CPU s per minute (${idle.mainCpuPercent} % of a core)`,
         `  renderer: ${idle.rendererCpuSecondsPerMinute} CPU s per minute (${idle.rendererCpuPercent} % of a core)`,
-        `  requests to the service in that time: ${idle.requests} (per hour: bench:at-rest), per endpoint:`,
-        ...Object.entries(idle.requestsByEndpoint).map(
+        `  requests to the service: ${idle.requests}; per hour at this pace, per endpoint:`,
+        ...Object.entries(idle.requestsPerHour).map(
           ([endpoint, count]) => `    ${endpoint.padEnd(44)} ${String(count).padStart(6)}`,
         ),
       );

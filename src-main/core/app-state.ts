@@ -2,11 +2,9 @@ import type {
   AppState,
   ConnectionState,
   DomainHandlers,
-  InitialState,
   JobsStatus,
   Notice,
   ProfileSummary,
-  SnapshotScreen,
 } from '../../src-shared/contract';
 import type { DomainService } from './domain-service';
 import { AppError } from './errors';
@@ -28,8 +26,6 @@ export interface AppStateOptions {
   openExternal?: (url: string) => Promise<void>;
   /** `app:saveFile`: a save dialog, then the file written; the path, or null when cancelled (desktop). */
   saveFile?: (fileName: string, content: string) => Promise<string | null>;
-  /** Main's list of a screen for a profile, for the first state of a window (`app:getState`'s `screen`). */
-  snapshotsOf?: (screen: SnapshotScreen, profileId: string) => InitialState['snapshots'];
 }
 
 const NO_KEY: ProfileSummary['key'] = { configured: false, masked: null, source: null };
@@ -57,12 +53,7 @@ export class AppStateService implements DomainService<'app'> {
 
   handlers(): DomainHandlers<'app'> {
     return {
-      'app:getState': async (input) => {
-        const state: InitialState = await this.getState();
-        const profileId = state.activeProfile?.id;
-        const snapshots = input?.screen && profileId ? this.options.snapshotsOf?.(input.screen, profileId) : undefined;
-        return snapshots ? { ...state, snapshots } : state;
-      },
+      'app:getState': () => this.getState(),
       'app:dismissNotice': (input) => this.dismissNotice(input.noticeId),
       'app:cancelCall': (input) =>
         Promise.resolve({ cancelled: this.options.cancelCall?.(input.callId) ?? false }),

@@ -6,7 +6,6 @@ import { AlertsService } from './alerts/alerts-service';
 import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
 import type { CoreServices } from './app-services';
-import { CatalogCache } from './catalog/catalog-cache';
 import { CatalogService } from './catalog/catalog-service';
 import { ConnectionService } from './connection/connection-service';
 import { type DemoSandbox, DemoService } from './demo/demo-service';
@@ -16,8 +15,6 @@ import { EventBus } from './events';
 import { type RelocationNotice, RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService, type VerifyExitIp } from './ports/rotation-service';
 import { PortsService, toPortView } from './ports/ports-service';
-import { ListSnapshots } from './snapshots/list-snapshots';
-import { screenSnapshots } from './snapshots/screen-snapshots';
 import { alwaysOwner, BackgroundJobs, type JobsOwnership, lockOwnership } from './runtime/background-jobs';
 import { type Clock, systemClock } from './runtime/clock';
 import { RotationScheduler, type ScheduledRunListener } from './ports/rotation-scheduler';
@@ -63,8 +60,6 @@ export interface AppCoreDependencies {
   jobsOwnership?: JobsOwnership;
   /** What background work must find again after a crash (`state.json`); default: memory only. */
   jobState?: JobStateStore;
-  /** Where the public catalog's countries and cities are kept across restarts; memory only without it. */
-  catalogCacheFile?: string;
   /** Flushes the job state and releases the jobs lock; the last thing `dispose` does. */
   releaseResources?: () => Promise<void>;
   now?: () => Date;
@@ -135,12 +130,6 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     now,
     onChange: () => void state.push(),
   });
-  // Main's last known lists per profile: screens are answered from them at once (stale-while-revalidate).
-  const snapshots = new ListSnapshots({ now: () => (deps.clock ?? systemClock).now(), log });
-  profiles.onChange((change) => {
-    if (change.kind === 'key' || change.kind === 'connection' || change.kind === 'deleted')
-      snapshots.forget(change.profileId);
-  });
   const state: AppStateService = new AppStateService({
     mode: deps.mode,
     events,
@@ -152,7 +141,6 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     cancelCall: (callId) => uiCalls.cancel(callId),
     ...(deps.openExternal ? { openExternal: (url: string) => openTopUpLink(url) } : {}),
     ...(deps.saveFile ? { saveFile: deps.saveFile } : {}),
-    snapshotsOf: (screen, profileId) => screenSnapshots(screen, profileId, { ports, subscriptions, topups }),
   });
   const demo: DemoService = new DemoService({
     profiles,
@@ -169,13 +157,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     echoUrlFor: (profileId) =>
       profileId === demo.demoProfileId ? SANDBOX_ECHO_URL : deps.settings.get().proxyTest.ipEchoUrl,
   });
-  const ports = new PortsService({
-    api,
-    events,
-    now: () => clock.now(),
-    ownsJobs: () => jobs().owner,
-    snapshots,
-  });
+  const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs: () => jobs().owner });
   const rotation = new RotationService({
     api,
     clock,
@@ -313,25 +295,13 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       notifications?.alert(alert);
     },
   });
-  const catalogCache = new CatalogCache({
-    ...(deps.catalogCacheFile ? { file: deps.catalogCacheFile } : {}),
-    now: () => clock.now(),
-    log,
-  });
-  const catalog = new CatalogService(api, {
-    cache: catalogCache,
-    catalogOf: () => {
-      const profile = profiles.active();
-      return profile ? `${profile.baseUrl}|${profile.pathStyle}` : null;
-    },
-  });
+  const catalog = new CatalogService(api);
   const subscriptions = new SubscriptionsService({
     api,
     events,
     now: () => clock.now(),
     catalog: catalogTargeting(catalog),
     log,
-    snapshots,
   });
   const topups = new TopUpsService({
     api,
@@ -344,7 +314,6 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       return control && demo.demoProfileId ? { profileId: demo.demoProfileId, controlUrl: control } : null;
     },
     log,
-    snapshots,
   });
   const topUpWatcher = new TopUpWatcher({
     api,
@@ -458,7 +427,6 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       stop: () => deps.releaseResources?.(),
     },
     { name: 'client pool', stop: () => pool.close() },
-    { name: 'catalog cache', start: () => catalogCache.load(), stop: () => catalogCache.flush() },
     { name: 'connection monitor', stop: () => monitor.stop() },
     { name: 'app state', stop: () => state.stop() },
     demo,
@@ -552,7 +520,6 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     startDemoSandbox,
     jobsOwnership: lockOwnership(lock),
     jobState,
-    catalogCacheFile: join(options.dataDir, 'catalog-cache.json'),
     releaseResources: async () => {
       await jobState.flush();
       await lock.release();

@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import type { ConnectionState } from './connection';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import type { PortsListView } from './ports';
 import type { ProfileSummary } from './profiles';
-import { SNAPSHOT_SCREENS } from './list-views';
-import type { SubscriptionsListView } from './subscriptions';
-import type { TopUpsListView } from './topups';
-import { noticeId } from './shared-inputs';
+import { noInput, noticeId } from './shared-inputs';
 
 /** Longest link `app:openExternal` takes. */
 export const EXTERNAL_URL_MAX = 2048;
@@ -41,18 +37,6 @@ export interface AppState {
 }
 
 /**
- * `app:getState` with a `screen`: the state, and main's list of that screen for the active profile
- * when it has one, so that the window's first render shows it without asking again.
- */
-export interface InitialState extends AppState {
-  snapshots?: {
-    ports?: PortsListView;
-    subscriptions?: SubscriptionsListView;
-    topups?: TopUpsListView;
-  };
-}
-
-/**
  * Where a click on an OS notification takes the window: `/ports/<id>` (the port's detail),
  * `/subscriptions/<id>` (the subscription's detail) or `/topups/<id>` (the top-up in the wizard's
  * live view); the id URI-encoded. The renderer's router checks the shape again before it follows it.
@@ -81,10 +65,7 @@ export interface CallSlow {
 export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const appCalls = {
-  /** `screen`: the one the window opens on; its list comes along (`InitialState.snapshots`). */
-  'app:getState': call<InitialState>('read')(
-    z.strictObject({ screen: z.enum(SNAPSHOT_SCREENS).optional() }).optional(),
-  ),
+  'app:getState': call<AppState>('read')(noInput),
   'app:dismissNotice': call<AppState>('read')(z.strictObject({ noticeId })),
   'app:cancelCall': call<{ cancelled: boolean }>('read')(
     z.strictObject({ callId: z.string().regex(CALL_ID_PATTERN, 'Not a call id') }),

@@ -29,7 +29,6 @@ export const CALL_CHANNELS = [
   'catalog:asns',
   'catalog:carriers',
   'catalog:coins',
-  'catalog:names',
   'ports:list',
   'ports:get',
   'ports:update',

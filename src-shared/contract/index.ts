@@ -25,10 +25,7 @@ import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
 
 export type { AlertKindName, AlertRaised, AlertView } from './alerts';
-export type { CatalogNames } from './catalog';
-export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatus, Notice } from './app';
-export type { ListFreshness, SnapshotScreen, WireTable } from './list-views';
-export { SNAPSHOT_SCREENS } from './list-views';
+export type { AppNavigate, AppRoute, AppState, CallSlow, JobsStatus, Notice } from './app';
 export { APP_ROUTE_PATTERN, CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
 export type {
@@ -37,10 +34,7 @@ export type {
   IpHistoryRow,
   IpHistoryView,
   MobilePortView,
-  PortRow,
-  PortRowValues,
   PortsChanged,
-  PortsListView,
   PortsRotation,
   RelocationProgress,
   RotateManyOutcome,
@@ -80,12 +74,7 @@ export type {
   CreateSubUsersOutcome,
   CredentialFormat,
   ProxyStringResult,
-  SubscriptionRow,
   SubscriptionsChanged,
-  SubscriptionsListView,
-  SubUserRow,
-  SubUserRowValues,
-  SubUsersListView,
   SubUsersView,
   TextExport,
   TrafficUnit,
@@ -98,11 +87,8 @@ export type {
   TopUpPlanChoice,
   TopUpsChanged,
   TopUpsCsvExport,
-  TopUpsListView,
 } from './topups';
 export { apiMemberOf, eventMemberOf } from './channel-names';
-export { PORT_ROW_COLUMNS } from './ports';
-export { SUB_USER_ROW_COLUMNS } from './subscriptions';
 export { FULL_GRANT, SCOPE_DESCRIPTIONS, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
 
 export const ipcCalls = {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { resourceId } from './resource-ids';
-import type { IpHistoryEntry, MobilePort, MobilePortStatus, RotationMode, UsageReport } from '../api-types';
+import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { type ListFreshness, listInput, type WireTable } from './list-views';
 import type { IpcError } from './results';
 import { countryCode, noInput, page, perPage } from './shared-inputs';
 
@@ -17,59 +16,6 @@ type OmitMembers<T, K extends string> = {
 
 /** A mobile port as the renderer sees it: the rotation link (it carries the key) is left in main. */
 export type MobilePortView = OmitMembers<MobilePort, 'rotationLink'> & { hasRotationLink: boolean };
-
-/**
- * A port as the Ports list shows it. No password and nothing only the detail needs (credentials,
- * endpoint, plan, dates of creation): the detail reads the whole port (`ports:get`).
- */
-export type PortRow = Pick<
-  MobilePortView,
-  | 'id'
-  | 'label'
-  | 'status'
-  | 'country'
-  | 'city'
-  | 'carrierName'
-  | 'networkType'
-  | 'currentIp'
-  | 'ipChangedAt'
-  | 'expiresAt'
-  | 'rotation'
->;
-
-/** The columns of `ports:list` on the wire, in order; `rotation` is split in two. */
-export const PORT_ROW_COLUMNS = [
-  'id',
-  'label',
-  'status',
-  'country',
-  'city',
-  'carrierName',
-  'networkType',
-  'currentIp',
-  'ipChangedAt',
-  'expiresAt',
-  'rotationMode',
-  'rotationMinutes',
-] as const;
-
-export type PortRowValues = [
-  id: string,
-  label: string,
-  status: MobilePortStatus,
-  country: string,
-  city: string | null,
-  carrierName: string,
-  networkType: string,
-  currentIp: string,
-  ipChangedAt: string,
-  expiresAt: string,
-  rotationMode: RotationMode,
-  rotationMinutes: number | null,
-];
-
-/** `ports:list`: the ports as a table of `PORT_ROW_COLUMNS`, with whose and how fresh they are. */
-export type PortsListView = ListFreshness & WireTable<typeof PORT_ROW_COLUMNS, PortRowValues>;
 
 /** What started a rotation: shown on receipts, in notifications and in the IP history. */
 export const ROTATION_TRIGGERS = ['button', 'tray', 'shortcut', 'schedule', 'bulk'] as const;
@@ -146,15 +92,8 @@ export interface RelocationProgress {
 
 export interface PortsChanged {
   profileId: string;
-  /**
-   * The ports whose state main learned of (after a write or a background read), as the list shows
-   * them (no secrets); others are unchanged.
-   */
-  changed: PortRow[];
-  /** Ports gone from the account (a background read no longer lists them). */
-  removed?: string[];
-  /** When main's list of this profile was read from the service, after a read of the whole list. */
-  asOf?: string;
+  /** The ports whose state main learned of (after a write or a background read); others are unchanged. */
+  changed: MobilePortView[];
   /** Relocations whose progress changed with this read (the tracker's view). */
   relocations?: RelocationProgress[];
 }
@@ -236,11 +175,7 @@ export const usageInput = z
 const portOnly = z.strictObject({ portId });
 
 export const portsCalls = {
-  /**
-   * The list as main last knew it, at once, read again in the background when it is not fresh
-   * (the changes come as `ports:changed`); `fresh` waits for the service.
-   */
-  'ports:list': call<PortsListView>('read')(listInput.optional()),
+  'ports:list': call<MobilePortView[]>('read')(noInput),
   'ports:get': call<MobilePortView>('read')(portOnly),
   'ports:update': call<MobilePortView>('manage')(
     z

@@ -4,76 +4,21 @@ import type { SubUser, Subscription, UsageReport } from '../api-types';
 import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { type ListFreshness, listInput, type WireTable } from './list-views';
 import type { IpcError } from './results';
 import { countryCode } from './shared-inputs';
 
-/** `Omit` for API types (loose objects with a string index signature, which plain `Omit` would keep only). */
-type OmitMembers<T, K extends string> = {
-  [P in keyof T as string extends P ? never : P extends K ? never : P]: T[P];
-};
-
-/** A subscription as the list shows it: no password (the detail reads it: `subscriptions:get`). */
-export type SubscriptionRow = OmitMembers<Subscription, 'password'>;
-
-/** A sub-user as the sub-user list shows it: no password. */
-export type SubUserRow = Pick<
-  SubUser,
-  'id' | 'label' | 'username' | 'trafficLimitBytes' | 'trafficUsedBytes' | 'enabled' | 'createdAt'
->;
-
-/** The columns of `subscriptions:subUsers` on the wire, in order. */
-export const SUB_USER_ROW_COLUMNS = [
-  'id',
-  'label',
-  'username',
-  'trafficLimitBytes',
-  'trafficUsedBytes',
-  'enabled',
-  'createdAt',
-] as const;
-
-export type SubUserRowValues = [
-  id: string,
-  label: string,
-  username: string,
-  trafficLimitBytes: number | null,
-  trafficUsedBytes: number,
-  enabled: boolean,
-  createdAt: string,
-];
-
-/** `subscriptions:list`: the subscriptions without secrets, with whose and how fresh they are. */
-export interface SubscriptionsListView extends ListFreshness {
-  data: SubscriptionRow[];
-}
-
-/**
- * `subscriptions:subUsers`: one subscription's sub-users as a table of `SUB_USER_ROW_COLUMNS`, and
- * `limit` as the service gives it (the sandbox says 20 sub-users at most).
- */
-export type SubUsersListView = ListFreshness &
-  WireTable<typeof SUB_USER_ROW_COLUMNS, SubUserRowValues> & {
-    subscriptionId: string;
-    limit: number | null;
-  };
-
-/** A subscription's sub-users as the renderer keeps them (rows), with `limit`. */
-export interface SubUsersView {
-  data: SubUserRow[];
-  limit: number | null;
-}
-
 export interface SubscriptionsChanged {
   profileId: string;
-  /** The subscriptions whose state main learned of, as the list shows them (no secrets); others are unchanged. */
-  changed: SubscriptionRow[];
-  /** Sub-users main read or wrote, per subscription id (the whole list of that subscription, as rows). */
-  subUsers?: Record<string, SubUserRow[]>;
-  /** Subscriptions gone from the account (a read of the whole list no longer has them). */
-  removed?: string[];
-  /** When main's list was read from the service, after a read of the whole list. */
-  asOf?: string;
+  /** The subscriptions whose state main learned of; others are unchanged. */
+  changed: Subscription[];
+  /** Sub-users main read or wrote, per subscription id (the whole list of that subscription). */
+  subUsers?: Record<string, SubUser[]>;
+}
+
+/** `{data, limit}` as the service answers; `limit` as it comes (the sandbox says 20 sub-users at most). */
+export interface SubUsersView {
+  data: SubUser[];
+  limit: number | null;
 }
 
 /** A text file main built for the user to save (CSV or credential lines). */
@@ -227,9 +172,8 @@ export const proxyTargeting = z.strictObject({
 const subscriptionOnly = z.strictObject({ subscriptionId });
 
 export const subscriptionsCalls = {
-  /** Main's last list at once, read again in the background when not fresh; `fresh` waits for it. */
-  'subscriptions:list': call<SubscriptionsListView>('read')(
-    listInput.extend({ productId: z.enum(['residential', 'mobile-gb']).optional() }).optional(),
+  'subscriptions:list': call<Subscription[]>('read')(
+    z.strictObject({ productId: z.enum(['residential', 'mobile-gb']).optional() }).optional(),
   ),
   'subscriptions:get': call<Subscription>('read')(subscriptionOnly),
   'subscriptions:update': call<Subscription>('manage')(
@@ -248,8 +192,7 @@ export const subscriptionsCalls = {
   'subscriptions:usage': call<UsageReport>('read')(subscriptionUsageInput),
   /** The usage report as CSV: one row per day, then the by-country rows. */
   'subscriptions:exportUsage': call<TextExport>('read')(subscriptionUsageInput),
-  /** Like `subscriptions:list`: main's last list at once (as a table), revalidated in the background. */
-  'subscriptions:subUsers': call<SubUsersListView>('read')(listInput.extend({ subscriptionId })),
+  'subscriptions:subUsers': call<SubUsersView>('read')(subscriptionOnly),
   'subscriptions:createSubUser': call<SubUser>('manage')(
     z.strictObject({
       subscriptionId,

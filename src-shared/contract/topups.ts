@@ -5,7 +5,6 @@ import type { TopUp, TopUpPage } from '../api-types';
 import { MAX_TXID_LENGTH } from '../txid-format';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { noInput, page, perPage } from './shared-inputs';
-import { type ListFreshness, listInput } from './list-views';
 
 export const TOP_UP_STATUSES = ['awaiting_payment', 'verifying', 'credited', 'rejected', 'expired'] as const;
 
@@ -18,15 +17,10 @@ export const PROMO_CODE_MAX = 64;
 export const COIN_CODE_MAX = 16;
 export const NETWORK_ID_MAX = 32;
 
-/** `topups:list`: one page of top-ups, with whose and how fresh it is. */
-export type TopUpsListView = TopUpPage & ListFreshness;
-
 export interface TopUpsChanged {
   profileId: string;
   /** The top-ups whose state main learned of; others are unchanged. */
   changed: TopUp[];
-  /** After a read of a whole page again: when (the page on screen is that fresh now). */
-  asOf?: string;
 }
 
 /** A plan the user already has (from their subscriptions and ports), offered in the purchase step. */
@@ -124,10 +118,9 @@ export const topUpCreateInput = z.strictObject({
 });
 
 export const topupsCalls = {
-  /** Main's last answer for this page at once, read again in the background when not fresh. */
-  'topups:list': call<TopUpsListView>('read')(
-    listInput
-      .extend({
+  'topups:list': call<TopUpPage>('read')(
+    z
+      .strictObject({
         page: page.optional(),
         perPage: perPage.optional(),
         status: z.enum(TOP_UP_STATUSES).optional(),

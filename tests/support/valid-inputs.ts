@@ -25,7 +25,6 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'catalog:asns': { countryCode: 'US' },
   'catalog:carriers': { countryCode: 'US' },
   'catalog:coins': undefined,
-  'catalog:names': { countryCodes: ['US'] },
   'ports:list': undefined,
   'ports:get': { portId: 'mp_1' },
   'ports:update': { portId: 'mp_1', label: 'Berlin 1', rotation: { mode: 'interval', intervalMinutes: 10 } },

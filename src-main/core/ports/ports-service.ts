@@ -5,7 +5,6 @@ import type {
   IpHistoryView,
   MobilePortView,
   ParsedCallInput,
-  PortRow,
   RelocationProgress,
   RotationReceipt,
 } from '../../../src-shared/contract';
@@ -14,10 +13,7 @@ import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
-import { ListSnapshots } from '../snapshots/list-snapshots';
-import { diffRows, mergeRows } from '../snapshots/row-diff';
 import { ipHistoryCsv, mergeReceipts } from './ip-history';
-import { portsListView, toPortRow } from './port-rows';
 import type { RelocationTracker } from './relocation-tracker';
 import type { RotationService } from './rotation-service';
 
@@ -39,12 +35,7 @@ export interface PortsServiceOptions {
   relocations?: Pick<RelocationTracker, 'track' | 'list'>;
   /** Whether this process runs background jobs: only then are relocations tracked. */
   ownsJobs?: () => boolean;
-  /** Main's last known lists (shared with the other list services); default: this service's own. */
-  snapshots?: ListSnapshots;
 }
-
-/** The snapshot list of a profile's ports (`ListSnapshots`). */
-export const PORTS_LIST = 'ports';
 
 /** Mobile ports. UI calls go to the active profile; `refresh` serves background jobs. */
 export class PortsService implements DomainService<'ports'> {
@@ -54,7 +45,6 @@ export class PortsService implements DomainService<'ports'> {
   private rotation: RotationService | null;
   private relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
   private readonly ownsJobs: () => boolean;
-  private readonly snapshots: ListSnapshots;
 
   constructor(options: PortsServiceOptions) {
     this.api = options.api;
@@ -63,7 +53,6 @@ export class PortsService implements DomainService<'ports'> {
     this.rotation = options.rotation ?? null;
     this.relocations = options.relocations ?? null;
     this.ownsJobs = options.ownsJobs ?? (() => true);
-    this.snapshots = options.snapshots ?? new ListSnapshots({ now: options.now });
   }
 
   /** The composition root hands these in once built (they need this service to publish). */
@@ -77,9 +66,10 @@ export class PortsService implements DomainService<'ports'> {
 
   handlers(): DomainHandlers<'ports'> {
     return {
-      'ports:list': async (input) => {
-        const { profileId } = await this.activeProfile();
-        return portsListView(profileId, await this.serveList(profileId, input?.fresh ?? false));
+      // The caller gets the list as its answer; nothing else needs telling.
+      'ports:list': async () => {
+        const { value } = await this.api.active('authenticated', (client) => client.listMobilePorts());
+        return value.map(toPortView);
       },
       'ports:get': async ({ portId }) => {
         const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
@@ -117,76 +107,26 @@ export class PortsService implements DomainService<'ports'> {
   }
 
   /**
-   * Reads one profile's ports for a background job. The UI hears what differs from main's last list
-   * (`ports:changed`, with the rows changed or gone): nobody asked, so the event is how the answer
-   * reaches the screen, and a read where nothing moved sends nothing.
+   * Reads one profile's ports for a background job and tells the UI (`ports:changed`): nobody asked,
+   * so the event is how the answer reaches the screen.
    */
   async refresh(profileId: string): Promise<MobilePortView[]> {
-    const generation = this.snapshots.generation(profileId);
-    const before = this.snapshots.get<PortRow[]>(profileId, PORTS_LIST);
     const ports = (
       await this.api.forProfile(profileId, 'authenticated', (client) => client.listMobilePorts())
     ).map(toPortView);
-    const rows = ports.map(toPortRow);
-    const asOf = this.now();
-    if (this.snapshots.store(profileId, PORTS_LIST, rows, generation, asOf) && before) {
-      this.announceDiff(profileId, before.value, rows, asOf);
-    }
+    this.publish(profileId, ports);
     return ports;
   }
 
-  /**
-   * Announces ports whose state main learned of (after a write, or a background read), as the list
-   * shows them, and keeps main's list of the profile current.
-   */
-  publish(profileId: string, changed: (MobilePortView | PortRow)[], relocations?: RelocationProgress[]): void {
-    const rows = changed.map(toPortRow);
-    if (rows.length > 0) {
-      this.snapshots.update<PortRow[]>(
-        profileId,
-        (list) => list === PORTS_LIST,
-        (list) => mergeRows(list, rows),
-      );
-    }
-    if (rows.length > 0 || (relocations && relocations.length > 0)) {
+  /** Announces ports whose state main learned of (after a write, or a background read). */
+  publish(profileId: string, changed: MobilePortView[], relocations?: RelocationProgress[]): void {
+    if (changed.length > 0 || (relocations && relocations.length > 0)) {
       this.events.emit('ports:changed', {
         profileId,
-        changed: rows,
+        changed,
         ...(relocations && relocations.length > 0 ? { relocations } : {}),
       });
     }
-  }
-
-  /** The list from main's snapshot, or from the service (`fresh`, or none yet). */
-  private serveList(profileId: string, fresh: boolean) {
-    // Someone waits for it unless main answers from its snapshot and reads again behind it.
-    const priority = fresh || !this.snapshots.get(profileId, PORTS_LIST) ? 'interactive' : 'background';
-    return this.snapshots.serve<PortRow[]>(profileId, PORTS_LIST, {
-      fresh,
-      read: async () =>
-        (
-          await this.api.forProfile(profileId, 'authenticated', (client) => client.listMobilePorts({ priority }))
-        ).map(toPortRow),
-      revalidated: (before, after, asOf) => this.announceDiff(profileId, before, after, asOf),
-      failed: (kept) => this.announceDiff(profileId, kept.value, kept.value, kept.asOf),
-    });
-  }
-
-  /** What a read of the whole list changed, for the windows: rows changed or gone, and the new age. */
-  private announceDiff(profileId: string, before: PortRow[], after: PortRow[], asOf: number): void {
-    const { changed, removed } = diffRows(before, after);
-    this.events.emit('ports:changed', {
-      profileId,
-      changed,
-      ...(removed.length > 0 ? { removed } : {}),
-      asOf: new Date(asOf).toISOString(),
-    });
-  }
-
-  /** The ports list of a profile as main last read it (the first state of a window carries it). */
-  snapshot(profileId: string) {
-    const served = this.snapshots.get<PortRow[]>(profileId, PORTS_LIST);
-    return served ? portsListView(profileId, { ...served, revalidating: false }) : null;
   }
 
   private rotationService(): RotationService {

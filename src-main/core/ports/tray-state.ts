@@ -73,7 +73,7 @@ export interface TrayStateOptions {
  */
 export class TrayStateService implements DomainService<'tray'> {
   private state: PortsTrayState = EMPTY_PORTS_TRAY_STATE;
-  private readonly known = new Map<string, Pick<MobilePortView, 'id' | 'label' | 'currentIp'>>();
+  private readonly known = new Map<string, MobilePortView>();
   private readonly cooldowns = new Map<string, number>();
   private readonly rotating = new Set<string>();
   private lastReceipt: PortsTrayState['lastReceipt'] = null;
@@ -109,10 +109,9 @@ export class TrayStateService implements DomainService<'tray'> {
   async start(): Promise<void> {
     const { events } = this.options;
     this.unsubscribe.push(
-      events.on('ports:changed', ({ profileId, changed, removed }) => {
+      events.on('ports:changed', ({ profileId, changed }) => {
         if (profileId !== this.options.activeProfileId()) return;
         for (const port of changed) this.known.set(port.id, port);
-        for (const id of removed ?? []) this.known.delete(id);
         this.recompute();
       }),
       events.on('ports:rotation', (event) => {
@@ -293,7 +292,7 @@ export class TrayStateService implements DomainService<'tray'> {
         : [];
     const now = this.options.clock.now();
     const ports: TrayPort[] = ids.map((id) => {
-      const port = this.known.get(id) as Pick<MobilePortView, 'label' | 'currentIp'>;
+      const port = this.known.get(id) as MobilePortView;
       const until = this.cooldowns.get(id) ?? null;
       return {
         portId: id,

@@ -4,19 +4,9 @@ import {
   type CreateSubUsersOutcome,
   type ProxyStringResult,
   SUBSCRIPTION_USAGE_MAX_DAYS,
-  type SubscriptionRow,
+  type SubUsersView,
   type TextExport,
 } from '../../../src-shared/contract/subscriptions';
-import type { SubUserList } from '../../api';
-import { ListSnapshots } from '../snapshots/list-snapshots';
-import { diffRows, mergeRows } from '../snapshots/row-diff';
-import {
-  subscriptionsListView,
-  type SubUserRows,
-  subUsersListView,
-  toSubscriptionRow,
-  toSubUserRow,
-} from './subscription-rows';
 import { toIpcError } from '../wire-error';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
@@ -47,13 +37,7 @@ export interface SubscriptionsServiceOptions {
   now: () => number;
   catalog: TargetingCatalogReader;
   log?: (line: string) => void;
-  /** Main's last known lists (shared with the other list services); default: this service's own. */
-  snapshots?: ListSnapshots;
 }
-
-/** The snapshot lists of a profile's subscriptions (`ListSnapshots`): the whole list, and each one's sub-users. */
-export const SUBSCRIPTIONS_LIST = 'subscriptions';
-export const subUsersList = (subscriptionId: string) => `subUsers:${subscriptionId}`;
 
 /** Reads the catalog's states and cities of a country through the catalog service's own handlers. */
 export function catalogTargeting(catalog: CatalogService): TargetingCatalogReader {
@@ -90,7 +74,6 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
   private readonly now: () => number;
   private readonly catalog: TargetingCatalogReader;
   private readonly log: (line: string) => void;
-  private readonly snapshots: ListSnapshots;
 
   constructor(options: SubscriptionsServiceOptions) {
     this.api = options.api;
@@ -98,29 +81,16 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     this.now = options.now;
     this.catalog = options.catalog;
     this.log = options.log ?? (() => undefined);
-    this.snapshots = options.snapshots ?? new ListSnapshots({ now: options.now });
   }
 
   handlers(): DomainHandlers<'subscriptions'> {
     return {
-      'subscriptions:list': async (input) => {
-        const profileId = await this.activeProfile();
-        const fresh = input?.fresh ?? false;
-        // One list per profile, all products: a product filter is applied to it here.
-        const priority = this.waitedFor(profileId, SUBSCRIPTIONS_LIST, fresh);
-        const served = await this.snapshots.serve<SubscriptionRow[]>(profileId, SUBSCRIPTIONS_LIST, {
-          fresh,
-          read: async () =>
-            (
-              await this.api.forProfile(profileId, 'authenticated', (client) =>
-                client.listSubscriptions({}, { priority }),
-              )
-            ).map(toSubscriptionRow),
-          revalidated: (before, after, asOf) => this.announceDiff(profileId, before, after, asOf),
-          failed: (kept) => this.announceDiff(profileId, kept.value, kept.value, kept.asOf),
-        });
-        return subscriptionsListView(profileId, served, input?.productId);
-      },
+      'subscriptions:list': async (input) =>
+        (
+          await this.api.active('authenticated', (client) =>
+            client.listSubscriptions(input?.productId ? { productId: input.productId } : {}),
+          )
+        ).value,
       'subscriptions:get': async ({ subscriptionId }) =>
         (await this.api.active('authenticated', (client) => client.getSubscription(subscriptionId))).value,
       'subscriptions:update': ({ subscriptionId, label, autoRenew }) =>
@@ -142,22 +112,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
           rows: report.points.length,
         } satisfies TextExport;
       },
-      'subscriptions:subUsers': async ({ subscriptionId, fresh }) => {
-        const profileId = await this.activeProfile();
-        const list = subUsersList(subscriptionId);
-        const priority = this.waitedFor(profileId, list, fresh ?? false);
-        const served = await this.snapshots.serve<SubUserRows>(profileId, list, {
-          fresh: fresh ?? false,
-          read: async () =>
-            rowsOf(
-              await this.api.forProfile(profileId, 'authenticated', (client) =>
-                client.listSubUsers(subscriptionId, { priority }),
-              ),
-            ),
-          revalidated: (before, after) => this.announceSubUsers(profileId, subscriptionId, before, after),
-        });
-        return subUsersListView(profileId, subscriptionId, served);
-      },
+      'subscriptions:subUsers': async ({ subscriptionId }) => this.subUsers(subscriptionId),
       'subscriptions:createSubUser': (input) => this.createSubUser(input),
       'subscriptions:updateSubUser': (input) => this.updateSubUser(input),
       'subscriptions:deleteSubUser': async ({ subscriptionId, subUserId }) => {
@@ -173,104 +128,31 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     };
   }
 
-  /**
-   * Reads one profile's subscriptions for a background job; the UI hears what differs from main's
-   * last list (`subscriptions:changed`), nothing when nothing moved.
-   */
+  /** Reads one profile's subscriptions for a background job and tells the UI (`subscriptions:changed`). */
   async refresh(profileId: string): Promise<Subscription[]> {
-    const generation = this.snapshots.generation(profileId);
-    const before = this.snapshots.get<SubscriptionRow[]>(profileId, SUBSCRIPTIONS_LIST);
     const subscriptions = await this.api.forProfile(profileId, 'authenticated', (client) =>
       client.listSubscriptions(),
     );
-    const rows = subscriptions.map(toSubscriptionRow);
-    const asOf = this.now();
-    if (this.snapshots.store(profileId, SUBSCRIPTIONS_LIST, rows, generation, asOf) && before) {
-      this.announceDiff(profileId, before.value, rows, asOf);
-    }
+    this.publish(profileId, subscriptions);
     return subscriptions;
   }
 
-  /** Reads one subscription's sub-users for a background job; the UI hears of it when they changed. */
-  async refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUserList> {
-    const generation = this.snapshots.generation(profileId);
-    const list = subUsersList(subscriptionId);
-    const before = this.snapshots.get<SubUserRows>(profileId, list);
-    const answer = await this.api.forProfile(profileId, 'authenticated', (client) =>
+  /** Reads one subscription's sub-users for a background job and tells the UI. */
+  async refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersView> {
+    const list = await this.api.forProfile(profileId, 'authenticated', (client) =>
       client.listSubUsers(subscriptionId),
     );
-    const after = rowsOf(answer);
-    if (this.snapshots.store(profileId, list, after, generation)) {
-      this.announceSubUsers(profileId, subscriptionId, before?.value ?? null, after);
-    }
-    return answer;
-  }
-
-  /**
-   * Announces subscriptions whose state main learned of (after a write, or a background read),
-   * without their passwords, and keeps main's list current.
-   */
-  publish(profileId: string, changed: (Subscription | SubscriptionRow)[]): void {
-    if (changed.length === 0) return;
-    const rows = changed.map(toSubscriptionRow);
-    this.snapshots.update<SubscriptionRow[]>(
-      profileId,
-      (list) => list === SUBSCRIPTIONS_LIST,
-      (list) => mergeRows(list, rows),
-    );
-    this.events.emit('subscriptions:changed', { profileId, changed: rows });
-  }
-
-  /** The subscriptions of a profile as main last read them (the first state of a window carries it). */
-  snapshot(profileId: string) {
-    const served = this.snapshots.get<SubscriptionRow[]>(profileId, SUBSCRIPTIONS_LIST);
-    return served ? subscriptionsListView(profileId, { ...served, revalidating: false }, undefined) : null;
-  }
-
-  private async activeProfile(): Promise<string> {
-    // `active` resolves the profile and checks that it has a usable key before anything is sent.
-    return (await this.api.active('authenticated', () => Promise.resolve(null))).profileId;
-  }
-
-  /** `interactive` when someone waits for the read (no snapshot yet, or Refresh), else `background`. */
-  private waitedFor(profileId: string, list: string, fresh: boolean): 'interactive' | 'background' {
-    return fresh || !this.snapshots.get(profileId, list) ? 'interactive' : 'background';
-  }
-
-  private announceDiff(profileId: string, before: SubscriptionRow[], after: SubscriptionRow[], asOf: number) {
-    const { changed, removed } = diffRows(before, after);
-    this.events.emit('subscriptions:changed', {
-      profileId,
-      changed,
-      ...(removed.length > 0 ? { removed } : {}),
-      asOf: new Date(asOf).toISOString(),
-    });
-  }
-
-  /** A sub-user list main read again: sent whole (as rows) when it differs from the last one. */
-  private announceSubUsers(
-    profileId: string,
-    subscriptionId: string,
-    before: SubUserRows | null,
-    after: SubUserRows,
-  ): void {
-    if (before && JSON.stringify(before.rows) === JSON.stringify(after.rows)) return;
     this.events.emit('subscriptions:changed', {
       profileId,
       changed: [],
-      subUsers: { [subscriptionId]: after.rows },
+      subUsers: { [subscriptionId]: list.data },
     });
+    return { data: list.data, limit: list.limit };
   }
 
-  /** A sub-user list main read after a write: stored and sent to every window. */
-  private learnSubUsers(profileId: string, subscriptionId: string, answer: SubUserList): void {
-    const after = rowsOf(answer);
-    this.snapshots.store(profileId, subUsersList(subscriptionId), after, this.snapshots.generation(profileId));
-    this.events.emit('subscriptions:changed', {
-      profileId,
-      changed: [],
-      subUsers: { [subscriptionId]: after.rows },
-    });
+  /** Announces subscriptions whose state main learned of (after a write, or a background read). */
+  publish(profileId: string, changed: Subscription[]): void {
+    if (changed.length > 0) this.events.emit('subscriptions:changed', { profileId, changed });
   }
 
   private async writeSubscription(
@@ -281,7 +163,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return value;
   }
 
-  private async subUsers(subscriptionId: string): Promise<{ data: SubUser[]; limit: number | null }> {
+  private async subUsers(subscriptionId: string): Promise<SubUsersView> {
     const { value } = await this.api.active('authenticated', (client) => client.listSubUsers(subscriptionId));
     return { data: value.data, limit: value.limit };
   }
@@ -292,7 +174,11 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
       const { value } = await this.api.active('authenticated', (client) =>
         client.listSubUsers(subscriptionId),
       );
-      this.learnSubUsers(profileId, subscriptionId, value);
+      this.events.emit('subscriptions:changed', {
+        profileId,
+        changed: [],
+        subUsers: { [subscriptionId]: value.data },
+      });
     } catch {
       /* see above */
     }
@@ -371,7 +257,11 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     const { profileId, value } = await this.api.active('authenticated', (client) =>
       client.listSubUsers(subscriptionId),
     );
-    this.learnSubUsers(profileId, subscriptionId, value);
+    this.events.emit('subscriptions:changed', {
+      profileId,
+      changed: [],
+      subUsers: { [subscriptionId]: value.data },
+    });
     // Not one that was there before (known ids, or made more than two minutes, a generous clock skew, before sending).
     const matches = value.data.filter(
       (subUser) =>
@@ -517,10 +407,6 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
           );
     return { lines, host: endpoint.host, port };
   }
-}
-
-function rowsOf(list: SubUserList): SubUserRows {
-  return { rows: list.data.map(toSubUserRow), limit: list.limit };
 }
 
 function isSet(value: string | undefined): value is string {

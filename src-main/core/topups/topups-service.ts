@@ -6,7 +6,6 @@ import {
   type ProxyServiceClient,
   type TopUp,
   type TopUpCreate,
-  type TopUpPage,
 } from '../../api';
 import type {
   DomainHandlers,
@@ -16,7 +15,6 @@ import type {
   TopUpPaymentDetails,
   TopUpPlanChoice,
   TopUpsCsvExport,
-  TopUpsListView,
 } from '../../../src-shared/contract';
 import { isTxidNetwork, normalizeTxid, TXID_FORMAT_DESCRIPTION } from '../../../src-shared/txid-format';
 import type { DomainService } from '../domain-service';
@@ -36,8 +34,6 @@ import {
 import { TopUpLinks } from './topup-links';
 import type { TopUpWatcher } from './topup-watcher';
 import { topUpsCsv } from './topups-csv';
-import { ListSnapshots } from '../snapshots/list-snapshots';
-import { diffRows } from '../snapshots/row-diff';
 
 /** The in-process sandbox's control API, in demo mode only. */
 export interface DemoControl {
@@ -61,17 +57,6 @@ export interface TopUpsServiceOptions {
   /** Sends a control request to the demo sandbox (tests: the same through `fetch`). */
   fetch?: typeof fetch;
   log?: (line: string) => void;
-  /** Main's last known lists (shared with the other list services); default: this service's own. */
-  snapshots?: ListSnapshots;
-}
-
-const TOP_UPS_LIST_PREFIX = 'topups:';
-/** The page size the Top-ups screen asks for first (its store's `TOP_UPS_PER_PAGE`). */
-const TOP_UPS_FIRST_PAGE = 20;
-
-/** The snapshot list of one top-up query (`ListSnapshots`): the page the service answered for it. */
-export function topUpsList(query: { page?: number; perPage?: number; status?: string }): string {
-  return `${TOP_UPS_LIST_PREFIX}${query.status ?? 'all'}|${query.page ?? 1}|${query.perPage ?? TOP_UPS_FIRST_PAGE}`;
 }
 
 type TopUpStatusFilter = (typeof TOP_UP_STATUSES)[number];
@@ -89,12 +74,9 @@ export class TopUpsService implements DomainService<'topups'> {
   /** Creates in flight per attempt: a double click waits for the first one instead of racing it. */
   private readonly inFlight = new Map<string, Promise<TopUp>>();
 
-  private readonly snapshots: ListSnapshots;
-
   constructor(private readonly options: TopUpsServiceOptions) {
     this.newKey = options.newIdempotencyKey ?? randomUUID;
     this.log = options.log ?? (() => undefined);
-    this.snapshots = options.snapshots ?? new ListSnapshots({ now: options.now });
   }
 
   /** The watcher is built after the service (it publishes through it). */
@@ -110,44 +92,15 @@ export class TopUpsService implements DomainService<'topups'> {
           ...(input?.perPage !== undefined ? { perPage: input.perPage } : {}),
           ...(input?.status !== undefined ? { status: input.status } : {}),
         };
-        const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
-        const list = topUpsList(query);
-        const fresh = input?.fresh ?? false;
-        const priority = fresh || !this.snapshots.get(profileId, list) ? 'interactive' : 'background';
-        const served = await this.snapshots.serve<TopUpPage>(profileId, list, {
-          fresh,
-          read: async () => {
-            const page = await this.api.forProfile(profileId, 'authenticated', (client) =>
-              client.listTopUps(query, { priority }),
-            );
-            for (const topUp of page.data) {
-              this.links.remember(topUp);
-              // Listed, not opened: an abandoned one among them is read at the back-off's pace.
-              if (!topUp.final) await this.watch(profileId, topUp, false);
-            }
-            return page;
-          },
-          revalidated: (before, after, asOf) => {
-            const { changed } = diffRows(before.data, after.data);
-            this.options.events.emit('topups:changed', {
-              profileId,
-              changed,
-              asOf: new Date(asOf).toISOString(),
-            });
-          },
-          failed: (kept) =>
-            this.options.events.emit('topups:changed', {
-              profileId,
-              changed: [],
-              asOf: new Date(kept.asOf).toISOString(),
-            }),
-        });
-        return {
-          ...served.value,
-          profileId,
-          asOf: new Date(served.asOf).toISOString(),
-          revalidating: served.revalidating,
-        };
+        const { profileId, value } = await this.api.active('authenticated', (client) =>
+          client.listTopUps(query),
+        );
+        for (const topUp of value.data) {
+          this.links.remember(topUp);
+          // Listed, not opened: an abandoned one among them is read at the back-off's pace.
+          if (!topUp.final) await this.watch(profileId, topUp, false);
+        }
+        return value;
       },
       'topups:get': async ({ topUpId }) => {
         const { profileId, value } = await this.api.active('authenticated', (client) =>
@@ -448,26 +401,7 @@ export class TopUpsService implements DomainService<'topups'> {
   /** Announces top-ups whose state main learned of (after a write, or a background read). */
   publish(profileId: string, changed: TopUp[]): void {
     for (const topUp of changed) this.links.remember(topUp);
-    if (changed.length === 0) return;
-    // Main's pages show them as they are now (a page gains no top-up here: the next read places it).
-    const byId = new Map(changed.map((topUp) => [topUp.id, topUp]));
-    this.snapshots.update<TopUpPage>(
-      profileId,
-      (list) => list.startsWith(TOP_UPS_LIST_PREFIX),
-      (page) =>
-        page.data.some((topUp) => byId.has(topUp.id))
-          ? { ...page, data: page.data.map((topUp) => byId.get(topUp.id) ?? topUp) }
-          : page,
-    );
-    this.options.events.emit('topups:changed', { profileId, changed });
-  }
-
-  /** Page 1 of all top-ups as main last read it (the first state of a window carries it). */
-  snapshot(profileId: string): TopUpsListView | null {
-    const served = this.snapshots.get<TopUpPage>(profileId, topUpsList({ page: 1, perPage: TOP_UPS_FIRST_PAGE }));
-    return served
-      ? { ...served.value, profileId, asOf: new Date(served.asOf).toISOString(), revalidating: false }
-      : null;
+    if (changed.length > 0) this.options.events.emit('topups:changed', { profileId, changed });
   }
 
   /** `attention`: the user created, opened or declared it in this app (the watcher's full pace). */

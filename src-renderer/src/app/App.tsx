@@ -6,7 +6,6 @@ import { ErrorMessage } from '../shared/components/ErrorMessage';
 import { watchAccountScope } from './account-scope';
 import { AppShell, OnboardingShell } from './AppShell';
 import { connectEventBridge } from './event-bridge';
-import { watchNavigation } from './screen-data';
 import { useTheme } from './use-theme';
 
 function StartupProblem() {
@@ -37,10 +36,8 @@ export function App() {
     // The scope watches the app store before the bridge feeds it, so the first switch is seen too.
     const stopWatchingScope = watchAccountScope();
     const disconnect = connectEventBridge();
-    const stopPrefetching = watchNavigation();
     void useSettingsStore.getState().load();
     return () => {
-      stopPrefetching();
       disconnect();
       stopWatchingScope();
     };

@@ -1,8 +1,6 @@
-import type { TopUp } from '../../../src-shared/api-types';
+import type { SubUser, Subscription } from '../../../src-shared/api-types';
 import type {
   AppState,
-  SubscriptionRow,
-  SubUserRow,
   PortsChanged,
   PortsRotation,
   RendererApi,
@@ -12,7 +10,6 @@ import type {
 
 import { transportConnected, type OnConnected } from '../api/transport-events';
 import { followDeepLink, parseDeepLink } from './deep-links';
-import { prefetchScreen, seedSnapshots, snapshotScreenOf } from './screen-data';
 import { useAlertsStore } from '../features/alerts/alerts-store';
 import { useAppStore } from '../features/app/app-store';
 import { useSlowCallsStore } from '../features/app/slow-calls-store';
@@ -71,27 +68,14 @@ function isListChanged(payload: unknown): boolean {
 }
 
 /** The sub-user lists a `subscriptions:changed` carries, when they have the expected shape. */
-function subUsersOf(payload: unknown): Record<string, SubUserRow[]> | undefined {
+function subUsersOf(payload: unknown): Record<string, SubUser[]> | undefined {
   if (!isObject(payload) || !isObject(payload.subUsers)) return undefined;
   const lists = Object.entries(payload.subUsers).filter(
-    (entry): entry is [string, SubUserRow[]] =>
+    (entry): entry is [string, SubUser[]] =>
       Array.isArray(entry[1]) && entry[1].every((item) => isObject(item) && typeof item.id === 'string'),
   );
   return Object.fromEntries(lists);
 }
-
-/** `removed` of a list event, when it has the expected shape. */
-function idsOf(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((id) => typeof id === 'string') ? value : undefined;
-}
-
-/** `asOf` of a list event (a time main read the whole list), when it has the expected shape. */
-function asOfOf(value: unknown): string | undefined {
-  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
-}
-
-/** Events are about one profile: only the active one's reach the screens (none before the first state). */
-const isActiveProfile = (profileId: string) => profileId === useAppStore.getState().state?.activeProfile?.id;
 
 /** Only changes for the active profile reach the screens: they show that profile's data only. */
 function forActiveProfile<T>(
@@ -105,6 +89,7 @@ function forActiveProfile<T>(
   };
 }
 
+const isActiveProfile = (profileId: string) => profileId === useAppStore.getState().state?.activeProfile?.id;
 
 /** `ports:rotation`: progress and receipts of rotations started anywhere (tray, schedules, other windows). */
 function isRotationEvent(payload: unknown): payload is PortsRotation {
@@ -139,12 +124,9 @@ function isTrayView(payload: unknown): payload is TrayView & { profileId: string
   );
 }
 
-/**
- * Reads the app state again and, after a reconnect, every list that was loaded. The first read names
- * the screen the window is on: main's list of it comes along and is shown at once.
- */
+/** Reads the app state again and, after a reconnect, every list that was loaded. */
 export async function resync(reconnect: boolean): Promise<void> {
-  seedSnapshots(await useAppStore.getState().load(snapshotScreenOf(window.location.hash)));
+  await useAppStore.getState().load();
   if (!reconnect) return;
   // Lists of an account that is no longer active were reset by the account scope: they reload nothing.
   await Promise.all(RELOADABLE.map((store) => store.getState().reloadLoaded()));
@@ -163,9 +145,7 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       api.ports.onChanged((payload: PortsChanged) => {
         if (!isListChanged(payload) || !isActiveProfile(payload.profileId)) return;
         const relocations = Array.isArray(payload.relocations) ? payload.relocations : undefined;
-        usePortsStore
-          .getState()
-          .applyChanges(payload.changed, relocations, idsOf(payload.removed), asOfOf(payload.asOf));
+        usePortsStore.getState().applyChanges(payload.changed, relocations);
       }),
       api.ports.onRotation((payload) => {
         if (isRotationEvent(payload) && isActiveProfile(payload.profileId))
@@ -180,10 +160,8 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
           usePortsStore.getState().applyTray(payload);
       }),
       api.subscriptions.onChanged((payload) => {
-        forActiveProfile((changed: SubscriptionRow[]) =>
-          useSubscriptionsStore
-            .getState()
-            .applyChanges(changed, subUsersOf(payload), idsOf(payload.removed), asOfOf(payload.asOf)),
+        forActiveProfile((changed: Subscription[]) =>
+          useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload)),
         )(payload);
       }),
       api.alerts.onRaised((payload) => {
@@ -191,12 +169,12 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
           useAlertsStore.getState().applyRaised(payload.alert);
         }
       }),
-      api.topups.onChanged((payload) =>
-        forActiveProfile((changed: TopUp[]) => {
+      api.topups.onChanged(
+        forActiveProfile((changed) => {
           // The history and the wizard's live view show the same top-ups.
-          useTopUpsStore.getState().applyChanges(changed, asOfOf(payload.asOf));
+          useTopUpsStore.getState().applyChanges(changed);
           useTopUpWizardStore.getState().applyChanges(changed);
-        })(payload),
+        }),
       ),
       api.app.onNavigate((payload) => {
         const link = isObject(payload) ? parseDeepLink(payload.route) : null;
@@ -217,11 +195,8 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
   if (onConnected) unsubscribes.push(onConnected(({ reconnect }) => void resync(reconnect)));
   void useAppStore
     .getState()
-    .load(snapshotScreenOf(window.location.hash))
-    .then((initial) => {
-      seedSnapshots(initial);
-      // The screen the window opens on asks for what it shows now, not once it has rendered.
-      if (initial?.activeProfile) prefetchScreen(window.location.hash);
+    .load()
+    .then(() => {
       // After the first state: the account scope has reset the account's stores by then.
       if (initialLink && useAppStore.getState().state) void followDeepLink(initialLink);
     });

@@ -14,12 +14,6 @@ import { loading, needsLoad, settled, type Loadable } from './loadable';
 type Store<S> = Pick<StoreApi<S>, 'getState' | 'setState'>;
 
 /** Where the slice keeps one key's Loadable inside the store's state. */
-/** A list whose answer was for another profile than the window's active one (the account guard). */
-const ACCOUNT_CHANGED = {
-  code: 'account_changed',
-  message: 'The active profile changed while this list was read: it is read again for the new one.',
-} as const;
-
 export interface SlicePlace<S, T> {
   read: (state: S, key: string) => Loadable<T> | undefined;
   write: (state: S, key: string, value: Loadable<T>) => Partial<S>;
@@ -50,13 +44,7 @@ export interface LoadableSliceOptions<S, T, A extends readonly unknown[]> {
   place: SlicePlace<S, T>;
   /** Names the list a query reads; one Loadable per key. Omit for a single list. */
   key?: (...args: A) => string;
-  /**
-   * Reads the list. Null drops the answer as if it had not come (the account guard: an answer for a
-   * profile that is no longer the active one); the list goes back to what it was before the load.
-   */
-  fetch: (...args: A) => Promise<IpcResult<T> | null>;
-  /** The read a user asked for (Refresh, Retry, a reload after a reconnect); default `fetch`. */
-  fetchForced?: (...args: A) => Promise<IpcResult<T> | null>;
+  fetch: (...args: A) => Promise<IpcResult<T>>;
   /**
    * A forced load while one is in flight starts anyway and the newest answer wins (a page the user
    * has just asked for). By default the load in flight is kept and the forced one is skipped.
@@ -77,11 +65,6 @@ export interface LoadableSlice<S, T, A extends readonly unknown[]> {
   updateLoaded: (change: (data: T, args: A) => T) => void;
   /** Forgets requests in flight and what was asked: the store was reset (another account). */
   forget: () => void;
-  /**
-   * Puts data main sent before anyone asked (the list of the screen a window opens on, in its first
-   * state) as if `args` had been loaded; nothing when that list is loading or loaded already.
-   */
-  seed: (args: A, value: T) => void;
 }
 
 export function createLoadableSlice<S, T, A extends readonly unknown[]>(
@@ -89,7 +72,6 @@ export function createLoadableSlice<S, T, A extends readonly unknown[]>(
   options: LoadableSliceOptions<S, T, A>,
 ): LoadableSlice<S, T, A> {
   const { place, fetch, supersede = false, alongside } = options;
-  const fetchForced = options.fetchForced ?? fetch;
   const keyOf = options.key ?? (() => '');
   /** The request whose answer may still land, per key; a reset or a newer request replaces it. */
   const inFlight = new Map<string, symbol>();
@@ -102,26 +84,10 @@ export function createLoadableSlice<S, T, A extends readonly unknown[]>(
     const request = Symbol(key);
     inFlight.set(key, request);
     argsByKey.set(key, args);
-    const before = place.read(store.getState(), key);
     store.setState((state) => place.write(state, key, loading(place.read(state, key))));
-    const forced = force && before !== undefined && before.status !== 'idle';
-    const result = await (forced ? fetchForced : fetch)(...args);
+    const result = await fetch(...args);
     if (inFlight.get(key) !== request) return;
     inFlight.delete(key);
-    if (result === null) {
-      // Not back to idle: a screen would ask again at once, and again, if main kept answering for
-      // another profile. The account scope resets the list when the window learns of the switch.
-      store.setState((state) =>
-        place.write(
-          state,
-          key,
-          before && before.status !== 'idle' && before.status !== 'loading'
-            ? before
-            : { status: 'error', data: before?.data ?? null, error: ACCOUNT_CHANGED },
-        ),
-      );
-      return;
-    }
     store.setState((state) => ({
       ...place.write(state, key, settled(place.read(state, key), result)),
       ...(result.ok && alongside ? alongside(result.value, args) : {}),
@@ -155,15 +121,6 @@ export function createLoadableSlice<S, T, A extends readonly unknown[]>(
     forget: () => {
       inFlight.clear();
       argsByKey.clear();
-    },
-    seed: (args, value) => {
-      const key = keyOf(...args);
-      if (!needsLoad(place.read(store.getState(), key))) return;
-      argsByKey.set(key, args);
-      store.setState((state) => ({
-        ...place.write(state, key, { status: 'ready', data: value, error: null }),
-        ...(alongside ? alongside(value, args) : {}),
-      }));
     },
   };
 }

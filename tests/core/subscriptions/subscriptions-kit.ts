@@ -8,13 +8,6 @@ import {
 } from '../../../src-main/core/subscriptions/subscriptions-service';
 import { DEMO_KEY, TEST_START_TIME, type TestSandbox } from '@proxy-manager/sandbox/testing';
 import { RecordingEvents } from '../ports/ports-test-kit';
-import type { SubUsersListView, SubUsersView } from '../../../src-shared/contract';
-import { tableRows } from '../support/list-answers';
-
-/** A `subscriptions:subUsers` answer as the view the renderer makes of it (rows as objects). */
-export function subUsersOf(view: SubUsersListView): SubUsersView {
-  return { data: tableRows(view) as unknown as SubUsersView['data'], limit: view.limit };
-}
 
 export const PROFILE = 'profile-1';
 
@@ -36,8 +29,6 @@ export function switchableApi(sandbox: TestSandbox, clock: FakeClock) {
   );
   return {
     api,
-    /** The sandbox's own answers, past the service (what the lists leave out, such as passwords). */
-    service: () => clientFor(PROFILE),
     switchTo: (profileId: string) => {
       active = profileId;
     },

@@ -4,7 +4,7 @@ import { AppError } from '../../../src-main/core/errors';
 import { ipcCalls } from '../../../src-shared/contract';
 import { trafficLimitToBytes } from '../../../src-shared/contract/subscriptions';
 import { TestSandbox } from '@proxy-manager/sandbox/testing';
-import { subscriptionsKit, subUsersOf } from './subscriptions-kit';
+import { subscriptionsKit } from './subscriptions-kit';
 
 type Kit = ReturnType<typeof subscriptionsKit>;
 
@@ -82,7 +82,7 @@ describe('SubscriptionsService against the sandbox', () => {
   beforeEach(async () => {
     sandbox = await TestSandbox.start();
     kit = subscriptionsKit(sandbox);
-    subs = await (await kit.caller.service()).listSubscriptions();
+    subs = await kit.handlers['subscriptions:list'](undefined);
   });
 
   afterEach(async () => {
@@ -102,7 +102,7 @@ describe('SubscriptionsService against the sandbox', () => {
     expect(created.trafficLimitBytes).toBe(1_500_000_000);
     const posts = (await sandbox.requests()).filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(1);
-    const listed = subUsersOf(await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id }));
+    const listed = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
     expect(listed.data.find((s) => s.id === created.id)?.trafficLimitBytes).toBe(1_500_000_000);
     expect(listed.limit).toBe(20);
     // Other windows hear of the new list.
@@ -150,7 +150,7 @@ describe('SubscriptionsService against the sandbox', () => {
 
   it('bulk create numbers after the highest taken and stops at the service limit, saying which were made', async () => {
     const sub = byLabel('Price monitoring');
-    const before = subUsersOf(await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id }));
+    const before = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
     await kit.handlers['subscriptions:createSubUser']({ subscriptionId: sub.id, label: 'bot-2' });
     const room = 20 - before.data.length - 1;
     const outcome = await kit.handlers['subscriptions:createSubUsers']({
@@ -183,7 +183,7 @@ describe('SubscriptionsService against the sandbox', () => {
     expect(updated).toMatchObject({ label: 'Temp 2', enabled: false, trafficLimitBytes: null });
     expect(updated.password).not.toBe(made.password);
     await kit.handlers['subscriptions:deleteSubUser']({ subscriptionId: sub.id, subUserId: made.id });
-    const after = subUsersOf(await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id }));
+    const after = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
     expect(after.data.some((s) => s.id === made.id)).toBe(false);
   });
 
@@ -215,11 +215,7 @@ describe('SubscriptionsService against the sandbox', () => {
 
   it("exports the chosen sub-users' credentials, one line each", async () => {
     const sub = byLabel('Price monitoring');
-    // The list has no passwords: the lines' come from the service itself.
-    const list = await (await kit.caller.service()).listSubUsers(sub.id);
-    expect(subUsersOf(await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id })).data[0]).not.toHaveProperty(
-      'password',
-    );
+    const list = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
     const chosen = list.data.slice(0, 2);
     const exported = await kit.handlers['subscriptions:exportCredentials']({
       subscriptionId: sub.id,
@@ -299,8 +295,7 @@ describe('SubscriptionsService against the sandbox', () => {
 
     it('builds for a sub-user with its own credentials', async () => {
       const sub = byLabel('Price monitoring');
-      // Its password from the service: the list carries none.
-      const subUser = (await (await kit.caller.service()).listSubUsers(sub.id)).data[0];
+      const subUser = (await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id })).data[0];
       const { lines } = await build({}, { subUserId: subUser?.id, format: 'user_pass_at_host_port' });
       expect(lines).toEqual([
         `${subUser?.username}:${subUser?.password}@${sub.endpoint.host}:${sub.endpoint.httpPort}`,

@@ -9,7 +9,7 @@ import {
   type UsagePollerState,
 } from '../../../src-main/core/subscriptions/usage-poller';
 import { TestSandbox } from '@proxy-manager/sandbox/testing';
-import { PROFILE, subscriptionsKit, subUsersOf } from './subscriptions-kit';
+import { PROFILE, subscriptionsKit } from './subscriptions-kit';
 
 const MIN = 60_000;
 
@@ -85,7 +85,7 @@ describe('UsagePoller on the FakeClock against the sandbox', () => {
     published = [];
     profiles = [PROFILE];
     pollers = [];
-    const subs = (await kit.handlers['subscriptions:list'](undefined)).data;
+    const subs = await kit.handlers['subscriptions:list'](undefined);
     priceMonitoring = subs.find((s) => s.label === 'Price monitoring')?.id as string;
     policy = {
       enabled: Object.fromEntries(ALERT_KINDS.map((k) => [k, false])) as PollerPolicy['enabled'],
@@ -192,7 +192,7 @@ describe('UsagePoller on the FakeClock against the sandbox', () => {
   });
 
   it('fires a sub-user cap alert once when a cap is crossed', async () => {
-    const subUsers = subUsersOf(await kit.handlers['subscriptions:subUsers']({ subscriptionId: priceMonitoring }));
+    const subUsers = await kit.handlers['subscriptions:subUsers']({ subscriptionId: priceMonitoring });
     const target = subUsers.data.find((s) => s.trafficUsedBytes > 0) ?? subUsers.data[0];
     const cap = Math.ceil((target?.trafficUsedBytes ?? 0) / 0.9);
     await kit.handlers['subscriptions:updateSubUser']({

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { probeBaseUrl, ProxyServiceClient } from '../../../src-main/api';
 import type { AppCore } from '../../../src-main/core/app-core';
 import { buildAppCore, type DemoSandbox } from '../../../src-main/core/create-app-core';
-import type { Clock } from '../../../src-main/core/runtime/clock';
 import type { KeychainProbeResult } from '../../../src-main/core/secrets/keychain-probe';
 import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
 import { SettingsStore } from '../../../src-main/core/settings/settings-store';
@@ -42,7 +41,7 @@ export interface Harness {
 
 export async function createHarness(
   sandbox: TestSandbox,
-  options: { keychainAvailable?: boolean; dataDir?: string; clock?: Clock; catalogCacheFile?: string } = {},
+  options: { keychainAvailable?: boolean; dataDir?: string } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pm-core-'));
   const settings = await SettingsStore.open({ dataDir });
@@ -71,8 +70,6 @@ export async function createHarness(
       return Promise.resolve({ baseUrl: sandbox.baseUrl, apiKey: DEMO_KEY, close: () => Promise.resolve() });
     },
     now: () => new Date('2026-03-10T12:00:00Z'),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.catalogCacheFile ? { catalogCacheFile: options.catalogCacheFile } : {}),
   });
   harness.core.subscribe((channel, payload) => {
     harness.allEvents.push({ channel, payload });

@@ -3,14 +3,22 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src-renderer/src/app/App';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
 import { fail, ok } from '../support/fake-api';
-import { appState, countries, demoProfile, noProfileState, port, portsAnswer, profile, settingsView } from '../support/fixtures';
+import {
+  appState,
+  countries,
+  demoProfile,
+  noProfileState,
+  port,
+  profile,
+  settingsView,
+} from '../support/fixtures';
 import { settle, useFakeApi } from '../support/renderer-test-kit';
 
 describe('App', () => {
   const fake = useFakeApi(() => ({
     'app:getState': () => ok(appState()),
     'settings:get': () => ok(settingsView()),
-    'ports:list': () => ok(portsAnswer([port()])),
+    'ports:list': () => ok([port()]),
     'catalog:countries': () => ok(countries()),
   }));
 
@@ -90,7 +98,6 @@ describe('App', () => {
       ok(appState({ activeProfile: demoProfile(), demo: { running: true } })),
     );
     fake.current.handle('demo:stop', () => ok(noProfileState()));
-    fake.current.handle('ports:list', () => ok(portsAnswer([port()], { profileId: 'prof_demo' })));
     render(<App />);
     const banner = await screen.findByTestId('demo-banner');
     expect(banner.textContent).toMatch(/Demo mode/);
@@ -219,9 +226,7 @@ describe('App', () => {
     await screen.findByText('Sneaker drops LA');
     await act(() => useCatalogStore.getState().loadCountries('all'));
     expect(useCatalogStore.getState().countries.all?.status).toBe('ready');
-    fake.current.handle('ports:list', () =>
-      ok(portsAnswer([port({ id: 'port_other', label: 'Other account port' })], { profileId: 'prof_other' })),
-    );
+    fake.current.handle('ports:list', () => ok([port({ id: 'port_other', label: 'Other account port' })]));
     act(() =>
       fake.current.emitState(appState({ activeProfile: profile({ id: 'prof_other', name: 'Other' }) })),
     );

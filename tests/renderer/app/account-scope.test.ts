@@ -6,16 +6,16 @@ import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-st
 import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
 import { deferred, ok } from '../support/fake-api';
-import { appState, countries, port, portsAnswer, profile, subscription, subscriptionsAnswer, topUp, topUpPage, topUpsAnswer } from '../support/fixtures';
+import { appState, countries, port, profile, subscription, topUp, topUpPage } from '../support/fixtures';
 import { useFakeApi } from '../support/renderer-test-kit';
 
 const ACCOUNT_STORES = [usePortsStore, useSubscriptionsStore, useTopUpsStore, useCatalogStore] as const;
 
 describe('account scope', () => {
   const fake = useFakeApi(() => ({
-    'ports:list': () => ok(portsAnswer([port()])),
-    'subscriptions:list': () => ok(subscriptionsAnswer([subscription()])),
-    'topups:list': () => ok(topUpsAnswer(topUpPage([topUp()]))),
+    'ports:list': () => ok([port()]),
+    'subscriptions:list': () => ok([subscription()]),
+    'topups:list': () => ok(topUpPage([topUp()])),
     'catalog:countries': () => ok(countries()),
   }));
 

@@ -4,29 +4,16 @@ import type {
   Coin,
   Country,
   State,
-  SubUser,
   Subscription,
   TopUp,
   TopUpPage,
 } from '../../../src-shared/api-types';
 import type {
   AppState,
-  CatalogNames,
   ConnectionTestResult,
-  PortsListView,
   ProfileSummary,
   SettingsView,
-  SubscriptionsListView,
-  SubUsersListView,
-  TopUpsListView,
 } from '../../../src-shared/contract';
-import { portsListView, toPortRow } from '../../../src-main/core/ports/port-rows';
-import {
-  subscriptionsListView,
-  subUsersListView,
-  toSubscriptionRow,
-  toSubUserRow,
-} from '../../../src-main/core/subscriptions/subscription-rows';
 import { defaultSettings } from '../../../src-main/core/settings/settings-schema';
 import { toSettingsView } from '../../../src-main/core/settings/settings-service';
 import type { MobilePortView } from '../../../src-shared/contract';
@@ -264,69 +251,3 @@ export const topUpPage = (data: TopUp[], page = 1, totalPages = 1, total = data.
   data,
   pagination: { page, perPage: 20, total, totalPages },
 });
-
-/** When main last read the lists in these answers (the tests' fixed time). */
-export const LIST_AS_OF = '2026-03-10T12:00:00.000Z';
-
-/** `ports:list`'s answer for these ports: rows as main packs them (`src-main/core/ports/port-rows.ts`). */
-export function portsAnswer(
-  ports: MobilePortView[],
-  options: { profileId?: string; asOf?: string; revalidating?: boolean } = {},
-): PortsListView {
-  return portsListView(options.profileId ?? 'prof_work', {
-    value: ports.map(toPortRow),
-    asOf: Date.parse(options.asOf ?? LIST_AS_OF),
-    revalidating: options.revalidating ?? false,
-  });
-}
-
-/** `subscriptions:list`'s answer: the subscriptions without their passwords. */
-export function subscriptionsAnswer(
-  subscriptions: Subscription[],
-  options: { profileId?: string; revalidating?: boolean } = {},
-): SubscriptionsListView {
-  return subscriptionsListView(
-    options.profileId ?? 'prof_work',
-    {
-      value: subscriptions.map(toSubscriptionRow),
-      asOf: Date.parse(LIST_AS_OF),
-      revalidating: options.revalidating ?? false,
-    },
-    undefined,
-  );
-}
-
-/** `subscriptions:subUsers`' answer for these sub-users, as main packs it. */
-export function subUsersAnswer(
-  subscriptionId: string,
-  subUsers: SubUser[],
-  limit: number | null = 20,
-  profileId = 'prof_work',
-): SubUsersListView {
-  return subUsersListView(profileId, subscriptionId, {
-    value: { rows: subUsers.map(toSubUserRow), limit },
-    asOf: Date.parse(LIST_AS_OF),
-    revalidating: false,
-  });
-}
-
-/** `topups:list`'s answer for a page. */
-export const topUpsAnswer = (page: TopUpPage, profileId = 'prof_work'): TopUpsListView => ({
-  ...page,
-  profileId,
-  asOf: LIST_AS_OF,
-  revalidating: false,
-});
-
-/** `catalog:names`' answer for these countries and their cities. */
-export function namesAnswer(list: Country[], citiesByCountry: Record<string, City[]> = {}): CatalogNames {
-  return {
-    countries: Object.fromEntries(list.map((item) => [item.code, item.name])),
-    cities: Object.fromEntries(
-      Object.entries(citiesByCountry).map(([code, items]) => [
-        code,
-        Object.fromEntries(items.map((city) => [city.id, city.name])),
-      ]),
-    ),
-  };
-}

@@ -26,8 +26,6 @@ const STORES = [
 /** Back to each store's first state: stores are module singletons shared by the tests of a file. */
 export function resetStores(): void {
   for (const store of STORES) {
-    // A store's own reset also forgets what its lists asked (module state beside the store's).
-    (store.getState() as { reset?: () => void }).reset?.();
     (store as { setState: (state: unknown, replace: true) => void; getInitialState: () => unknown }).setState(
       (store as { getInitialState: () => unknown }).getInitialState(),
       true,

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppState, InitialState, IpcError, SnapshotScreen } from '../../../../src-shared/contract';
+import type { AppState, IpcError } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { downloadInBrowser, type TextFile } from '../../shared/browser-download';
 import { safeFileName } from '../../shared/file-name';
@@ -23,11 +23,7 @@ interface AppStore {
   /** Last failure of a shell action (dismiss, check, leave demo), shown in the status area. */
   actionError: IpcError | null;
   checking: boolean;
-  /**
-   * Reads the app state; with `screen` (the one the window opens on), main's list of it comes along
-   * (answered with the state; null when the read failed).
-   */
-  load: (screen?: SnapshotScreen) => Promise<InitialState | null>;
+  load: () => Promise<void>;
   /**
    * The event bridge could not subscribe to main's events. The app still reads, but it cannot follow
    * changes made elsewhere: said in the status bar.
@@ -54,16 +50,11 @@ export const useAppStore = create<AppStore>()((set, get) => ({
   actionError: null,
   checking: false,
 
-  load: async (screen) => {
+  load: async () => {
     set({ loadError: null });
-    const result = await callApi((api) => api.app.getState(screen ? { screen } : undefined));
-    if (!result.ok) {
-      set({ loadError: result.error });
-      return null;
-    }
-    const { snapshots: _snapshots, ...state } = result.value;
-    get().applyState(state);
-    return result.value;
+    const result = await callApi((api) => api.app.getState());
+    if (result.ok) get().applyState(result.value);
+    else set({ loadError: result.error });
   },
 
   listenFailed: (error) =>
@@ -121,15 +112,6 @@ export const useAppStore = create<AppStore>()((set, get) => ({
       : { status: 'cancelled' };
   },
 }));
-
-/**
- * Whether `profileId` is the active profile as far as the window knows: an answer or event for
- * another profile is dropped (the account guard). Before the first state nothing is known to differ.
- */
-export function isActiveProfile(profileId: string): boolean {
-  const state = useAppStore.getState().state;
-  return state === null || state.activeProfile?.id === profileId;
-}
 
 /** Identifies the account whose data the screens show; account data is dropped when it changes. */
 export function accountKey(state: AppState | null): string | null {

@@ -1,6 +1,5 @@
 import { create } from 'zustand';
 import type { Asn, Carrier, City, Coin, Country, State } from '../../../../src-shared/api-types';
-import type { CatalogNames } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, inMap, type LoadableSlice } from '../../shared/loadable-slice';
@@ -32,8 +31,6 @@ interface CatalogStore {
   asns: Record<string, Loadable<Asn[]>>;
   carriers: Record<string, Loadable<Carrier[]>>;
   coins: Loadable<Coin[]>;
-  /** Names of countries and cities for lists (`catalog:names`): one call, from main's cache. */
-  names: Loadable<CatalogNames>;
 
   setView: (view: CatalogView) => void;
   setProduct: (product: ProductFilter) => void;
@@ -48,11 +45,6 @@ interface CatalogStore {
   loadAsns: (countryCode: string, force?: boolean) => Promise<void>;
   loadCarriers: (countryCode: string, force?: boolean) => Promise<void>;
   loadCoins: (force?: boolean) => Promise<void>;
-  /**
-   * The names lists show; `countryCodes` are countries whose cities a list needs: asked for once
-   * each when the names have none of them.
-   */
-  loadNames: (countryCodes?: readonly string[]) => Promise<void>;
   reset: () => void;
 }
 
@@ -66,12 +58,8 @@ const empty = () => ({
   asns: {},
   carriers: {},
   coins: idle<Coin[]>(),
-  names: idle<CatalogNames>(),
   selectedCountry: null,
 });
-
-/** Countries whose cities were asked for by name (not asked again, even when the catalog has none). */
-const askedCities = new Set<string>();
 
 export const useCatalogStore = create<CatalogStore>()((set) => ({
   view: 'countries',
@@ -95,34 +83,12 @@ export const useCatalogStore = create<CatalogStore>()((set) => ({
   loadAsns: (countryCode, force = false) => catalogLists.asns.load([countryCode], force),
   loadCarriers: (countryCode, force = false) => catalogLists.carriers.load([countryCode], force),
   loadCoins: (force = false) => catalogLists.coins.load([], force),
-  loadNames: async (countryCodes = []) => {
-    const missing = countryCodes.filter((code) => !askedCities.has(code));
-    for (const code of missing) askedCities.add(code);
-    const loaded = useCatalogStore.getState().names.status !== 'idle';
-    if (missing.length === 0 && loaded) return;
-    await catalogNames.load([missing], missing.length > 0);
-  },
 
   reset: () => {
     for (const list of Object.values(catalogLists)) list.forget();
-    catalogNames.forget();
-    askedCities.clear();
     set(empty());
   },
 }));
-
-/** One slice for the names: a load with new countries replaces the names with main's fuller answer. */
-const catalogNames: LoadableSlice<CatalogStore, CatalogNames, [readonly string[]]> = createLoadableSlice(
-  useCatalogStore,
-  {
-    place: inField<CatalogStore, CatalogNames>('names'),
-    supersede: true,
-    fetch: (countryCodes) =>
-      callApi((api) =>
-        api.catalog.names(countryCodes.length > 0 ? { countryCodes: [...countryCodes] } : undefined),
-      ),
-  },
-);
 
 const byCountry = (countryCode: string) => countryCode;
 

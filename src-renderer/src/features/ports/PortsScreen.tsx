@@ -1,8 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
-import type { PortRow, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
+import type { MobilePortView, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
-import { ListAge } from '../../shared/components/ListAge';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
@@ -10,7 +9,7 @@ import { Time } from '../../shared/components/Time';
 import { TestAllResults } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import { NextRun } from './NextRun';
-import { PortDetailScreen } from './PortDetailScreen';
+import { PortDetail } from './PortDetail';
 import { type PlaceNames, usePlaceNames } from './place-names';
 import { usePorts } from './ports-hooks';
 import { usePortsStore } from './ports-store';
@@ -38,7 +37,7 @@ function nextRunSortValue(schedules: ScheduleIndex, portId: string): number | nu
   return at && !schedules.paused ? Date.parse(at) : null;
 }
 
-export function rotationText(port: Pick<PortRow, 'rotation'>): string {
+export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
   if (port.rotation.mode === 'manual') return 'Manual';
   if (port.rotation.mode === 'interval')
     return port.rotation.intervalMinutes === null
@@ -51,7 +50,7 @@ function portColumns(
   places: PlaceNames,
   schedules: ScheduleIndex,
   open: (id: string) => void,
-): DataColumn<PortRow>[] {
+): DataColumn<MobilePortView>[] {
   return [
     {
       id: 'label',
@@ -142,7 +141,7 @@ function portColumns(
   ];
 }
 
-function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames }) {
+function PortsTable({ ports, places }: { ports: MobilePortView[]; places: PlaceNames }) {
   const open = usePortsStore((state) => state.open);
   const selected = usePortsStore((state) => state.selected);
   const setSelected = usePortsStore((state) => state.setSelected);
@@ -152,7 +151,7 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
   const [scheduling, setScheduling] = useState(false);
   const columns = useMemo(() => portColumns(places, schedules, open), [places, schedules, open]);
   const searchText = useCallback(
-    (port: PortRow) =>
+    (port: MobilePortView) =>
       [
         port.label,
         port.id,
@@ -218,7 +217,7 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
 }
 
 /** The test-all targets, rebuilt only when the list changes (not on every store update). */
-function PortsTestAll({ ports }: { ports: PortRow[] }) {
+function PortsTestAll({ ports }: { ports: MobilePortView[] }) {
   const targets = useMemo(
     () =>
       ports.map((port) => ({
@@ -230,9 +229,9 @@ function PortsTestAll({ ports }: { ports: PortRow[] }) {
   return <TestAll what="ports" targets={targets} />;
 }
 
-const portKey = (port: PortRow) => port.id;
+const portKey = (port: MobilePortView) => port.id;
 
-const NO_PORTS: PortRow[] = [];
+const NO_PORTS: MobilePortView[] = [];
 
 export function PortsScreen() {
   // Asked for as the screen opens, before the ports (effects run in order): main answers schedules
@@ -247,16 +246,14 @@ export function PortsScreen() {
   const ports = loadable?.data ?? NO_PORTS;
   const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));
   const openPortId = usePortsStore((state) => state.openPortId);
-  const portsAge = usePortsStore((state) => state.portsAge);
   const openPort = openPortId ? loadable?.data?.find((port) => port.id === openPortId) : undefined;
-  if (openPort) return <PortDetailScreen row={openPort} />;
+  if (openPort) return <PortDetail port={openPort} />;
   return (
     <Screen
       title="Ports"
       description="Dedicated 4G/5G mobile ports: their exit IP, location and rotation."
       actions={
         <>
-          <ListAge age={portsAge} />
           <PauseSchedulesToggle />
           <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="ports" />
         </>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
-import type { CatalogNames } from '../../../../src-shared/contract';
-import { useCatalogStore } from '../catalog/catalog-store';
+import type { City, Country } from '../../../../src-shared/api-types';
+import { citiesKey, useCatalogStore } from '../catalog/catalog-store';
 
 type CatalogState = ReturnType<typeof useCatalogStore.getState>;
 
@@ -21,29 +21,25 @@ export interface PlaceNames {
 }
 
 /**
- * Country and city names from the public catalog for the countries the ports are in, from one call
- * (`catalog:names`, answered from main's catalog cache; asked for when the Ports navigation starts).
- * Countries whose cities the names lack are asked for once. Ids are shown, readable, while the names
- * load or when the catalog does not know a place.
+ * Country and city names from the public catalog for the countries the ports are in: the countries
+ * once, each country's cities once (the catalog store caches them per account). Ids are shown,
+ * readable, while the catalog loads or when it does not know a place.
  */
 export function usePlaceNames(countryCodes: readonly string[]): PlaceNames {
   const key = useMemo(() => [...new Set(countryCodes)].sort().join(','), [countryCodes]);
   const codes = useMemo(() => (key ? key.split(',') : []), [key]);
-  const names = useCatalogStore((state: CatalogState) => state.names);
   useEffect(() => {
     const store = useCatalogStore.getState();
-    if (names.status === 'idle') {
-      void store.loadNames(codes);
-      return;
-    }
-    if (names.status !== 'ready' || !names.data) return;
-    const missing = codes.filter((code) => names.data?.cities[code] === undefined);
-    if (missing.length > 0) void store.loadNames(missing);
-  }, [codes, names]);
-  // The names these places read as, as text: the screen renders again, and the rows' `PlaceNames` is
-  // rebuilt, only when that text changes. A loading flag, or an answer that names nothing new for
-  // these countries, re-renders nothing (each such commit re-rendered the 1,000-port screen).
-  const namesText = useMemo(() => namesTextOf(codes, names.data), [codes, names.data]);
+    void store.loadCountries('all');
+    for (const code of codes) void store.loadCities(code, 'all');
+  }, [codes]);
+  // The names these places read as, as text, read straight from the catalog store: the screen renders
+  // again, and the rows' `PlaceNames` is rebuilt, only when that text changes. A loading flag, another
+  // country's list, or an answer that names nothing new (the countries when only ids were known, a
+  // city list without these cities) re-renders nothing: each did a commit of the 1,000-port screen
+  // (22 ms each of the list benchmark's cold click, every row with it).
+  const namesTextOf = useMemo(() => namesTextSelector(codes), [codes]);
+  const namesText = useCatalogStore(namesTextOf);
   return useMemo(() => placeNames(JSON.parse(namesText) as KnownNames), [namesText]);
 }
 
@@ -51,14 +47,6 @@ export function usePlaceNames(countryCodes: readonly string[]): PlaceNames {
 interface KnownNames {
   countries: [string, string | null][];
   cities: [string, [string, string][]][];
-}
-
-function namesTextOf(codes: readonly string[], names: CatalogNames | null): string {
-  const known: KnownNames = {
-    countries: codes.map((code) => [code, names?.countries[code] ?? null]),
-    cities: codes.map((code) => [code, Object.entries(names?.cities[code] ?? {})]),
-  };
-  return JSON.stringify(known);
 }
 
 function placeNames(known: KnownNames): PlaceNames {
@@ -82,5 +70,26 @@ function placeNames(known: KnownNames): PlaceNames {
       }
       return text;
     },
+  };
+}
+
+/** A store selector: the names of `codes`' countries and their cities as text, kept while its inputs are. */
+function namesTextSelector(codes: readonly string[]): (state: CatalogState) => string {
+  let last: { countries: Country[] | null; lists: (City[] | null)[]; text: string } | null = null;
+  return (state: CatalogState) => {
+    const countries = state.countries.all?.data ?? null;
+    const lists = codes.map((code) => state.cities[citiesKey(code, 'all')]?.data ?? null);
+    if (last?.countries === countries && lists.every((list, index) => list === last?.lists[index]))
+      return last.text;
+    const countryNames = new Map((countries ?? []).map((country) => [country.code, country.name]));
+    const known: KnownNames = {
+      countries: codes.map((code) => [code, countryNames.get(code) ?? null]),
+      cities: codes.map((code, index) => [
+        code,
+        (lists[index] ?? []).map((city): [string, string] => [city.id, city.name]),
+      ]),
+    };
+    last = { countries, lists, text: JSON.stringify(known) };
+    return last.text;
   };
 }

@@ -5,11 +5,7 @@ import type {
   IpcResult,
   IpHistoryExport,
   IpHistoryView,
-  ListFreshness,
   MobilePortView,
-  PortRow,
-  PortRowValues,
-  PortsListView,
   PortsRotation,
   RelocationProgress,
   RotationReceipt,
@@ -22,8 +18,6 @@ import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
-import { rowsOfTable } from '../../shared/wire-table';
-import { isActiveProfile } from '../app/app-store';
 
 /**
  * One port's rotation as the screens show it: in progress (5-15 s), its receipt, or why it failed.
@@ -49,17 +43,9 @@ export interface ScheduleInput {
   staggerSeconds: number;
 }
 
-/** How old the list on screen is: main answers from its last read and may be reading it again. */
-export type ListAge = Pick<ListFreshness, 'asOf' | 'revalidating'>;
-
 /** Mobile ports of the active account, their rotations, relocations, IP history and usage. */
 interface PortsStore {
-  /** The list as rows (no secrets); the detail reads the whole port (`details`). */
-  ports: Loadable<PortRow[]>;
-  /** When main read the list on screen from the service, and whether it is reading it again. */
-  portsAge: ListAge | null;
-  /** Whole ports (credentials included) of the details opened, by id (`ports:get`). */
-  details: Record<string, Loadable<MobilePortView>>;
+  ports: Loadable<MobilePortView[]>;
   /** The port whose detail is open. */
   openPortId: string | null;
   selected: Set<string>;
@@ -74,21 +60,10 @@ interface PortsStore {
   scheduleRuns: Record<string, Loadable<ScheduleRun[]>>;
 
   load: (force?: boolean) => Promise<void>;
-  /** The list main sent in the window's first state (`app:getState`'s snapshot), before anyone asked. */
-  seed: (view: PortsListView) => void;
-  loadDetail: (portId: string, force?: boolean) => Promise<void>;
   /** Loads the list again if it was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
-  /**
-   * Ports that main says changed (`ports:changed`): replaced in place (in the list and in an open
-   * detail), new ones added at the end, `removed` ones dropped; `asOf` after main read the whole list.
-   */
-  applyChanges: (
-    changed: PortRow[],
-    relocations?: RelocationProgress[],
-    removed?: readonly string[],
-    asOf?: string,
-  ) => void;
+  /** Ports that main says changed (`ports:changed`): replaced in place, new ones added at the end. */
+  applyChanges: (changed: MobilePortView[], relocations?: RelocationProgress[]) => void;
   /** `ports:rotation`: a rotation started or ended, whoever started it (tray, schedule, another window). */
   applyRotation: (event: PortsRotation) => void;
   open: (portId: string | null) => void;
@@ -135,9 +110,7 @@ interface PortsStore {
 
 /** The state of a store with no account behind it: also what `reset` goes back to. */
 const empty = () => ({
-  ports: idle<PortRow[]>(),
-  portsAge: null,
-  details: {},
+  ports: idle<MobilePortView[]>(),
   openPortId: null,
   selected: new Set<string>(),
   rotations: {},
@@ -154,91 +127,10 @@ const retryAtOf = (error: IpcError, now: number) =>
   error.retryAfterMs === undefined ? null : now + error.retryAfterMs;
 
 /** The port as the receipt left it, until main's own `ports:changed` arrives. */
-function withReceipt<T extends PortRow>(list: T[], receipt: RotationReceipt): T[] {
+function withReceipt(list: MobilePortView[], receipt: RotationReceipt): MobilePortView[] {
   return list.map((port) =>
     port.id === receipt.portId ? { ...port, currentIp: receipt.ip, ipChangedAt: receipt.finishedAt } : port,
   );
-}
-
-/** What the list shows of a whole port (a write's answer). */
-export function rowOf(port: MobilePortView | PortRow): PortRow {
-  return {
-    id: port.id,
-    label: port.label,
-    status: port.status,
-    country: port.country,
-    city: port.city,
-    carrierName: port.carrierName,
-    networkType: port.networkType,
-    currentIp: port.currentIp,
-    ipChangedAt: port.ipChangedAt,
-    expiresAt: port.expiresAt,
-    rotation: port.rotation,
-  };
-}
-
-/** `manual` and the few interval settings are shared objects: 1,000 rows make a handful of them. */
-const rotations = new Map<string, PortRow['rotation']>();
-function rotationOf(mode: string, minutes: number | null): PortRow['rotation'] {
-  const key = `${mode}|${minutes ?? ''}`;
-  let rotation = rotations.get(key);
-  if (!rotation) {
-    rotation = { mode, intervalMinutes: minutes };
-    rotations.set(key, rotation);
-  }
-  return rotation;
-}
-
-const PORT_COLUMNS = [
-  'id',
-  'label',
-  'status',
-  'country',
-  'city',
-  'carrierName',
-  'networkType',
-  'currentIp',
-  'ipChangedAt',
-  'expiresAt',
-  'rotationMode',
-  'rotationMinutes',
-] as const;
-
-const rowOfValues = ([
-  id,
-  label,
-  status,
-  country,
-  city,
-  carrierName,
-  networkType,
-  currentIp,
-  ipChangedAt,
-  expiresAt,
-  rotationMode,
-  rotationMinutes,
-]: PortRowValues): PortRow => ({
-  id,
-  label,
-  status,
-  country,
-  city,
-  carrierName,
-  networkType,
-  currentIp,
-  ipChangedAt,
-  expiresAt,
-  rotation: rotationOf(rotationMode, rotationMinutes),
-});
-
-/** `ports:list`'s table as rows. */
-export function portRows(view: PortsListView): PortRow[] {
-  return rowsOfTable(view, PORT_COLUMNS, rowOfValues);
-}
-
-/** The list with a few rows replaced (changes or a whole port a write answered), the rest kept as they are. */
-function withRows(list: PortRow[], changed: readonly (PortRow | MobilePortView)[]): PortRow[] {
-  return mergeById(list, changed.map(rowOf));
 }
 
 export const usePortsStore = create<PortsStore>()((set, get) => {
@@ -247,7 +139,6 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
   const finished = (receipt: RotationReceipt) => {
     setRotation(receipt.portId, { phase: 'done', receipt, error: null, retryAt: null });
     portsList.updateLoaded((list) => withReceipt(list, receipt));
-    portDetails.updateLoaded((port, [id]) => (id === receipt.portId ? withReceipt([port], receipt)[0]! : port));
   };
   const failed = (portId: string, error: IpcError) =>
     setRotation(portId, { phase: 'failed', receipt: null, error, retryAt: retryAtOf(error, Date.now()) });
@@ -259,10 +150,7 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       retryAt: null,
     });
   const merged = (result: IpcResult<MobilePortView>) => {
-    if (result.ok) {
-      portsList.updateLoaded((list) => withRows(list, [result.value]));
-      portDetails.updateLoaded((port, [id]) => (id === result.value.id ? result.value : port));
-    }
+    if (result.ok) portsList.updateLoaded((list) => mergeById(list, [result.value]));
     return result;
   };
   /** A run log on screen is read again when a run may have been added (only logs already read). */
@@ -278,12 +166,6 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
   return {
     ...empty(),
     load: (force = false) => portsList.load([], force),
-    seed: (view) => {
-      if (!isActiveProfile(view.profileId)) return;
-      portsList.seed([], portRows(view));
-      set({ portsAge: { asOf: view.asOf, revalidating: view.revalidating } });
-    },
-    loadDetail: (portId, force = false) => portDetails.load([portId], force),
     reloadLoaded: async () => {
       // Relocation progress pushed while the socket was down was lost too; only worth asking for
       // when the ports were on screen.
@@ -296,19 +178,8 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
         traySlice.reloadLoaded(),
       ]);
     },
-    applyChanges: (changed, relocations, removed, asOf) => {
-      const gone = new Set(removed ?? []);
-      portsList.updateLoaded((list) => {
-        const kept = gone.size > 0 ? list.filter((port) => !gone.has(port.id)) : list;
-        return withRows(kept, changed);
-      });
-      // A detail keeps its credentials: only what the list shows of it changes.
-      const byId = new Map(changed.map((row) => [row.id, row]));
-      portDetails.updateLoaded((port, [id]) => {
-        const row = byId.get(id);
-        return row ? { ...port, ...row } : port;
-      });
-      if (asOf !== undefined) set({ portsAge: { asOf, revalidating: false } });
+    applyChanges: (changed, relocations) => {
+      portsList.updateLoaded((list) => mergeById(list, changed));
       if (relocations?.length)
         set((current) => ({
           relocations: {
@@ -406,7 +277,6 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     reset: () => {
       for (const slice of [
         portsList,
-        portDetails,
         historyList,
         usageList,
         receiptsList,
@@ -420,35 +290,10 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
   };
 });
 
-/**
- * The list, from main's snapshot at once (main reads the service again behind it and sends what
- * changed as `ports:changed`); a forced load (Refresh, Retry, a reconnect) waits for the service. An
- * answer for a profile that is no longer the active one is dropped.
- */
-async function readPorts(fresh: boolean): Promise<IpcResult<PortRow[]> | null> {
-  const result = await callApi((api) => api.ports.list(fresh ? { fresh } : undefined));
-  if (!result.ok) return result;
-  if (!isActiveProfile(result.value.profileId)) return null;
-  const { asOf, revalidating } = result.value;
-  usePortsStore.setState({ portsAge: { asOf, revalidating } });
-  return { ok: true, value: portRows(result.value) };
-}
-
-export const portsList: LoadableSlice<PortsStore, PortRow[], []> = createLoadableSlice(usePortsStore, {
-  place: inField<PortsStore, PortRow[]>('ports'),
-  fetch: () => readPorts(false),
-  fetchForced: () => readPorts(true),
+export const portsList: LoadableSlice<PortsStore, MobilePortView[], []> = createLoadableSlice(usePortsStore, {
+  place: inField<PortsStore, MobilePortView[]>('ports'),
+  fetch: () => callApi((api) => api.ports.list()),
 });
-
-export const portDetails: LoadableSlice<PortsStore, MobilePortView, [string]> = createLoadableSlice(
-  usePortsStore,
-  {
-    place: inMap<PortsStore, MobilePortView>('details'),
-    key: (portId) => portId,
-    supersede: true,
-    fetch: (portId) => callApi((api) => api.ports.get({ portId })),
-  },
-);
 
 export const historyKey = (portId: string, page: number) => `${portId}|${page}`;
 export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, number]> = createLoadableSlice(

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { SubscriptionRow } from '../../../../src-shared/contract';
+import type { Subscription } from '../../../../src-shared/api-types';
 import type { AlertKindName, SettingsView, TrafficThresholdView } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
@@ -114,8 +114,8 @@ function AlertKinds({ alerts }: { alerts: Alerts }) {
 /** The active profile's subscriptions, to choose from; ids saved earlier stay listed even when absent. */
 interface SubscriptionChoices {
   /** Null while they are read (or when reading them failed). */
-  subscriptions: SubscriptionRow[] | null;
-  loadable: Loadable<SubscriptionRow[]> | undefined;
+  subscriptions: Subscription[] | null;
+  loadable: Loadable<Subscription[]> | undefined;
   retry: () => void;
   /** Said when there is nothing to choose from. */
   none: string;
@@ -139,7 +139,7 @@ const NO_PROFILE: SubscriptionChoices = {
   none: 'No active profile: add or choose one to pick among its subscriptions.',
 };
 
-function subscriptionName(subscriptions: readonly SubscriptionRow[] | null, id: string): string {
+function subscriptionName(subscriptions: readonly Subscription[] | null, id: string): string {
   return subscriptions?.find((sub) => sub.id === id)?.label ?? id;
 }
 
@@ -147,7 +147,7 @@ function SubscriptionsLoading({
   loadable,
   retry,
 }: {
-  loadable: Loadable<SubscriptionRow[]> | undefined;
+  loadable: Loadable<Subscription[]> | undefined;
   retry: () => void;
 }) {
   if (loadable?.error) {

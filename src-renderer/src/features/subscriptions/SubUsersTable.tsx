@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { Subscription } from '../../../../src-shared/api-types';
-import type { SubUserRow } from '../../../../src-shared/contract';
+import type { SubUser, Subscription } from '../../../../src-shared/api-types';
 import type { CredentialFormat, IpcError } from '../../../../src-shared/contract';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
@@ -18,19 +17,19 @@ type Panel =
   | { kind: 'none' }
   | { kind: 'create' }
   | { kind: 'bulk' }
-  | { kind: 'edit'; subUser: SubUserRow }
-  | { kind: 'delete'; subUser: SubUserRow };
+  | { kind: 'edit'; subUser: SubUser }
+  | { kind: 'delete'; subUser: SubUser };
 
 // Stable, so that the table's memoised keys survive re-renders.
-const subUserKey = (s: SubUserRow) => s.id;
-const subUserName = (s: SubUserRow) => s.label;
+const subUserKey = (s: SubUser) => s.id;
+const subUserName = (s: SubUser) => s.label;
 
 export function SubUsersTable({
   subscription,
   subUsers,
 }: {
   subscription: Subscription;
-  subUsers: SubUserRow[];
+  subUsers: SubUser[];
 }) {
   const updateSubUser = useSubscriptionsStore((store) => store.updateSubUser);
   const deleteSubUser = useSubscriptionsStore((store) => store.deleteSubUser);
@@ -69,7 +68,7 @@ export function SubUsersTable({
     setExported({ outcome, rows: result.value.rows });
   };
 
-  const columns: DataColumn<SubUserRow>[] = [
+  const columns: DataColumn<SubUser>[] = [
     { id: 'label', header: 'Label', rowHeader: true, cell: (s) => s.label },
     { id: 'username', header: 'Username', cell: (s) => <code>{s.username}</code> },
     { id: 'enabled', header: 'Enabled', cell: (s) => (s.enabled ? 'Yes' : 'No') },

@@ -225,12 +225,6 @@ function Overview({ subscription }: { subscription: Subscription }) {
 export function SubscriptionDetail({ id }: { id: string }) {
   const { loadable, retry } = useLoadable(useSubscriptionsStore, subscriptionDetails, id);
   const [tab, setTab] = useState<DetailTab>('overview');
-  const loadSubUsers = useSubscriptionsStore((store) => store.loadSubUsers);
-  // The sub-users are asked for as the tab is clicked, not once their panel has rendered.
-  const select = (next: DetailTab) => {
-    if (next === 'sub-users') void loadSubUsers(id);
-    setTab(next);
-  };
   const title = loadable?.data?.label || id;
   return (
     <Screen
@@ -240,7 +234,7 @@ export function SubscriptionDetail({ id }: { id: string }) {
     >
       <AsyncContent loadable={loadable} what="subscription" onRetry={retry} isEmpty={() => false}>
         {(subscription) => (
-          <Tabs label="Subscription" tabs={TABS} selected={tab} onSelect={select}>
+          <Tabs label="Subscription" tabs={TABS} selected={tab} onSelect={setTab}>
             {tab === 'overview' ? <Overview subscription={subscription} /> : null}
             {tab === 'sub-users' ? <SubUsersPanel subscription={subscription} /> : null}
             {tab === 'usage' ? <UsagePanel subscription={subscription} /> : null}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { SubscriptionRow } from '../../../../src-shared/contract';
+import type { Subscription } from '../../../../src-shared/api-types';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
@@ -36,7 +36,7 @@ const recentQuery = (subscriptionId: string, nowMs: number): UsageQuery => ({
  * read only for the rows on screen (the table mounts only those) and kept in the store: scrolling
  * back or opening the detail's 7-day usage asks nothing again.
  */
-function ForecastCell({ subscription, nowMs }: { subscription: SubscriptionRow; nowMs: number }) {
+function ForecastCell({ subscription, nowMs }: { subscription: Subscription; nowMs: number }) {
   const { loadable } = useLoadable(useSubscriptionsStore, usageReports, recentQuery(subscription.id, nowMs));
   if (subscription.trafficRemainingBytes <= 0) return <>{forecastText(0)}</>;
   const report = loadable?.data;
@@ -57,7 +57,7 @@ function ForecastCell({ subscription, nowMs }: { subscription: SubscriptionRow; 
 }
 
 /** A subscription's main user through the proxy test (HTTP port, no targeting). */
-const mainUserTarget = (s: SubscriptionRow): NamedTarget => ({
+const mainUserTarget = (s: Subscription): NamedTarget => ({
   target: { kind: 'subscription', subscriptionId: s.id, protocol: 'http' },
   label: s.label || s.id,
 });
@@ -70,10 +70,10 @@ const SORTS: readonly { key: SubscriptionSortKey; label: string }[] = [
   { key: 'forecast', label: 'Runs out soonest' },
 ];
 
-const subscriptionKey = (s: SubscriptionRow) => s.id;
-const subscriptionName = (s: SubscriptionRow) => s.label || s.id;
+const subscriptionKey = (s: Subscription) => s.id;
+const subscriptionName = (s: Subscription) => s.label || s.id;
 
-export function SubscriptionsList({ subscriptions }: { subscriptions: SubscriptionRow[] }) {
+export function SubscriptionsList({ subscriptions }: { subscriptions: Subscription[] }) {
   const search = useSubscriptionsStore((store) => store.search);
   const sort = useSubscriptionsStore((store) => store.sort);
   const setSearch = useSubscriptionsStore((store) => store.setSearch);
@@ -83,7 +83,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
   // Only the forecast sort needs the usage reports: other sorts do not re-sort as they arrive.
   const usage = useSubscriptionsStore((store) => (sort.key === 'forecast' ? store.usage : null));
   const forecastOf = useMemo(
-    () => (s: SubscriptionRow) => {
+    () => (s: Subscription) => {
       // The 7-day pace where it was read; rows not shown yet sort by the pace since creation.
       const report = usage?.[usageReports.key(recentQuery(s.id, nowMs))]?.data;
       const pace = report ? recentPace(report, s.createdAt, nowMs) : averagePace(s, nowMs);
@@ -100,10 +100,10 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       ),
     [subscriptions, search, sort, forecastOf],
   );
-  const columns: DataColumn<SubscriptionRow>[] = [
+  const columns: DataColumn<Subscription>[] = [
     {
       id: 'label',
-      header: 'SubscriptionRow',
+      header: 'Subscription',
       rowHeader: true,
       cell: (s) => (
         <>

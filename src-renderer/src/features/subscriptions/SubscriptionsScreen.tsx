@@ -1,7 +1,6 @@
 import { AlertsList } from '../alerts/AlertsList';
 import { SubscriptionStringTest } from '../proxy-test/SubscriptionStringTest';
 import { AsyncContent } from '../../shared/components/AsyncContent';
-import { ListAge } from '../../shared/components/ListAge';
 import { RadioGroup, type RadioOption } from '../../shared/components/RadioGroup';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
@@ -24,17 +23,13 @@ const FILTERS: readonly RadioOption<SubscriptionProductFilter>[] = [
 function SubscriptionsOverview() {
   const filter = useSubscriptionsStore((store) => store.filter);
   const setFilter = useSubscriptionsStore((store) => store.setFilter);
-  const listAge = useSubscriptionsStore((store) => store.listAge);
   const { loadable, retry: refresh } = useLoadable(useSubscriptionsStore, subscriptionLists, filter);
   return (
     <Screen
       title="Subscriptions"
       description="Traffic subscriptions billed per GB, with their usage and sub-users."
       actions={
-        <>
-          <ListAge age={listAge} />
-          <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="subscriptions" />
-        </>
+        <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="subscriptions" />
       }
     >
       <div className="toolbar">

@@ -1,5 +1,4 @@
-import type { UsageReport } from '../../../../src-shared/api-types';
-import type { SubscriptionRow } from '../../../../src-shared/contract';
+import type { Subscription, UsageReport } from '../../../../src-shared/api-types';
 
 export type SubscriptionSortKey = 'label' | 'used' | 'remaining' | 'expires' | 'forecast';
 export interface SubscriptionSort {
@@ -52,7 +51,7 @@ export function recentPace(
  * The pace the list can know without asking: traffic used since the subscription was created, per
  * day. Used only to sort rows whose last 7 days have not been read yet.
  */
-export function averagePace(subscription: SubscriptionRow, nowMs: number): number | null {
+export function averagePace(subscription: Subscription, nowMs: number): number | null {
   const created = Date.parse(subscription.createdAt);
   if (!Number.isFinite(created)) return null;
   const days = Math.max(1, (nowMs - created) / MS_PER_DAY);
@@ -62,7 +61,7 @@ export function averagePace(subscription: SubscriptionRow, nowMs: number): numbe
 const text = (value: string) => value.toLocaleLowerCase();
 
 /** Case-insensitive match on label, id, username and plan. */
-export function matchesSearch(subscription: SubscriptionRow, query: string): boolean {
+export function matchesSearch(subscription: Subscription, query: string): boolean {
   const needle = text(query.trim());
   if (needle === '') return true;
   return [subscription.label, subscription.id, subscription.username, subscription.planId].some((field) =>
@@ -79,11 +78,11 @@ function compareNullable(a: number | null, b: number | null): number {
 }
 
 export function sortSubscriptions(
-  subscriptions: readonly SubscriptionRow[],
+  subscriptions: readonly Subscription[],
   sort: SubscriptionSort,
-  forecastOf: (subscription: SubscriptionRow) => number | null,
-): SubscriptionRow[] {
-  const value = (s: SubscriptionRow): number | string | null => {
+  forecastOf: (subscription: Subscription) => number | null,
+): Subscription[] {
+  const value = (s: Subscription): number | string | null => {
     switch (sort.key) {
       case 'label':
         return text(s.label || s.id);

@@ -1,23 +1,10 @@
 import { create } from 'zustand';
 import type { SubUser, Subscription, UsageReport } from '../../../../src-shared/api-types';
-import type {
-  CallInput,
-  IpcResult,
-  RendererApi,
-  SubscriptionRow,
-  SubscriptionsListView,
-  SubUserRow,
-  SubUserRowValues,
-  SubUsersListView,
-  SubUsersView,
-} from '../../../../src-shared/contract';
+import type { CallInput, IpcResult, RendererApi, SubUsersView } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import type { Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
-import { rowsOfTable } from '../../shared/wire-table';
-import { isActiveProfile } from '../app/app-store';
-import type { ListAge } from '../ports/ports-store';
 import type { SubscriptionSort } from './subscription-list';
 
 export type SubscriptionProductFilter = 'all' | 'residential' | 'mobile-gb';
@@ -38,10 +25,7 @@ interface SubscriptionsStore {
   filter: SubscriptionProductFilter;
   search: string;
   sort: SubscriptionSort;
-  /** The lists as rows (no passwords); the detail reads the whole subscription (`details`). */
-  lists: Partial<Record<SubscriptionProductFilter, Loadable<SubscriptionRow[]>>>;
-  /** How old the lists are (main answers from its last read and may be reading it again). */
-  listAge: ListAge | null;
+  lists: Partial<Record<SubscriptionProductFilter, Loadable<Subscription[]>>>;
   details: Partial<Record<string, Loadable<Subscription>>>;
   subUsers: Partial<Record<string, Loadable<SubUsersView>>>;
   usage: Partial<Record<string, Loadable<UsageReport>>>;
@@ -49,12 +33,6 @@ interface SubscriptionsStore {
   setSearch: (search: string) => void;
   setSort: (sort: SubscriptionSort) => void;
   load: (filter: SubscriptionProductFilter, force?: boolean) => Promise<void>;
-  /** The list main sent in the window's first state (`app:getState`'s snapshot). */
-  seed: (view: SubscriptionsListView) => void;
-  /** The whole subscription (its password included) for the detail. */
-  loadDetail: (subscriptionId: string, force?: boolean) => Promise<void>;
-  /** One subscription's sub-users (asked for as the tab is clicked, before it renders). */
-  loadSubUsers: (subscriptionId: string, force?: boolean) => Promise<void>;
   /** Loads again every list that was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
   /**
@@ -62,12 +40,7 @@ interface SubscriptionsStore {
    * and detail; a new one is added to the lists whose filter it matches. `subUsers` replaces the
    * sub-user lists it names.
    */
-  applyChanges: (
-    changed: (Subscription | SubscriptionRow)[],
-    subUsers?: Record<string, SubUserRow[]>,
-    removed?: readonly string[],
-    asOf?: string,
-  ) => void;
+  applyChanges: (changed: Subscription[], subUsers?: Record<string, SubUser[]>) => void;
   update: (input: CallInput<'subscriptions:update'>) => Promise<IpcResult<Subscription>>;
   resetPassword: (subscriptionId: string) => Promise<IpcResult<Subscription>>;
   createSubUser: (input: CallInput<'subscriptions:createSubUser'>) => Promise<IpcResult<SubUser>>;
@@ -88,68 +61,13 @@ interface SubscriptionsStore {
 
 type RendererSubscriptions = RendererApi['subscriptions'];
 
-const empty = () => ({ lists: {}, listAge: null, details: {}, subUsers: {}, usage: {} });
+const empty = () => ({ lists: {}, details: {}, subUsers: {}, usage: {} });
 
-const matches = (filter: SubscriptionProductFilter, subscription: SubscriptionRow) =>
+const matches = (filter: SubscriptionProductFilter, subscription: Subscription) =>
   filter === 'all' || subscription.productId === filter;
 
-/** What the lists show of a subscription: everything but its password. */
-export function subscriptionRowOf(subscription: Subscription | SubscriptionRow): SubscriptionRow {
-  const { password: _password, ...row } = subscription as Subscription;
-  return row;
-}
-
-/** What the sub-user list shows of a sub-user (a write's answer holds its password). */
-export function subUserRowOf(subUser: SubUser | SubUserRow): SubUserRow {
-  return {
-    id: subUser.id,
-    label: subUser.label,
-    username: subUser.username,
-    trafficLimitBytes: subUser.trafficLimitBytes,
-    trafficUsedBytes: subUser.trafficUsedBytes,
-    enabled: subUser.enabled,
-    createdAt: subUser.createdAt,
-  };
-}
-
-function replaceSubUser(view: SubUsersView, subUser: SubUser | SubUserRow): SubUsersView {
-  return {
-    ...view,
-    data: mergeById(view.data, [subUserRowOf(subUser)], (current, added) => [...current, ...added]),
-  };
-}
-
-const SUB_USER_COLUMNS = [
-  'id',
-  'label',
-  'username',
-  'trafficLimitBytes',
-  'trafficUsedBytes',
-  'enabled',
-  'createdAt',
-] as const;
-
-const subUserOfValues = ([
-  id,
-  label,
-  username,
-  trafficLimitBytes,
-  trafficUsedBytes,
-  enabled,
-  createdAt,
-]: SubUserRowValues): SubUserRow => ({
-  id,
-  label,
-  username,
-  trafficLimitBytes,
-  trafficUsedBytes,
-  enabled,
-  createdAt,
-});
-
-/** `subscriptions:subUsers`' table as the view the screens read. */
-export function subUsersViewOf(view: SubUsersListView): SubUsersView {
-  return { data: rowsOfTable(view, SUB_USER_COLUMNS, subUserOfValues), limit: view.limit };
+function replaceSubUser(view: SubUsersView, subUser: SubUser): SubUsersView {
+  return { ...view, data: mergeById(view.data, [subUser], (current, added) => [...current, ...added]) };
 }
 
 export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => {
@@ -168,13 +86,6 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
     setSearch: (search) => set({ search }),
     setSort: (sort) => set({ sort }),
     load: (filter, force = false) => subscriptionLists.load([filter], force),
-    loadDetail: (subscriptionId, force = false) => subscriptionDetails.load([subscriptionId], force),
-    loadSubUsers: (subscriptionId, force = false) => subUserLists.load([subscriptionId], force),
-    seed: (view) => {
-      if (!isActiveProfile(view.profileId)) return;
-      subscriptionLists.seed(['all'], view.data);
-      set({ listAge: { asOf: view.asOf, revalidating: view.revalidating } });
-    },
     reloadLoaded: async () => {
       await Promise.all([
         subscriptionLists.reloadLoaded(),
@@ -182,21 +93,16 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
         subUserLists.reloadLoaded(),
       ]);
     },
-    applyChanges: (changed, subUsers, removed, asOf) => {
-      const rows = changed.map(subscriptionRowOf);
-      const gone = new Set(removed ?? []);
+    applyChanges: (changed, subUsers) => {
       subscriptionLists.updateLoaded((list, [filter]) =>
-        mergeById(gone.size > 0 ? list.filter((row) => !gone.has(row.id)) : list, rows, (current, added) => {
+        mergeById(list, changed, (current, added) => {
           const fitting = added.filter((subscription) => matches(filter, subscription));
           return fitting.length === 0 ? current : [...current, ...fitting];
         }),
       );
-      // A detail keeps its password unless the change is a whole subscription (a write's answer).
-      subscriptionDetails.updateLoaded((current, [id]) => {
-        const update = changed.find((subscription) => subscription.id === id);
-        return update ? { ...current, ...update } : current;
-      });
-      if (asOf !== undefined) set({ listAge: { asOf, revalidating: false } });
+      subscriptionDetails.updateLoaded(
+        (current, [id]) => changed.find((subscription) => subscription.id === id) ?? current,
+      );
       if (subUsers) {
         subUserLists.updateLoaded((view, [id]) => {
           const data = subUsers[id];
@@ -261,34 +167,15 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
 const usageInput = ({ subscriptionId, from, to, subUserId }: UsageQuery) =>
   subUserId ? { subscriptionId, from, to, subUserId } : { subscriptionId, from, to };
 
-/** Main's list at once (revalidated behind it); a forced load waits for the service; another profile's answer is dropped. */
-async function readSubscriptions(
-  filter: SubscriptionProductFilter,
-  fresh: boolean,
-): Promise<IpcResult<SubscriptionRow[]> | null> {
-  const input = {
-    ...(filter === 'all' ? {} : { productId: filter }),
-    ...(fresh ? { fresh } : {}),
-  };
-  const result = await callApi((api) =>
-    api.subscriptions.list(Object.keys(input).length > 0 ? input : undefined),
-  );
-  if (!result.ok) return result;
-  if (!isActiveProfile(result.value.profileId)) return null;
-  const { asOf, revalidating } = result.value;
-  useSubscriptionsStore.setState({ listAge: { asOf, revalidating } });
-  return { ok: true, value: result.value.data };
-}
-
 export const subscriptionLists: LoadableSlice<
   SubscriptionsStore,
-  SubscriptionRow[],
+  Subscription[],
   [SubscriptionProductFilter]
 > = createLoadableSlice(useSubscriptionsStore, {
-  place: inMap<SubscriptionsStore, SubscriptionRow[]>('lists'),
+  place: inMap<SubscriptionsStore, Subscription[]>('lists'),
   key: (filter: SubscriptionProductFilter) => filter,
-  fetch: (filter) => readSubscriptions(filter, false),
-  fetchForced: (filter) => readSubscriptions(filter, true),
+  fetch: (filter) =>
+    callApi((api) => api.subscriptions.list(filter === 'all' ? undefined : { productId: filter })),
 });
 
 export const subscriptionDetails: LoadableSlice<SubscriptionsStore, Subscription, [string]> =
@@ -298,22 +185,12 @@ export const subscriptionDetails: LoadableSlice<SubscriptionsStore, Subscription
     fetch: (subscriptionId) => callApi((api) => api.subscriptions.get({ subscriptionId })),
   });
 
-async function readSubUsers(subscriptionId: string, fresh: boolean): Promise<IpcResult<SubUsersView> | null> {
-  const result = await callApi((api) =>
-    api.subscriptions.subUsers(fresh ? { subscriptionId, fresh } : { subscriptionId }),
-  );
-  if (!result.ok) return result;
-  if (!isActiveProfile(result.value.profileId)) return null;
-  return { ok: true, value: subUsersViewOf(result.value) };
-}
-
 export const subUserLists: LoadableSlice<SubscriptionsStore, SubUsersView, [string]> = createLoadableSlice(
   useSubscriptionsStore,
   {
     place: inMap<SubscriptionsStore, SubUsersView>('subUsers'),
     key: (id: string) => id,
-    fetch: (subscriptionId) => readSubUsers(subscriptionId, false),
-    fetchForced: (subscriptionId) => readSubUsers(subscriptionId, true),
+    fetch: (subscriptionId) => callApi((api) => api.subscriptions.subUsers({ subscriptionId })),
   },
 );
 

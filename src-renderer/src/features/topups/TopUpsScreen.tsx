@@ -1,7 +1,6 @@
 import { useEffect, useId } from 'react';
 import type { TopUp } from '../../../../src-shared/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
-import { ListAge } from '../../shared/components/ListAge';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
@@ -96,7 +95,6 @@ function TopUpsTable({ topUps }: { topUps: TopUp[] }) {
 export function TopUpsScreen() {
   const query = useTopUpsStore((store) => store.query);
   const loadable = useTopUpsStore((store) => store.page);
-  const pageAge = useTopUpsStore((store) => store.pageAge);
   const setStatus = useTopUpsStore((store) => store.setStatus);
   const goToPage = useTopUpsStore((store) => store.goToPage);
   const load = useTopUpsStore((store) => store.load);
@@ -121,7 +119,6 @@ export function TopUpsScreen() {
       description="Crypto top-ups of the account balance."
       actions={
         <>
-          <ListAge age={pageAge} />
           <button type="button" className="button button--primary" onClick={startWizard}>
             Add funds
           </button>

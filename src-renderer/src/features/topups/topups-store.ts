@@ -4,9 +4,7 @@ import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
-import type { IpcResult, TopUpsListView } from '../../../../src-shared/contract';
-import { isActiveProfile, type SaveOutcome, useAppStore } from '../app/app-store';
-import type { ListAge } from '../ports/ports-store';
+import { type SaveOutcome, useAppStore } from '../app/app-store';
 
 export type TopUpStatusFilter =
   'all' | Extract<TopUpStatus, 'awaiting_payment' | 'verifying' | 'credited' | 'rejected' | 'expired'>;
@@ -28,8 +26,6 @@ export interface TopUpQuery {
 interface TopUpsStore {
   query: TopUpQuery;
   page: Loadable<TopUpPage>;
-  /** How old the page is (main answers from its last read and may be reading it again). */
-  pageAge: ListAge | null;
   /** The query `page` holds (its data may be of an older query while a new one loads). */
   loadedQuery: TopUpQuery | null;
   setStatus: (status: TopUpStatusFilter) => Promise<void>;
@@ -44,15 +40,13 @@ interface TopUpsStore {
    */
   exportCsv: () => Promise<void>;
   load: (force?: boolean) => Promise<void>;
-  /** Page 1 main sent in the window's first state (`app:getState`'s snapshot). */
-  seed: (view: TopUpsListView) => void;
   /** Loads the page again if it was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
   /**
    * Top-ups that main says changed (`topups:changed`): replaced where they are on the page, so a
    * status change shows at once; a new one is put first on page 1 when it fits the status filter.
    */
-  applyChanges: (changed: TopUp[], asOf?: string) => void;
+  applyChanges: (changed: TopUp[]) => void;
   reset: () => void;
 }
 
@@ -64,7 +58,6 @@ const empty = () => ({
   exporting: false,
   exported: null,
   page: idle<TopUpPage>(),
-  pageAge: null,
   loadedQuery: null,
 });
 
@@ -108,18 +101,9 @@ export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
     await topUpPages.load([query], force || otherQuery);
   },
 
-  seed: (view) => {
-    const { query } = get();
-    if (!isActiveProfile(view.profileId) || query.status !== 'all' || query.page !== 1) return;
-    if (view.pagination.perPage !== query.perPage) return;
-    topUpPages.seed([query], { data: view.data, pagination: view.pagination });
-    set({ pageAge: { asOf: view.asOf, revalidating: view.revalidating } });
-  },
-
   reloadLoaded: () => topUpPages.reloadLoaded(),
 
-  applyChanges: (changed, asOf) => {
-    if (asOf !== undefined) set({ pageAge: { asOf, revalidating: false } });
+  applyChanges: (changed) =>
     topUpPages.updateLoaded((page, [query]) => {
       let placedCount = 0;
       const data = mergeById(page.data, changed, (current, added) => {
@@ -136,8 +120,7 @@ export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
         data,
         pagination: { ...page.pagination, total, totalPages: Math.max(page.pagination.totalPages, pages) },
       };
-    });
-  },
+    }),
 
   reset: () => {
     topUpPages.forget();
@@ -145,29 +128,18 @@ export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
   },
 }));
 
-/** Main's page at once (revalidated behind it); a forced load waits for the service; another profile's answer is dropped. */
-async function readTopUps(query: TopUpQuery, fresh: boolean): Promise<IpcResult<TopUpPage> | null> {
-  const result = await callApi((api) =>
-    api.topups.list({
-      page: query.page,
-      perPage: query.perPage,
-      ...(query.status === 'all' ? {} : { status: query.status }),
-      ...(fresh ? { fresh } : {}),
-    }),
-  );
-  if (!result.ok) return result;
-  const { profileId, asOf, revalidating, ...page } = result.value;
-  if (!isActiveProfile(profileId)) return null;
-  useTopUpsStore.setState({ pageAge: { asOf, revalidating } });
-  return { ok: true, value: page };
-}
-
 export const topUpPages: LoadableSlice<TopUpsStore, TopUpPage, [TopUpQuery]> = createLoadableSlice(
   useTopUpsStore,
   {
     place: inField<TopUpsStore, TopUpPage>('page'),
-    fetch: (query: TopUpQuery) => readTopUps(query, false),
-    fetchForced: (query: TopUpQuery) => readTopUps(query, true),
+    fetch: (query: TopUpQuery) =>
+      callApi((api) =>
+        api.topups.list({
+          page: query.page,
+          perPage: query.perPage,
+          ...(query.status === 'all' ? {} : { status: query.status }),
+        }),
+      ),
     supersede: true,
     alongside: (_page, [query]) => ({ loadedQuery: query }),
   },

@@ -10,7 +10,7 @@ import {
   useSubscriptionsStore,
 } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { ok } from '../../support/fake-api';
-import { appState, subscription, subUsersAnswer } from '../../support/fixtures';
+import { appState, subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const alert = (overrides: Partial<AlertView> = {}): AlertView => ({
@@ -31,7 +31,7 @@ describe('alerts', () => {
     'app:getState': () => ok(appState()),
     'alerts:list': () => ok([alert()]),
     'alerts:dismiss': () => ok({ dismissed: true }),
-    'subscriptions:subUsers': () => ok(subUsersAnswer('sub_1', [], 20)),
+    'subscriptions:subUsers': () => ok({ data: [], limit: 20 }),
   }));
   // The alerts store is not in the shared kit's list of stores: reset it here.
   beforeEach(() => useAlertsStore.setState(useAlertsStore.getInitialState(), true));

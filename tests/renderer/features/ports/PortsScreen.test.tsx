@@ -2,13 +2,13 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortsScreen, rotationText } from '../../../../src-renderer/src/features/ports/PortsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { cities, countries, port, portsAnswer } from '../../support/fixtures';
+import { cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Ports screen', () => {
   const fake = useFakeApi(() => ({
     'ports:list': () =>
-      ok(portsAnswer([
+      ok([
         port(),
         port({
           id: 'port_2',
@@ -20,7 +20,7 @@ describe('Ports screen', () => {
           networkType: '4G',
           rotation: { mode: 'manual', intervalMinutes: null },
         }),
-      ])),
+      ]),
     'catalog:countries': () => ok(countries()),
     // A name the id does not spell, so the test sees the catalog's name and not a prettified id.
     'catalog:cities': ({ countryCode }) =>
@@ -60,7 +60,7 @@ describe('Ports screen', () => {
   it('refreshes on request and says when there are no ports', async () => {
     render(<PortsScreen />);
     await screen.findByRole('table', { name: 'Mobile ports' });
-    fake.current.handle('ports:list', () => ok(portsAnswer([])));
+    fake.current.handle('ports:list', () => ok([]));
     fireEvent.click(screen.getByRole('button', { name: 'Refresh ports' }));
     expect(await screen.findByText('This account has no mobile ports yet.')).toBeTruthy();
     expect(fake.current.callsTo('ports:list')).toHaveLength(2);
@@ -96,11 +96,11 @@ describe('Ports list: search, selection and rotation', () => {
   });
   const fake = useFakeApi(() => ({
     'ports:list': () =>
-      ok(portsAnswer([
+      ok([
         port(),
         port({ id: 'port_2', label: 'Berlin', country: 'DE', city: null }),
         port({ id: 'port_3', label: 'Paris' }),
-      ])),
+      ]),
     'catalog:countries': () => ok(countries()),
     'catalog:cities': () => ok([]),
     'ports:rotateMany': ({ portIds }) =>

@@ -4,7 +4,7 @@ import type { CallInput, SettingsView } from '../../../../src-shared/contract';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { appState, noProfileState, profile, settingsView, subscription, subscriptionsAnswer } from '../../support/fixtures';
+import { appState, noProfileState, profile, settingsView, subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 type Update = CallInput<'settings:update'>;
@@ -30,10 +30,10 @@ describe('Settings screen: polling, alerts and the proxy test', () => {
         return ok(current);
       },
       'subscriptions:list': () =>
-        ok(subscriptionsAnswer([
+        ok([
           subscription(),
           subscription({ id: 'sub_2', label: 'Scraping', productId: 'mobile-gb', subUserCount: 0 }),
-        ])),
+        ]),
     };
   });
 

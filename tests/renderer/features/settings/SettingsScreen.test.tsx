@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { appState, demoProfile, noProfileState, passedTest, profile, settingsView, subscription, subscriptionsAnswer } from '../../support/fixtures';
+import {
+  appState,
+  demoProfile,
+  noProfileState,
+  passedTest,
+  profile,
+  settingsView,
+  subscription,
+} from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const work = profile();
@@ -19,7 +27,7 @@ describe('Settings screen', () => {
   const fake = useFakeApi(() => ({
     'settings:get': () => ok(settingsView()),
     'subscriptions:list': () =>
-      ok(subscriptionsAnswer([subscription(), subscription({ id: 'sub_2', label: 'Scraping', subUserCount: 0 })])),
+      ok([subscription(), subscription({ id: 'sub_2', label: 'Scraping', subUserCount: 0 })]),
   }));
 
   function renderSettings(state = appState({ profiles: [work, home] })) {

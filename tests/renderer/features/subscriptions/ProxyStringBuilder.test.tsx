@@ -8,7 +8,7 @@ import type {
 } from '../../../../src-shared/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { ok } from '../../support/fake-api';
-import { cities, countries, states, subscription, subUsersAnswer } from '../../support/fixtures';
+import { cities, countries, states, subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const tested = (target: ProxyTestTarget, index: number): ProxyTestResult => ({
@@ -25,7 +25,7 @@ const tested = (target: ProxyTestTarget, index: number): ProxyTestResult => ({
 describe('Proxy string builder', () => {
   const fake = useFakeApi(() => ({
     'subscriptions:get': () => ok(subscription()),
-    'subscriptions:subUsers': () => ok(subUsersAnswer('sub_1', [], 20)),
+    'subscriptions:subUsers': () => ok({ data: [], limit: 20 }),
     'subscriptions:buildProxyString': () =>
       ok({
         lines: ['http://u-state-california-zip-90001:p@gw.example.com:8000'],

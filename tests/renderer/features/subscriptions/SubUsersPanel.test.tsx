@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SubUser } from '../../../../src-shared/api-types';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { subscription, subUsersAnswer } from '../../support/fixtures';
+import { subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const subUser = (overrides: Partial<SubUser> = {}): SubUser => ({
@@ -32,7 +32,7 @@ describe('Sub-users', () => {
     'subscriptions:buildProxyString': () =>
       ok({ lines: ['http://u:p@gw.example.com:8000'], host: 'gw', port: 8000 }),
     'subscriptions:subUsers': () =>
-      ok(subUsersAnswer('sub_1', [subUser(), subUser({ id: 'su_2', label: 'Free', trafficLimitBytes: null })], 20)),
+      ok({ data: [subUser(), subUser({ id: 'su_2', label: 'Free', trafficLimitBytes: null })], limit: 20 }),
     'alerts:list': () => ok([]),
   }));
 

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { ok } from '../../support/fake-api';
-import { subscription, subUsersAnswer } from '../../support/fixtures';
+import { subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Subscription detail', () => {
@@ -10,7 +10,7 @@ describe('Subscription detail', () => {
     'subscriptions:get': () => ok(subscription()),
     'subscriptions:buildProxyString': (input) =>
       ok({ lines: [`${input.format}://u:p@gw.example.com`], host: 'gw.example.com', port: 8000 }),
-    'subscriptions:subUsers': () => ok(subUsersAnswer('sub_1', [], 20)),
+    'subscriptions:subUsers': () => ok({ data: [], limit: 20 }),
     'alerts:list': () => ok([]),
   }));
 

@@ -3,13 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProxyTestResult, ProxyTestTarget } from '../../../../src-shared/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { subscription, subscriptionsAnswer } from '../../support/fixtures';
+import { subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Subscriptions screen', () => {
   const fake = useFakeApi(() => ({
     'subscriptions:list': (input) =>
-      ok(subscriptionsAnswer(
+      ok(
         [
           subscription(),
           subscription({
@@ -23,7 +23,7 @@ describe('Subscriptions screen', () => {
             subUserCount: 0,
           }),
         ].filter((s) => !input?.productId || s.productId === input.productId),
-      )),
+      ),
   }));
 
   it('shows label, product, status, traffic used of total with a bar, expiry and sub-users', async () => {

@@ -7,7 +7,7 @@ import { useAppStore } from '../../../../src-renderer/src/features/app/app-store
 import { TopUpsScreen } from '../../../../src-renderer/src/features/topups/TopUpsScreen';
 import { useTopUpWizardStore } from '../../../../src-renderer/src/features/topups/topup-wizard-store';
 import { deferred, fail, ok } from '../../support/fake-api';
-import { appState, coins, demoProfile, profile, topUp, topUpPage, topUpsAnswer } from '../../support/fixtures';
+import { appState, coins, demoProfile, profile, topUp, topUpPage } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
@@ -48,7 +48,7 @@ const details = (overrides: Partial<TopUpPaymentDetails> = {}): TopUpPaymentDeta
 
 describe('Top-up wizard', () => {
   const fake = useFakeApi(() => ({
-    'topups:list': () => ok(topUpsAnswer(topUpPage([]))),
+    'topups:list': () => ok(topUpPage([])),
     'catalog:coins': () => ok(coins()),
     'topups:plans': () =>
       ok([{ planId: 'res-10gb', label: 'Home (residential)', source: 'subscription' as const }]),
@@ -324,7 +324,7 @@ describe('Top-up wizard', () => {
   });
 
   it('a top-up opened from the history is read again, and the history row opens it', async () => {
-    fake.current.handle('topups:list', () => ok(topUpsAnswer(topUpPage([pending()]))));
+    fake.current.handle('topups:list', () => ok(topUpPage([pending()])));
     fake.current.handle('topups:get', () => ok(pending({ status: 'expired' })));
     render(<TopUpsScreen />);
     fireEvent.click(await screen.findByRole('button', { name: 'Open top-up topup_new' }));

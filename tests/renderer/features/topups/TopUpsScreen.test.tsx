@@ -2,14 +2,14 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TopUpsScreen } from '../../../../src-renderer/src/features/topups/TopUpsScreen';
 import { ok } from '../../support/fake-api';
-import { coins, topUp, topUpPage, topUpsAnswer } from '../../support/fixtures';
+import { coins, topUp, topUpPage } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Top-ups screen', () => {
   const fake = useFakeApi(() => ({
     'catalog:coins': () => ok(coins()),
     'topups:list': (input) =>
-      ok(topUpsAnswer(
+      ok(
         topUpPage(
           [
             topUp(),
@@ -28,7 +28,7 @@ describe('Top-ups screen', () => {
           3,
           45,
         ),
-      )),
+      ),
   }));
 
   it('shows amounts exactly as the decimal strings that arrived, coin and network, status and creation', async () => {
@@ -65,7 +65,7 @@ describe('Top-ups screen', () => {
   });
 
   it('says when no top-up has the chosen status', async () => {
-    fake.current.handle('topups:list', () => ok(topUpsAnswer(topUpPage([]))));
+    fake.current.handle('topups:list', () => ok(topUpPage([])));
     render(<TopUpsScreen />);
     expect(await screen.findByText('No top-ups yet.')).toBeTruthy();
     expect(screen.getAllByRole('button', { name: 'Add funds' })).toHaveLength(2);

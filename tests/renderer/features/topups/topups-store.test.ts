@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { TOP_UPS_PER_PAGE, useTopUpsStore } from '../../../../src-renderer/src/features/topups/topups-store';
 import { deferred, fail, ok } from '../../support/fake-api';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
-import { appState, topUp, topUpPage, topUpsAnswer } from '../../support/fixtures';
+import { appState, topUp, topUpPage } from '../../support/fixtures';
 import { useFakeApi } from '../../support/renderer-test-kit';
 
 describe('top-ups store', () => {
-  const fake = useFakeApi(() => ({ 'topups:list': () => ok(topUpsAnswer(topUpPage([topUp()]))) }));
+  const fake = useFakeApi(() => ({ 'topups:list': () => ok(topUpPage([topUp()])) }));
 
   it('asks for the page, page size and status of its query', async () => {
     await useTopUpsStore.getState().load();
@@ -97,7 +97,7 @@ describe('top-ups store', () => {
     const slow = deferred<ReturnType<typeof ok>>();
     fake.current.handle('topups:list', (input) =>
       input?.status === 'expired'
-        ? ok(topUpsAnswer(topUpPage([topUp({ id: 'expired_one', status: 'expired' })])))
+        ? ok(topUpPage([topUp({ id: 'expired_one', status: 'expired' })]))
         : (slow.promise as never),
     );
     const first = useTopUpsStore.getState().load();
