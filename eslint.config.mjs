@@ -76,16 +76,22 @@ export default tseslint.config(
       ],
     },
   },
-  // Layers only point down: surfaces (shell, web) -> dispatch -> core -> api -> shared. Each layer is
+  // Layers only point down: surfaces (shell, web, cli, control) -> dispatch -> core -> api -> shared. Each layer is
   // refused the folders above it; tests/architecture/layers.test.ts checks the same on resolved paths
   // and looks for folder cycles.
   ...[
     { files: ['src-shared/**/*.ts'], above: ['src-main', 'src-renderer'] },
-    { files: ['src-main/lib/**/*.ts'], above: ['api', 'core', 'dispatch', 'shell', 'web', 'src-shared'] },
-    { files: ['src-main/api/**/*.ts'], above: ['core', 'dispatch', 'shell', 'web'] },
-    { files: ['src-main/core/**/*.ts'], above: ['dispatch', 'shell', 'web'] },
-    { files: ['src-main/dispatch/**/*.ts'], above: ['shell', 'web'] },
-    { files: ['src-main/web/**/*.ts'], above: ['shell'] },
+    {
+      files: ['src-main/lib/**/*.ts'],
+      above: ['api', 'core', 'dispatch', 'shell', 'web', 'cli', 'control', 'src-shared'],
+    },
+    { files: ['src-main/api/**/*.ts'], above: ['core', 'dispatch', 'shell', 'web', 'cli', 'control'] },
+    { files: ['src-main/core/**/*.ts'], above: ['dispatch', 'shell', 'web', 'cli', 'control'] },
+    { files: ['src-main/dispatch/**/*.ts'], above: ['shell', 'web', 'cli', 'control'] },
+    // Surfaces: the control socket is shared by the CLI (its client) and the job owners (its server).
+    { files: ['src-main/control/**/*.ts'], above: ['shell', 'web', 'cli'] },
+    { files: ['src-main/cli/**/*.ts'], above: ['shell', 'web'] },
+    { files: ['src-main/web/**/*.ts'], above: ['shell', 'cli'] },
   ].map(({ files, above }) => ({
     files,
     rules: {

@@ -13,8 +13,8 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '../src-main/api/api-errors';
 import { EventBus } from '../src-main/core/events';
-import { type RotatePort, RotationScheduler } from '../src-main/core/ports/rotation-scheduler';
-import { CachedStateSection } from '../src-main/core/ports/rotation-scheduler-state';
+import { type RotatePort, RotationScheduler } from '../src-main/core/schedules/rotation-scheduler';
+import { CachedStateSection } from '../src-main/core/schedules/rotation-scheduler-state';
 import { abortReason, type Clock } from '../src-main/core/runtime/clock';
 
 const GOAL_BYTES = 5 * 1024 * 1024;

@@ -27,6 +27,8 @@ import {
   type TopUpWatchState,
   VERIFYING_POLL_MS,
 } from '../src-main/core/topups/topup-watcher';
+import { publishTopUpChanges } from '../src-main/core/topups/topup-changes';
+import { TopUpLinks } from '../src-main/core/topups/topup-links';
 import { TopUpsService } from '../src-main/core/topups/topups-service';
 import { startSandbox } from '@proxy-manager/sandbox';
 
@@ -109,19 +111,22 @@ async function main(): Promise<void> {
     { begin: () => 0, record: () => undefined },
   );
   let events = 0;
-  const service = new TopUpsService({
-    api,
-    events: { emit: () => void (events += 1) },
-    intents: new MemoryJobSection<TopUpIntentsState>(),
-    now: () => clock.now(),
-  });
+  const sink = { emit: () => void (events += 1) };
+  const links = new TopUpLinks();
   const watcher = new TopUpWatcher({
     api,
     clock,
     store: new MemoryJobSection<TopUpWatchState>(),
-    publish: (profileId, changed) => service.publish(profileId, changed),
+    publish: (profileId, changed) => publishTopUpChanges(sink, links, profileId, changed),
   });
-  service.attach({ watcher });
+  const service = new TopUpsService({
+    api,
+    events: sink,
+    intents: new MemoryJobSection<TopUpIntentsState>(),
+    now: () => clock.now(),
+    watcher,
+    links,
+  });
 
   const settle = async (done: () => boolean): Promise<void> => {
     for (let i = 0; i < 5000 && !done(); i += 1) await new Promise((r) => setTimeout(r, 1));

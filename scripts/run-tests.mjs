@@ -36,6 +36,8 @@ check('typecheck renderer', 'npx', ['tsc', '-p', 'src-renderer/tsconfig.json']);
 check('typecheck sandbox', 'npx', ['tsc', '-p', 'packages/sandbox/tsconfig.json']);
 check('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
 check('format', 'npx', ['prettier', '--check', '--log-level=warn', '.']);
+// Dead code: an unused file, export, type or dependency fails the run (knip.json says what is used).
+check('dead code', 'npx', ['knip', '--no-progress']);
 // Built once here, so that tests which need the renderer (web mode, e2e) never build it concurrently.
 check('build', 'npx', ['electron-vite', 'build', '--logLevel', 'warn']);
 

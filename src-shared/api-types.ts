@@ -29,32 +29,27 @@ const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'Expected a decimal stri
 
 // Known values ------------------------------------------------------------------------------------
 
-export const SUBSCRIPTION_PRODUCT_IDS = ['residential', 'mobile-gb'] as const;
-export type SubscriptionProductId = Open<(typeof SUBSCRIPTION_PRODUCT_IDS)[number]>;
+const SUBSCRIPTION_PRODUCT_IDS = ['residential', 'mobile-gb'] as const;
+type SubscriptionProductId = Open<(typeof SUBSCRIPTION_PRODUCT_IDS)[number]>;
 
 /** The spec does not list subscription statuses; these are the sandbox's documented choices. */
-export const SUBSCRIPTION_STATUSES = ['active', 'depleted', 'expired'] as const;
-export type SubscriptionStatus = Open<(typeof SUBSCRIPTION_STATUSES)[number]>;
+const SUBSCRIPTION_STATUSES = ['active', 'depleted', 'expired'] as const;
 
-export const CATALOG_PRODUCTS = ['residential', 'mobile', 'mobile-gb'] as const;
+const CATALOG_PRODUCTS = ['residential', 'mobile', 'mobile-gb'] as const;
 export type CatalogProduct = Open<(typeof CATALOG_PRODUCTS)[number]>;
 
 /** `active` and `provisioning` are the spec's; `expired` is the sandbox's documented choice. */
-export const MOBILE_PORT_STATUSES = ['active', 'provisioning', 'expired'] as const;
-export type MobilePortStatus = Open<(typeof MOBILE_PORT_STATUSES)[number]>;
+const MOBILE_PORT_STATUSES = ['active', 'provisioning', 'expired'] as const;
 
-export const ROTATION_MODES = ['interval', 'manual'] as const;
-export type RotationMode = Open<(typeof ROTATION_MODES)[number]>;
+const ROTATION_MODES = ['interval', 'manual'] as const;
 
 /** The spec does not list triggers; these are the sandbox's documented choices. */
 export const IP_HISTORY_TRIGGERS = ['initial', 'manual', 'interval', 'link', 'relocation'] as const;
-export type IpHistoryTrigger = Open<(typeof IP_HISTORY_TRIGGERS)[number]>;
 
 export const TOP_UP_STATUSES = ['awaiting_payment', 'verifying', 'credited', 'rejected', 'expired'] as const;
 export type TopUpStatus = Open<(typeof TOP_UP_STATUSES)[number]>;
 
-export const PURCHASE_STATUSES = ['pending', 'completed', 'failed'] as const;
-export type PurchaseStatus = Open<(typeof PURCHASE_STATUSES)[number]>;
+const PURCHASE_STATUSES = ['pending', 'completed', 'failed'] as const;
 
 /** True when `value` is one of `known`; narrows an open string to its documented values. */
 export function isKnownValue<const Known extends string>(
@@ -66,35 +61,28 @@ export function isKnownValue<const Known extends string>(
 
 // Shared pieces ---------------------------------------------------------------------------------------
 
-export const proxyEndpointSchema = z.looseObject({
+const proxyEndpointSchema = z.looseObject({
   host: z.string(),
   httpPort: integer,
   socksPort: integer,
 });
 export type ProxyEndpoint = z.infer<typeof proxyEndpointSchema>;
 
-export const paginationSchema = z.looseObject({
+const paginationSchema = z.looseObject({
   page: integer,
   perPage: integer,
   total: integer,
   totalPages: integer,
 });
-export type Pagination = z.infer<typeof paginationSchema>;
 
 /** `{ data: [item] }` */
-export function listSchema<T extends z.ZodType>(item: T) {
+function listSchema<T extends z.ZodType>(item: T) {
   return z.looseObject({ data: z.array(item) });
 }
 
 /** `{ data: [item], pagination }` */
-export function pageSchema<T extends z.ZodType>(item: T) {
+function pageSchema<T extends z.ZodType>(item: T) {
   return z.looseObject({ data: z.array(item), pagination: paginationSchema });
-}
-
-export interface Page<T> {
-  data: T[];
-  pagination: Pagination;
-  [member: string]: unknown;
 }
 
 // Traffic subscriptions ----------------------------------------------------------------------------
@@ -139,11 +127,10 @@ export type SubUserList = z.infer<typeof subUserListSchema>;
 
 // Usage ----------------------------------------------------------------------------------------------
 
-export const usagePointSchema = z.looseObject({ date, bytes: integer, requests: integer });
+const usagePointSchema = z.looseObject({ date, bytes: integer, requests: integer });
 export type UsagePoint = z.infer<typeof usagePointSchema>;
 
-export const usageByCountrySchema = z.looseObject({ country: z.string(), bytes: integer });
-export type UsageByCountry = z.infer<typeof usageByCountrySchema>;
+const usageByCountrySchema = z.looseObject({ country: z.string(), bytes: integer });
 
 export const usageReportSchema = z.looseObject({
   from: date,
@@ -157,11 +144,10 @@ export type UsageReport = z.infer<typeof usageReportSchema>;
 
 // Mobile ports ----------------------------------------------------------------------------------------
 
-export const rotationSettingsSchema = z.looseObject({
+const rotationSettingsSchema = z.looseObject({
   mode: openEnum(ROTATION_MODES),
   intervalMinutes: nullable(integer),
 });
-export type RotationSettings = z.infer<typeof rotationSettingsSchema>;
 
 export const mobilePortSchema = z.looseObject({
   id: z.string(),
@@ -211,7 +197,7 @@ export type IpHistoryEntry = z.infer<typeof ipHistoryEntrySchema>;
 
 // Catalog -------------------------------------------------------------------------------------------
 
-export const countrySchema = z.looseObject({
+const countrySchema = z.looseObject({
   code: z.string(),
   name: z.string(),
   region: z.string(),
@@ -222,7 +208,7 @@ export const countrySchema = z.looseObject({
 });
 export type Country = z.infer<typeof countrySchema>;
 
-export const stateSchema = z.looseObject({
+const stateSchema = z.looseObject({
   id: z.string(),
   code: z.string(),
   name: z.string(),
@@ -238,15 +224,14 @@ export const citySchema = z.looseObject({
 });
 export type City = z.infer<typeof citySchema>;
 
-export const asnSchema = z.looseObject({ asn: integer, name: z.string() });
+const asnSchema = z.looseObject({ asn: integer, name: z.string() });
 export type Asn = z.infer<typeof asnSchema>;
 
 /** The spec says only "cities (array)": city ids, or objects that name a city. */
-export const carrierCitySchema = z.union([
+const carrierCitySchema = z.union([
   z.string(),
   z.looseObject({ id: z.string().optional(), name: z.string().optional() }),
 ]);
-export type CarrierCity = z.infer<typeof carrierCitySchema>;
 
 export const carrierSchema = z.looseObject({
   id: z.string(),
@@ -262,7 +247,7 @@ export function carrierCityIds(carrier: Pick<Carrier, 'cities'>): string[] {
   return carrier.cities.flatMap((city) => (typeof city === 'string' ? [city] : city.id ? [city.id] : []));
 }
 
-export const coinNetworkSchema = z.looseObject({
+const coinNetworkSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   confirmationsRequired: integer,
@@ -270,9 +255,8 @@ export const coinNetworkSchema = z.looseObject({
   memoRequired: z.boolean(),
   address: z.string(),
 });
-export type CoinNetwork = z.infer<typeof coinNetworkSchema>;
 
-export const coinSchema = z.looseObject({
+const coinSchema = z.looseObject({
   code: z.string(),
   name: z.string(),
   networks: z.array(coinNetworkSchema),
@@ -281,7 +265,7 @@ export type Coin = z.infer<typeof coinSchema>;
 
 // Top-ups ---------------------------------------------------------------------------------------------
 
-export const purchaseSchema = z.looseObject({
+const purchaseSchema = z.looseObject({
   planId: z.string(),
   planName: z.string(),
   quantity: integer,
@@ -293,7 +277,6 @@ export const purchaseSchema = z.looseObject({
   orderId: nullable(z.string()),
   failureReason: nullable(z.string()),
 });
-export type Purchase = z.infer<typeof purchaseSchema>;
 
 export const topUpSchema = z.looseObject({
   id: z.string(),
@@ -395,7 +378,7 @@ export interface SubUserUpdate {
   regeneratePassword?: boolean;
 }
 
-export type RotationSettingsInput =
+type RotationSettingsInput =
   { mode: 'manual'; intervalMinutes: null } | { mode: 'interval'; intervalMinutes: number };
 
 export interface MobilePortUpdate {
@@ -421,7 +404,7 @@ export interface TopUpListQuery extends PageQuery {
 }
 
 /** The body of `POST /v1/orders` (not shown by the spec; the sandbox's documented choice). */
-export interface PurchaseInput {
+interface PurchaseInput {
   planId: string;
   quantity: number;
   options?: Record<string, unknown>;

@@ -23,7 +23,7 @@ export type BaseUrlCheck =
 export const PATH_STYLES = ['literal', 'strip-v1', 'origin'] as const;
 export type PathStyle = (typeof PATH_STYLES)[number];
 
-export const BASE_URL_EXAMPLE = 'https://api.example.com/api/v1';
+const BASE_URL_EXAMPLE = 'https://api.example.com/api/v1';
 
 export function checkBaseUrl(input: string): BaseUrlCheck {
   const text = typeof input === 'string' ? input.trim() : '';

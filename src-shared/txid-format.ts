@@ -4,24 +4,24 @@
  * No runtime dependencies, so the renderer may import it too.
  */
 
-export const TXID_NETWORKS = ['bitcoin', 'litecoin', 'tron', 'ethereum', 'solana'] as const;
+const TXID_NETWORKS = ['bitcoin', 'litecoin', 'tron', 'ethereum', 'solana'] as const;
 export type TxidNetwork = (typeof TXID_NETWORKS)[number];
 
 /** The spec's `txid` limit (max 128 characters). */
 export const MAX_TXID_LENGTH = 128;
 
-export const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BASE58_PATTERN = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const ETHEREUM_TXID = /^0x[0-9a-fA-F]{64}$/;
-export const SOLANA_SIGNATURE_BYTES = 64;
+const SOLANA_SIGNATURE_BYTES = 64;
 
 export function isTxidNetwork(network: string): network is TxidNetwork {
   return (TXID_NETWORKS as readonly string[]).includes(network);
 }
 
 /** Number of bytes `text` decodes to in base58 (leading `1`s are zero bytes), or null when not base58. */
-export function base58ByteLength(text: string): number | null {
+function base58ByteLength(text: string): number | null {
   if (!BASE58_PATTERN.test(text)) return null;
   let value = 0n;
   for (const char of text) value = value * 58n + BigInt(BASE58_ALPHABET.indexOf(char));

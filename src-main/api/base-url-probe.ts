@@ -11,16 +11,16 @@ import { joinUrl, normalizeBaseUrl } from './base-url';
 import { DEFAULT_TIMEOUTS, type HttpTransportOptions } from './http-transport';
 import { ProxyServiceClient } from './proxy-service-client';
 
-export const PATH_STYLE_DESCRIPTIONS: Readonly<Record<PathStyle, string>> = {
+const PATH_STYLE_DESCRIPTIONS: Readonly<Record<PathStyle, string>> = {
   literal: 'base URL + path as the spec writes it',
   'strip-v1': 'base URL + path without its leading /v1',
   origin: "the server's origin + path",
 };
 
 /** Tried on its own when no reading of the base URL as typed answers: providers print it after the host. */
-export const COMMON_BASE_SUFFIX = '/api/v1';
+const COMMON_BASE_SUFFIX = '/api/v1';
 
-export interface BaseUrlReading {
+interface BaseUrlReading {
   /** The first reading that leads to `url`. */
   style: PathStyle;
   /** Every reading that leads to `url` (`literal` and `origin` coincide on a base without a path). */

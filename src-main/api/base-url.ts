@@ -7,7 +7,7 @@
  */
 import type { PathStyle } from '../../src-shared/base-url-rule';
 
-export type QueryValue = string | number | boolean | null | undefined;
+type QueryValue = string | number | boolean | null | undefined;
 export type QueryParams = Record<string, QueryValue>;
 
 export class InvalidBaseUrlError extends Error {

@@ -66,8 +66,8 @@ export const DEFAULT_TIMEOUTS: Readonly<TransportTimeouts> = {
   bodyMs: 60_000,
 };
 
-export const DEFAULT_MAX_CONCURRENT = 6;
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_CONCURRENT = 6;
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /**
  * `safe`: retried on network errors, timeouts, 408/429/5xx (reads).
@@ -76,7 +76,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
  */
 export type RetryMode = 'safe' | 'idempotency-key' | 'never';
 
-export type LogOutcome = 'ok' | 'http_error' | 'network_error' | 'timeout' | 'protocol_error' | 'cancelled';
+type LogOutcome = 'ok' | 'http_error' | 'network_error' | 'timeout' | 'protocol_error' | 'cancelled';
 
 /** One HTTP request as logged; every member is already redacted. */
 export interface ApiLogEntry {
@@ -818,7 +818,7 @@ function defaultMessage(status: number, statusText: string): string {
  * are ignored, a string `error` or a top-level `message` is used, and anything else falls back to a
  * message made from the status.
  */
-export function readErrorBody(text: string): {
+function readErrorBody(text: string): {
   code: string | null;
   message: string | null;
   fields: FieldError[];

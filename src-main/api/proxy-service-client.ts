@@ -153,7 +153,7 @@ const endpoint = (
  * once. Both rotations get the longer `rotation` budget; every other call gets `interactive`, or
  * `background` when the caller says so.
  */
-export const ENDPOINTS = {
+const ENDPOINTS = {
   listSubscriptions: endpoint('GET', '/v1/residential/subscriptions', 'bearer', 'safe'),
   getSubscription: endpoint('GET', '/v1/residential/subscriptions/{subscriptionId}', 'bearer', 'safe'),
   updateSubscription: endpoint('PATCH', '/v1/residential/subscriptions/{subscriptionId}', 'bearer', 'never'),
@@ -228,7 +228,7 @@ function callControls(e: Endpoint, options: CallOptions) {
 }
 
 /** `data[2].currentIp` from zod's `['data', 2, 'currentIp']`. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
+function formatIssuePath(path: readonly PropertyKey[]): string {
   let text = '';
   for (const segment of path) {
     if (typeof segment === 'number') text += `[${segment}]`;
@@ -260,7 +260,7 @@ function notApiProblem(answer: RawAnswer): AnswerProblem | null {
 }
 
 /** Parses a JSON answer with `schema`; any break is an `AnswerProblem` naming the field paths. */
-export function parseJsonAnswer<S extends z.ZodType>(schema: S, answer: RawAnswer): z.output<S> {
+function parseJsonAnswer<S extends z.ZodType>(schema: S, answer: RawAnswer): z.output<S> {
   let body: unknown;
   try {
     body = JSON.parse(answer.text);
@@ -278,7 +278,7 @@ export function parseJsonAnswer<S extends z.ZodType>(schema: S, answer: RawAnswe
 }
 
 /** The new IP of a `format=text` rotation (tolerating a JSON answer from a service that ignores `format`). */
-export function parseRotationText(answer: RawAnswer): RotationTextResult {
+function parseRotationText(answer: RawAnswer): RotationTextResult {
   const text = answer.text.trim();
   if (text.startsWith('{')) {
     return { ip: parseJsonAnswer(rotationResultSchema, answer).ip };

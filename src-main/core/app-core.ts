@@ -37,6 +37,8 @@ export interface StartOptions {
   profileName?: string;
   /** `--demo`: start connected to the in-process sandbox. */
   demo?: boolean;
+  /** False: skip the background check of the active profile (a one-shot command makes its own call). */
+  checkConnection?: boolean;
 }
 
 const ENVIRONMENT_PROFILE_NAME = 'Environment';
@@ -121,7 +123,7 @@ export class AppCore {
       await this.options.startDemo();
       return;
     }
-    void this.options.checkConnection();
+    if (options.checkConnection !== false) void this.options.checkConnection();
   }
 
   /**

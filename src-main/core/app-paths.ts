@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const APP_DIR_NAME = 'proxy-manager';
+const APP_DIR_NAME = 'proxy-manager';
 
 /**
  * The folder for settings and demo data, shared by the desktop app and web mode so that both see the

@@ -5,12 +5,16 @@ import type { CatalogService } from './catalog/catalog-service';
 import type { ConnectionService } from './connection/connection-service';
 import type { DemoService } from './demo/demo-service';
 import type { DomainService } from './domain-service';
+import type { LocalProxiesService } from './local-proxies/local-proxies-service';
+import type { OverviewService } from './overview/overview-service';
 import type { PortsService } from './ports/ports-service';
 import type { ProfilesController } from './profiles/profiles-controller';
 import type { ProxyTestService } from './proxy-test/proxy-test-service';
+import type { SchedulesService } from './schedules/schedules-service';
 import type { SettingsService } from './settings/settings-service';
 import type { SubscriptionsService } from './subscriptions/subscriptions-service';
 import type { TopUpsService } from './topups/topups-service';
+import type { TrayStateService } from './tray/tray-state';
 
 /** One service per contract domain: the shape the handler table is merged from. */
 export type AppServices = { [D in CallDomain]: DomainService<D> };
@@ -30,6 +34,10 @@ export interface CoreServices extends AppServices {
   ports: PortsService;
   subscriptions: SubscriptionsService;
   topups: TopUpsService;
+  schedules: SchedulesService;
+  tray: TrayStateService;
   alerts: AlertsService;
   proxy: ProxyTestService;
+  localProxies: LocalProxiesService;
+  overview: OverviewService;
 }

@@ -17,6 +17,13 @@ export interface AppStateOptions {
   events: EventSink;
   profiles: Pick<ProfilesService, 'list' | 'keyStatus' | 'onChange'>;
   connection: () => ConnectionState;
+  /** Subscribes to changes of the connection state (`ConnectionMonitor.subscribe`): each is pushed. */
+  connectionChanges?: (listener: () => void) => () => void;
+  /**
+   * The settings file, shared with the other process: re-read before `app:getState` answers, and
+   * each change it adopts (profiles added, renamed or switched over there) is pushed.
+   */
+  settings?: { reload(): Promise<unknown>; subscribe(listener: () => void): () => void };
   keychainStatus: () => KeychainProbeResult;
   demoRunning: () => boolean;
   jobs: () => JobsStatus;
@@ -41,38 +48,53 @@ export class AppStateService implements DomainService<'app'> {
   private pushes = 0;
   private readonly keyStatuses = new Map<string, Promise<ProfileSummary['key']>>();
   private keychainAvailable: boolean | null = null;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(private readonly options: AppStateOptions) {
-    this.unsubscribe = options.profiles.onChange((change: ProfileChange) => {
-      if (change.kind === 'key' || change.kind === 'deleted' || change.kind === 'created') {
-        this.keyStatuses.delete(change.profileId);
-      }
-    });
+    this.unsubscribe = [
+      options.profiles.onChange((change: ProfileChange) => {
+        if (change.kind === 'key' || change.kind === 'deleted' || change.kind === 'created') {
+          this.keyStatuses.delete(change.profileId);
+        }
+      }),
+      options.connectionChanges?.(() => void this.push()) ?? (() => undefined),
+      options.settings?.subscribe(() => void this.push()) ?? (() => undefined),
+    ];
   }
 
   handlers(): DomainHandlers<'app'> {
     return {
-      'app:getState': () => this.getState(),
+      'app:getState': async () => {
+        await this.options.settings?.reload();
+        return this.getState();
+      },
       'app:dismissNotice': (input) => this.dismissNotice(input.noticeId),
-      'app:cancelCall': (input) =>
-        Promise.resolve({ cancelled: this.options.cancelCall?.(input.callId) ?? false }),
-      'app:openExternal': async (input) => {
-        if (!this.options.openExternal) {
-          // The browser opens links itself in web mode; the page never needs main for it.
-          throw new AppError('not_implemented', 'Links open in your browser directly in web mode.');
-        }
-        await this.options.openExternal(input.url);
-        return { opened: true as const };
-      },
-      'app:saveFile': async (input) => {
-        if (!this.options.saveFile) {
-          throw new AppError('not_implemented', 'Files download through the browser in web mode.');
-        }
-        const path = await this.options.saveFile(input.fileName, input.content);
-        return { saved: path !== null, path };
-      },
+      'app:cancelCall': (input) => this.cancelCall(input.callId),
+      'app:openExternal': (input) => this.openExternal(input.url),
+      'app:saveFile': (input) => this.saveFile(input.fileName, input.content),
     };
+  }
+
+  /** Cancels a UI call in flight; false when it already ended. */
+  cancelCall(callId: string): Promise<{ cancelled: boolean }> {
+    return Promise.resolve({ cancelled: this.options.cancelCall?.(callId) ?? false });
+  }
+
+  async openExternal(url: string): Promise<{ opened: true }> {
+    if (!this.options.openExternal) {
+      // The browser opens links itself in web mode; the page never needs main for it.
+      throw new AppError('not_implemented', 'Links open in your browser directly in web mode.');
+    }
+    await this.options.openExternal(url);
+    return { opened: true };
+  }
+
+  async saveFile(fileName: string, content: string): Promise<{ saved: boolean; path: string | null }> {
+    if (!this.options.saveFile) {
+      throw new AppError('not_implemented', 'Files download through the browser in web mode.');
+    }
+    const path = await this.options.saveFile(fileName, content);
+    return { saved: path !== null, path };
   }
 
   async getState(): Promise<AppState> {
@@ -116,7 +138,7 @@ export class AppStateService implements DomainService<'app'> {
   }
 
   stop(): void {
-    this.unsubscribe();
+    for (const off of this.unsubscribe) off();
   }
 
   private async summarize(view: ProfileView): Promise<ProfileSummary> {

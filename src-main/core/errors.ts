@@ -1,14 +1,7 @@
 import type { IpcFieldError } from '../../src-shared/contract';
 
-/** Codes of errors the core raises itself (API errors keep the service's codes). */
-export type AppErrorCode =
-  | 'not_configured'
-  | 'profile_not_found'
-  | 'key_origin_mismatch'
-  | 'insecure_base_url'
-  | 'keychain_unavailable'
-  | 'internal_error'
-  // profiles (see ProfileErrorCode)
+/** Codes of the profile operations' errors (`ProfileError`: a form field to mark, when there is one). */
+export type ProfileErrorCode =
   | 'invalid_name'
   | 'duplicate_name'
   | 'duplicate_profile'
@@ -17,7 +10,17 @@ export type AppErrorCode =
   | 'invalid_key'
   | 'key_required'
   | 'invalid_key_storage'
+  | 'profile_not_found'
   | 'profile_read_only'
+  | 'keychain_unavailable';
+
+/** Codes of errors the core raises itself (API errors keep the service's codes). */
+export type AppErrorCode =
+  | ProfileErrorCode
+  | 'not_configured'
+  | 'key_origin_mismatch'
+  | 'insecure_base_url'
+  | 'internal_error'
   // mobile ports
   | 'invalid_input'
   | 'location_unavailable'
@@ -31,8 +34,14 @@ export type AppErrorCode =
   | 'demo_only'
   // app:openExternal: the OS had no app for the link
   | 'link_not_opened'
-  // a change only the process that owns background jobs may make (schedules)
-  | 'not_job_owner';
+  // a change only the process that owns background jobs may make (schedules, local proxies)
+  | 'not_job_owner'
+  // a top-up attempt begun under another profile, with no matching top-up on this account
+  | 'attempt_elsewhere'
+  // local proxies
+  | 'local_proxy_not_found'
+  | 'port_in_use'
+  | 'listen_failed';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so

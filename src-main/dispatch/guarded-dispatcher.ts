@@ -23,7 +23,7 @@ export interface GuardedDispatcherOptions<Sender> {
 }
 
 /** What a transport passes beside the input: the window's id for this call, to cancel it by. */
-export interface CallMeta {
+interface CallMeta {
   callId?: unknown;
 }
 

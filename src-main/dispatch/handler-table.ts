@@ -7,7 +7,7 @@ import type { ContractHandlers } from '../../src-shared/contract';
  * to its domain's channels exactly and `AppServices` needs one service per domain, so a missing or
  * misspelt channel is a compile error.
  */
-export function mergeHandlers(services: AppServices): ContractHandlers {
+function mergeHandlers(services: AppServices): ContractHandlers {
   return {
     ...services.app.handlers(),
     ...services.connection.handlers(),
@@ -22,6 +22,8 @@ export function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.tray.handlers(),
     ...services.alerts.handlers(),
     ...services.proxy.handlers(),
+    ...services.localProxies.handlers(),
+    ...services.overview.handlers(),
   };
 }
 

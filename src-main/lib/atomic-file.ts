@@ -89,10 +89,10 @@ const swept = new Set<string>();
  * flush the folder so that the rename itself survives a crash. The first write of a target in a
  * process also removes temp files that interrupted writes left next to it.
  *
- * Why not a library: write-file-atomic 8 needs Node 22 (our tests and CI run Node 20), older
- * majors bring ownership and exit-hook machinery we do not need, and the technique is this
- * one function. Callers serialise their own writes (two writers of one file race on the rename:
- * each file stays whole, but the last rename wins).
+ * Why not a library: write-file-atomic 8 would run here (it needs Node 22.22 or 24.15; our tests
+ * and CI run Node 24), but it brings ownership handling and an exit hook (signal-exit) we do not
+ * need, and the technique is this one function. Callers serialise their own writes (two writers
+ * of one file race on the rename: each file stays whole, but the last rename wins).
  */
 export async function writeFileAtomic(
   file: string,

@@ -8,8 +8,8 @@ import { extname, isAbsolute, relative, resolve } from 'node:path';
  * handler decides exactly which bytes exist under it.
  */
 export const APP_SCHEME = 'app';
-export const APP_HOST = 'renderer';
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+const APP_HOST = 'renderer';
+const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_RENDERER_URL = `${APP_ORIGIN}/index.html`;
 
 /**

@@ -27,7 +27,7 @@ export interface TrayIconFiles {
 }
 
 /** The Linux tray PNGs, smallest first (a 22 px panel, 24 px, 32 px for scaled panels). */
-export const LINUX_TRAY_SIZES = [22, 24, 32] as const;
+const LINUX_TRAY_SIZES = [22, 24, 32] as const;
 
 /**
  * The Linux PNG for a display scale: the smallest at least 22 px times the scale, else the

@@ -5,12 +5,12 @@
  * without a window. The `proxy-manager` on PATH is that executable (the deb's /usr/bin link) or
  * the launcher in resources/bin that starts it (docs/install.md).
  *
- * The CLI itself is another piece of work: it plugs in at `loadCli`.
+ * The CLI itself (`src-main/cli`) is loaded at `loadCli`, only when the run is a command.
  */
 import { CALL_CHANNELS } from '../../src-shared/contract/channel-names';
 
 /** `proxy-manager --cli <arguments>`: a command whatever its first word. */
-export const CLI_FLAG = '--cli';
+const CLI_FLAG = '--cli';
 
 /** Exit status when this build has no command line. */
 export const CLI_UNAVAILABLE_STATUS = 2;
@@ -23,6 +23,11 @@ export const CLI_UNAVAILABLE_STATUS = 2;
  */
 export const CLI_WORDS: ReadonlySet<string> = new Set([
   ...CALL_CHANNELS.map((channel) => channel.slice(0, channel.indexOf(':'))),
+  // The CLI's own words beside the domains (tests/shell/cli-launch.test.ts checks its command tree).
+  'subs',
+  'test',
+  'local-proxy',
+  'completion',
   'help',
   '--help',
   '-h',
@@ -56,14 +61,23 @@ export interface CliIo {
 }
 
 /** What the CLI module provides: run one command, resolve with the exit status. */
-export interface CliModule {
+interface CliModule {
   run(args: readonly string[], io: CliIo): Promise<number>;
 }
 
-export type CliLoader = () => Promise<CliModule | null>;
+export type CliLoader = (version: string | undefined) => Promise<CliModule | null>;
 
-/** The seam: the CLI's module, once it exists (e.g. `() => import('../cli/cli-main')`). */
-export const loadCli: CliLoader = () => Promise.resolve(null);
+/**
+ * The command line (`src-main/cli`), loaded only for a command: it writes to the process's own
+ * streams, and a closed pipe (`| head`) ends it quietly.
+ */
+const loadCli: CliLoader = async (version) => {
+  const cli = await import('../cli');
+  return {
+    run: (args) =>
+      cli.runCli(args, { stdout: process.stdout, stderr: process.stderr, ...(version ? { version } : {}) }),
+  };
+};
 
 const processIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
@@ -73,10 +87,10 @@ const processIo: CliIo = {
 /** Runs one command and resolves with the process's exit status; never rejects. */
 export async function runCli(
   args: readonly string[],
-  { load = loadCli, io = processIo }: { load?: CliLoader; io?: CliIo } = {},
+  { load = loadCli, io = processIo, version }: { load?: CliLoader; io?: CliIo; version?: string } = {},
 ): Promise<number> {
   try {
-    const cli = await load();
+    const cli = await load(version);
     if (!cli) {
       io.stderr('proxy-manager: the command line is not available in this build yet\n');
       return CLI_UNAVAILABLE_STATUS;

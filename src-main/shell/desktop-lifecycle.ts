@@ -1,10 +1,10 @@
-import type { PortsTrayAction } from '../core/ports/tray-menu';
+import type { PortsTrayAction } from '../core/tray/tray-menu';
 import type { AppRoute } from '../../src-shared/contract';
 import type { DesktopPreferences, DesktopPreferencesSource } from './desktop-preferences';
 import type { TrayAction } from './tray';
 
 /** The part of Electron's `app` the lifecycle uses. */
-export interface LifecycleApp {
+interface LifecycleApp {
   quit(): void;
   on(event: 'before-quit', listener: () => void): unknown;
   setLoginItemSettings(settings: { openAtLogin: boolean; path?: string; args?: string[] }): void;
@@ -18,7 +18,7 @@ export interface LifecycleWindow {
 }
 
 /** The part of the tray service the lifecycle drives. */
-export interface LifecycleTray {
+interface LifecycleTray {
   setEnabled(enabled: boolean): void;
   setWindowVisible(visible: boolean): void;
   readonly isShown: boolean;
@@ -45,7 +45,9 @@ export interface DesktopLifecycleOptions {
 }
 
 /** The argument a login start passes on Windows so that the app comes up in the tray. */
-export const HIDDEN_ARG = '--hidden';
+const HIDDEN_ARG = '--hidden';
+/** Where the tray's "Open" (and a click on its icon) takes the window. */
+const OVERVIEW_ROUTE: AppRoute = '/overview';
 
 /**
  * When the app keeps running and when it ends. Closing the window hides it to the tray while
@@ -133,7 +135,9 @@ export class DesktopLifecycle {
   handleTrayAction(action: TrayAction): void {
     switch (action.type) {
       case 'open-window':
-        this.#options.showWindow();
+        // Opening the app from the tray answers "is anything about to break?" first.
+        if (this.#options.openRoute) this.#options.openRoute(OVERVIEW_ROUTE);
+        else this.#options.showWindow();
         return;
       case 'open-route':
         if (this.#options.openRoute) this.#options.openRoute(action.route);

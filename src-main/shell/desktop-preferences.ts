@@ -24,16 +24,6 @@ export interface DesktopPreferencesSource {
   onDesktopPreferencesChanged(listener: (preferences: DesktopPreferences) => void): () => void;
 }
 
-/** A source that never changes: the defaults until the core's settings are wired in. */
-export function fixedDesktopPreferences(
-  preferences: DesktopPreferences = DEFAULT_DESKTOP_PREFERENCES,
-): DesktopPreferencesSource {
-  return {
-    getDesktopPreferences: () => ({ ...preferences }),
-    onDesktopPreferencesChanged: () => () => undefined,
-  };
-}
-
 /**
  * Preferences that follow the core's settings: the defaults until `attach` (the window and tray
  * exist before the core is up), then `settings.desktop`, updated on every `settings:changed`.

@@ -11,12 +11,13 @@ import {
 import { join } from 'node:path';
 import type { AppCore } from '../core/app-core';
 import { defaultDataDir } from '../core/app-paths';
-import { createNodeAppCore } from '../core/create-app-core';
+import { createNodeAppCore } from '../core/node-app-core';
 import { createGuardedDispatcher } from '../dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../dispatch/handler-table';
 import { applyAppMenu, planAppMenu } from './app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { appResourcesDir, trayIconFiles, windowIconFile } from './app-resources';
+import { type OwnedControl, serveControlWhileOwner } from '../control/control-while-owner';
 import { cliArgumentsOf, runCli } from './cli-launch';
 import { developmentCspListener, developmentRendererCsp, RENDERER_CSP } from './content-security-policy';
 import { DesktopLifecycle } from './desktop-lifecycle';
@@ -31,7 +32,7 @@ import {
   rendererUrlFor,
 } from './main-window';
 import { SystemTrayService } from './tray';
-import type { TrayStateService } from '../core/ports/tray-state';
+import type { TrayStateService } from '../core/tray/tray-state';
 import type { SettingsView } from '../../src-shared/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { openNotificationRoute } from './notification-click';
@@ -55,6 +56,7 @@ const resourcesDir = appResourcesDir({
 });
 let mainWindow: BrowserWindow | null = null;
 let core: AppCore | null = null;
+let control: OwnedControl | null = null;
 let trayState: TrayStateService | null = null;
 // Off until the user turns it on in Settings; rotates the first pinned port.
 const shortcut = new GlobalShortcut({
@@ -180,6 +182,8 @@ async function boot(): Promise<void> {
   app.on('second-instance', () => showWindow({ hidden: false }));
   app.on('activate', () => showWindow({ hidden: false }));
   await core.start({ demo: process.argv.includes('--demo') });
+  // The CLI's way in while this process owns the background jobs (docs/automation.md).
+  control = serveControlWhileOwner({ core, dataDir: app.getPath('userData'), log });
 }
 
 // `proxy-manager ports list` (src-main/shell/cli-launch.ts): a command, not the app. It opens no
@@ -187,7 +191,7 @@ async function boot(): Promise<void> {
 const cliArguments = cliArgumentsOf(process.argv, { defaultApp: process.defaultApp });
 if (cliArguments) {
   app.dock?.hide();
-  void runCli(cliArguments).then((status) => app.exit(status));
+  void runCli(cliArguments, { version: app.getVersion() }).then((status) => app.exit(status));
 } else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -195,7 +199,8 @@ if (cliArguments) {
   app.on('will-quit', () => shortcut.release());
   app.on('before-quit', () => {
     lifecycle.dispose();
-    void core?.dispose();
+    const closing = control ? control.close() : Promise.resolve();
+    void closing.finally(() => void core?.dispose());
   });
   app
     .whenReady()

@@ -3,16 +3,12 @@ import type { OsNotifier } from '../core/notifications/notification-controller';
 import type { OsNotice } from '../core/notifications/notification-kinds';
 
 /** The part of Electron's `Notification` the app uses. */
-export interface NotificationHandle {
+interface NotificationHandle {
   on(event: 'click', listener: () => void): void;
   show(): void;
 }
 
-export type NotificationFactory = (options: {
-  title: string;
-  body: string;
-  silent: boolean;
-}) => NotificationHandle;
+type NotificationFactory = (options: { title: string; body: string; silent: boolean }) => NotificationHandle;
 
 export interface OsNotificationsOptions {
   /** Default: Electron's `Notification` (tests inject a fake). */

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 
 /** The part of Electron's `dialog.showSaveDialog` used here (tests inject a fake). */
-export type SaveDialog = (options: {
+type SaveDialog = (options: {
   title: string;
   defaultPath: string;
   filters: { name: string; extensions: string[] }[];

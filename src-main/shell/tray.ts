@@ -12,7 +12,7 @@ import {
   type PortsTrayAction,
   type PortsTrayState,
   trayBadge,
-} from '../core/ports/tray-menu';
+} from '../core/tray/tray-menu';
 
 /** Everything the tray shows. New sections add their fields here. */
 export interface TrayState {
@@ -56,7 +56,7 @@ const quitSection: TrayMenuSection = () => [
 ];
 
 /** Top to bottom. Quit stays last. */
-export const TRAY_MENU_SECTIONS: readonly TrayMenuSection[] = [
+const TRAY_MENU_SECTIONS: readonly TrayMenuSection[] = [
   windowSection,
   paymentsSection,
   portsSection,
@@ -88,7 +88,7 @@ export interface TrayHandle {
   destroy(): void;
 }
 
-export type TrayFactory = () => TrayHandle;
+type TrayFactory = () => TrayHandle;
 
 export interface SystemTrayServiceOptions {
   createTray: TrayFactory;

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { serveControlWhileOwner } from '../control/control-while-owner';
 import { defaultDataDir } from '../core/app-paths';
-import { createNodeAppCore } from '../core/create-app-core';
+import { createNodeAppCore } from '../core/node-app-core';
 import { createGuardedDispatcher } from '../dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../dispatch/handler-table';
 import { ensureRendererBuilt } from './renderer-build';
@@ -49,9 +50,10 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const root = resolve(__dirname, '..', '..');
   const staticDir = ensureRendererBuilt(root, log);
+  const dataDir = defaultDataDir();
   const core = await createNodeAppCore({
     mode: 'web',
-    dataDir: defaultDataDir(),
+    dataDir,
     demoLatency: latency,
     // Nobody sees the app until a page connects to the event socket (then: visible while one is).
     windowVisible: false,
@@ -76,13 +78,18 @@ async function main(): Promise<void> {
     ...(values.profile !== undefined ? { profileName: values.profile } : {}),
     demo: values.demo,
   });
+  // The CLI's way in while this process owns the background jobs (`docs/automation.md`).
+  const control = serveControlWhileOwner({ core, dataDir, log });
+  await control.settled();
   process.stdout.write(`WEB_READY ${JSON.stringify({ url: server.url })}\n`);
 
   let closing = false;
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    void Promise.allSettled([server.close(), core.dispose()]).then(() => process.exit(0));
+    void Promise.allSettled([control.close(), server.close()])
+      .then(() => core.dispose())
+      .then(() => process.exit(0));
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

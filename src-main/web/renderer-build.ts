@@ -12,8 +12,8 @@ function newestMtime(path: string): number {
 
 /**
  * Web mode must work right after `npm ci`: build the renderer when `out/renderer` is missing or older
- * than its sources (or the contract, whose types it was built against). Build output goes to stderr so
- * that stdout carries only the WEB_READY line.
+ * than its sources (or the shared leaf, whose contract types it was built against). Build output goes
+ * to stderr so that stdout carries only the WEB_READY line.
  */
 export function ensureRendererBuilt(root: string, log: (line: string) => void): string {
   const outDir = join(root, 'out', 'renderer');

@@ -61,7 +61,7 @@ export interface WebServerLimits {
   timeoutCheckIntervalMs: number;
 }
 
-export const WEB_LIMITS: Readonly<WebServerLimits> = {
+const WEB_LIMITS: Readonly<WebServerLimits> = {
   maxBodyBytes: 1024 * 1024,
   maxMessageBytes: 4 * 1024,
   maxConnections: 64,
@@ -81,7 +81,7 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-export const WEB_HOST = '127.0.0.1';
+const WEB_HOST = '127.0.0.1';
 const WS_PROTOCOL = 'proxy-manager.v1';
 const TOKEN_PROTOCOL_PREFIX = 'token.';
 

@@ -7,8 +7,8 @@ import { noInput, noticeId } from './shared-inputs';
 /** Longest link `app:openExternal` takes. */
 export const EXTERNAL_URL_MAX = 2048;
 /** `app:saveFile`: the longest file name and the largest content (characters). */
-export const FILE_NAME_MAX = 200;
-export const SAVED_FILE_MAX = 50_000_000;
+const FILE_NAME_MAX = 200;
+const SAVED_FILE_MAX = 50_000_000;
 
 export interface Notice {
   id: string;
@@ -37,12 +37,13 @@ export interface AppState {
 }
 
 /**
- * Where a click on an OS notification takes the window: `/ports/<id>` (the port's detail),
- * `/subscriptions/<id>` (the subscription's detail) or `/topups/<id>` (the top-up in the wizard's
- * live view); the id URI-encoded. The renderer's router checks the shape again before it follows it.
+ * Where a click on an OS notification (or the tray's "Open") takes the window: `/overview` (what
+ * needs attention), `/ports/<id>` (the port's detail), `/subscriptions/<id>` (the subscription's
+ * detail) or `/topups/<id>` (the top-up in the wizard's live view); the id URI-encoded. The
+ * renderer's router checks the shape again before it follows it.
  */
-export type AppRoute = `/${'ports' | 'subscriptions' | 'topups'}/${string}`;
-export const APP_ROUTE_PATTERN = /^\/(ports|subscriptions|topups)\/[A-Za-z0-9%._~-]{1,300}$/;
+export type AppRoute = '/overview' | `/${'ports' | 'subscriptions' | 'topups'}/${string}`;
+const APP_ROUTE_PATTERN = /^\/(?:overview|(ports|subscriptions|topups)\/[A-Za-z0-9%._~-]{1,300})$/;
 
 export function isAppRoute(value: unknown): value is AppRoute {
   return typeof value === 'string' && APP_ROUTE_PATTERN.test(value);

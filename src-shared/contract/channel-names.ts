@@ -75,6 +75,13 @@ export const CALL_CHANNELS = [
   'topups:pending',
   'proxy:test',
   'proxy:testMany',
+  'localProxies:list',
+  'localProxies:add',
+  'localProxies:update',
+  'localProxies:remove',
+  'localProxies:start',
+  'localProxies:stop',
+  'overview:get',
 ] as const;
 
 export const EVENT_CHANNELS = [
@@ -89,6 +96,7 @@ export const EVENT_CHANNELS = [
   'schedules:changed',
   'tray:changed',
   'alerts:raised',
+  'localProxies:changed',
 ] as const;
 
 /** Splits `domain:name` and gives the `window.api` member names; shared by the preload and the web transport. */

@@ -14,7 +14,7 @@ export interface ConnectionState {
   checkedAt: string | null;
 }
 
-export interface ProbeAttempt {
+interface ProbeAttempt {
   /** The first reading that leads to `url`. */
   pathStyle: PathStyle;
   /** Every reading that leads to `url`: one line per URL, never the same URL twice. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Bounds of a free-form JSON value the service defines and the app passes on (`purchase.options`). */
-export const FREE_FORM_LIMITS = { depth: 8, members: 500, keyLength: 64, stringLength: 2_000 } as const;
+const FREE_FORM_LIMITS = { depth: 8, members: 500, keyLength: 64, stringLength: 2_000 } as const;
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -9,7 +9,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * Why `value` is not a bounded JSON value, or null. Walked with an explicit stack, so a value nested
  * 50,000 deep is refused here instead of overflowing the call stack of whatever reads it later.
  */
-export function freeFormProblem(value: unknown): string | null {
+function freeFormProblem(value: unknown): string | null {
   const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 0 }];
   let members = 0;
   while (stack.length > 0) {

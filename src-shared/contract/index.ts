@@ -14,6 +14,8 @@ import { appCalls, appEvents } from './app';
 import { catalogCalls } from './catalog';
 import { connectionCalls } from './connection';
 import { demoCalls } from './demo';
+import { localProxiesCalls, localProxiesEvents } from './local-proxies';
+import { overviewCalls } from './overview';
 import { portsCalls, portsEvents } from './ports';
 import { profilesCalls } from './profiles';
 import { proxyCalls } from './proxy';
@@ -24,10 +26,10 @@ import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
 
-export type { AlertKindName, AlertRaised, AlertView } from './alerts';
+export type { AlertKindName, AlertView } from './alerts';
 export type { AppNavigate, AppRoute, AppState, CallSlow, JobsStatus, Notice } from './app';
-export { APP_ROUTE_PATTERN, CALL_ID_PATTERN, isAppRoute } from './app';
-export type { ConnectionState, ConnectionStatus, ConnectionTestResult, ProbeAttempt } from './connection';
+export { CALL_ID_PATTERN, isAppRoute } from './app';
+export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
 export type {
   ExitIpVerification,
   IpHistoryExport,
@@ -41,7 +43,24 @@ export type {
   RotationReceipt,
   RotationTrigger,
 } from './ports';
-export type { KeyStatus, ProfileSummary } from './profiles';
+export type {
+  LocalProxiesChanged,
+  LocalProxiesView,
+  LocalProxyConfig,
+  LocalProxyError,
+  LocalProxyErrorKind,
+  LocalProxyStats,
+  LocalProxyUpstream,
+  LocalProxyView,
+} from './local-proxies';
+export type {
+  AttentionAction,
+  AttentionItem,
+  AttentionLevel,
+  HealthSnapshot,
+  HealthSourceState,
+} from './overview';
+export type { ProfileSummary } from './profiles';
 export type {
   ProxyExit,
   ProxyFailureKind,
@@ -61,23 +80,19 @@ export type {
   SchedulesView,
 } from './schedules';
 export type {
-  AlertSettingsView,
+  Density,
   DesktopPreferences,
-  NotificationPreferences,
-  PollingView,
   SettingsView,
   ShortcutPreferences,
   TrafficThresholdView,
 } from './settings';
 export type { KeyStorage, PathStyle } from './shared-inputs';
 export type {
-  CreateSubUsersOutcome,
   CredentialFormat,
   ProxyStringResult,
   SubscriptionsChanged,
   SubUsersView,
   TextExport,
-  TrafficUnit,
 } from './subscriptions';
 export type { TrayView } from './tray';
 export type {
@@ -88,8 +103,7 @@ export type {
   TopUpsChanged,
   TopUpsCsvExport,
 } from './topups';
-export { apiMemberOf, eventMemberOf } from './channel-names';
-export { FULL_GRANT, SCOPE_DESCRIPTIONS, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
+export { FULL_GRANT, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
 
 export const ipcCalls = {
   ...appCalls,
@@ -105,6 +119,8 @@ export const ipcCalls = {
   ...trayCalls,
   ...alertsCalls,
   ...proxyCalls,
+  ...localProxiesCalls,
+  ...overviewCalls,
 } as const;
 
 export const ipcEvents = {
@@ -116,6 +132,7 @@ export const ipcEvents = {
   ...schedulesEvents,
   ...trayEvents,
   ...alertsEvents,
+  ...localProxiesEvents,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -132,14 +149,14 @@ export type ParsedCallInput<C extends CallChannel> = z.output<CallSchema<C>>;
 export type CallOutput<C extends CallChannel> = NonNullable<(typeof ipcCalls)[C]['output']>;
 export type EventPayload<E extends EventChannel> = NonNullable<(typeof ipcEvents)[E]['payload']>;
 
-export type CallHandler<C extends CallChannel> = (input: ParsedCallInput<C>) => Promise<CallOutput<C>>;
+type CallHandler<C extends CallChannel> = (input: ParsedCallInput<C>) => Promise<CallOutput<C>>;
 
 /** Main's side: one handler per call, exhaustively. */
 export type ContractHandlers = { [C in CallChannel]: CallHandler<C> };
 
 type DomainOf<K extends string> = K extends `${infer Domain}:${string}` ? Domain : never;
 type NameOf<K extends string> = K extends `${string}:${infer Name}` ? Name : never;
-export type Domain = DomainOf<CallChannel> | DomainOf<EventChannel>;
+type Domain = DomainOf<CallChannel> | DomainOf<EventChannel>;
 export type CallDomain = DomainOf<CallChannel>;
 
 /** The handlers of one domain, exactly: what a domain service's `handlers()` returns. */

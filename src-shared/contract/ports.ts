@@ -1,10 +1,17 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
-import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode, noInput, page, perPage } from './shared-inputs';
+import {
+  countryCode,
+  dayRangeCheck,
+  isoDay,
+  labelInput,
+  noInput,
+  page,
+  perPage,
+  resourceId,
+} from './shared-inputs';
 
 /**
  * `Omit` for API types: they are loose objects with a string index signature, under which plain `Omit`
@@ -18,8 +25,7 @@ type OmitMembers<T, K extends string> = {
 export type MobilePortView = OmitMembers<MobilePort, 'rotationLink'> & { hasRotationLink: boolean };
 
 /** What started a rotation: shown on receipts, in notifications and in the IP history. */
-export const ROTATION_TRIGGERS = ['button', 'tray', 'shortcut', 'schedule', 'bulk'] as const;
-export type RotationTrigger = (typeof ROTATION_TRIGGERS)[number];
+export type RotationTrigger = 'button' | 'tray' | 'shortcut' | 'schedule' | 'bulk';
 
 /** The exit IP read through the port itself (the proxy test), compared with what the API said. */
 export interface ExitIpVerification {
@@ -108,29 +114,18 @@ export interface PortsRotation {
   error?: IpcError;
 }
 
-export const PORT_ID_MAX = 128;
-export const ROTATE_MANY_MAX = 1000;
+const PORT_ID_MAX = 128;
+const ROTATE_MANY_MAX = 1000;
 export const UNTIL_NEW_LIMITS = { lastN: { min: 1, max: 20 }, maxTries: { min: 1, max: 10 } } as const;
 export const ROTATION_INTERVAL_MINUTES = { min: 1, max: 1440 } as const;
 /** The longest usage range, in days, both ends included. */
 export const USAGE_RANGE_MAX_DAYS = 366;
 
-// Control characters and the bidirectional overrides/isolates that can make a label read
-// differently from what it is (CVE-2021-42574 "Trojan Source").
-const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-
 export const portId = resourceId('Choose a port', PORT_ID_MAX);
 
-export const portLabel = z
-  .string()
-  .trim()
-  .min(1, 'Give the port a label')
-  .max(LABEL_MAX, `At most ${LABEL_MAX} characters`)
-  .refine((value) => !FORBIDDEN_LABEL_CHARACTERS.test(value), {
-    message: 'No control or text-direction characters',
-  });
+const portLabel = labelInput('Give the port a label');
 
-export const rotationSetting = z.discriminatedUnion('mode', [
+const rotationSetting = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('manual') }),
   z.strictObject({
     mode: z.literal('interval'),
@@ -141,36 +136,9 @@ export const rotationSetting = z.discriminatedUnion('mode', [
   }),
 ]);
 
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD')
-  .refine((value) => {
-    const parsed = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
-  }, 'Not a calendar date');
-
-const DAY_MS = 86_400_000;
-
-/** Days from `from` to `to`, both included (1 for the same day). */
-export function usageRangeDays(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
-}
-
-export const usageInput = z
+const usageInput = z
   .strictObject({ portId, from: isoDay.optional(), to: isoDay.optional() })
-  .superRefine((value, context) => {
-    if (value.from === undefined || value.to === undefined) return;
-    const days = usageRangeDays(value.from, value.to);
-    if (days < 1) {
-      context.addIssue({ code: 'custom', path: ['to'], message: 'The end is before the start' });
-    } else if (days > USAGE_RANGE_MAX_DAYS) {
-      context.addIssue({
-        code: 'custom',
-        path: ['from'],
-        message: `At most ${USAGE_RANGE_MAX_DAYS} days (this range has ${days})`,
-      });
-    }
-  });
+  .superRefine(dayRangeCheck(USAGE_RANGE_MAX_DAYS));
 
 const portOnly = z.strictObject({ portId });
 

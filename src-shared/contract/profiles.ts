@@ -11,7 +11,7 @@ import {
   profileName,
 } from './shared-inputs';
 
-export interface KeyStatus {
+interface KeyStatus {
   configured: boolean;
   /** `…a1b2`: the last four characters only. */
   masked: string | null;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import { call, type DomainCalls } from './define';
+import { resourceId } from './shared-inputs';
 
 /** Most targets one "Test all" may name (a page of ports or a list of built strings). */
-export const PROXY_TEST_MANY_MAX = 200;
+const PROXY_TEST_MANY_MAX = 200;
 
 const id = resourceId('Choose what to test');
 
@@ -32,14 +32,14 @@ export const proxyTargetingSchema = z.strictObject({
     .optional(),
 });
 
-export const PROXY_PROTOCOLS = ['http', 'socks5'] as const;
+const PROXY_PROTOCOLS = ['http', 'socks5'] as const;
 export type ProxyProtocol = (typeof PROXY_PROTOCOLS)[number];
 
 /**
  * What to test: a mobile port, or a subscription (its main user or one sub-user) with targeting.
  * Never credentials: main reads them from the API, and they go only to the proxy.
  */
-export const proxyTestTargetSchema = z.discriminatedUnion('kind', [
+const proxyTestTargetSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('port'),
     portId: id,
@@ -62,20 +62,18 @@ export type ProxyTestTargetInput = z.input<typeof proxyTestTargetSchema>;
  * out of traffic, `unavailable` a port being moved), the network (`unreachable`, `timeout`), an echo
  * URL that did not say an IP (`echo`), or the API lookup of the credentials (`lookup`).
  */
-export const PROXY_FAILURE_KINDS = [
-  'credentials',
-  'no_exit',
-  'targeting',
-  'forbidden',
-  'unavailable',
-  'refused',
-  'unreachable',
-  'timeout',
-  'tls',
-  'echo',
-  'lookup',
-] as const;
-export type ProxyFailureKind = (typeof PROXY_FAILURE_KINDS)[number];
+export type ProxyFailureKind =
+  | 'credentials'
+  | 'no_exit'
+  | 'targeting'
+  | 'forbidden'
+  | 'unavailable'
+  | 'refused'
+  | 'unreachable'
+  | 'timeout'
+  | 'tls'
+  | 'echo'
+  | 'lookup';
 
 export interface ProxyExit {
   ip: string;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import {
   cronError,
   MAX_EVERY_SECONDS,
@@ -8,17 +7,17 @@ import {
   type RotationCadence,
 } from '../rotation-rules';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput } from './shared-inputs';
+import { noInput, resourceId } from './shared-inputs';
 
 /** How many ports one `schedules:set` / `schedules:remove` may name (a whole account's worth). */
-export const SCHEDULE_PORTS_MAX = 1000;
+const SCHEDULE_PORTS_MAX = 1000;
 /** Runs kept per port (oldest dropped first); `schedules:runs` answers all of them. */
 export const SCHEDULE_RUN_LOG_MAX = 50;
 /** Runs of each schedule carried by `schedules:list` and `schedules:changed` (newest first). */
 export const SCHEDULE_RECENT_RUNS = 5;
-export const SCHEDULE_PORT_ID_MAX = 128;
-export const SCHEDULE_CRON_MAX = 200;
-export const SCHEDULE_TIMEZONE_MAX = 64;
+const SCHEDULE_PORT_ID_MAX = 128;
+const SCHEDULE_CRON_MAX = 200;
+const SCHEDULE_TIMEZONE_MAX = 64;
 export const MAX_STAGGER_SECONDS = 3_600;
 
 export type ScheduleCadence = RotationCadence;

@@ -6,15 +6,6 @@
 export const SCOPES = ['read', 'rotate', 'manage', 'spend', 'secrets', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  read: 'see ports, subscriptions, usage, top-ups, the catalog, schedules and alerts',
-  rotate: 'rotate ports, rotate until a new IP, and set or pause rotation schedules',
-  manage: 'change labels, auto-renew, relocations, sub-users, passwords and settings',
-  spend: 'create top-ups and purchases, and declare payments',
-  secrets: 'see proxy passwords, rotation links and credential exports',
-  admin: 'add, change and remove profiles and API keys',
-};
-
 /** The window and web mode's own page hold every scope. */
 export const FULL_GRANT: ReadonlySet<Scope> = new Set(SCOPES);
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import {
   ACCELERATOR_MAX,
   ACCELERATOR_PATTERN,
@@ -11,7 +10,7 @@ import {
 } from '../limits';
 import { ALERT_KIND_NAMES, type AlertKindName } from './alerts';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput } from './shared-inputs';
+import { noInput, resourceId } from './shared-inputs';
 
 export interface DesktopPreferences {
   /** Closing the window keeps the app running in the tray (background jobs go on). */
@@ -22,7 +21,7 @@ export interface DesktopPreferences {
 }
 
 /** OS notifications the user can turn off, by kind. */
-export interface NotificationPreferences {
+interface NotificationPreferences {
   'rotation-new-ip': boolean;
   'rotation-same-ip': boolean;
   'rotation-failed': boolean;
@@ -44,7 +43,7 @@ export interface TrafficThresholdView {
   gb?: string;
 }
 
-export interface PollingView {
+interface PollingView {
   /** The usage poller's pace in the tray (no window showing), in minutes. */
   usageMinutes: number;
   /** The usage poller's pace while a window is showing (web mode: always), in minutes. */
@@ -53,7 +52,7 @@ export interface PollingView {
   topUpAwaitingPaymentSeconds: number;
 }
 
-export interface AlertSettingsView {
+interface AlertSettingsView {
   /** Default low-traffic threshold as a share of the total; 0 turns the percent part off. */
   trafficRemainingPercent: number;
   /** Default low-traffic threshold in GB (decimal string); null: off. */
@@ -70,8 +69,13 @@ export interface AlertSettingsView {
   subUserAlertSubscriptions: string[];
 }
 
+/** Table rows: `comfortable` (two lines where a cell has detail) or `compact` (one line, many more rows). */
+const DENSITY_CHOICES = ['comfortable', 'compact'] as const;
+export type Density = (typeof DENSITY_CHOICES)[number];
+
 export interface SettingsView {
   theme: 'system' | 'light' | 'dark';
+  density: Density;
   polling: PollingView;
   alerts: AlertSettingsView;
   desktop: DesktopPreferences;
@@ -121,6 +125,7 @@ export const settingsCalls = {
   'settings:update': call<SettingsView>('manage')(
     z.strictObject({
       theme: z.enum(['system', 'light', 'dark']).optional(),
+      density: z.enum(DENSITY_CHOICES, { error: 'Comfortable or compact' }).optional(),
       polling: z
         .strictObject({
           usageMinutes: bounded(POLLING_LIMITS.usageMinutes, ' minutes'),

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { resourceId } from './resource-ids';
 import type { SubUser, Subscription, UsageReport } from '../api-types';
 import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { IpcError } from './results';
-import { countryCode } from './shared-inputs';
+import { countryCode, dayRangeCheck, isoDay, labelInput, resourceId } from './shared-inputs';
 
 export interface SubscriptionsChanged {
   profileId: string;
@@ -46,7 +45,7 @@ export interface ProxyStringResult {
   port: number;
 }
 
-export const CREDENTIAL_FORMATS = [
+const CREDENTIAL_FORMATS = [
   'http_url',
   'socks5_url',
   'host_port_user_pass',
@@ -54,33 +53,22 @@ export const CREDENTIAL_FORMATS = [
 ] as const;
 export type CredentialFormat = (typeof CREDENTIAL_FORMATS)[number];
 
-export const SUBSCRIPTION_ID_MAX = 128;
-export const SUB_USER_PASSWORD_MAX = 64;
-export const BULK_SUB_USERS_MAX = 20;
-export const PROXY_LINES_MAX = 10_000;
+const SUBSCRIPTION_ID_MAX = 128;
+const SUB_USER_PASSWORD_MAX = 64;
+const BULK_SUB_USERS_MAX = 20;
+const PROXY_LINES_MAX = 10_000;
 /** The longest usage range, in days, both ends included. */
 export const SUBSCRIPTION_USAGE_MAX_DAYS = 366;
 /** Decimal units, as the service bills: 1 GB is 10^9 bytes. */
-export const TRAFFIC_UNITS = { MB: 6, GB: 9 } as const;
+const TRAFFIC_UNITS = { MB: 6, GB: 9 } as const;
 export type TrafficUnit = keyof typeof TRAFFIC_UNITS;
 
-// Control characters and the bidirectional overrides/isolates that can make a label read
-// differently from what it is (CVE-2021-42574 "Trojan Source").
-const FORBIDDEN_LABEL_CHARACTERS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const subscriptionId = resourceId('Choose a subscription', SUBSCRIPTION_ID_MAX);
+const subUserId = resourceId('Choose a sub-user', SUBSCRIPTION_ID_MAX);
 
-export const subscriptionId = resourceId('Choose a subscription', SUBSCRIPTION_ID_MAX);
-export const subUserId = resourceId('Choose a sub-user', SUBSCRIPTION_ID_MAX);
+const subscriptionLabel = labelInput('Give it a label');
 
-export const subscriptionLabel = z
-  .string()
-  .trim()
-  .min(1, 'Give it a label')
-  .max(LABEL_MAX, `At most ${LABEL_MAX} characters`)
-  .refine((value) => !FORBIDDEN_LABEL_CHARACTERS.test(value), {
-    message: 'No control or text-direction characters',
-  });
-
-export const subUserPassword = z
+const subUserPassword = z
   .string()
   .min(1, 'Leave it empty to have one generated')
   .max(SUB_USER_PASSWORD_MAX, `At most ${SUB_USER_PASSWORD_MAX} characters`)
@@ -112,7 +100,7 @@ export function trafficLimitToBytes(amount: string, unit: TrafficUnit): TrafficL
 }
 
 /** `{amount, unit}` in, exact bytes out (after parsing in main); `null` removes the cap. */
-export const trafficLimit = z
+const trafficLimit = z
   .strictObject({ amount: z.string().max(40), unit: z.enum(['MB', 'GB']) })
   .transform((value, context) => {
     const result = trafficLimitToBytes(value.amount, value.unit);
@@ -124,43 +112,16 @@ export const trafficLimit = z
   })
   .nullable();
 
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD')
-  .refine((value) => {
-    const parsed = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
-  }, 'Not a calendar date');
-
-const DAY_MS = 86_400_000;
-
-function rangeDays(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
-}
-
-export const subscriptionUsageInput = z
+const subscriptionUsageInput = z
   .strictObject({
     subscriptionId,
     from: isoDay.optional(),
     to: isoDay.optional(),
     subUserId: subUserId.optional(),
   })
-  .superRefine((value, context) => {
-    // One end alone is checked against today in the service (it knows the clock).
-    if (value.from === undefined || value.to === undefined) return;
-    const days = rangeDays(value.from, value.to);
-    if (days < 1) {
-      context.addIssue({ code: 'custom', path: ['to'], message: 'The end is before the start' });
-    } else if (days > SUBSCRIPTION_USAGE_MAX_DAYS) {
-      context.addIssue({
-        code: 'custom',
-        path: ['from'],
-        message: `At most ${SUBSCRIPTION_USAGE_MAX_DAYS} days (this range has ${days})`,
-      });
-    }
-  });
+  .superRefine(dayRangeCheck(SUBSCRIPTION_USAGE_MAX_DAYS));
 
-export const proxyTargeting = z.strictObject({
+const proxyTargeting = z.strictObject({
   country: countryCode.optional(),
   state: z.string().max(100).optional(),
   city: z.string().max(100).optional(),

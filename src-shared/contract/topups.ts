@@ -1,21 +1,24 @@
 import { z } from 'zod';
 import { freeFormObject } from './free-form';
-import { resourceId } from './resource-ids';
 import type { TopUp, TopUpPage } from '../api-types';
 import { MAX_TXID_LENGTH } from '../txid-format';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
-import { noInput, page, perPage } from './shared-inputs';
+import { noInput, page, perPage, resourceId } from './shared-inputs';
 
 export const TOP_UP_STATUSES = ['awaiting_payment', 'verifying', 'credited', 'rejected', 'expired'] as const;
 
-/** The spec's bounds for `amountUsd` (the service's default maximum). */
-export const TOP_UP_AMOUNT_USD = { min: '25.00', max: '10000.00' } as const;
-export const PURCHASE_QUANTITY = { min: 1, max: 100 } as const;
-export const TOP_UP_ID_MAX = 128;
-export const PLAN_ID_MAX = 128;
-export const PROMO_CODE_MAX = 64;
-export const COIN_CODE_MAX = 16;
-export const NETWORK_ID_MAX = 32;
+/**
+ * Bounds for `amountUsd`. `min` is the spec's. The spec's 10,000.00 is only the service's *default*
+ * maximum (an account may be allowed more), so the app lets the service decide above it (the wizard
+ * warns); `max` is the app's own bound against a typo (an extra zero or two).
+ */
+const TOP_UP_AMOUNT_USD = { min: '25.00', max: '1000000.00' } as const;
+const PURCHASE_QUANTITY = { min: 1, max: 100 } as const;
+const TOP_UP_ID_MAX = 128;
+const PLAN_ID_MAX = 128;
+const PROMO_CODE_MAX = 64;
+const COIN_CODE_MAX = 16;
+const NETWORK_ID_MAX = 32;
 
 export interface TopUpsChanged {
   profileId: string;
@@ -55,7 +58,7 @@ export interface TopUpPaymentDetails {
 }
 
 /** Where a simulated payment is sent from (demo mode only): the exact amount, less, or after `expiresAt`. */
-export const SIMULATED_PAYMENTS = ['exact', 'short', 'late'] as const;
+const SIMULATED_PAYMENTS = ['exact', 'short', 'late'] as const;
 export type SimulatedPayment = (typeof SIMULATED_PAYMENTS)[number];
 
 export interface TopUpsCsvExport {
@@ -83,7 +86,7 @@ function compareCents(a: string, b: string): number {
   return difference === 0n ? 0 : difference < 0n ? -1 : 1;
 }
 
-/** USD as a string with exactly two decimals, 25.00 to 10,000.00; never a float. */
+/** USD as a string with exactly two decimals, 25.00 to 1,000,000.00 (see `TOP_UP_AMOUNT_USD`); never a float. */
 export const amountUsd = z
   .string('Enter an amount in USD, e.g. 50.00')
   .trim()
@@ -93,12 +96,12 @@ export const amountUsd = z
     message: `At least ${TOP_UP_AMOUNT_USD.min} USD`,
   })
   .refine((value) => !AMOUNT_PATTERN.test(value) || compareCents(value, TOP_UP_AMOUNT_USD.max) <= 0, {
-    message: 'At most 10,000.00 USD',
+    message: 'At most 1,000,000.00 USD in one top-up (a bound against typos)',
   });
 
-export const topUpId = resourceId('Choose a top-up', TOP_UP_ID_MAX);
+const topUpId = resourceId('Choose a top-up', TOP_UP_ID_MAX);
 
-export const purchaseInput = z.strictObject({
+const purchaseInput = z.strictObject({
   planId: resourceId('Choose a plan', PLAN_ID_MAX),
   quantity: z
     .int('A whole number')

@@ -4,7 +4,7 @@ import { portId } from './ports';
 import { noInput } from './shared-inputs';
 
 /** Ports the tray menu lists at most (a menu is not a list screen). */
-export const TRAY_PINNED_MAX = 20;
+const TRAY_PINNED_MAX = 20;
 /** With nothing pinned, the tray lists every port of the profile when there are at most this many. */
 export const TRAY_ALL_PORTS_MAX = 5;
 

@@ -248,7 +248,7 @@ describe('requests as sent', () => {
       else sendJson(res, 200, port());
     });
     await client.listCountries({ product: 'mobile' });
-    await client.updateMobilePort('port 1/x', { label: 'New' });
+    await client.updateMobilePort('port:1@é', { label: 'New' });
     await client.declareTopUpTxid('top_1').catch(() => undefined);
 
     const [catalog, patch, declare] = server.requests;
@@ -256,7 +256,7 @@ describe('requests as sent', () => {
     expect(catalog!.headers.authorization).toBeUndefined();
     expect(patch).toMatchObject({
       method: 'PATCH',
-      url: '/api/v1/v1/mobile/port%201%2Fx',
+      url: '/api/v1/v1/mobile/port%3A1%40%C3%A9',
       body: '{"label":"New"}',
     });
     expect(patch!.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -333,5 +333,18 @@ describe('requests as sent', () => {
     }
     expect(message).toMatch(/cannot be sent/);
     expect(message).not.toContain('bad\u0007key');
+  });
+});
+
+describe('ids that would steer a request', () => {
+  it('are refused before anything is sent: no id becomes a path segment of its own', async () => {
+    const { client, server } = await serve((_req, res) => sendJson(res, 200, port()));
+    for (const id of ['.', '..', '%2e%2e', 'a/b', ' ', 'a b', '\t', '\ud800', 'x?key=1']) {
+      await expect(client.updateMobilePort(id, { label: 'New' }), JSON.stringify(id)).rejects.toThrow(
+        /portId/,
+      );
+      await expect(client.deleteSubUser('sub_1', id), JSON.stringify(id)).rejects.toThrow(/subUserId/);
+    }
+    expect(server.requests).toEqual([]);
   });
 });

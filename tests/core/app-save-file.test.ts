@@ -1,14 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
 import type { AppCore } from '../../src-main/core/app-core';
-import { buildAppCore } from '../../src-main/core/create-app-core';
-import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
-import { SettingsStore } from '../../src-main/core/settings/settings-store';
-import { createGuardedDispatcher } from '../../src-main/dispatch/guarded-dispatcher';
-import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
+import { createHarness } from './support/core-harness';
 
 /** `app:saveFile` (the desktop's CSV exports) through the composition root and the guarded dispatcher. */
 describe('app:saveFile', () => {
@@ -19,22 +11,12 @@ describe('app:saveFile', () => {
   });
 
   async function dispatcher(saveFile?: (fileName: string, content: string) => Promise<string | null>) {
-    core = buildAppCore({
+    const harness = await createHarness(null, {
       mode: saveFile ? 'desktop' : 'web',
-      settings: await SettingsStore.open({ dataDir: mkdtempSync(join(tmpdir(), 'pm-save-')) }),
-      keychain: new SessionSecretStore(),
-      keychainStatus: () => ({ available: true }),
-      createClient: (config) => new ProxyServiceClient(config),
-      probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
-      startDemoSandbox: () => Promise.reject(new Error('no demo here')),
       ...(saveFile ? { saveFile } : {}),
     });
-    const dispatch = createGuardedDispatcher({
-      handlers: createIpcHandlers(core),
-      isTrustedSender: () => true,
-      log: () => undefined,
-    });
-    return (input: unknown) => dispatch('ui', 'app:saveFile', input);
+    core = harness.core;
+    return (input: unknown) => harness.dispatch('app:saveFile', input);
   }
 
   it('hands a file name and its content to the shell, and says where it went or that it was cancelled', async () => {

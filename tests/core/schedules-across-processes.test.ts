@@ -2,21 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
 import type { AppCore } from '../../src-main/core/app-core';
-import { buildAppCore } from '../../src-main/core/create-app-core';
-import type { TrayStateService } from '../../src-main/core/ports/tray-state';
 import type { JobsOwnership } from '../../src-main/core/runtime/background-jobs';
 import { FakeClock } from '../../src-main/core/runtime/fake-clock';
-import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
-import { SettingsStore } from '../../src-main/core/settings/settings-store';
 import { JobStateStore } from '../../src-main/core/storage/job-state-store';
-import type { CallChannel, CallInput, CallOutput } from '../../src-shared/contract';
-import { createGuardedDispatcher } from '../../src-main/dispatch/guarded-dispatcher';
-import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
+import type { TrayStateService } from '../../src-main/core/tray/tray-state';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { createHarness, type Harness } from './support/core-harness';
 
-type Call = <C extends CallChannel>(channel: C, input: CallInput<C>) => Promise<CallOutput<C>>;
+type Call = Harness['call'];
 
 /**
  * Two processes on one data folder (a desktop app and `npm run web`): the one owning background jobs
@@ -46,32 +40,15 @@ describe('schedules seen from a process that does not own the jobs', () => {
         owner ? { owner: true, message: null } : { owner: false, message: 'The web server runs them.' },
       onChange: () => () => undefined,
     };
-    const jobState = await JobStateStore.open({ dataDir });
-    const core = buildAppCore({
-      mode: 'web',
+    const harness = await createHarness(sandbox, {
+      dataDir,
       onDesktopParts: ({ tray }) => trays.push(tray),
-      settings: await SettingsStore.open({ dataDir }),
-      keychain: new SessionSecretStore(),
-      keychainStatus: () => ({ available: true }),
-      createClient: (config) => new ProxyServiceClient(config),
-      probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
-      startDemoSandbox: () => Promise.reject(new Error('no demo here')),
       clock: new FakeClock(Date.parse('2026-03-10T12:00:00.000Z')),
       jobsOwnership: ownership,
-      jobState,
-      releaseResources: () => jobState.flush(),
+      jobState: await JobStateStore.open({ dataDir }),
     });
-    cores.push(core);
-    const dispatch = createGuardedDispatcher({
-      handlers: createIpcHandlers(core),
-      isTrustedSender: () => true,
-      log: () => undefined,
-    });
-    return (async (channel: CallChannel, input?: unknown) => {
-      const result = await dispatch('ui', channel, input);
-      if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
-      return result.value;
-    }) as Call;
+    cores.push(harness.core);
+    return harness.call;
   }
 
   it('lists the owner’s changes made after it started, and refuses to change them itself', async () => {

@@ -1,15 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { probeBaseUrl, ProxyServiceClient } from '../../src-main/api';
 import type { AppCore } from '../../src-main/core/app-core';
-import { buildAppCore } from '../../src-main/core/create-app-core';
 import { FakeClock } from '../../src-main/core/runtime/fake-clock';
-import { SessionSecretStore } from '../../src-main/core/secrets/session-secret-store';
-import { SettingsStore } from '../../src-main/core/settings/settings-store';
 import { createIpcHandlers } from '../../src-main/dispatch/handler-table';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { createHarness } from './support/core-harness';
 
 const MIN = 60_000;
 
@@ -22,17 +16,7 @@ describe('core.windowVisibility drives the usage poller', () => {
   beforeEach(async () => {
     sandbox = await TestSandbox.start();
     clock = new FakeClock(Date.parse('2026-03-10T12:00:00.000Z'));
-    core = buildAppCore({
-      mode: 'web',
-      settings: await SettingsStore.open({ dataDir: mkdtempSync(join(tmpdir(), 'pm-visible-')) }),
-      keychain: new SessionSecretStore(),
-      keychainStatus: () => ({ available: true }),
-      createClient: (config) => new ProxyServiceClient(config),
-      probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
-      startDemoSandbox: () => Promise.reject(new Error('no demo here')),
-      clock,
-      windowVisible: false,
-    });
+    ({ core } = await createHarness(sandbox, { clock, windowVisible: false }));
     await createIpcHandlers(core)['profiles:create']({
       name: 'Work',
       baseUrl: sandbox.baseUrl,

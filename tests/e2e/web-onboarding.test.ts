@@ -195,7 +195,9 @@ describe('web mode in a browser: onboarding', () => {
     await page.getByRole('button', { name: 'Try demo' }).click();
     await page.getByTestId('demo-banner').waitFor();
     await status(page, 'online').waitFor();
-    await page.getByRole('table', { name: 'Mobile ports' }).waitFor();
+    // The first screen once a profile exists: what needs attention.
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByRole('list', { name: 'Needs attention' }).waitFor();
     await screenshot(page, 'demo-started');
     await page.getByRole('button', { name: 'Leave demo' }).click();
     await page.getByRole('heading', { level: 1, name: 'Welcome to Proxy Manager' }).waitFor();

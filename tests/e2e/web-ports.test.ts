@@ -28,7 +28,9 @@ describe('web mode in a browser: ports', () => {
     await screenshot(page, 'ports-list', true);
 
     const firstId = (await table.locator('tbody tr th code').first().innerText()).trim();
-    await table.locator('tbody tr th button').first().click();
+    await table.locator('tbody tr th a').first().click();
+    // The port has its own address, and its page opens on the Rotation tab.
+    expect(new URL(page.url()).hash).toBe(`#/ports/${encodeURIComponent(firstId)}`);
     await page.getByRole('heading', { level: 2, name: 'Rotate' }).waitFor();
     await screenshot(page, 'ports-detail');
 
@@ -51,11 +53,13 @@ describe('web mode in a browser: ports', () => {
     // The detail with a receipt is the busiest ports view: no serious or critical axe violation.
     expect(await seriousAxeViolations(page)).toEqual([]);
 
+    await page.getByRole('tab', { name: 'Credentials' }).click();
     await page.getByRole('button', { name: 'Copy host:port:user:pass' }).click();
     await page.getByText('✓ Copied').first().waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied.split(':')).toHaveLength(4);
 
+    await page.getByRole('tab', { name: 'IP history' }).click();
     const history = page.getByRole('table', { name: 'IP history' });
     await history.waitFor();
     expect(await history.locator('tbody tr').count()).toBeGreaterThan(0);
@@ -72,7 +76,7 @@ describe('web mode in a browser: ports', () => {
     const { page, problems, table } = await openPorts();
     // The second port: the first one's cooldown is known to the app from the test above.
     const portId = (await table.locator('tbody tr th code').nth(1).innerText()).trim();
-    await table.locator('tbody tr th button').nth(1).click();
+    await table.locator('tbody tr th a').nth(1).click();
     const rotate = page.getByRole('region', { name: 'Rotate' });
     await rotate.waitFor();
 
@@ -95,6 +99,7 @@ describe('web mode in a browser: ports', () => {
     await screenshot(page, 'ports-rate-limited');
 
     // Relocate, then move the sandbox clock past the modem's 80-100 s: the tracker in main sees it active.
+    await page.getByRole('tab', { name: 'Location' }).click();
     const relocate = page.getByRole('region', { name: 'Relocate' });
     const country = relocate.getByLabel('Country');
     await expect.poll(() => country.locator('option').count()).toBeGreaterThan(1);
@@ -113,6 +118,7 @@ describe('web mode in a browser: ports', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toMatch(/Active/);
 
     // An app schedule every 2 minutes: saved, then its next run counts down in the list.
+    await page.getByRole('tab', { name: 'Rotation' }).click();
     const schedulePanel = page.getByRole('region', { name: 'App schedule' });
     await schedulePanel.getByRole('textbox', { name: 'Every' }).fill('2');
     await schedulePanel.getByRole('button', { name: 'Add schedule' }).click();
@@ -121,7 +127,7 @@ describe('web mode in a browser: ports', () => {
     await screenshot(page, 'ports-schedule');
     // The schedule editor and its run log: no serious or critical axe violation.
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: '← All ports' }).click();
+    await page.getByRole('link', { name: '← All ports' }).click();
     const row = table.locator('tbody tr').filter({ hasText: portId });
     await row.getByRole('timer').waitFor();
     expect(await row.getByRole('timer').innerText()).toMatch(/^in (1|2):\d\d$/);

@@ -67,7 +67,9 @@ describe('command line through the app executable', () => {
 
   it('says in one line that this build has no command line, and exits 2', async () => {
     const io = recordingIo();
-    await expect(runCli(['ports', 'list'], { io })).resolves.toBe(CLI_UNAVAILABLE_STATUS);
+    await expect(runCli(['ports', 'list'], { io, load: () => Promise.resolve(null) })).resolves.toBe(
+      CLI_UNAVAILABLE_STATUS,
+    );
     expect(CLI_UNAVAILABLE_STATUS).toBe(2);
     expect(io.err).toEqual(['proxy-manager: the command line is not available in this build yet\n']);
     expect(io.out).toEqual([]);
@@ -92,5 +94,13 @@ describe('command line through the app executable', () => {
       runCli(['ports'], { io, load: () => Promise.reject(new Error('missing chunk')) }),
     ).resolves.toBe(1);
     expect(io.err).toEqual(['proxy-manager: no key stored\n', 'proxy-manager: missing chunk\n']);
+  });
+});
+
+describe('the words that start the command line', () => {
+  it('include the first word of every command the CLI has', async () => {
+    const { COMMANDS } = await import('../../src-main/cli/command-tree');
+    for (const command of COMMANDS)
+      expect(CLI_WORDS.has(command.path[0] as string), command.path.join(' ')).toBe(true);
   });
 });

@@ -152,15 +152,20 @@ describe('desktop lifecycle: close to tray', () => {
     expect(window.destroyed).toBe(true);
   });
 
-  it('Open in the tray (or a click on the icon) shows the window', () => {
-    const { trayHandles, showWindow, lifecycle } = setup();
+  it('Open in the tray (or a click on the icon) shows the window at the overview', () => {
+    const { trayHandles, showWindow, shownAt, sent, lifecycle } = setup();
     lifecycle.start([]);
     const [items, onAction] = trayHandles[0]!.setMenu.mock.calls.at(-1)!;
     const open = items[0]!;
     onAction(open.kind === 'action' ? open.action : { type: 'quit' });
-    expect(showWindow).toHaveBeenCalledTimes(1);
+    expect(shownAt).toEqual(['/overview']);
     trayHandles[0]!.onClick.mock.calls[0]![0]();
-    expect(showWindow).toHaveBeenCalledTimes(2);
+    expect(shownAt).toEqual(['/overview', '/overview']);
+    expect(sent).toEqual([
+      ['app:navigate', { route: '/overview' }],
+      ['app:navigate', { route: '/overview' }],
+    ]);
+    expect(showWindow).not.toHaveBeenCalled();
   });
 
   it('a pending top-up in the tray shows the window and navigates to that top-up (app:navigate)', () => {

@@ -90,4 +90,18 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'topups:pending': undefined,
   'proxy:test': { target: { kind: 'port', portId: 'mp_1' } },
   'proxy:testMany': { targets: [{ kind: 'subscription', subscriptionId: 'sub_1', protocol: 'socks5' }] },
+  'localProxies:list': undefined,
+  'localProxies:add': {
+    upstream: {
+      kind: 'subscription',
+      subscriptionId: 'sub_1',
+      targeting: { country: 'US', state: 'california' },
+    },
+    listenPort: 24001,
+  },
+  'localProxies:update': { id: 'lp-1', upstream: { kind: 'port', portId: 'mp_1' } },
+  'localProxies:remove': { id: 'lp-1' },
+  'localProxies:start': { id: 'lp-1' },
+  'localProxies:stop': { id: 'lp-1' },
+  'overview:get': undefined,
 };

@@ -3,16 +3,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src-main/cli';
+import { ControlConnection } from '../../src-main/control/control-client';
 import { spawnTs } from '../support/spawn-ts';
 
 const ROOT = join(__dirname, '..', '..');
 
-function startWeb(args: string[]): Promise<{ child: ChildProcess; url: string; stdoutLines: string[] }> {
+function startWeb(
+  args: string[],
+): Promise<{ child: ChildProcess; url: string; stdoutLines: string[]; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pm-web-cli-'));
   const child = spawnTs('src-main/web/cli.ts', args, {
     cwd: ROOT,
     env: {
       ...process.env,
-      PROXY_MANAGER_DATA_DIR: mkdtempSync(join(tmpdir(), 'pm-web-cli-')),
+      PROXY_MANAGER_DATA_DIR: dataDir,
       DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -29,7 +34,9 @@ function startWeb(args: string[]): Promise<{ child: ChildProcess; url: string; s
       for (const line of lines) {
         stdoutLines.push(line);
         const match = /^WEB_READY (\{.*\})$/.exec(line);
-        if (match?.[1]) resolve({ child, url: (JSON.parse(match[1]) as { url: string }).url, stdoutLines });
+        if (match?.[1]) {
+          resolve({ child, url: (JSON.parse(match[1]) as { url: string }).url, stdoutLines, dataDir });
+        }
       }
     });
     child.on('exit', (code) => reject(new Error(`web exited ${code}: ${stderr}`)));
@@ -68,6 +75,24 @@ describe('npm run web', () => {
     expect(state.value.mode).toBe('web');
     expect(state.value.activeProfile.kind).toBe('demo');
     expect(state.value.connection.status).toBe('online');
+  });
+
+  it('owns the jobs and answers the CLI on its control socket', async () => {
+    const connection = await ControlConnection.open(web.dataDir);
+    expect(await connection?.hello()).toEqual({
+      pid: web.child.pid,
+      mode: 'web',
+      activeProfile: { name: expect.any(String), kind: 'demo' },
+    });
+    connection?.close();
+    let stdout = '';
+    const code = await runCli(['ports', 'list', '--json'], {
+      stdout: { write: (text) => ((stdout += text), true) },
+      stderr: { write: () => true },
+      env: { PROXY_MANAGER_DATA_DIR: web.dataDir },
+    });
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as unknown[]).length).toBeGreaterThan(0);
   });
 
   it('exits cleanly on SIGTERM', async () => {

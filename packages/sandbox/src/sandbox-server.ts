@@ -22,9 +22,9 @@ import {
 } from './sandbox-world';
 import { SeededRandom } from './seeded-random';
 
-export const API_PREFIX = '/api/v1';
-export const CONTROL_PREFIX = '/__sandbox';
-export const MAX_BODY_BYTES = 1024 * 1024;
+const API_PREFIX = '/api/v1';
+const CONTROL_PREFIX = '/__sandbox';
+const MAX_BODY_BYTES = 1024 * 1024;
 /** How long `close()` lets requests in progress finish before it cuts their connections. */
 const DEFAULT_CLOSE_GRACE_MS = 1_000;
 
@@ -104,7 +104,7 @@ function resolveStart(startTime: string | number | undefined): number | undefine
  * Moves every module to `now` through the instants at which any of them touches shared state, in time
  * order: all modules settle to the earliest pending instant, then the next, and so on.
  */
-export function settleInStep(modules: readonly SandboxModule[], now: number): void {
+function settleInStep(modules: readonly SandboxModule[], now: number): void {
   let previous = Number.NEGATIVE_INFINITY;
   for (;;) {
     let next = Number.POSITIVE_INFINITY;

@@ -3,6 +3,7 @@
  * keeps holding raises nothing more, and a condition that stops holding re-arms. Crossings are kept
  * in the job store (written before the alert goes out), so a restart neither repeats nor loses one.
  */
+import type { JobSection } from '../storage/job-section';
 import { ALERT_KINDS, type AlertCheck, type AlertKind } from './alert-rules';
 
 export interface RaisedAlert {
@@ -22,6 +23,16 @@ export interface CrossingStore {
   /** Sync (tests) or async (a job-store section). */
   read(): readonly string[] | Promise<readonly string[]>;
   write(keys: readonly string[]): Promise<void>;
+}
+
+/** The crossings in a job-store section (`alert-crossings`). */
+export function crossingsIn(section: JobSection<{ keys: string[] }>): CrossingStore {
+  return {
+    read: async () => (await section.read())?.keys ?? [],
+    write: async (keys) => {
+      await section.update(() => ({ keys: [...keys] }));
+    },
+  };
 }
 
 export interface AlertCenterOptions {

@@ -1,6 +1,6 @@
 import type { AlertKindName, DomainHandlers } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
-import type { AlertCenter } from './alert-center';
+import type { AlertCenter, RaisedAlert } from './alert-center';
 import type { AlertKind } from './alert-rules';
 
 // The contract's kind names and the rules' kinds are one list, written twice (the contract is free
@@ -17,13 +17,20 @@ export class AlertsService implements DomainService<'alerts'> {
 
   handlers(): DomainHandlers<'alerts'> {
     return {
-      'alerts:list': () =>
-        Promise.resolve(this.center.recent().filter((alert) => !this.dismissed.has(alert.id))),
-      'alerts:dismiss': ({ alertId }) => {
-        const known = this.center.recent().some((alert) => alert.id === alertId);
-        if (known) this.dismissed.add(alertId);
-        return Promise.resolve({ dismissed: known });
-      },
+      'alerts:list': () => this.list(),
+      'alerts:dismiss': ({ alertId }) => this.dismiss(alertId),
     };
+  }
+
+  /** The raised alerts the user has not dismissed, newest first. */
+  list(): Promise<RaisedAlert[]> {
+    return Promise.resolve(this.center.recent().filter((alert) => !this.dismissed.has(alert.id)));
+  }
+
+  /** Hides one alert from the list; false when no such alert is kept. */
+  dismiss(alertId: string): Promise<{ dismissed: boolean }> {
+    const known = this.center.recent().some((alert) => alert.id === alertId);
+    if (known) this.dismissed.add(alertId);
+    return Promise.resolve({ dismissed: known });
   }
 }

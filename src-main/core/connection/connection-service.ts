@@ -26,11 +26,14 @@ export class ConnectionService implements DomainService<'connection'> {
   handlers(): DomainHandlers<'connection'> {
     return {
       'connection:test': (input) => this.test(input),
-      'connection:check': async () => {
-        await this.options.monitor.check();
-        return this.options.state.getState();
-      },
+      'connection:check': () => this.check(),
     };
+  }
+
+  /** Checks the active profile's connection again; the answer is the new app state. */
+  async check(): Promise<AppState> {
+    await this.options.monitor.check();
+    return this.options.state.getState();
   }
 
   /**

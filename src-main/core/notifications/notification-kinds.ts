@@ -4,7 +4,7 @@ import type { AppRoute } from '../../../src-shared/contract';
  * Every kind of OS notification the user can turn off in Settings (`notifications` preferences).
  * A new feature adds its kinds here and a provider of its own.
  */
-export const NOTIFICATION_KINDS = [
+const NOTIFICATION_KINDS = [
   'rotation-new-ip',
   'rotation-same-ip',
   'rotation-failed',
@@ -17,8 +17,7 @@ export type PreferenceNotificationKind = (typeof NOTIFICATION_KINDS)[number];
  * none for them): a usage alert follows the alert's own switch (`alerts.disabledKinds`, checked by
  * its provider), a top-up's outcome is money the user is waiting for and is always told.
  */
-export const OTHER_NOTIFICATION_KINDS = ['usage-alert', 'topup'] as const;
-export type NotificationKind = PreferenceNotificationKind | (typeof OTHER_NOTIFICATION_KINDS)[number];
+export type NotificationKind = PreferenceNotificationKind | 'usage-alert' | 'topup';
 
 /** Whether the user lets `kind` through: its preference, or on for kinds without one. */
 export function notificationKindEnabled(

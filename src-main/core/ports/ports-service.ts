@@ -1,4 +1,10 @@
-import type { IpHistoryEntry, MobilePort, MobilePortUpdate, ProxyServiceClient } from '../../api';
+import type {
+  IpHistoryEntry,
+  MobilePort,
+  MobilePortUpdate,
+  ProxyServiceClient,
+  UsageReport,
+} from '../../api';
 import type {
   DomainHandlers,
   IpHistoryExport,
@@ -6,16 +12,19 @@ import type {
   MobilePortView,
   ParsedCallInput,
   RelocationProgress,
+  RotateManyOutcome,
   RotationReceipt,
 } from '../../../src-shared/contract';
-import { USAGE_RANGE_MAX_DAYS, usageRangeDays } from '../../../src-shared/contract/ports';
+import { USAGE_RANGE_MAX_DAYS } from '../../../src-shared/contract/ports';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
+import { checkUsageStart } from '../usage-range';
 import { ipHistoryCsv, mergeReceipts } from './ip-history';
+import { publishPortChanges } from './port-changes';
 import type { RelocationTracker } from './relocation-tracker';
-import type { RotationService } from './rotation-service';
+import type { RotateOptions, RotationService } from './rotation-service';
 
 /** The rotation link carries the API key: it stays in main unless the user asks for it. */
 export function toPortView({ rotationLink, ...port }: MobilePort): MobilePortView {
@@ -31,7 +40,9 @@ export interface PortsServiceOptions {
   events: EventSink;
   /** Wall time, for the usage range's default end (today, UTC). */
   now: () => number;
+  /** Rotations (`ports:rotate*`, receipts); absent in a process without them. */
   rotation?: RotationService;
+  /** Relocations followed until they end; absent: none are tracked. */
   relocations?: Pick<RelocationTracker, 'track' | 'list'>;
   /** Whether this process runs background jobs: only then are relocations tracked. */
   ownsJobs?: () => boolean;
@@ -42,8 +53,8 @@ export class PortsService implements DomainService<'ports'> {
   private readonly api: Pick<ApiCaller, 'active' | 'forProfile'>;
   private readonly events: EventSink;
   private readonly now: () => number;
-  private rotation: RotationService | null;
-  private relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
+  private readonly rotation: RotationService | null;
+  private readonly relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
   private readonly ownsJobs: () => boolean;
 
   constructor(options: PortsServiceOptions) {
@@ -55,55 +66,67 @@ export class PortsService implements DomainService<'ports'> {
     this.ownsJobs = options.ownsJobs ?? (() => true);
   }
 
-  /** The composition root hands these in once built (they need this service to publish). */
-  attach(parts: {
-    rotation?: RotationService;
-    relocations?: Pick<RelocationTracker, 'track' | 'list'>;
-  }): void {
-    if (parts.rotation) this.rotation = parts.rotation;
-    if (parts.relocations) this.relocations = parts.relocations;
-  }
-
   handlers(): DomainHandlers<'ports'> {
     return {
-      // The caller gets the list as its answer; nothing else needs telling.
-      'ports:list': async () => {
-        const { value } = await this.api.active('authenticated', (client) => client.listMobilePorts());
-        return value.map(toPortView);
-      },
-      'ports:get': async ({ portId }) => {
-        const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
-        return toPortView(value);
-      },
+      'ports:list': () => this.list(),
+      'ports:get': ({ portId }) => this.get(portId),
       'ports:update': (input) => this.update(input),
-      'ports:rotate': async ({ portId, untilNew }) => {
-        const { profileId } = await this.activeProfile();
-        return this.rotationService().rotate(profileId, portId, 'button', untilNew ? { untilNew } : {});
-      },
-      'ports:rotateMany': async ({ portIds }) => {
-        const { profileId } = await this.activeProfile();
-        return this.rotationService().rotateMany(profileId, portIds, 'bulk');
-      },
+      'ports:rotate': ({ portId, untilNew }) => this.rotate(portId, untilNew),
+      'ports:rotateMany': ({ portIds }) => this.rotateMany(portIds),
       'ports:relocate': ({ portId, country, carrier, city }) =>
         this.relocate(portId, { country, carrier, ...(city ? { city } : {}) }),
-      'ports:relocations': async () => {
-        const { profileId } = await this.activeProfile();
-        return this.relocations ? this.relocations.list(profileId) : [];
-      },
-      'ports:resetPassword': ({ portId }) => this.write((client) => client.resetMobilePortPassword(portId)),
+      'ports:relocations': () => this.relocationsInProgress(),
+      'ports:resetPassword': ({ portId }) => this.resetPassword(portId),
       'ports:ipHistory': ({ portId, page, perPage }) => this.ipHistory(portId, page, perPage),
       'ports:exportIpHistory': ({ portId }) => this.exportIpHistory(portId),
       'ports:usage': ({ portId, from, to }) => this.usage(portId, from, to),
-      'ports:revealRotationLink': async ({ portId }) => {
-        // Deliberately not logged anywhere: the link carries the API key.
-        const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
-        return { rotationLink: value.rotationLink };
-      },
-      'ports:receipts': async ({ portId }) => {
-        const { profileId } = await this.activeProfile();
-        return this.rotationService().receipts(profileId, portId);
-      },
+      'ports:revealRotationLink': ({ portId }) => this.revealRotationLink(portId),
+      'ports:receipts': ({ portId }) => this.receipts(portId),
     };
+  }
+
+  /** The active profile's ports. The caller gets the list as its answer; nothing else needs telling. */
+  async list(): Promise<MobilePortView[]> {
+    const { value } = await this.api.active('authenticated', (client) => client.listMobilePorts());
+    return value.map(toPortView);
+  }
+
+  async get(portId: string): Promise<MobilePortView> {
+    const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
+    return toPortView(value);
+  }
+
+  /** A rotation from a button (`untilNew`: again until the IP is new among the last ones). */
+  async rotate(portId: string, untilNew?: RotateOptions['untilNew']): Promise<RotationReceipt> {
+    const { profileId } = await this.activeProfile();
+    return this.rotationService().rotate(profileId, portId, 'button', untilNew ? { untilNew } : {});
+  }
+
+  async rotateMany(portIds: string[]): Promise<RotateManyOutcome[]> {
+    const { profileId } = await this.activeProfile();
+    return this.rotationService().rotateMany(profileId, portIds, 'bulk');
+  }
+
+  /** The active profile's relocations still followed (by the process owning background jobs). */
+  async relocationsInProgress(): Promise<RelocationProgress[]> {
+    const { profileId } = await this.activeProfile();
+    return this.relocations ? this.relocations.list(profileId) : [];
+  }
+
+  resetPassword(portId: string): Promise<MobilePortView> {
+    return this.write((client) => client.resetMobilePortPassword(portId));
+  }
+
+  /** For an explicit reveal or copy only: the link carries the API key. */
+  async revealRotationLink(portId: string): Promise<{ rotationLink: string }> {
+    // Deliberately not logged anywhere: the link carries the API key.
+    const { value } = await this.api.active('authenticated', (client) => client.getMobilePort(portId));
+    return { rotationLink: value.rotationLink };
+  }
+
+  async receipts(portId: string): Promise<RotationReceipt[]> {
+    const { profileId } = await this.activeProfile();
+    return this.rotationService().receipts(profileId, portId);
   }
 
   /**
@@ -120,13 +143,7 @@ export class PortsService implements DomainService<'ports'> {
 
   /** Announces ports whose state main learned of (after a write, or a background read). */
   publish(profileId: string, changed: MobilePortView[], relocations?: RelocationProgress[]): void {
-    if (changed.length > 0 || (relocations && relocations.length > 0)) {
-      this.events.emit('ports:changed', {
-        profileId,
-        changed,
-        ...(relocations && relocations.length > 0 ? { relocations } : {}),
-      });
-    }
+    publishPortChanges(this.events, profileId, changed, relocations);
   }
 
   private rotationService(): RotationService {
@@ -140,7 +157,7 @@ export class PortsService implements DomainService<'ports'> {
     return { profileId };
   }
 
-  private async update(input: ParsedCallInput<'ports:update'>): Promise<MobilePortView> {
+  async update(input: ParsedCallInput<'ports:update'>): Promise<MobilePortView> {
     const patch: MobilePortUpdate = {};
     if (input.label !== undefined) patch.label = input.label;
     if (input.autoRenew !== undefined) patch.autoRenew = input.autoRenew;
@@ -153,7 +170,7 @@ export class PortsService implements DomainService<'ports'> {
     return this.write((client) => client.updateMobilePort(input.portId, patch));
   }
 
-  private async relocate(
+  async relocate(
     portId: string,
     request: { country: string; carrier: string; city?: string },
   ): Promise<MobilePortView> {
@@ -178,7 +195,7 @@ export class PortsService implements DomainService<'ports'> {
     return view;
   }
 
-  private async ipHistory(portId: string, page: number, perPage: number): Promise<IpHistoryView> {
+  async ipHistory(portId: string, page: number, perPage: number): Promise<IpHistoryView> {
     const { profileId, value } = await this.api.active('authenticated', (client) =>
       client.getMobileIpHistory(portId, { page, perPage }),
     );
@@ -186,7 +203,7 @@ export class PortsService implements DomainService<'ports'> {
     return { data: mergeReceipts(value.data, receipts), pagination: value.pagination };
   }
 
-  private async exportIpHistory(portId: string): Promise<IpHistoryExport> {
+  async exportIpHistory(portId: string): Promise<IpHistoryExport> {
     const { profileId, value } = await this.api.active('authenticated', async (client) => {
       const entries: IpHistoryEntry[] = [];
       for (let page = 1; page <= EXPORT_MAX_PAGES; page += 1) {
@@ -205,21 +222,8 @@ export class PortsService implements DomainService<'ports'> {
     };
   }
 
-  private async usage(portId: string, from: string | undefined, to: string | undefined) {
-    // The contract checks a range with both ends; with one end, the other is the service's default.
-    const today = new Date(this.now()).toISOString().slice(0, 10);
-    if (from !== undefined && to === undefined) {
-      const days = usageRangeDays(from, today);
-      if (days < 1) {
-        throw new AppError('invalid_input', 'The start is after today', [
-          { field: 'from', message: 'The start is after today' },
-        ]);
-      }
-      if (days > USAGE_RANGE_MAX_DAYS) {
-        const message = `At most ${USAGE_RANGE_MAX_DAYS} days (from this start to today is ${days})`;
-        throw new AppError('invalid_input', message, [{ field: 'from', message }]);
-      }
-    }
+  async usage(portId: string, from: string | undefined, to: string | undefined): Promise<UsageReport> {
+    checkUsageStart(from, to, this.now(), USAGE_RANGE_MAX_DAYS);
     const { value } = await this.api.active('authenticated', (client) =>
       client.getMobilePortUsage(portId, { ...(from ? { from } : {}), ...(to ? { to } : {}) }),
     );

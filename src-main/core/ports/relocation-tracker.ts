@@ -34,7 +34,7 @@ export interface RelocationTrackerOptions {
 }
 
 /** 15 s, 30 s, 60 s, then every 2 minutes (the spec: a new modem is usually online within 2 minutes). */
-export const RELOCATION_BACKOFF_MS = [15_000, 30_000, 60_000, 120_000] as const;
+const RELOCATION_BACKOFF_MS = [15_000, 30_000, 60_000, 120_000] as const;
 const DAY_MS = 86_400_000;
 
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -25,7 +25,7 @@ export interface RotateOptions {
  * (profile, port): concurrent callers share one request and one receipt. Rejects with the API
  * client's error (`retryAfterMs` on a 429) or an `AppError`.
  */
-export interface RotatePort {
+interface RotatePort {
   rotate(
     profileId: string,
     portId: string,

@@ -1,17 +1,4 @@
-import { AppError } from '../errors';
-
-export type ProfileErrorCode =
-  | 'invalid_name'
-  | 'duplicate_name'
-  | 'duplicate_profile'
-  | 'invalid_base_url'
-  | 'invalid_path_style'
-  | 'invalid_key'
-  | 'key_required'
-  | 'invalid_key_storage'
-  | 'profile_not_found'
-  | 'profile_read_only'
-  | 'keychain_unavailable';
+import { AppError, type ProfileErrorCode } from '../errors';
 
 /**
  * A profile operation the user can fix: `field` names the form field to mark, when there is one.

@@ -1,11 +1,11 @@
 import type { AppState, DomainHandlers, ParsedCallInput } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
-import type { ConnectionMonitor } from '../session/connection-monitor';
 import type { ProfilesService } from './profiles-service';
 
 export interface ProfilesControllerOptions {
   profiles: ProfilesService;
-  monitor: Pick<ConnectionMonitor, 'check'>;
+  /** Re-checks the active profile's connection (`ConnectionMonitor.check`). */
+  monitor: { check(): Promise<unknown> };
   state: { getState(): Promise<AppState>; push(): Promise<AppState> };
   /** Deleting the demo's profile stops the demo. */
   demo: { readonly demoProfileId: string | null; stopDemo(): Promise<AppState> };
@@ -23,22 +23,28 @@ export class ProfilesController implements DomainService<'profiles'> {
       'profiles:create': (input) => this.create(input),
       'profiles:update': (input) => this.update(input),
       'profiles:delete': (input) => this.delete(input.profileId),
-      'profiles:switch': async (input) => {
-        await this.options.profiles.switchTo(input.profileId);
-        return this.recheck();
-      },
-      'profiles:setKey': async (input) => {
-        await this.options.profiles.setKey(input.profileId, input.apiKey, { storage: input.storage });
-        return this.afterChange(input.profileId);
-      },
-      'profiles:removeKey': async (input) => {
-        await this.options.profiles.removeKey(input.profileId);
-        return this.afterChange(input.profileId);
-      },
+      'profiles:switch': (input) => this.switchTo(input.profileId),
+      'profiles:setKey': (input) => this.setKey(input),
+      'profiles:removeKey': (input) => this.removeKey(input.profileId),
     };
   }
 
-  private async create(input: ParsedCallInput<'profiles:create'>): Promise<AppState> {
+  async switchTo(profileId: string): Promise<AppState> {
+    await this.options.profiles.switchTo(profileId);
+    return this.recheck();
+  }
+
+  async setKey(input: ParsedCallInput<'profiles:setKey'>): Promise<AppState> {
+    await this.options.profiles.setKey(input.profileId, input.apiKey, { storage: input.storage });
+    return this.afterChange(input.profileId);
+  }
+
+  async removeKey(profileId: string): Promise<AppState> {
+    await this.options.profiles.removeKey(profileId);
+    return this.afterChange(profileId);
+  }
+
+  async create(input: ParsedCallInput<'profiles:create'>): Promise<AppState> {
     await this.options.profiles.create({
       name: input.name,
       baseUrl: input.baseUrl,
@@ -51,7 +57,7 @@ export class ProfilesController implements DomainService<'profiles'> {
     return this.recheck();
   }
 
-  private async update(input: ParsedCallInput<'profiles:update'>): Promise<AppState> {
+  async update(input: ParsedCallInput<'profiles:update'>): Promise<AppState> {
     const { profiles } = this.options;
     if (input.name !== undefined) await profiles.rename(input.profileId, input.name);
     if (input.baseUrl !== undefined || input.pathStyle !== undefined || input.apiKey !== undefined) {
@@ -71,7 +77,7 @@ export class ProfilesController implements DomainService<'profiles'> {
     return this.afterChange(input.profileId);
   }
 
-  private async delete(profileId: string): Promise<AppState> {
+  async delete(profileId: string): Promise<AppState> {
     if (profileId === this.options.demo.demoProfileId) return this.options.demo.stopDemo();
     const wasActive = this.options.profiles.active()?.id === profileId;
     await this.options.profiles.delete(profileId);

@@ -17,7 +17,7 @@ import {
 
 /** Keys the app core supplies for this run only; they are never written anywhere. */
 export type ProvidedKeySource = 'demo' | 'environment';
-export type KeySource = KeyStorage | ProvidedKeySource;
+type KeySource = KeyStorage | ProvidedKeySource;
 
 export interface ProfileView {
   id: string;
@@ -341,10 +341,6 @@ export class ProfilesService {
       }
       await this.settings.update((draft) => {
         draft.profiles = draft.profiles.filter((candidate) => candidate.id !== profileId);
-        delete draft.pendingTopUps[profileId];
-        draft.rotationSchedules = draft.rotationSchedules.filter(
-          (schedule) => schedule.profileId !== profileId,
-        );
         if (draft.activeProfileId === profileId) draft.activeProfileId = draft.profiles[0]?.id ?? null;
       });
       this.providedKeys.delete(profileId);
@@ -508,7 +504,12 @@ export class ProfilesService {
       [...this.provided.values()].map((entry) => entry.profile),
     );
     const profile: Profile = {
-      id: `${input.source}-${this.newId()}`,
+      // The environment's profile keeps its id across starts (what began under it resumes); the demo's
+      // is new at each start, so a fresh demo starts with fresh alerts and schedules.
+      id:
+        input.source === 'environment'
+          ? providedProfileId(input.source, input.baseUrl, input.key)
+          : `${input.source}-${this.newId()}`,
       name,
       baseUrl: normalizeBaseUrl(input.baseUrl),
       pathStyle: validatePathStyle(input.pathStyle ?? 'literal'),
@@ -717,4 +718,15 @@ function notFound(profileId: string): ProfileError {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The environment's profile keeps one id across runs, so that what was begun under it (a top-up
+ * attempt, a watched payment, dismissed alerts) resumes under it: derived from the origin and the
+ * key, hashed so the id never reveals the key.
+ */
+export function providedProfileId(source: 'environment', baseUrl: string, key: string): string {
+  const where = originOrThrow(normalizeBaseUrl(baseUrl));
+  const hash = createHash('sha256').update(`${source}\n${where}\n${key.trim()}`).digest('hex');
+  return `${source}-${hash.slice(0, 24)}`;
 }

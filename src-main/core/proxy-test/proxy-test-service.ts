@@ -14,11 +14,11 @@ import { targetedUsername, validateTargeting } from '../subscriptions/proxy-stri
 import { type ProbeOutcome, type ProbeRequest, probeProxy } from './proxy-probe';
 
 /** Tests of one "Test all" that run at once: enough to be quick, few enough not to look like abuse. */
-export const DEFAULT_TEST_CONCURRENCY = 4;
+const DEFAULT_TEST_CONCURRENCY = 4;
 /** A test that has not finished by then is stopped and reported as a timeout. */
-export const DEFAULT_TEST_DEADLINE_MS = 15_000;
+const DEFAULT_TEST_DEADLINE_MS = 15_000;
 /** The rotation receipt waits for its check: shorter, as the user waits for the receipt. */
-export const DEFAULT_VERIFY_DEADLINE_MS = 10_000;
+const DEFAULT_VERIFY_DEADLINE_MS = 10_000;
 /**
  * The demo's echo: the sandbox gateway answers every request itself, whatever the host, and never
  * connects anywhere (`.invalid` can never resolve, so nothing would leave the machine anyway).
@@ -34,6 +34,8 @@ export interface ProxyTestServiceOptions {
   verifyDeadlineMs?: number;
   concurrency?: number;
   monotonic?: () => number;
+  /** Told of every test's result (the overview keeps each port's last one). */
+  onResult?: (profileId: string, result: ProxyTestResult) => void;
 }
 
 /** Credentials as found for a target: they stay in main and go only to the proxy. */
@@ -162,14 +164,17 @@ export class ProxyTestService implements DomainService<'proxy'> {
 
   handlers(): DomainHandlers<'proxy'> {
     return {
-      'proxy:test': async ({ target }) => {
-        const { profileId, value } = await this.options.api.active('authenticated', (client) =>
-          new CredentialLookup(client).resolve(target),
-        );
-        return this.run(profileId, target, value);
-      },
+      'proxy:test': ({ target }) => this.test(target),
       'proxy:testMany': ({ targets }) => this.testMany(targets),
     };
+  }
+
+  /** One target of the active profile: its credentials looked up in main, then the request sent through it. */
+  async test(target: ProxyTestTarget): Promise<ProxyTestResult> {
+    const { profileId, value } = await this.options.api.active('authenticated', (client) =>
+      new CredentialLookup(client).resolve(target),
+    );
+    return this.run(profileId, target, value);
   }
 
   /** Each target's lookup and test; one target's failure never stops the others. */
@@ -226,7 +231,7 @@ export class ProxyTestService implements DomainService<'proxy'> {
     resolved: ResolvedProxy,
   ): Promise<ProxyTestResult> {
     const outcome = await this.probe(profileId, resolved.request);
-    return {
+    return this.reported(profileId, {
       target,
       proxy: {
         protocol: resolved.request.protocol,
@@ -236,13 +241,18 @@ export class ProxyTestService implements DomainService<'proxy'> {
       echoUrl: this.options.echoUrlFor(profileId),
       checkedAt: new Date(this.options.clock.now()).toISOString(),
       ...outcome,
-    };
+    });
+  }
+
+  private reported(profileId: string, result: ProxyTestResult): ProxyTestResult {
+    this.options.onResult?.(profileId, result);
+    return result;
   }
 
   private lookupFailure(profileId: string, target: ProxyTestTarget, error: unknown): ProxyTestResult {
     const ipc = toIpcError(error, () => undefined);
     const targeting = error instanceof AppError && error.code === 'invalid_input';
-    return {
+    return this.reported(profileId, {
       target,
       proxy: { protocol: target.protocol, host: '', port: 0 },
       echoUrl: this.options.echoUrlFor(profileId),
@@ -256,6 +266,6 @@ export class ProxyTestService implements DomainService<'proxy'> {
         message: targeting ? ipc.message : 'The proxy credentials could not be read from the service.',
         detail: ipc.message,
       },
-    };
+    });
   }
 }

@@ -1,6 +1,5 @@
 import type { JobsStatus } from '../../../src-shared/contract';
 import type { Lifecycle } from '../domain-service';
-import type { InstanceLock, InstanceLockStatus } from '../storage/instance-lock';
 
 /** A job that runs only in the process owning the data folder's background jobs. */
 export interface BackgroundJob {
@@ -13,6 +12,12 @@ export interface BackgroundJob {
 export interface JobsOwnership {
   status(): JobsStatus;
   onChange(listener: (status: JobsStatus) => void): () => void;
+  /**
+   * A one-shot command's process (the command line): it runs no jobs, and no other process runs
+   * them either (the command line sends its calls to that process when there is one), so saved
+   * configuration that only the jobs' owner uses (local proxies) may be changed here.
+   */
+  readonly oneShot?: boolean;
 }
 
 /** Tests and single-process tools: this process always owns the jobs. */
@@ -20,29 +25,6 @@ export const alwaysOwner: JobsOwnership = {
   status: () => ({ owner: true, message: null }),
   onChange: () => () => undefined,
 };
-
-/** The sentence the jobs banner shows in a process that does not own the jobs. */
-export function describeLockStatus(status: InstanceLockStatus | null): JobsStatus {
-  if (status === null)
-    return { owner: false, message: 'Checking which Proxy Manager process runs the background jobs…' };
-  if (status.owner) return { owner: true, message: null };
-  const held = status.heldBy;
-  const who = held
-    ? `the ${held.mode === 'web' ? 'web mode server' : 'desktop app'} (pid ${held.pid}${held.hostname ? ` on ${held.hostname}` : ''}) since ${new Date(held.since).toLocaleString()}`
-    : 'another Proxy Manager process';
-  return {
-    owner: false,
-    message: `Background jobs (schedules, usage alerts, payment watching) run in ${who}; this one is read-only for them and takes over when that one exits.`,
-  };
-}
-
-/** The instance lock as the core sees it. */
-export function lockOwnership(lock: InstanceLock): JobsOwnership {
-  return {
-    status: () => describeLockStatus(lock.status()),
-    onChange: (listener) => lock.onChange((status) => listener(describeLockStatus(status))),
-  };
-}
 
 /**
  * Starts the registered jobs while this process owns the background jobs and stops them when it

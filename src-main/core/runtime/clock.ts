@@ -23,7 +23,7 @@ export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
  * fire an hour late; waking once a minute to compare against the wall clock bounds that to a
  * minute, at the cost of one idle wake-up per minute per sleeping job.
  */
-export const DEFAULT_WALL_CHECK_MS = 60_000;
+const DEFAULT_WALL_CHECK_MS = 60_000;
 
 export interface SystemClockOptions {
   /** Longest single timer; see `DEFAULT_WALL_CHECK_MS`. Capped at `MAX_TIMER_DELAY_MS`. */

@@ -29,7 +29,7 @@ export interface KeychainProbeOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_KEYCHAIN_PROBE_TIMEOUT_MS = 60_000;
+const DEFAULT_KEYCHAIN_PROBE_TIMEOUT_MS = 60_000;
 
 const TIMEOUT_REASON = 'The system keychain did not answer in time; it may be waiting for you to unlock it.';
 

@@ -1,5 +1,5 @@
 /** Where a secret lives: the OS keychain (persisted) or this process's memory (gone at exit). */
-export type SecretStoreKind = 'keychain' | 'session';
+type SecretStoreKind = 'keychain' | 'session';
 
 /**
  * A small store of secrets by account name (one API key per profile). Implementations never

@@ -11,7 +11,7 @@ export interface ClientConfig {
 }
 
 /** What the pool reads about profiles: their address, their key (with its origin), their changes. */
-export interface PoolProfiles {
+interface PoolProfiles {
   get(profileId: string): ProfileView;
   active(): ProfileView | null;
   getBoundKey(profileId: string): Promise<BoundKey | null>;

@@ -13,7 +13,7 @@ import type { EventSink } from '../events';
 import type { ProfileChange, ProfileView } from '../profiles/profiles-service';
 import type { Access, ClientPool } from './client-pool';
 
-export interface MonitorProfiles {
+interface MonitorProfiles {
   active(): ProfileView | null;
   onChange(listener: (change: ProfileChange) => void): () => void;
 }
@@ -23,8 +23,6 @@ export interface ConnectionMonitorOptions {
   pool: Pick<ClientPool, 'clientFor'>;
   events: EventSink;
   now: () => Date;
-  /** Told when the state the status bar shows changes (the app state is pushed again). */
-  onChange: () => void;
 }
 
 /** What the cheapest authenticated call says about a key. */
@@ -61,6 +59,7 @@ export class ConnectionMonitor {
   };
   private generation = 0;
   private readonly unsubscribe: () => void;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: ConnectionMonitorOptions) {
     this.unsubscribe = options.profiles.onChange((change) => {
@@ -74,6 +73,15 @@ export class ConnectionMonitor {
   }
 
   /**
+   * Told when the state the status bar shows changes (the app state is pushed again); returns the
+   * unsubscribe function.
+   */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
    * Re-checks the active profile with one authenticated call (see `probeKey`); its answer is not
    * thrown away: the newest top-up goes out as `topups:changed`.
    */
@@ -82,7 +90,7 @@ export class ConnectionMonitor {
     const active = this.options.profiles.active();
     if (!active) {
       this.current = { status: 'not_configured', message: 'Add a profile or try the demo.', checkedAt: null };
-      this.options.onChange();
+      this.changed();
       return this.state();
     }
     this.current = {
@@ -90,7 +98,7 @@ export class ConnectionMonitor {
       message: `Checking ${active.name}…`,
       checkedAt: this.current.checkedAt,
     };
-    this.options.onChange();
+    this.changed();
     let probe: KeyProbe;
     try {
       probe = await probeKey(await this.options.pool.clientFor(active.id, 'authenticated'));
@@ -157,10 +165,14 @@ export class ConnectionMonitor {
     }
   }
 
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
   private set(status: ConnectionStatus, message: string, force = false): void {
     const changed = force || this.current.status !== status || this.current.message !== message;
     this.current = { status, message, checkedAt: this.options.now().toISOString() };
-    if (changed) this.options.onChange();
+    if (changed) this.changed();
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PATH_STYLES } from '../../../src-shared/base-url-rule';
+import { LOCAL_PROXIES_MAX, localProxyConfigSchema } from '../../../src-shared/contract/local-proxies';
 import {
   ACCELERATOR_MAX,
   ACCELERATOR_PATTERN,
@@ -14,15 +15,17 @@ import {
 import { ALERT_KINDS } from '../alerts/alert-rules';
 
 /** The version written into the file; bump it (and add a migration) when the shape changes. */
-export const SETTINGS_VERSION = 1;
+export const SETTINGS_VERSION = 2;
 
 export const KEY_STORAGES = ['keychain', 'session'] as const;
 export type KeyStorage = (typeof KEY_STORAGES)[number];
 
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
+const THEMES = ['system', 'light', 'dark'] as const;
 
-export const profileSchema = z.object({
+/** How tall table rows are: `compact` fits many more on a screen (one line per row). */
+const DENSITIES = ['comfortable', 'compact'] as const;
+
+const profileSchema = z.object({
   id: z.string().min(1).max(100),
   name: z.string().min(1).max(PROFILE_NAME_MAX),
   // Lenient on purpose: a file from an older version may hold a URL today's rule refuses (plain
@@ -105,16 +108,6 @@ const desktopSchema = z.object({
   startMinimized: z.boolean().default(false),
 });
 
-/**
- * Scheduled rotations belong to a later slice: only the members every schedule has are fixed
- * here, others pass through untouched. Never a rotation link (it carries the key).
- */
-export const rotationScheduleSchema = z.looseObject({
-  portId: z.string().min(1),
-  profileId: z.string().min(1),
-});
-export type RotationSchedule = z.infer<typeof rotationScheduleSchema>;
-
 /** Each OS notification kind the user can turn off (`core/notifications/notification-kinds.ts`). */
 const notificationsSchema = z.object({
   'rotation-new-ip': z.boolean().default(true),
@@ -135,7 +128,7 @@ const shortcutSchema = z.object({
 });
 
 /** The proxy test ("Test this proxy"): where it asks which exit IP a request came out of. */
-export const DEFAULT_IP_ECHO_URL = 'https://api.ipify.org?format=json';
+const DEFAULT_IP_ECHO_URL = 'https://api.ipify.org?format=json';
 const proxyTestSchema = z.object({
   /** Asked through the proxy for real accounts (the demo uses the sandbox gateway's own echo). */
   ipEchoUrl: z
@@ -146,6 +139,11 @@ const proxyTestSchema = z.object({
 
 const uiSchema = z.object({
   theme: z.enum(THEMES).default('system'),
+  /**
+   * Absent in files from before it existed (the default then); a value this version does not know
+   * (written by a newer one) reads as the default instead of failing the whole file.
+   */
+  density: z.enum(DENSITIES).default('comfortable').catch('comfortable'),
   /** A screen id; the renderer falls back to its first screen when it does not know it. */
   lastScreen: z.string().min(1).max(64).default('ports'),
 });
@@ -157,15 +155,14 @@ export const settingsSchema = z
     activeProfileId: z.string().nullable().default(null),
     polling: pollingSchema.prefault({}),
     alerts: alertsSchema.prefault({}),
-    rotationSchedules: z.array(rotationScheduleSchema).default([]),
-    /** Top-ups still being watched, by profile id, so that the watcher resumes after a restart. */
-    pendingTopUps: z.record(z.string(), z.array(z.string().min(1).max(128))).default({}),
     ui: uiSchema.prefault({}),
     desktop: desktopSchema.prefault({}),
     notifications: notificationsSchema.prefault({}),
     tray: traySchema.prefault({}),
     shortcut: shortcutSchema.prefault({}),
     proxyTest: proxyTestSchema.prefault({}),
+    /** Local proxies: configuration only (no credentials; a local password is in the keychain). */
+    localProxies: z.array(localProxyConfigSchema).max(LOCAL_PROXIES_MAX).default([]),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();

@@ -7,6 +7,7 @@ import type { SettingsStore } from './settings-store';
 export function toSettingsView(settings: Settings): SettingsView {
   return {
     theme: settings.ui.theme,
+    density: settings.ui.density,
     polling: { ...settings.polling },
     alerts: {
       trafficRemainingPercent: settings.alerts.trafficRemainingPercent,
@@ -32,27 +33,57 @@ export function toSettingsView(settings: Settings): SettingsView {
   };
 }
 
-/** The user's preferences (not profiles: those are the profiles service's). Every change is announced. */
+/**
+ * The user's preferences (not profiles: those are the profiles service's). Every change is
+ * announced, also one another process saved (the store tells when it adopts one).
+ */
 export class SettingsService implements DomainService<'settings'> {
+  private announced: string;
+  private readonly unsubscribe: () => void;
+
   constructor(
-    private readonly settings: Pick<SettingsStore, 'get' | 'update'>,
+    private readonly settings: Pick<SettingsStore, 'get' | 'update' | 'reload' | 'subscribe'>,
     private readonly events: EventSink,
-  ) {}
+  ) {
+    this.announced = JSON.stringify(this.view());
+    this.unsubscribe = settings.subscribe(() => this.announce());
+  }
 
   handlers(): DomainHandlers<'settings'> {
     return {
-      'settings:get': () => Promise.resolve(this.view()),
+      'settings:get': () => this.get(),
       'settings:update': (input) => this.update(input),
     };
+  }
+
+  /** The settings as saved now, by this process or another. */
+  async get(): Promise<SettingsView> {
+    await this.settings.reload();
+    return this.view();
   }
 
   view(): SettingsView {
     return toSettingsView(this.settings.get());
   }
 
+  stop(): void {
+    this.unsubscribe();
+  }
+
+  private announce(): SettingsView {
+    const view = this.view();
+    const text = JSON.stringify(view);
+    if (text !== this.announced) {
+      this.announced = text;
+      this.events.emit('settings:changed', view);
+    }
+    return view;
+  }
+
   async update(input: ParsedCallInput<'settings:update'>): Promise<SettingsView> {
     await this.settings.update((draft) => {
       if (input.theme !== undefined) draft.ui.theme = input.theme;
+      if (input.density !== undefined) draft.ui.density = input.density;
       Object.assign(draft.polling, definedOnly(input.polling));
       Object.assign(draft.alerts, definedOnly(input.alerts));
       Object.assign(draft.desktop, definedOnly(input.desktop));
@@ -60,9 +91,7 @@ export class SettingsService implements DomainService<'settings'> {
       Object.assign(draft.shortcut, definedOnly(input.shortcut));
       Object.assign(draft.proxyTest, definedOnly(input.proxyTest));
     });
-    const view = this.view();
-    this.events.emit('settings:changed', view);
-    return view;
+    return this.announce();
   }
 }
 

@@ -1,9 +1,15 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { writeFileAtomic } from '../../lib/atomic-file';
 import { withFileLock, type FileLockOptions } from '../storage/file-lock';
-import { deepFreeze, fileStamp, freePath, readTextOrNull } from '../storage/json-file';
+import {
+  deepFreeze,
+  describeIssue,
+  fileStamp,
+  findSecretLikeMember,
+  freePath,
+  readTextOrNull,
+} from '../storage/json-file';
 import {
   defaultSettings,
   normalizeSettings,
@@ -12,10 +18,10 @@ import {
   type Settings,
 } from './settings-schema';
 
-export const SETTINGS_FILE_NAME = 'settings.json';
+const SETTINGS_FILE_NAME = 'settings.json';
 
 /** A raw settings object as read from disk, before the schema fills defaults. */
-export type RawSettings = Record<string, unknown>;
+type RawSettings = Record<string, unknown>;
 
 /**
  * Steps from one version to the next, by the version they start from. A file without a
@@ -25,6 +31,14 @@ export type SettingsMigrations = Readonly<Record<number, (raw: RawSettings) => R
 
 export const SETTINGS_MIGRATIONS: SettingsMigrations = {
   0: (raw) => ({ ...raw, version: 1 }),
+  // Version 1 had `rotationSchedules` and `pendingTopUps`, never read since job state moved to
+  // `state.json` (the scheduler's and the top-up watcher's sections): they are dropped.
+  1: (raw) => {
+    const next: RawSettings = { ...raw, version: 2 };
+    delete next.rotationSchedules;
+    delete next.pendingTopUps;
+    return next;
+  },
 };
 
 /** What the store did with a file it could not use as it was; the app tells the user. */
@@ -301,8 +315,8 @@ function parseForSave(candidate: Settings): Settings {
   }
   const secretAt = findSecretLikeMember(parsed.data);
   if (secretAt !== null) {
-    // Defence in depth for the loosely typed members (rotation schedules): the message names
-    // the member, never its value.
+    // Defence in depth for what the schema cannot tell (record keys, URLs carrying `key=`): the
+    // message names the member, never its value.
     throw new SettingsError(
       'secret_in_settings',
       `Settings never hold secrets (found at ${secretAt})`,
@@ -310,37 +324,4 @@ function parseForSave(candidate: Settings): Settings {
     );
   }
   return normalizeSettings(parsed.data);
-}
-
-/** The first problem of a zod error, as `path: message`, for a user-facing sentence. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'unknown problem';
-  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  return `${where}${issue.message}`;
-}
-
-const SECRET_MEMBER_NAMES = /^(api[-_]?key|key|password|passphrase|secret|token|rotation[-_]?link)$/i;
-/** A URL whose query carries `key=`, as rotation links do. */
-const KEY_IN_QUERY = /[?&]key=/i;
-
-/** The path of the first member whose name or value looks like a secret, or null. */
-export function findSecretLikeMember(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return KEY_IN_QUERY.test(value) ? path || '(root)' : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findSecretLikeMember(item, `${path}[${index}]`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (typeof value === 'object' && value !== null) {
-    for (const [name, item] of Object.entries(value)) {
-      const memberPath = path ? `${path}.${name}` : name;
-      if (SECRET_MEMBER_NAMES.test(name)) return memberPath;
-      const found = findSecretLikeMember(item, memberPath);
-      if (found !== null) return found;
-    }
-  }
-  return null;
 }

@@ -18,7 +18,7 @@ import { systemClock, type Clock } from '../runtime/clock';
  * supported (FAT, some network shares) it falls back to `open(..., 'wx')`.
  */
 
-export const lockOwnerSchema = z.object({
+const lockOwnerSchema = z.object({
   pid: z.int().positive(),
   hostname: z.string(),
   /** Random per acquisition: tells this holder's file from a later one by the same process. */

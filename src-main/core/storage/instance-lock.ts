@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import type { JobsStatus } from '../../../src-shared/contract';
+import type { JobsOwnership } from '../runtime/background-jobs';
 import { DeadlineJob, describeError } from '../runtime/deadline-job';
 import {
   defaultLockProcessDeps,
@@ -181,6 +183,23 @@ export class InstanceLock {
   }
 }
 
+/**
+ * Who runs the background jobs of `dataDir` now, read without taking the lock (a one-shot process
+ * such as the CLI asks before it decides where to send a call): null when nobody does, including
+ * when the lock is stale (its pid dead on this host, or its heartbeat older than `staleAfterMs`).
+ */
+export async function readJobsOwner(
+  dataDir: string,
+  options: Partial<LockProcessDeps> & { staleAfterMs?: number } = {},
+): Promise<JobsOwner | null> {
+  const deps = defaultLockProcessDeps(options);
+  const owner = (await readLock(join(dataDir, JOBS_LOCK_FILE_NAME)))?.owner;
+  if (!owner) return null;
+  if (deps.clock.now() - owner.heartbeatAt > (options.staleAfterMs ?? 5 * 60_000)) return null;
+  if (owner.hostname === deps.hostname && !deps.isProcessAlive(owner.pid)) return null;
+  return toJobsOwner(owner);
+}
+
 function toJobsOwner(owner: LockOwner): JobsOwner {
   return { pid: owner.pid, mode: owner.mode, hostname: owner.hostname, since: owner.since };
 }
@@ -192,4 +211,27 @@ function sameStatus(a: InstanceLockStatus | null, b: InstanceLockStatus): boolea
     return a.heldBy?.pid === b.heldBy?.pid && a.heldBy?.since === b.heldBy?.since;
   }
   return false;
+}
+
+/** The sentence the jobs banner shows in a process that does not own the jobs. */
+export function describeLockStatus(status: InstanceLockStatus | null): JobsStatus {
+  if (status === null)
+    return { owner: false, message: 'Checking which Proxy Manager process runs the background jobs…' };
+  if (status.owner) return { owner: true, message: null };
+  const held = status.heldBy;
+  const who = held
+    ? `the ${held.mode === 'web' ? 'web mode server' : 'desktop app'} (pid ${held.pid}${held.hostname ? ` on ${held.hostname}` : ''}) since ${new Date(held.since).toLocaleString()}`
+    : 'another Proxy Manager process';
+  return {
+    owner: false,
+    message: `Background jobs (schedules, usage alerts, payment watching) run in ${who}; this one is read-only for them and takes over when that one exits.`,
+  };
+}
+
+/** The instance lock as the core sees it. */
+export function lockOwnership(lock: InstanceLock): JobsOwnership {
+  return {
+    status: () => describeLockStatus(lock.status()),
+    onChange: (listener) => lock.onChange((status) => listener(describeLockStatus(status))),
+  };
 }

@@ -2,9 +2,15 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFileAtomic } from '../../lib/atomic-file';
-import { describeIssue, findSecretLikeMember } from '../settings/settings-store';
 import { withFileLock, type FileLockOptions } from './file-lock';
-import { deepFreeze, fileStamp, freePath, readTextOrNull } from './json-file';
+import {
+  deepFreeze,
+  describeIssue,
+  fileStamp,
+  findSecretLikeMember,
+  freePath,
+  readTextOrNull,
+} from './json-file';
 
 /**
  * `state.json`, beside `settings.json` in the data folder: what background jobs must not lose
@@ -18,9 +24,9 @@ import { deepFreeze, fileStamp, freePath, readTextOrNull } from './json-file';
  * (written by a newer app, or by a feature that is off) are kept as they are.
  */
 
-export const JOB_STATE_FILE_NAME = 'state.json';
+const JOB_STATE_FILE_NAME = 'state.json';
 /** The envelope's version; each section's schema evolves on its own (zod defaults, preprocess). */
-export const JOB_STATE_VERSION = 1;
+const JOB_STATE_VERSION = 1;
 
 const SECTION_NAME = /^[a-z][a-z0-9-]{0,63}$/;
 

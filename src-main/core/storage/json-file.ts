@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import type { z } from 'zod';
 
 /**
  * Small pieces shared by the stores that keep one JSON file in the data folder (settings,
@@ -38,4 +39,37 @@ export function deepFreeze<T>(value: T): T {
     for (const item of Object.values(value)) deepFreeze(item);
   }
   return value;
+}
+
+/** The first problem of a zod error, as `path: message`, for a user-facing sentence. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'unknown problem';
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
+
+const SECRET_MEMBER_NAMES = /^(api[-_]?key|key|password|passphrase|secret|token|rotation[-_]?link)$/i;
+/** A URL whose query carries `key=`, as rotation links do. */
+const KEY_IN_QUERY = /[?&]key=/i;
+
+/** The path of the first member whose name or value looks like a secret, or null. */
+export function findSecretLikeMember(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return KEY_IN_QUERY.test(value) ? path || '(root)' : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findSecretLikeMember(item, `${path}[${index}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [name, item] of Object.entries(value)) {
+      const memberPath = path ? `${path}.${name}` : name;
+      if (SECRET_MEMBER_NAMES.test(name)) return memberPath;
+      const found = findSecretLikeMember(item, memberPath);
+      if (found !== null) return found;
+    }
+  }
+  return null;
 }

@@ -6,13 +6,7 @@
  * `city`, `asn` and `session` are the sandbox gateway's documented choices, common to providers.
  */
 
-export const PROXY_FORMATS = [
-  'http_url',
-  'socks5_url',
-  'host_port_user_pass',
-  'user_pass_at_host_port',
-] as const;
-export type ProxyFormat = (typeof PROXY_FORMATS)[number];
+export type ProxyFormat = 'http_url' | 'socks5_url' | 'host_port_user_pass' | 'user_pass_at_host_port';
 
 export interface ProxyCredentials {
   host: string;

@@ -1,4 +1,10 @@
-import { ProxyServiceError, type ProxyServiceClient, type SubUser, type Subscription } from '../../api';
+import {
+  ProxyServiceError,
+  type ProxyServiceClient,
+  type SubUser,
+  type Subscription,
+  type UsageReport,
+} from '../../api';
 import type { DomainHandlers, ParsedCallInput } from '../../../src-shared/contract';
 import {
   type CreateSubUsersOutcome,
@@ -13,6 +19,7 @@ import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
+import { checkUsageStart } from '../usage-range';
 import {
   formatProxyLine,
   portForFormat,
@@ -24,7 +31,6 @@ import {
 } from './proxy-string';
 import { credentialsText, usageCsv } from './subscription-exports';
 
-const DAY_MS = 86_400_000;
 const CLOCK_SKEW_MS = 120_000;
 
 /** The chosen country's states and cities, read through the catalog service (public calls). */
@@ -39,20 +45,12 @@ export interface SubscriptionsServiceOptions {
   log?: (line: string) => void;
 }
 
-/** Reads the catalog's states and cities of a country through the catalog service's own handlers. */
-export function catalogTargeting(catalog: CatalogService): TargetingCatalogReader {
-  const handlers = catalog.handlers();
+/** Reads the catalog's states and cities of a country through the catalog service. */
+export function catalogTargeting(catalog: Pick<CatalogService, 'states' | 'cities'>): TargetingCatalogReader {
   return async (countryCode) => {
-    const [states, cities] = await Promise.all([
-      handlers['catalog:states']({ countryCode }),
-      handlers['catalog:cities']({ countryCode }),
-    ]);
+    const [states, cities] = await Promise.all([catalog.states(countryCode), catalog.cities(countryCode)]);
     return { stateIds: states.map((state) => state.id), cityIds: cities.map((city) => city.id) };
   };
-}
-
-function rangeDays(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
 function fileSafe(id: string): string {
@@ -85,47 +83,71 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
 
   handlers(): DomainHandlers<'subscriptions'> {
     return {
-      'subscriptions:list': async (input) =>
-        (
-          await this.api.active('authenticated', (client) =>
-            client.listSubscriptions(input?.productId ? { productId: input.productId } : {}),
-          )
-        ).value,
-      'subscriptions:get': async ({ subscriptionId }) =>
-        (await this.api.active('authenticated', (client) => client.getSubscription(subscriptionId))).value,
-      'subscriptions:update': ({ subscriptionId, label, autoRenew }) =>
-        this.writeSubscription((client) =>
-          client.updateSubscription(subscriptionId, {
-            ...(label !== undefined ? { label } : {}),
-            ...(autoRenew !== undefined ? { autoRenew } : {}),
-          }),
-        ),
-      'subscriptions:resetPassword': ({ subscriptionId }) =>
-        this.writeSubscription((client) => client.resetSubscriptionPassword(subscriptionId)),
+      'subscriptions:list': (input) => this.list(input?.productId),
+      'subscriptions:get': ({ subscriptionId }) => this.get(subscriptionId),
+      'subscriptions:update': (input) => this.update(input),
+      'subscriptions:resetPassword': ({ subscriptionId }) => this.resetPassword(subscriptionId),
       'subscriptions:usage': (input) => this.usage(input),
-      'subscriptions:exportUsage': async (input) => {
-        const report = await this.usage(input);
-        const who = input.subUserId ? `-${fileSafe(input.subUserId)}` : '';
-        return {
-          fileName: `subscription-${fileSafe(input.subscriptionId)}${who}-usage-${report.from}-${report.to}.csv`,
-          text: usageCsv(report),
-          rows: report.points.length,
-        } satisfies TextExport;
-      },
-      'subscriptions:subUsers': async ({ subscriptionId }) => this.subUsers(subscriptionId),
+      'subscriptions:exportUsage': (input) => this.exportUsage(input),
+      'subscriptions:subUsers': ({ subscriptionId }) => this.subUsers(subscriptionId),
       'subscriptions:createSubUser': (input) => this.createSubUser(input),
       'subscriptions:updateSubUser': (input) => this.updateSubUser(input),
-      'subscriptions:deleteSubUser': async ({ subscriptionId, subUserId }) => {
-        const { profileId } = await this.api.active('authenticated', (client) =>
-          client.deleteSubUser(subscriptionId, subUserId),
-        );
-        await this.publishSubUsersQuietly(profileId, subscriptionId);
-        return { deleted: true };
-      },
+      'subscriptions:deleteSubUser': ({ subscriptionId, subUserId }) =>
+        this.deleteSubUser(subscriptionId, subUserId),
       'subscriptions:createSubUsers': (input) => this.createSubUsers(input),
       'subscriptions:exportCredentials': (input) => this.exportCredentials(input),
       'subscriptions:buildProxyString': (input) => this.buildProxyString(input),
     };
+  }
+
+  async list(
+    productId?: NonNullable<ParsedCallInput<'subscriptions:list'>>['productId'],
+  ): Promise<Subscription[]> {
+    return (
+      await this.api.active('authenticated', (client) =>
+        client.listSubscriptions(productId ? { productId } : {}),
+      )
+    ).value;
+  }
+
+  async get(subscriptionId: string): Promise<Subscription> {
+    return (await this.api.active('authenticated', (client) => client.getSubscription(subscriptionId))).value;
+  }
+
+  update({
+    subscriptionId,
+    label,
+    autoRenew,
+  }: ParsedCallInput<'subscriptions:update'>): Promise<Subscription> {
+    return this.writeSubscription((client) =>
+      client.updateSubscription(subscriptionId, {
+        ...(label !== undefined ? { label } : {}),
+        ...(autoRenew !== undefined ? { autoRenew } : {}),
+      }),
+    );
+  }
+
+  resetPassword(subscriptionId: string): Promise<Subscription> {
+    return this.writeSubscription((client) => client.resetSubscriptionPassword(subscriptionId));
+  }
+
+  /** The usage report as a CSV file (the report of `usage`). */
+  async exportUsage(input: ParsedCallInput<'subscriptions:exportUsage'>): Promise<TextExport> {
+    const report = await this.usage(input);
+    const who = input.subUserId ? `-${fileSafe(input.subUserId)}` : '';
+    return {
+      fileName: `subscription-${fileSafe(input.subscriptionId)}${who}-usage-${report.from}-${report.to}.csv`,
+      text: usageCsv(report),
+      rows: report.points.length,
+    };
+  }
+
+  async deleteSubUser(subscriptionId: string, subUserId: string): Promise<{ deleted: true }> {
+    const { profileId } = await this.api.active('authenticated', (client) =>
+      client.deleteSubUser(subscriptionId, subUserId),
+    );
+    await this.publishSubUsersQuietly(profileId, subscriptionId);
+    return { deleted: true };
   }
 
   /** Reads one profile's subscriptions for a background job and tells the UI (`subscriptions:changed`). */
@@ -163,7 +185,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return value;
   }
 
-  private async subUsers(subscriptionId: string): Promise<SubUsersView> {
+  async subUsers(subscriptionId: string): Promise<SubUsersView> {
     const { value } = await this.api.active('authenticated', (client) => client.listSubUsers(subscriptionId));
     return { data: value.data, limit: value.limit };
   }
@@ -184,22 +206,9 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     }
   }
 
-  private async usage(input: ParsedCallInput<'subscriptions:usage'>) {
+  async usage(input: ParsedCallInput<'subscriptions:usage'>): Promise<UsageReport> {
     const { subscriptionId, from, to, subUserId } = input;
-    // The contract checks a range with both ends; with one end, the other is the service's default.
-    const today = new Date(this.now()).toISOString().slice(0, 10);
-    if (from !== undefined && to === undefined) {
-      const days = rangeDays(from, today);
-      if (days < 1) {
-        throw new AppError('invalid_input', 'The start is after today', [
-          { field: 'from', message: 'The start is after today' },
-        ]);
-      }
-      if (days > SUBSCRIPTION_USAGE_MAX_DAYS) {
-        const message = `At most ${SUBSCRIPTION_USAGE_MAX_DAYS} days (from this start to today is ${days})`;
-        throw new AppError('invalid_input', message, [{ field: 'from', message }]);
-      }
-    }
+    checkUsageStart(from, to, this.now(), SUBSCRIPTION_USAGE_MAX_DAYS);
     return this.api
       .active('authenticated', (client) =>
         client.getSubscriptionUsage(subscriptionId, {
@@ -216,7 +225,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
    * new one with the label is taken as the create having happened; otherwise the user is told it did
    * not, and may retry knowing that.
    */
-  private async createSubUser(
+  async createSubUser(
     input: ParsedCallInput<'subscriptions:createSubUser'>,
     known: ReadonlySet<string> = new Set(),
   ): Promise<SubUser> {
@@ -274,7 +283,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return matches[0] ?? null;
   }
 
-  private async updateSubUser(input: ParsedCallInput<'subscriptions:updateSubUser'>): Promise<SubUser> {
+  async updateSubUser(input: ParsedCallInput<'subscriptions:updateSubUser'>): Promise<SubUser> {
     const { subscriptionId, subUserId, label, trafficLimit, enabled, regeneratePassword } = input;
     const { profileId, value } = await this.api.active('authenticated', (client) =>
       client.updateSubUser(subscriptionId, subUserId, {
@@ -292,7 +301,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
    * One create after the other, numbered after the highest `<prefix>N` already taken. Stops at the
    * first refusal (the service's sub-user limit, or anything else) and reports what was created.
    */
-  private async createSubUsers(
+  async createSubUsers(
     input: ParsedCallInput<'subscriptions:createSubUsers'>,
   ): Promise<CreateSubUsersOutcome> {
     const { subscriptionId, count, labelPrefix, trafficLimit } = input;
@@ -338,9 +347,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return outcome;
   }
 
-  private async exportCredentials(
-    input: ParsedCallInput<'subscriptions:exportCredentials'>,
-  ): Promise<TextExport> {
+  async exportCredentials(input: ParsedCallInput<'subscriptions:exportCredentials'>): Promise<TextExport> {
     const { subscriptionId, subUserIds, format } = input;
     const { value } = await this.api.active('authenticated', async (client) => ({
       subscription: await client.getSubscription(subscriptionId),
@@ -361,7 +368,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     };
   }
 
-  private async buildProxyString(
+  async buildProxyString(
     input: ParsedCallInput<'subscriptions:buildProxyString'>,
   ): Promise<ProxyStringResult> {
     const { subscriptionId, subUserId, format, protocol, count, sessionPrefix } = input;

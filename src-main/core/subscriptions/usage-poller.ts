@@ -23,10 +23,10 @@ const DAY_MS = 86_400_000;
 const PACE_WINDOW_MS = 7 * DAY_MS;
 /** Samples closer together than this replace each other (the pace needs days, not minutes). */
 const SAMPLE_SPACING_MS = 15 * 60_000;
-export const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
+const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
 
 /** `[epoch ms, trafficUsedBytes]`, oldest first. */
-export type UsageSample = [number, number];
+type UsageSample = [number, number];
 
 export interface UsagePollerState {
   /** Samples per profile id, per subscription id. */
@@ -54,8 +54,18 @@ export interface UsagePollerOptions {
   policy: () => PollerPolicy;
   /** Whether a window is showing (the shell tells; web mode: always true). */
   windowVisible?: boolean;
+  /** Subscribes to settings changes (`SettingsStore.subscribe`): each reads the deadline again. */
+  settingsChanges?: (listener: () => void) => unknown;
+  /** Subscribes to profile changes (`ProfilesService.onChange`); see `RESCHEDULING_CHANGES`. */
+  profileChanges?: (listener: (change: { kind: string }) => void) => unknown;
   log?: (line: string) => void;
 }
+
+/**
+ * A profile that only lives in memory (the demo, a key from the environment) changes no setting:
+ * without these the poller would first read it at whatever deadline it was already waiting for.
+ */
+const RESCHEDULING_CHANGES = new Set(['created', 'key', 'connection']);
 
 interface ProfileSchedule {
   nextDue: number;
@@ -78,6 +88,10 @@ export class UsagePoller {
       nextDeadline: () => this.nextDeadline(),
       run: ({ signal }) => this.cycle(signal),
       ...(options.log ? { log: options.log } : {}),
+    });
+    options.settingsChanges?.(() => this.reschedule('settings changed'));
+    options.profileChanges?.((change) => {
+      if (RESCHEDULING_CHANGES.has(change.kind)) this.reschedule(`profile ${change.kind}`);
     });
   }
 

@@ -55,6 +55,32 @@ export class TopUpLinks {
   }
 }
 
+/**
+ * `app:openExternal` on the desktop: a link reaches the OS (`openExternal`, the shell's) only when it
+ * is one main read for the user's own top-ups, with its allowed scheme; when the OS has no app for
+ * it, the user is told what to do instead.
+ */
+export function topUpLinkOpener(
+  links: Pick<TopUpLinks, 'check'>,
+  openExternal: (url: string) => Promise<void>,
+): (url: string) => Promise<void> {
+  return async (url) => {
+    const link = links.check(url);
+    try {
+      await openExternal(link.url);
+    } catch (error) {
+      throw new AppError(
+        'link_not_opened',
+        link.kind === 'wallet'
+          ? 'No wallet app on this computer opens this payment link. Copy the address and the exact amount instead.'
+          : 'The browser did not open the explorer link.',
+        [],
+        error,
+      );
+    }
+  };
+}
+
 function refused(message: string): AppError {
   return new AppError('invalid_input', message, [{ field: 'url', message }]);
 }

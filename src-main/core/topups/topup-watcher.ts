@@ -34,7 +34,7 @@ export interface WatchedTopUp {
 /** Watched top-ups per profile, per top-up id: the watch resumes from here after a restart or crash. */
 export type TopUpWatchState = Record<string, Record<string, WatchedTopUp>>;
 
-export type TopUpNoticeKind = 'credited' | 'rejected' | 'expired' | 'purchase_completed' | 'purchase_failed';
+type TopUpNoticeKind = 'credited' | 'rejected' | 'expired' | 'purchase_completed' | 'purchase_failed';
 
 /** What the watcher tells the user (ports-sched's notifications controller shows it as an OS notification). */
 export interface TopUpNotice {
@@ -46,7 +46,7 @@ export interface TopUpNotice {
 }
 
 /** The user's polling settings (seconds); the spec's recommendations are floors: they may only slow it. */
-export interface TopUpPollingSettings {
+interface TopUpPollingSettings {
   topUpVerifyingSeconds: number;
   topUpAwaitingPaymentSeconds: number;
 }
@@ -55,11 +55,9 @@ export interface TopUpWatcherOptions {
   api: Pick<ApiCaller, 'forProfile'>;
   clock: Clock;
   store: JobSection<TopUpWatchState>;
-  /** `TopUpsService.publish`: every read reaches every window as `topups:changed`. */
+  /** `publishTopUpChanges`: every read reaches every window as `topups:changed`. */
   publish: (profileId: string, changed: TopUp[]) => void;
   notify?: (notice: TopUpNotice) => void;
-  /** The watched set or an entry's state changed (the tray's pending payments read `pending` again). */
-  changed?: () => void;
   polling?: () => TopUpPollingSettings;
   /**
    * Every profile's id: at start the watcher lists each one's open top-ups (made on the web, on
@@ -104,6 +102,7 @@ export class TopUpWatcher implements Lifecycle {
   private readonly job: DeadlineJob;
   private readonly log: (line: string) => void;
   private readonly maxBackoffMs: number;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: TopUpWatcherOptions) {
     this.log = options.log ?? (() => undefined);
@@ -115,6 +114,15 @@ export class TopUpWatcher implements Lifecycle {
       run: () => this.checkDue(),
       log: this.log,
     });
+  }
+
+  /**
+   * Told when the watched set or an entry's state changes (the tray's pending payments read
+   * `pending` again); returns the unsubscribe function.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   start(): void {
@@ -214,7 +222,7 @@ export class TopUpWatcher implements Lifecycle {
       return state;
     });
     if (changedSchedule) this.job.trigger('top-up watched');
-    this.options.changed?.();
+    this.changed();
   }
 
   /** Every watched top-up of every profile. */
@@ -295,9 +303,13 @@ export class TopUpWatcher implements Lifecycle {
     }
   }
 
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
   private async save(profileId: string, topUpId: string, entry: WatchedTopUp | null): Promise<void> {
     await updateProfileEntry(this.options.store, profileId, topUpId, entry);
-    this.options.changed?.();
+    this.changed();
   }
 }
 
@@ -317,7 +329,7 @@ function entryOf(topUp: TopUp, nextCheckAt: string, errors: number): WatchedTopU
   };
 }
 
-export function pendingText(
+function pendingText(
   entry: Pick<
     WatchedTopUp,
     'status' | 'amountUsd' | 'confirmations' | 'confirmationsRequired' | 'txidDeadline'

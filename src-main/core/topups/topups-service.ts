@@ -6,6 +6,7 @@ import {
   type ProxyServiceClient,
   type TopUp,
   type TopUpCreate,
+  type TopUpPage,
 } from '../../api';
 import type {
   DomainHandlers,
@@ -20,10 +21,13 @@ import { isTxidNetwork, normalizeTxid, TXID_FORMAT_DESCRIPTION } from '../../../
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
+import type { BackgroundJob } from '../runtime/background-jobs';
 import type { ApiCaller } from '../session/api-caller';
 import type { JobSection } from '../storage/job-section';
 import type { TOP_UP_STATUSES } from '../../../src-shared/contract/topups';
+import { type DemoPayments, demoOnly } from '../demo/demo-payments';
 import { readPaymentUri } from './payment-uri';
+import { publishTopUpChanges } from './topup-changes';
 import {
   IDEMPOTENCY_KEY_TTL_MS,
   RESOLVED_INTENT_KEEP_MS,
@@ -35,14 +39,6 @@ import { TopUpLinks } from './topup-links';
 import type { TopUpWatcher } from './topup-watcher';
 import { topUpsCsv } from './topups-csv';
 
-/** The in-process sandbox's control API, in demo mode only. */
-export interface DemoControl {
-  /** The sandbox profile's id: simulated payments are refused for any other profile. */
-  profileId: string;
-  /** `http://127.0.0.1:PORT/__sandbox`. */
-  controlUrl: string;
-}
-
 export interface TopUpsServiceOptions {
   api: Pick<ApiCaller, 'active' | 'forProfile'>;
   events: EventSink;
@@ -51,66 +47,74 @@ export interface TopUpsServiceOptions {
   now: () => number;
   /** Whether this process runs background jobs: only the owner adds top-ups to the watch. */
   ownsJobs?: () => boolean;
-  /** The demo sandbox's control API while demo mode runs; null otherwise. */
-  demoControl?: () => DemoControl | null;
+  /** Follows open top-ups until they end (`topups:pending` lists them); absent: none are watched. */
+  watcher?: Pick<TopUpWatcher, 'watch' | 'pending'>;
+  /** The links main may open (shared with the watcher, which publishes too); default: its own. */
+  links?: TopUpLinks;
+  /** Demo mode's simulated payments (`DemoService`); absent: refused as `demo_only`. */
+  demo?: DemoPayments;
+  /**
+   * Tells when a profile may have got its key (created, key set or provided, activated): unresolved
+   * attempts of that profile are resumed then, whichever way the key arrived (keychain, session,
+   * environment, `--profile` with an environment key, demo).
+   */
+  onProfileChange?: (listener: (change: { profileId: string; kind: string }) => void) => () => void;
   newIdempotencyKey?: () => string;
-  /** Sends a control request to the demo sandbox (tests: the same through `fetch`). */
-  fetch?: typeof fetch;
   log?: (line: string) => void;
 }
 
 type TopUpStatusFilter = (typeof TOP_UP_STATUSES)[number];
 
 const EXPORT_PER_PAGE = 100;
+/**
+ * When a top-up made for an attempt can have been created: from a little before the attempt began
+ * (the service's clock may run ahead of this machine's) until its Idempotency-Key expires.
+ */
+const ATTEMPT_WINDOW_BEFORE_MS = 10 * 60_000;
+const ATTEMPT_WINDOW_AFTER_MS = IDEMPOTENCY_KEY_TTL_MS;
 const EXPORT_MAX_PAGES = 1000;
 
 /** Crypto top-ups. UI calls go to the active profile; `refreshOne` serves background jobs (the watcher). */
 export class TopUpsService implements DomainService<'topups'> {
-  private watcher: TopUpWatcher | null = null;
   /** Explorer links and payment URIs of the top-ups read so far: the only ones `app:openExternal` opens. */
-  readonly links = new TopUpLinks();
+  readonly links: TopUpLinks;
   private readonly newKey: () => string;
   private readonly log: (line: string) => void;
+  /**
+   * After a restart, in the process owning background jobs: creates whose answer was lost to a
+   * crash are resolved with their own Idempotency-Key (`resumeIntents`).
+   */
+  readonly intentsJob: BackgroundJob = {
+    name: 'top-up intents',
+    start: () => {
+      this.stopFollowingProfiles?.();
+      this.stopFollowingProfiles =
+        this.options.onProfileChange?.(({ profileId, kind }) => {
+          if (kind !== 'renamed' && kind !== 'deleted') void this.resumeIntents(profileId);
+        }) ?? null;
+      void this.resumeIntents();
+    },
+    stop: () => {
+      this.stopFollowingProfiles?.();
+      this.stopFollowingProfiles = null;
+    },
+  };
+  private stopFollowingProfiles: (() => void) | null = null;
+  /** One resume at a time: a key arriving during a resume queues another behind it. */
+  private resuming: Promise<void> = Promise.resolve();
   /** Creates in flight per attempt: a double click waits for the first one instead of racing it. */
   private readonly inFlight = new Map<string, Promise<TopUp>>();
 
   constructor(private readonly options: TopUpsServiceOptions) {
+    this.links = options.links ?? new TopUpLinks();
     this.newKey = options.newIdempotencyKey ?? randomUUID;
     this.log = options.log ?? (() => undefined);
   }
 
-  /** The watcher is built after the service (it publishes through it). */
-  attach(parts: { watcher: TopUpWatcher }): void {
-    this.watcher = parts.watcher;
-  }
-
   handlers(): DomainHandlers<'topups'> {
     return {
-      'topups:list': async (input) => {
-        const query = {
-          ...(input?.page !== undefined ? { page: input.page } : {}),
-          ...(input?.perPage !== undefined ? { perPage: input.perPage } : {}),
-          ...(input?.status !== undefined ? { status: input.status } : {}),
-        };
-        const { profileId, value } = await this.api.active('authenticated', (client) =>
-          client.listTopUps(query),
-        );
-        for (const topUp of value.data) {
-          this.links.remember(topUp);
-          // Listed, not opened: an abandoned one among them is read at the back-off's pace.
-          if (!topUp.final) await this.watch(profileId, topUp, false);
-        }
-        return value;
-      },
-      'topups:get': async ({ topUpId }) => {
-        const { profileId, value } = await this.api.active('authenticated', (client) =>
-          client.getTopUp(topUpId),
-        );
-        // Opened (the wizard's live view): the user may be paying it now.
-        await this.watch(profileId, value, true);
-        this.publish(profileId, [value]);
-        return value;
-      },
+      'topups:list': (input) => this.list(input),
+      'topups:get': ({ topUpId }) => this.get(topUpId),
       'topups:create': (input) => this.create(input),
       'topups:declareTxid': (input) => this.declareTxid(input),
       'topups:plans': () => this.plans(),
@@ -123,6 +127,30 @@ export class TopUpsService implements DomainService<'topups'> {
 
   private get api(): Pick<ApiCaller, 'active' | 'forProfile'> {
     return this.options.api;
+  }
+
+  /** A page of the active profile's top-ups; the open ones are watched (in the jobs owner). */
+  async list(input?: ParsedCallInput<'topups:list'>): Promise<TopUpPage> {
+    const query = {
+      ...(input?.page !== undefined ? { page: input.page } : {}),
+      ...(input?.perPage !== undefined ? { perPage: input.perPage } : {}),
+      ...(input?.status !== undefined ? { status: input.status } : {}),
+    };
+    const { profileId, value } = await this.api.active('authenticated', (client) => client.listTopUps(query));
+    for (const topUp of value.data) {
+      this.links.remember(topUp);
+      // Listed, not opened: an abandoned one among them is read at the back-off's pace.
+      if (!topUp.final) await this.watch(profileId, topUp, false);
+    }
+    return value;
+  }
+
+  async get(topUpId: string): Promise<TopUp> {
+    const { profileId, value } = await this.api.active('authenticated', (client) => client.getTopUp(topUpId));
+    // Opened (the wizard's live view): the user may be paying it now.
+    await this.watch(profileId, value, true);
+    this.publish(profileId, [value]);
+    return value;
   }
 
   // Create ---------------------------------------------------------------------------------------
@@ -144,12 +172,7 @@ export class TopUpsService implements DomainService<'topups'> {
     const request = toRequest(input);
     const { profileId, value: topUp } = await this.api.active('authenticated', async (client, profileId) => {
       const stored = (await this.options.intents.read())?.[input.attemptId];
-      if (stored && stored.profileId !== profileId) {
-        throw new AppError(
-          'invalid_input',
-          'This top-up was started under another profile; start a new one.',
-        );
-      }
+      if (stored && stored.profileId !== profileId) return this.findElsewhere(client, stored);
       if (stored?.topUpId) return client.getTopUp(stored.topUpId);
       if (stored && !sameRequest(stored.request, request)) {
         // The earlier submission may have reached the service: settle it before sending other details.
@@ -176,6 +199,39 @@ export class TopUpsService implements DomainService<'topups'> {
     await this.watch(profileId, topUp, true);
     this.publish(profileId, [topUp]);
     return topUp;
+  }
+
+  /**
+   * An attempt begun under another profile cannot be re-sent from this one (its key belongs to that
+   * profile's account). Starting over could pay twice, so the top-up the service may already hold is
+   * looked for first: same amount, coin and network, created within the attempt's window.
+   */
+  private async findElsewhere(client: ProxyServiceClient, intent: TopUpIntent): Promise<TopUp> {
+    if (intent.topUpId !== null) {
+      // Known: the same account under another profile has it; another account answers 404.
+      const known = await client.getTopUp(intent.topUpId).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      });
+      if (known) return known;
+    }
+    const began = Date.parse(intent.createdAt);
+    const page = await client.listTopUps({ perPage: 100 });
+    const match = page.data.find((topUp) => {
+      const created = Date.parse(topUp.createdAt);
+      return (
+        topUp.amountUsd === intent.request.amountUsd &&
+        topUp.coin === intent.request.coin &&
+        topUp.network === intent.request.network &&
+        created >= began - ATTEMPT_WINDOW_BEFORE_MS &&
+        created <= began + ATTEMPT_WINDOW_AFTER_MS
+      );
+    });
+    if (match) return match;
+    throw new AppError(
+      'attempt_elsewhere',
+      'This payment attempt began under another profile, and this account holds no top-up of the same amount, coin and network from that time. Switch back to that profile to continue it; check its top-ups before paying again.',
+    );
   }
 
   /**
@@ -209,9 +265,16 @@ export class TopUpsService implements DomainService<'topups'> {
    * Intents past the key's 24 h are not re-sent (that could make a second top-up): they are
    * logged and dropped, and the top-up list shows what exists.
    */
-  async resumeIntents(): Promise<void> {
+  resumeIntents(profileId?: string): Promise<void> {
+    this.resuming = this.resuming.then(() => this.resumeIntentsNow(profileId));
+    return this.resuming;
+  }
+
+  private async resumeIntentsNow(profileId: string | undefined): Promise<void> {
     const now = this.options.now();
-    const intents = Object.values((await this.options.intents.read()) ?? {});
+    const intents = Object.values((await this.options.intents.read()) ?? {}).filter(
+      (intent) => profileId === undefined || intent.profileId === profileId,
+    );
     for (const intent of intents) {
       const age = now - Date.parse(intent.createdAt);
       if (intent.topUpId !== null) {
@@ -251,7 +314,7 @@ export class TopUpsService implements DomainService<'topups'> {
 
   // Declare ------------------------------------------------------------------------------------
 
-  private async declareTxid(input: ParsedCallInput<'topups:declareTxid'>): Promise<TopUp> {
+  async declareTxid(input: ParsedCallInput<'topups:declareTxid'>): Promise<TopUp> {
     const { profileId, value: declared } = await this.api.active('authenticated', async (client) => {
       let txid: string | undefined;
       if (input.txid !== undefined) {
@@ -284,7 +347,7 @@ export class TopUpsService implements DomainService<'topups'> {
 
   // Plans, CSV, pending -------------------------------------------------------------------------
 
-  private async plans(): Promise<TopUpPlanChoice[]> {
+  async plans(): Promise<TopUpPlanChoice[]> {
     const { value } = await this.api.active('authenticated', async (client) => {
       const [subscriptions, ports] = await Promise.all([
         client.listSubscriptions(),
@@ -314,7 +377,7 @@ export class TopUpsService implements DomainService<'topups'> {
     return [...choices.values()];
   }
 
-  private async exportCsv(status: TopUpStatusFilter | undefined): Promise<TopUpsCsvExport> {
+  async exportCsv(status: TopUpStatusFilter | undefined): Promise<TopUpsCsvExport> {
     const { value: all } = await this.api.active('authenticated', async (client) => {
       const rows: TopUp[] = [];
       for (let page = 1; page <= EXPORT_MAX_PAGES; page += 1) {
@@ -335,58 +398,22 @@ export class TopUpsService implements DomainService<'topups'> {
     };
   }
 
-  private async pending(): Promise<PendingTopUpSummary[]> {
-    return this.watcher ? this.watcher.pending() : [];
+  async pending(): Promise<PendingTopUpSummary[]> {
+    return this.options.watcher ? this.options.watcher.pending() : [];
   }
 
   // Demo ----------------------------------------------------------------------------------------
 
-  private async simulatePayment(topUpId: string, kind: SimulatedPayment): Promise<TopUp> {
-    const demo = this.options.demoControl?.() ?? null;
+  async simulatePayment(topUpId: string, kind: SimulatedPayment): Promise<TopUp> {
     const { profileId, value: topUp } = await this.api.active('authenticated', (client) =>
       client.getTopUp(topUpId),
     );
-    if (!demo || demo.profileId !== profileId) {
-      throw new AppError(
-        'demo_only',
-        'Simulated payments exist only in demo mode: send a real payment from your wallet instead.',
-      );
-    }
-    const fetcher = this.options.fetch ?? fetch;
-    const control = async (path: string, body: unknown): Promise<void> => {
-      const response = await fetcher(`${demo.controlUrl}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (!response.ok) {
-        throw new AppError(
-          'internal_error',
-          `The demo sandbox refused the simulated payment (${response.status}).`,
-        );
-      }
-    };
-    if (kind === 'late') {
-      // Past the rate lock: the demo world's clock moves to one minute after `expiresAt`.
-      const seconds =
-        Math.ceil((Date.parse(topUp.expiresAt) - Date.parse(await this.sandboxNow(demo, fetcher))) / 1000) +
-        60;
-      if (seconds > 0) await control('/clock', { advanceSeconds: seconds });
-    }
-    const amountCrypto = kind === 'short' ? shortAmount(topUp.amountCrypto) : topUp.amountCrypto;
-    await control('/chain/transactions', { network: topUp.network, amountCrypto });
+    if (!this.options.demo) throw demoOnly();
+    await this.options.demo.simulatePayment(profileId, topUp, kind);
     const after = await this.api.forProfile(profileId, 'authenticated', (client) => client.getTopUp(topUpId));
     await this.watch(profileId, after, true);
     this.publish(profileId, [after]);
     return after;
-  }
-
-  private async sandboxNow(demo: DemoControl, fetcher: typeof fetch): Promise<string> {
-    const response = await fetcher(`${demo.controlUrl}/clock`);
-    const body = (await response.json()) as { now?: unknown };
-    if (typeof body.now !== 'string')
-      throw new AppError('internal_error', 'The demo sandbox did not tell its time.');
-    return body.now;
   }
 
   // Background --------------------------------------------------------------------------------
@@ -400,14 +427,14 @@ export class TopUpsService implements DomainService<'topups'> {
 
   /** Announces top-ups whose state main learned of (after a write, or a background read). */
   publish(profileId: string, changed: TopUp[]): void {
-    for (const topUp of changed) this.links.remember(topUp);
-    if (changed.length > 0) this.options.events.emit('topups:changed', { profileId, changed });
+    publishTopUpChanges(this.options.events, this.links, profileId, changed);
   }
 
   /** `attention`: the user created, opened or declared it in this app (the watcher's full pace). */
   private async watch(profileId: string, topUp: TopUp, attention: boolean): Promise<void> {
-    if (!this.watcher || !(this.options.ownsJobs?.() ?? true)) return;
-    await this.watcher.watch(profileId, topUp, { attention });
+    const { watcher } = this.options;
+    if (!watcher || !(this.options.ownsJobs?.() ?? true)) return;
+    await watcher.watch(profileId, topUp, { attention });
   }
 }
 
@@ -469,7 +496,7 @@ function explainDeclareError(error: unknown): unknown {
 }
 
 /** The pay step's data: the QR code encodes exactly `paymentUri`. */
-export async function describePayment(topUp: TopUp): Promise<TopUpPaymentDetails> {
+async function describePayment(topUp: TopUp): Promise<TopUpPaymentDetails> {
   const parts = readPaymentUri(topUp.paymentUri);
   if (parts && parts.recipient !== topUp.address) {
     // A URI paying somewhere other than the deposit address must not be shown as a QR code.
@@ -506,15 +533,6 @@ function safeExplorer(url: string | null): URL | null {
   } catch {
     return null;
   }
-}
-
-/** 99 % of the amount, cut at the same decimals: a payment short by an exchange's withdrawal fee. */
-export function shortAmount(amount: string): string {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  const units = BigInt(`${whole}${fraction}`);
-  const cut = (units * 99n) / 100n;
-  const text = cut.toString().padStart(fraction.length + 1, '0');
-  return fraction.length === 0 ? text : `${text.slice(0, -fraction.length)}.${text.slice(-fraction.length)}`;
 }
 
 function errorMessage(error: unknown): string {

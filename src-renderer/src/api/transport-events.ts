@@ -5,7 +5,7 @@
  * and registers nothing.
  */
 
-export interface ConnectedInfo {
+interface ConnectedInfo {
   /** False for the socket's first opening, true for every later one (after a drop). */
   reconnect: boolean;
 }

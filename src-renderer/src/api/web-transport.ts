@@ -12,8 +12,8 @@ import type { ConnectedListener, OnConnected } from './transport-events';
  */
 
 export const TOKEN_STORAGE_KEY = 'proxy-manager.web-token';
-export const EVENTS_PROTOCOL = 'proxy-manager.v1';
-export const TOKEN_PROTOCOL_PREFIX = 'token.';
+const EVENTS_PROTOCOL = 'proxy-manager.v1';
+const TOKEN_PROTOCOL_PREFIX = 'token.';
 
 /** Codes the UI recognises as "this page cannot talk to its server at all". */
 export const WEB_TOKEN_MISSING = 'web_token_missing';
@@ -39,7 +39,7 @@ export interface WebTransportEnvironment {
   random: () => number;
 }
 
-export function browserEnvironment(): WebTransportEnvironment {
+function browserEnvironment(): WebTransportEnvironment {
   return {
     location: window.location,
     history: window.history,
@@ -57,7 +57,7 @@ export function browserEnvironment(): WebTransportEnvironment {
  * so that a reload works, and removed from the address bar so that it is not bookmarked, shared or
  * shown on screen), else from sessionStorage.
  */
-export function takeToken(env: Pick<WebTransportEnvironment, 'location' | 'history' | 'sessionStorage'>) {
+function takeToken(env: Pick<WebTransportEnvironment, 'location' | 'history' | 'sessionStorage'>) {
   const fragment = env.location.hash.replace(/^#/, '');
   const fromFragment = fragment ? new URLSearchParams(fragment).get('token') : null;
   if (fromFragment) {

@@ -8,7 +8,7 @@ declare global {
 }
 
 /** The contract as `window.api`. Only store actions call it (see DEVELOPERS.md). */
-export function api(): RendererApi {
+function api(): RendererApi {
   const current = window.api;
   if (!current) throw new Error('window.api is not installed');
   return current;

@@ -6,7 +6,7 @@ import { ErrorMessage } from '../shared/components/ErrorMessage';
 import { watchAccountScope } from './account-scope';
 import { AppShell, OnboardingShell } from './AppShell';
 import { connectEventBridge } from './event-bridge';
-import { useTheme } from './use-theme';
+import { useDensitySetting, useTheme } from './use-theme';
 
 function StartupProblem() {
   const loadError = useAppStore((store) => store.loadError);
@@ -31,6 +31,7 @@ export function App() {
   const state = useAppStore((store) => store.state);
   const loadError = useAppStore((store) => store.loadError);
   useTheme();
+  useDensitySetting();
 
   useEffect(() => {
     // The scope watches the app store before the bridge feeds it, so the first switch is seen too.

@@ -1,5 +1,6 @@
 import { accountKey, useAppStore } from '../features/app/app-store';
 import { useCatalogStore } from '../features/catalog/catalog-store';
+import { useOverviewStore } from '../features/overview/overview-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useProxyTestStore } from '../features/proxy-test/proxy-test-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
@@ -18,6 +19,7 @@ const ACCOUNT_SCOPED_STORES: readonly { getState: () => { reset: () => void } }[
   useTopUpWizardStore,
   useCatalogStore,
   useProxyTestStore,
+  useOverviewStore,
 ];
 
 export function resetAccountScopedStores(): void {

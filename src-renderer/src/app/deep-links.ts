@@ -1,16 +1,20 @@
 import { useAppStore } from '../features/app/app-store';
-import { usePortsStore } from '../features/ports/ports-store';
+import { portHref } from '../features/ports/port-route';
 import { subscriptionHref } from '../features/subscriptions/subscription-route';
 import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
 import { hrefOf } from '../shared/routes';
 
-/** One thing a route opens: a port's detail, a subscription's detail, a top-up in the wizard's live view. */
+/**
+ * One thing a route opens: the overview, a port's detail, a subscription's detail, a top-up in the
+ * wizard's live view.
+ */
 export type DeepLink =
+  | { screen: 'overview' }
   | { screen: 'ports'; portId: string }
   | { screen: 'subscriptions'; subscriptionId: string }
   | { screen: 'topups'; topUpId: string };
 
-// The shape main sends (`AppRoute`: `/ports/<URI-encoded id>`), with or without the fragment's `#`.
+// The shape main sends (`AppRoute`: `/ports/<URI-encoded id>`, or `/overview`), with or without the fragment's `#`.
 const DEEP_LINK = /^#?\/(ports|subscriptions|topups)\/([A-Za-z0-9%._~-]{1,300})$/;
 
 /**
@@ -19,6 +23,7 @@ const DEEP_LINK = /^#?\/(ports|subscriptions|topups)\/([A-Za-z0-9%._~-]{1,300})$
  */
 export function parseDeepLink(route: unknown): DeepLink | null {
   if (typeof route !== 'string') return null;
+  if (/^#?\/overview$/.test(route)) return { screen: 'overview' };
   const match = DEEP_LINK.exec(route);
   if (!match?.[1] || !match[2]) return null;
   let id: string;
@@ -39,9 +44,11 @@ export function parseDeepLink(route: unknown): DeepLink | null {
  */
 export async function followDeepLink(link: DeepLink): Promise<void> {
   switch (link.screen) {
+    case 'overview':
+      window.location.hash = hrefOf('overview');
+      return;
     case 'ports':
-      usePortsStore.getState().open(link.portId);
-      window.location.hash = hrefOf('ports');
+      window.location.hash = portHref(link.portId);
       return;
     case 'subscriptions':
       window.location.hash = subscriptionHref(link.subscriptionId);

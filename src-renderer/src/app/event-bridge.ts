@@ -1,6 +1,7 @@
 import type { SubUser, Subscription } from '../../../src-shared/api-types';
 import type {
   AppState,
+  LocalProxiesChanged,
   PortsChanged,
   PortsRotation,
   RendererApi,
@@ -12,7 +13,9 @@ import { transportConnected, type OnConnected } from '../api/transport-events';
 import { followDeepLink, parseDeepLink } from './deep-links';
 import { useAlertsStore } from '../features/alerts/alerts-store';
 import { useAppStore } from '../features/app/app-store';
+import { useLocalProxiesStore } from '../features/local-proxies/local-proxies-store';
 import { useSlowCallsStore } from '../features/app/slow-calls-store';
+import { useOverviewStore } from '../features/overview/overview-store';
 import { usePortsStore } from '../features/ports/ports-store';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
@@ -33,7 +36,10 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  * - `tray:changed` replaces the active profile's ports pinned to the tray;
  * - `settings:changed` replaces the settings;
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
- * - `app:navigate` (a clicked OS notification) opens its route once its shape is checked; a window
+ * - `localProxies:changed` replaces the local proxies (every profile's) with their live stats;
+ * - the overview is read again (once per burst) after any of those changes for the active profile, a
+ *   finished rotation, or an alert: main builds it from what it holds, so this asks the service nothing;
+ * - `app:navigate` (a clicked OS notification or the tray's "Open") opens its route once its shape is checked; a window
  *   created by that click has the route in its URL instead, followed once the app state is read;
  * - after the web socket reconnects, events sent meanwhile are lost: the app state is read again,
  *   and so is every list that was loaded.
@@ -47,12 +53,14 @@ export interface EventBridgeOptions {
 
 /** Stores that hold data main may have changed while the socket was down. */
 const RELOADABLE = [
+  useOverviewStore,
   usePortsStore,
   useSubscriptionsStore,
   useTopUpsStore,
   useSettingsStore,
   useAlertsStore,
   useTopUpWizardStore,
+  useLocalProxiesStore,
 ] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -91,6 +99,8 @@ function forActiveProfile<T>(
 
 const isActiveProfile = (profileId: string) => profileId === useAppStore.getState().state?.activeProfile?.id;
 
+const refreshOverview = () => useOverviewStore.getState().refreshSoon();
+
 /** `ports:rotation`: progress and receipts of rotations started anywhere (tray, schedules, other windows). */
 function isRotationEvent(payload: unknown): payload is PortsRotation {
   return (
@@ -124,8 +134,20 @@ function isTrayView(payload: unknown): payload is TrayView & { profileId: string
   );
 }
 
+/** `localProxies:changed`: every local proxy, each with its id, address and stats. */
+function isLocalProxiesChanged(payload: unknown): payload is LocalProxiesChanged {
+  return (
+    isObject(payload) &&
+    Array.isArray(payload.proxies) &&
+    payload.proxies.every(
+      (item) =>
+        isObject(item) && typeof item.id === 'string' && typeof item.url === 'string' && isObject(item.stats),
+    )
+  );
+}
+
 /** Reads the app state again and, after a reconnect, every list that was loaded. */
-export async function resync(reconnect: boolean): Promise<void> {
+async function resync(reconnect: boolean): Promise<void> {
   await useAppStore.getState().load();
   if (!reconnect) return;
   // Lists of an account that is no longer active were reset by the account scope: they reload nothing.
@@ -146,27 +168,35 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
         if (!isListChanged(payload) || !isActiveProfile(payload.profileId)) return;
         const relocations = Array.isArray(payload.relocations) ? payload.relocations : undefined;
         usePortsStore.getState().applyChanges(payload.changed, relocations);
+        refreshOverview();
       }),
       api.ports.onRotation((payload) => {
-        if (isRotationEvent(payload) && isActiveProfile(payload.profileId))
-          usePortsStore.getState().applyRotation(payload);
+        if (!isRotationEvent(payload) || !isActiveProfile(payload.profileId)) return;
+        usePortsStore.getState().applyRotation(payload);
+        if (payload.phase !== 'started') refreshOverview();
       }),
       api.schedules.onChanged((payload) => {
-        if (isSchedulesView(payload) && isActiveProfile(payload.profileId))
-          usePortsStore.getState().applySchedules(payload);
+        if (!isSchedulesView(payload) || !isActiveProfile(payload.profileId)) return;
+        usePortsStore.getState().applySchedules(payload);
+        refreshOverview();
       }),
       api.tray.onChanged((payload) => {
         if (isTrayView(payload) && isActiveProfile(payload.profileId))
           usePortsStore.getState().applyTray(payload);
       }),
       api.subscriptions.onChanged((payload) => {
-        forActiveProfile((changed: Subscription[]) =>
-          useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload)),
-        )(payload);
+        forActiveProfile((changed: Subscription[]) => {
+          useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload));
+          refreshOverview();
+        })(payload);
+      }),
+      api.localProxies.onChanged((payload) => {
+        if (isLocalProxiesChanged(payload)) useLocalProxiesStore.getState().applyChanged(payload);
       }),
       api.alerts.onRaised((payload) => {
         if (isObject(payload) && isObject(payload.alert) && typeof payload.alert.id === 'string') {
           useAlertsStore.getState().applyRaised(payload.alert);
+          refreshOverview();
         }
       }),
       api.topups.onChanged(
@@ -174,6 +204,7 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
           // The history and the wizard's live view show the same top-ups.
           useTopUpsStore.getState().applyChanges(changed);
           useTopUpWizardStore.getState().applyChanges(changed);
+          refreshOverview();
         }),
       ),
       api.app.onNavigate((payload) => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSettingsStore } from '../features/settings/settings-store';
+import { setDensity } from '../shared/density';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
@@ -29,4 +30,12 @@ export function useTheme(): 'light' | 'dark' {
     document.documentElement.style.colorScheme = theme;
   }, [theme]);
   return theme;
+}
+
+/** Applies the row density from Settings (comfortable until the settings are read). */
+export function useDensitySetting(): void {
+  const density = useSettingsStore((store) => store.settings.data?.density ?? 'comfortable');
+  useEffect(() => {
+    setDensity(density);
+  }, [density]);
 }

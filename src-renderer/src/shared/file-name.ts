@@ -1,7 +1,7 @@
 /** `app:saveFile` takes a name of these characters only (`src-shared/contract/app.ts`). */
 const ALLOWED = /[^\p{L}\p{N} _.,()+-]/gu;
 /** The contract's `FILE_NAME_MAX` (renderer code may import only types from main). */
-export const FILE_NAME_MAX = 200;
+const FILE_NAME_MAX = 200;
 
 /**
  * A file name the save rule accepts, made from ids the service chose (a subscription id may hold

@@ -5,22 +5,25 @@ import { useSyncExternalStore } from 'react';
 // to a screen with `hrefOf`.
 
 export const SCREENS = [
+  { id: 'overview', label: 'Overview' },
   { id: 'ports', label: 'Ports' },
   { id: 'subscriptions', label: 'Subscriptions' },
   { id: 'topups', label: 'Top-ups' },
   { id: 'catalog', label: 'Catalog' },
+  { id: 'local-proxies', label: 'Local proxies' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
-const DEFAULT_SCREEN: ScreenId = 'ports';
+/** What a window opens on once a profile exists: what needs attention. */
+const DEFAULT_SCREEN: ScreenId = 'overview';
 
 /**
  * Screens live in the URL fragment (`#/catalog`) so that Back, Forward and reload work the same in
  * the desktop app (file://) and in web mode. Web mode reads its `#token=` before the first render.
  */
-export function screenFromHash(hash: string): ScreenId {
+function screenFromHash(hash: string): ScreenId {
   const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
   return SCREENS.find((screen) => screen.id === id)?.id ?? DEFAULT_SCREEN;
 }

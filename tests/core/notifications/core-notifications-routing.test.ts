@@ -1,18 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { probeBaseUrl, ProxyServiceClient } from '../../../src-main/api';
 import type { AppCore } from '../../../src-main/core/app-core';
-import { buildAppCore } from '../../../src-main/core/create-app-core';
 import type { OsNotice } from '../../../src-main/core/notifications/notification-kinds';
-import type { TrayStateService } from '../../../src-main/core/ports/tray-state';
+import type { TrayStateService } from '../../../src-main/core/tray/tray-state';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
-import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
-import { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import type { TopUpNotice } from '../../../src-main/core/topups/topup-watcher';
 import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { createHarness } from '../support/core-harness';
 
 /**
  * The composition root routes the top-up watcher's outcomes and the usage poller's alerts to the
@@ -34,19 +28,13 @@ describe('buildAppCore: top-up outcomes and usage alerts reach the OS notifier',
     shown = [];
     told = [];
     focused = false;
-    core = buildAppCore({
+    ({ core } = await createHarness(sandbox, {
       mode: 'desktop',
-      settings: await SettingsStore.open({ dataDir: mkdtempSync(join(tmpdir(), 'pm-notify-')) }),
-      keychain: new SessionSecretStore(),
-      keychainStatus: () => ({ available: true }),
-      createClient: (config) => new ProxyServiceClient(config),
-      probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
-      startDemoSandbox: () => Promise.reject(new Error('no demo here')),
       clock,
       notifications: { notifier: { show: (n) => shown.push(n) }, isWindowFocused: () => focused },
       notifyTopUp: (notice) => told.push(notice),
       onDesktopParts: (parts) => (tray = parts.tray),
-    });
+    }));
     await core.start();
   });
 

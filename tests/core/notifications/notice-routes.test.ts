@@ -63,7 +63,12 @@ describe('what a notification click opens', () => {
   it('ids are encoded, so every route has the shape the window accepts', () => {
     expect(portRoute('a/b?c#d e')).toBe('/ports/a%2Fb%3Fc%23d%20e');
     expect(alertRoute({ kind: 'traffic_low', subjectId: 'x y' })).toBe('/subscriptions/x%20y');
-    for (const route of [portRoute('a/b?c#d e'), portRoute('ü'), alertRoute(alert('port_expiring', '..'))]) {
+    for (const route of [
+      portRoute('a/b?c#d e'),
+      portRoute('ü'),
+      alertRoute(alert('port_expiring', '..')),
+      '/overview',
+    ]) {
       expect(isAppRoute(route), route).toBe(true);
     }
     for (const bad of [
@@ -72,6 +77,8 @@ describe('what a notification click opens', () => {
       'ports/x',
       '/ports/a/b',
       '/ports/<x>',
+      '/overview/x',
+      '/overviews',
       'javascript:x',
       42,
       null,

@@ -7,6 +7,7 @@ import {
   RotationService,
   type VerifyExitIp,
 } from '../../../src-main/core/ports/rotation-service';
+import { publishPortChanges } from '../../../src-main/core/ports/port-changes';
 import { PortsService } from '../../../src-main/core/ports/ports-service';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { ApiCaller } from '../../../src-main/core/session/api-caller';
@@ -57,18 +58,17 @@ export function portsKit(
   const events = new RecordingEvents();
   const api = sandboxApi(sandbox, clock);
   const receipts = options.receipts ?? new MemoryJobSection<ReceiptsState>();
-  const ports = new PortsService({ api, events, now: () => clock.now() });
   let n = 0;
   const rotation = new RotationService({
     api,
     clock,
     events,
     receipts,
-    publishPort: (profileId, port) => ports.publish(profileId, [port]),
+    publishPort: (profileId, port) => publishPortChanges(events, profileId, [port]),
     newId: () => `r${++n}`,
     ...(options.verifyExitIp ? { verifyExitIp: options.verifyExitIp } : {}),
   });
-  ports.attach({ rotation });
+  const ports = new PortsService({ api, events, now: () => clock.now(), rotation });
   return { clock, events, api, receipts, rotation, ports };
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryJobSection } from '../../../src-main/core/storage/job-section';
-import { toPortView } from '../../../src-main/core/ports/ports-service';
+import { PortsService, toPortView } from '../../../src-main/core/ports/ports-service';
 import {
   type RelocationNotice,
   RelocationTracker,
@@ -40,7 +40,14 @@ describe('RelocationTracker against the sandbox', () => {
       notify: (notice) => notices.push(notice),
     });
     trackers.push(tracker);
-    kit.ports.attach({ relocations: tracker });
+    // The ports service as the app builds it: with the tracker it hands relocations to.
+    kit.ports = new PortsService({
+      api: kit.api,
+      events: kit.events,
+      now: () => kit.clock.now(),
+      rotation: kit.rotation,
+      relocations: tracker,
+    });
     return tracker;
   };
 

@@ -196,23 +196,13 @@ describe('ProfilesService: profiles', () => {
     expect(await errorOf(service.switchTo('nope'))).toMatchObject({ code: 'profile_not_found' });
   });
 
-  it('deletes a profile with its key, pending top-ups and schedules; the next profile becomes active', async () => {
+  it('deletes a profile with its key; the next profile becomes active', async () => {
     const one = await service.create({ ...work, key: KEY });
     const two = await service.create({ ...work, name: 'Home', key: OTHER_KEY, keyStorage: 'session' });
-    await settings.update((draft) => {
-      draft.pendingTopUps[one.id] = ['tu_1'];
-      draft.pendingTopUps[two.id] = ['tu_2'];
-      draft.rotationSchedules.push(
-        { portId: 'port-1', profileId: one.id },
-        { portId: 'port-2', profileId: two.id },
-      );
-    });
     expect(await service.delete(one.id)).toEqual({ keyLeftInKeychain: false });
     expect(fakeKeychain.entries.size).toBe(0);
     expect(service.list().map((profile) => profile.id)).toEqual([two.id]);
     expect(service.active()?.id).toBe(two.id);
-    expect(settings.get().pendingTopUps).toEqual({ [two.id]: ['tu_2'] });
-    expect(settings.get().rotationSchedules).toEqual([{ portId: 'port-2', profileId: two.id }]);
 
     await service.delete(two.id);
     expect(await service.getKey(two.id).catch((error: unknown) => error)).toMatchObject({

@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobsStatus } from '../../../src-shared/contract';
+import { BackgroundJobs, type JobsOwnership } from '../../../src-main/core/runtime/background-jobs';
 import {
-  BackgroundJobs,
   describeLockStatus,
+  InstanceLock,
   lockOwnership,
-  type JobsOwnership,
-} from '../../../src-main/core/runtime/background-jobs';
-import { InstanceLock } from '../../../src-main/core/storage/instance-lock';
+} from '../../../src-main/core/storage/instance-lock';
 
 function switchableOwnership(owner: boolean): JobsOwnership & { set(owner: boolean): void } {
   let status: JobsStatus = { owner, message: owner ? null : 'elsewhere' };

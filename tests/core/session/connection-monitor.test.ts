@@ -104,9 +104,9 @@ describe('ConnectionMonitor: answers for a profile no longer active', () => {
       pool: { clientFor: () => Promise.reject(new Error('not used')) },
       events: { emit: () => undefined },
       now: () => new Date('2026-03-10T12:00:00Z'),
-      onChange: () => {
-        changes += 1;
-      },
+    });
+    monitor.subscribe(() => {
+      changes += 1;
     });
     const startedForA = monitor.begin();
     active = { id: 'b', name: 'B' };

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -49,6 +49,26 @@ describe('SettingsService', () => {
     expect(events).toEqual([view]);
     const saved = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8'));
     expect(saved.desktop).toEqual({ closeToTray: true, startAtLogin: true, startMinimized: false });
+  });
+
+  it('keeps the row density: comfortable by default, compact on request, saved in the file', async () => {
+    expect((await service.handlers()['settings:get'](undefined)).density).toBe('comfortable');
+    const view = await service.handlers()['settings:update']({ density: 'compact' });
+    expect(view.density).toBe('compact');
+    const saved = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8'));
+    expect(saved.ui.density).toBe('compact');
+  });
+
+  it('reads a file from before the density existed, or with a density it does not know, as comfortable', async () => {
+    for (const ui of [{ theme: 'dark' }, { theme: 'dark', density: 'cozy-from-a-newer-version' }]) {
+      await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, ui }));
+      const store = await SettingsStore.open({ dataDir });
+      expect(store.recovery).toBeNull();
+      expect(new SettingsService(store, new EventBus()).view()).toMatchObject({
+        theme: 'dark',
+        density: 'comfortable',
+      });
+    }
   });
 
   it('keeps the IP-echo URL of the proxy test (https by default), and the contract takes only http(s) URLs', async () => {

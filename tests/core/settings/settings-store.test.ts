@@ -3,10 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src-main/core/runtime/clock';
-import { defaultSettings, SETTINGS_VERSION } from '../../../src-main/core/settings/settings-schema';
+import {
+  defaultSettings,
+  SETTINGS_VERSION,
+  type Settings,
+} from '../../../src-main/core/settings/settings-schema';
 import { FileLockTimeoutError } from '../../../src-main/core/storage/file-lock';
 import {
-  findSecretLikeMember,
+  SETTINGS_MIGRATIONS,
   SettingsError,
   SettingsStore,
   type SettingsStoreOptions,
@@ -51,7 +55,7 @@ describe('SettingsStore: defaults and round trip', () => {
     const store = await open();
     expect(store.recovery).toBeNull();
     expect(store.get()).toEqual({
-      version: 1,
+      version: 2,
       profiles: [],
       activeProfileId: null,
       polling: {
@@ -69,10 +73,9 @@ describe('SettingsStore: defaults and round trip', () => {
         disabledKinds: [],
         subUserAlertSubscriptions: [],
       },
-      rotationSchedules: [],
-      pendingTopUps: {},
-      ui: { theme: 'system', lastScreen: 'ports' },
+      ui: { theme: 'system', density: 'comfortable', lastScreen: 'ports' },
       desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+      localProxies: [],
       notifications: {
         'rotation-new-ip': true,
         'rotation-same-ip': true,
@@ -94,8 +97,7 @@ describe('SettingsStore: defaults and round trip', () => {
       draft.activeProfileId = 'p1';
       draft.polling.usageMinutes = 5;
       draft.alerts.trafficRemainingPercent = 25;
-      draft.rotationSchedules.push({ portId: 'port-1', profileId: 'p1', everyMinutes: 30 });
-      draft.pendingTopUps.p1 = ['tu_1'];
+      draft.tray.pinned.p1 = ['port-1', 'port-2'];
       draft.ui.theme = 'dark';
       draft.ui.lastScreen = 'catalog';
     });
@@ -104,11 +106,7 @@ describe('SettingsStore: defaults and round trip', () => {
     const reopened = await open();
     expect(reopened.recovery).toBeNull();
     expect(reopened.get()).toEqual(store.get());
-    expect(reopened.get().rotationSchedules[0]).toEqual({
-      portId: 'port-1',
-      profileId: 'p1',
-      everyMinutes: 30,
-    });
+    expect(reopened.get().tray.pinned.p1).toEqual(['port-1', 'port-2']);
   });
 
   it('hands out frozen snapshots that later updates do not change', async () => {
@@ -167,13 +165,13 @@ describe('SettingsStore: writes', () => {
     const store = await open();
     const updates = Array.from({ length: 25 }, (_, index) =>
       store.update((draft) => {
-        draft.pendingTopUps.p1 = [...(draft.pendingTopUps.p1 ?? []), `tu_${index}`];
+        draft.alerts.subUserAlertSubscriptions = [...draft.alerts.subUserAlertSubscriptions, `sub_${index}`];
       }),
     );
     await Promise.all(updates);
-    const expected = Array.from({ length: 25 }, (_, index) => `tu_${index}`);
-    expect(store.get().pendingTopUps.p1).toEqual(expected);
-    expect(JSON.parse(await readFile(file, 'utf8')).pendingTopUps.p1).toEqual(expected);
+    const expected = Array.from({ length: 25 }, (_, index) => `sub_${index}`);
+    expect(store.get().alerts.subUserAlertSubscriptions).toEqual(expected);
+    expect(JSON.parse(await readFile(file, 'utf8')).alerts.subUserAlertSubscriptions).toEqual(expected);
   });
 
   it('never starts a write before the previous one finished', async () => {
@@ -223,7 +221,7 @@ describe('SettingsStore: writes', () => {
     await store.update((draft) => {
       draft.ui.lastScreen = 'settings';
     });
-    expect(store.get().ui).toEqual({ theme: 'system', lastScreen: 'settings' });
+    expect(store.get().ui).toEqual({ theme: 'system', density: 'comfortable', lastScreen: 'settings' });
   });
 
   it('rejects an update whose result breaks the schema, naming the field, and changes nothing', async () => {
@@ -256,22 +254,22 @@ describe('SettingsStore: writes', () => {
   it('refuses to save anything that looks like a key, password or rotation link', async () => {
     const store = await open();
     const link = 'https://proxy.example.com/api/v1/v1/mobile/port-1/rotate?key=sk_live_abcdef';
-    const attempts: [string, Record<string, unknown>][] = [
-      ['rotationSchedules[0].rotationLink', { portId: 'port-1', profileId: 'p1', rotationLink: 'x' }],
-      ['rotationSchedules[0].apiKey', { portId: 'port-1', profileId: 'p1', apiKey: 'x' }],
-      ['rotationSchedules[0].password', { portId: 'port-1', profileId: 'p1', password: 'x' }],
-      ['rotationSchedules[0].url', { portId: 'port-1', profileId: 'p1', url: link }],
+    // The members whose names or values the schema leaves open: record keys, URLs.
+    const attempts: [string, (draft: Settings) => void][] = [
+      ['tray.pinned.rotationLink', (draft) => void (draft.tray.pinned.rotationLink = ['port-1'])],
+      ['tray.pinned.apiKey', (draft) => void (draft.tray.pinned.apiKey = ['port-1'])],
+      [
+        'alerts.trafficBySubscription.password',
+        (draft) => void (draft.alerts.trafficBySubscription.password = {}),
+      ],
+      ['proxyTest.ipEchoUrl', (draft) => void (draft.proxyTest.ipEchoUrl = link)],
     ];
-    for (const [field, schedule] of attempts) {
-      const error = await store
-        .update((draft) => {
-          draft.rotationSchedules.push(schedule as never);
-        })
-        .catch((caught: unknown) => caught);
+    for (const [field, mutate] of attempts) {
+      const error = await store.update(mutate).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: 'secret_in_settings', field });
       expect((error as Error).message).not.toContain('sk_live_abcdef');
     }
-    expect(store.get().rotationSchedules).toEqual([]);
+    expect(store.get()).toEqual(defaultSettings());
   });
 
   it('drops unknown members, so that a key pasted into the file by hand is gone at the next save', async () => {
@@ -357,20 +355,55 @@ describe('SettingsStore: recovery', () => {
       topUpVerifyingSeconds: 10,
       topUpAwaitingPaymentSeconds: 30,
     });
-    expect(store.get().ui).toEqual({ theme: 'system', lastScreen: 'ports' });
+    expect(store.get().ui).toEqual({ theme: 'system', density: 'comfortable', lastScreen: 'ports' });
   });
 
   it('reads a file without a version (version 0) through the migrations', async () => {
     await writeSettingsFile(JSON.stringify({ profiles: [profile('p1')], activeProfileId: 'p1' }));
     const store = await open();
     expect(store.recovery).toBeNull();
-    expect(store.get()).toMatchObject({ version: 1, activeProfileId: 'p1' });
+    expect(store.get()).toMatchObject({ version: SETTINGS_VERSION, activeProfileId: 'p1' });
+  });
+
+  it('drops the dead job members of a version 1 file (job state lives in state.json), losing nothing else', async () => {
+    const v1 = {
+      version: 1,
+      profiles: [profile('p1')],
+      activeProfileId: 'p1',
+      polling: { usageMinutes: 30 },
+      rotationSchedules: [{ portId: 'port-1', profileId: 'p1', everyMinutes: 30 }],
+      pendingTopUps: { p1: ['tu_1'] },
+      ui: { theme: 'dark', lastScreen: 'catalog' },
+      tray: { pinned: { p1: ['port-1'] } },
+    };
+    await writeSettingsFile(JSON.stringify(v1));
+    const store = await open();
+    expect(store.recovery).toBeNull();
+    const defaults = defaultSettings();
+    expect(store.get()).toEqual({
+      ...defaults,
+      version: SETTINGS_VERSION,
+      profiles: [profile('p1')],
+      activeProfileId: 'p1',
+      polling: { ...defaults.polling, usageMinutes: 30 },
+      ui: { theme: 'dark', density: 'comfortable', lastScreen: 'catalog' },
+      tray: { pinned: { p1: ['port-1'] } },
+    });
+    await store.update((draft) => {
+      draft.ui.theme = 'light';
+    });
+    const onDisk = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(onDisk.version).toBe(SETTINGS_VERSION);
+    expect(onDisk).not.toHaveProperty('rotationSchedules');
+    expect(onDisk).not.toHaveProperty('pendingTopUps');
+    expect(onDisk).toMatchObject({ profiles: [profile('p1')], tray: { pinned: { p1: ['port-1'] } } });
   });
 
   it('runs an injected migration from an older version', async () => {
     await writeSettingsFile(JSON.stringify({ version: 0, theme: 'dark', accounts: [profile('p1')] }));
     const store = await open({
       migrations: {
+        ...SETTINGS_MIGRATIONS,
         0: ({ theme, accounts, ...rest }) => ({ ...rest, version: 1, ui: { theme }, profiles: accounts }),
       },
     });
@@ -403,7 +436,11 @@ describe('SettingsStore: recovery', () => {
   });
 
   it('loads what it understands of a newer version and keeps a copy of the original', async () => {
-    const newer = JSON.stringify({ version: 2, profiles: [profile('p1')], futureFeature: { on: true } });
+    const newer = JSON.stringify({
+      version: SETTINGS_VERSION + 1,
+      profiles: [profile('p1')],
+      futureFeature: { on: true },
+    });
     await writeSettingsFile(newer);
     const store = await open();
     const copy = join(dataDir, `settings.json.newer-${STAMP}`);
@@ -473,16 +510,16 @@ describe('SettingsStore: two processes on one data folder', () => {
     const updates = stores.flatMap((store, storeIndex) =>
       Array.from({ length: 8 }, (_, index) =>
         store.update((draft) => {
-          draft.pendingTopUps[`p${storeIndex}`] = [
-            ...(draft.pendingTopUps[`p${storeIndex}`] ?? []),
-            `tu_${index}`,
+          draft.tray.pinned[`p${storeIndex}`] = [
+            ...(draft.tray.pinned[`p${storeIndex}`] ?? []),
+            `port-${index}`,
           ];
         }),
       ),
     );
     await Promise.all(updates);
-    const onDisk = (await open()).get().pendingTopUps;
-    const expected = Array.from({ length: 8 }, (_, index) => `tu_${index}`);
+    const onDisk = (await open()).get().tray.pinned;
+    const expected = Array.from({ length: 8 }, (_, index) => `port-${index}`);
     expect(onDisk).toEqual({ p0: expected, p1: expected, p2: expected });
     expect(await readdir(dataDir)).toEqual(['settings.json']);
   });
@@ -550,7 +587,7 @@ describe('SettingsStore: two processes on one data folder', () => {
   });
 
   it('copies a newer file only once, not again at each update', async () => {
-    await writeSettingsFile(JSON.stringify({ version: 2, profiles: [profile('p1')] }));
+    await writeSettingsFile(JSON.stringify({ version: SETTINGS_VERSION + 1, profiles: [profile('p1')] }));
     const store = await openProcess(1000);
     await store.update((draft) => {
       draft.ui.theme = 'dark';
@@ -559,15 +596,6 @@ describe('SettingsStore: two processes on one data folder', () => {
       draft.ui.theme = 'light';
     });
     expect((await readdir(dataDir)).sort()).toEqual(['settings.json', `settings.json.newer-${STAMP}`]);
-  });
-});
-
-describe('findSecretLikeMember', () => {
-  it('finds secret-looking names and key= URLs, and leaves ordinary settings alone', () => {
-    expect(findSecretLikeMember(defaultSettings())).toBeNull();
-    expect(findSecretLikeMember({ a: [{ b: 'https://x.test/rotate?format=text&key=abc' }] })).toBe('a[0].b');
-    expect(findSecretLikeMember({ idempotencyKey: 'x', keyStorage: 'keychain' })).toBeNull();
-    expect(findSecretLikeMember({ nested: { Token: 'x' } })).toBe('nested.Token');
   });
 });
 

@@ -1,17 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { probeBaseUrl, ProxyServiceClient } from '../../../src-main/api';
 import type { AppCore } from '../../../src-main/core/app-core';
-import { buildAppCore } from '../../../src-main/core/create-app-core';
-import { SessionSecretStore } from '../../../src-main/core/secrets/session-secret-store';
-import { SettingsStore } from '../../../src-main/core/settings/settings-store';
 import { TopUpLinks } from '../../../src-main/core/topups/topup-links';
-import type { CallChannel, CallInput, CallOutput } from '../../../src-shared/contract';
-import { createGuardedDispatcher } from '../../../src-main/dispatch/guarded-dispatcher';
-import { createIpcHandlers } from '../../../src-main/dispatch/handler-table';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { createHarness, type Harness } from '../support/core-harness';
 
 const BTC_URI = 'bitcoin:tb1qdeposit?amount=0.00071234';
 const EXPLORER = 'https://mempool.space/testnet/tx/abc';
@@ -63,29 +54,13 @@ describe('app:openExternal through the composition root and the guarded dispatch
   let sandbox: TestSandbox;
   let core: AppCore;
   let opened: string[];
-  let call: <C extends CallChannel>(channel: C, input: CallInput<C>) => Promise<CallOutput<C>>;
+  let call: Harness['call'];
 
   async function build(openExternal?: (url: string) => Promise<void>) {
-    core = buildAppCore({
+    ({ core, call } = await createHarness(sandbox, {
       mode: openExternal ? 'desktop' : 'web',
-      settings: await SettingsStore.open({ dataDir: mkdtempSync(join(tmpdir(), 'pm-links-')) }),
-      keychain: new SessionSecretStore(),
-      keychainStatus: () => ({ available: true }),
-      createClient: (config) => new ProxyServiceClient(config),
-      probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
-      startDemoSandbox: () => Promise.reject(new Error('no demo here')),
       ...(openExternal ? { openExternal } : {}),
-    });
-    const dispatch = createGuardedDispatcher({
-      handlers: createIpcHandlers(core),
-      isTrustedSender: () => true,
-      log: () => undefined,
-    });
-    call = (async (channel: CallChannel, input?: unknown) => {
-      const result = await dispatch('ui', channel, input);
-      if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
-      return result.value;
-    }) as typeof call;
+    }));
     await call('profiles:create', {
       name: 'Work',
       baseUrl: sandbox.baseUrl,

@@ -8,7 +8,10 @@ import {
   TopUpWatcher,
   type TopUpWatchState,
 } from '../../../src-main/core/topups/topup-watcher';
-import { type DemoControl, TopUpsService } from '../../../src-main/core/topups/topups-service';
+import { type DemoControl, simulateDemoPayment } from '../../../src-main/core/demo/demo-payments';
+import { publishTopUpChanges } from '../../../src-main/core/topups/topup-changes';
+import { TopUpLinks } from '../../../src-main/core/topups/topup-links';
+import { TopUpsService } from '../../../src-main/core/topups/topups-service';
 import { DEMO_KEY, TEST_START_TIME, type TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PROFILE, RecordingEvents } from '../ports/ports-test-kit';
 
@@ -62,23 +65,33 @@ export function topUpsKit(sandbox: TestSandbox, options: KitOptions = {}): TopUp
   const watch = options.watch ?? new MemoryJobSection<TopUpWatchState>();
   const notices: TopUpNotice[] = [];
   let n = 0;
+  const links = new TopUpLinks();
+  const watcher = new TopUpWatcher({
+    api,
+    clock,
+    store: watch,
+    publish: (profileId, changed) => publishTopUpChanges(events, links, profileId, changed),
+    notify: (notice) => notices.push(notice),
+    ...(options.polling ? { polling: () => options.polling! } : {}),
+  });
+  const { demoControl } = options;
   const service = new TopUpsService({
     api,
     events,
     intents,
     now: () => clock.now(),
+    watcher,
+    links,
     newIdempotencyKey: () => `key-${++n}-${Math.random().toString(36).slice(2, 8)}`,
-    ...(options.demoControl ? { demoControl: options.demoControl } : {}),
+    ...(demoControl
+      ? {
+          demo: {
+            simulatePayment: (profileId, topUp, kind) =>
+              simulateDemoPayment(demoControl(), profileId, topUp, kind),
+          },
+        }
+      : {}),
   });
-  const watcher = new TopUpWatcher({
-    api,
-    clock,
-    store: watch,
-    publish: (profileId, changed) => service.publish(profileId, changed),
-    notify: (notice) => notices.push(notice),
-    ...(options.polling ? { polling: () => options.polling! } : {}),
-  });
-  service.attach({ watcher });
   return { clock, events, client, api, intents, watch, notices, service, watcher };
 }
 

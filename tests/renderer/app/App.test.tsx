@@ -20,7 +20,26 @@ describe('App', () => {
     'settings:get': () => ok(settingsView()),
     'ports:list': () => ok([port()]),
     'catalog:countries': () => ok(countries()),
+    'overview:get': () =>
+      ok({
+        profileId: 'prof_work',
+        generatedAt: '2026-03-10T12:00:00.000Z',
+        expiryWarningDays: 3,
+        items: [],
+        counts: { error: 0, warning: 0, info: 0 },
+        totals: { ports: 1, subscriptions: 0, pendingTopUps: 0, schedules: 0 },
+        sources: {
+          ports: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+          subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+          topups: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+        },
+        allGood: true,
+      }),
   }));
+  /** The screens below start on Ports; the first screen is the Overview (tested on its own). */
+  const onPorts = () => {
+    window.location.hash = '#/ports';
+  };
 
   it('shows onboarding when no profile is active, with the status bar saying "Not configured"', async () => {
     fake.current.handle('app:getState', () => ok(noProfileState()));
@@ -31,14 +50,23 @@ describe('App', () => {
     expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
   });
 
-  it('shows the shell with navigation, the ports screen and the active profile when a profile is active', async () => {
+  it('opens on the Overview once a profile is active, first in the navigation', async () => {
     render(<App />);
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Ports', 'Subscriptions', 'Top-ups', 'Catalog', 'Settings']);
+    ).toEqual(['Overview', 'Ports', 'Subscriptions', 'Top-ups', 'Catalog', 'Local proxies', 'Settings']);
+    expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'All good' })).toBeTruthy();
+  });
+
+  it('shows the shell with navigation, the ports screen and the active profile when a profile is active', async () => {
+    onPorts();
+    render(<App />);
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Ports' }).getAttribute('aria-current')).toBe('page');
     expect(await screen.findByText('Sneaker drops LA')).toBeTruthy();
     const status = screen.getByRole('contentinfo');
@@ -140,6 +168,7 @@ describe('App', () => {
   });
 
   it('navigates through the URL fragment and moves focus to the new screen’s heading', async () => {
+    onPorts();
     render(<App />);
     await screen.findByRole('heading', { level: 1, name: 'Ports' });
     act(() => {
@@ -164,7 +193,8 @@ describe('App', () => {
       vi.useRealTimers();
     });
 
-    async function onPorts() {
+    async function startOnPorts() {
+      onPorts();
       render(<App />);
       await screen.findByRole('heading', { level: 1, name: 'Ports' });
       // From here the frame and the task after it run when the test says so.
@@ -178,7 +208,7 @@ describe('App', () => {
       });
 
     it('moves to the new heading only after the new screen was drawn (no forced layout of its table)', async () => {
-      await onPorts();
+      await startOnPorts();
       const link = screen.getByRole('link', { name: 'Settings' });
       link.focus();
       goToSettings();
@@ -191,7 +221,7 @@ describe('App', () => {
     });
 
     it('stays where the user moved it before the new screen was drawn', async () => {
-      await onPorts();
+      await startOnPorts();
       goToSettings();
       const portsLink = screen.getByRole('link', { name: 'Ports' });
       portsLink.focus();
@@ -204,6 +234,7 @@ describe('App', () => {
     const message =
       'Background jobs run in another Proxy Manager process (pid 4242); this one is read-only for schedules.';
     fake.current.handle('app:getState', () => ok({ ...appState(), jobs: { owner: false, message } }));
+    onPorts();
     render(<App />);
     const banner = await screen.findByTestId('jobs-banner');
     expect(banner.getAttribute('role')).toBe('note');
@@ -216,12 +247,14 @@ describe('App', () => {
   });
 
   it('shows no jobs banner when main does not say who runs the jobs', async () => {
+    onPorts();
     render(<App />);
     await screen.findByText('Sneaker drops LA');
     expect(screen.queryByTestId('jobs-banner')).toBeNull();
   });
 
   it('drops account data when the active profile changes', async () => {
+    onPorts();
     render(<App />);
     await screen.findByText('Sneaker drops LA');
     await act(() => useCatalogStore.getState().loadCountries('all'));
@@ -234,6 +267,14 @@ describe('App', () => {
     expect(useCatalogStore.getState().countries.all?.data ?? null).toBeNull();
     expect(await screen.findByText('Other account port')).toBeTruthy();
     expect(screen.queryByText('Sneaker drops LA')).toBeNull();
+  });
+
+  it('applies the table row density from Settings', async () => {
+    fake.current.handle('settings:get', () => ok(settingsView({ density: 'compact' })));
+    render(<App />);
+    await screen.findByText('Online');
+    await settle();
+    expect(document.documentElement.dataset.density).toBe('compact');
   });
 
   it('applies the theme from Settings, and the OS preference while it is "system"', async () => {

@@ -3,7 +3,6 @@ import { watchAccountScope } from '../../../src-renderer/src/app/account-scope';
 import { connectEventBridge } from '../../../src-renderer/src/app/event-bridge';
 import { parseDeepLink } from '../../../src-renderer/src/app/deep-links';
 import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
-import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { useTopUpWizardStore } from '../../../src-renderer/src/features/topups/topup-wizard-store';
 import { fail, ok } from '../support/fake-api';
 import { appState, topUp } from '../support/fixtures';
@@ -30,12 +29,19 @@ describe('a clicked notification opens what it is about (app:navigate)', () => {
     };
   }
 
-  it('a port: the Ports screen with its detail', async () => {
+  it('a port: its detail, at its own address (#/ports/<id>)', async () => {
     const disconnect = await connected();
-    fake.current.emit('app:navigate', { route: '/ports/port_2' });
+    fake.current.emit('app:navigate', { route: '/ports/port%202' });
     await settle();
-    expect(window.location.hash).toBe('#/ports');
-    expect(usePortsStore.getState().openPortId).toBe('port_2');
+    expect(window.location.hash).toBe('#/ports/port%202');
+    disconnect();
+  });
+
+  it('the overview (the tray’s Open)', async () => {
+    const disconnect = await connected();
+    fake.current.emit('app:navigate', { route: '/overview' });
+    await settle();
+    expect(window.location.hash).toBe('#/overview');
     disconnect();
   });
 
@@ -78,7 +84,6 @@ describe('a clicked notification opens what it is about (app:navigate)', () => {
     }
     await settle();
     expect(window.location.hash).toBe('#/catalog');
-    expect(usePortsStore.getState().openPortId).toBeNull();
     expect(fake.current.callsTo('topups:get')).toEqual([]);
     disconnect();
   });
@@ -86,9 +91,7 @@ describe('a clicked notification opens what it is about (app:navigate)', () => {
   it('a window opened by the click starts at the route in its URL, followed after the account is known', async () => {
     window.location.hash = '#/ports/port_2';
     const disconnect = await connected();
-    // The account scope reset the ports store when the first state came; the link came after it.
-    expect(usePortsStore.getState().openPortId).toBe('port_2');
-    expect(window.location.hash).toBe('#/ports');
+    expect(window.location.hash).toBe('#/ports/port_2');
     disconnect();
   });
 });
@@ -96,6 +99,8 @@ describe('a clicked notification opens what it is about (app:navigate)', () => {
 describe('parseDeepLink', () => {
   it('reads main’s route shape, with or without the fragment’s #', () => {
     expect(parseDeepLink('/ports/mp_1')).toEqual({ screen: 'ports', portId: 'mp_1' });
+    expect(parseDeepLink('/overview')).toEqual({ screen: 'overview' });
+    expect(parseDeepLink('/overview/x')).toBeNull();
     expect(parseDeepLink('#/topups/tu%2F1')).toEqual({ screen: 'topups', topUpId: 'tu/1' });
     expect(parseDeepLink('#/subscriptions')).toBeNull();
     expect(parseDeepLink('#token=abc')).toBeNull();

@@ -62,7 +62,7 @@ describe('event bridge', () => {
     fake.current.emitState(pushed);
     expect(useAppStore.getState().state).toBe(pushed);
 
-    expect(fake.current.listenerCount('*')).toBe(11);
+    expect(fake.current.listenerCount('*')).toBe(12);
     disconnect();
     expect(fake.current.listenerCount('*')).toBe(0);
   });

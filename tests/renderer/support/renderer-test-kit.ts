@@ -2,19 +2,24 @@ import { act, cleanup } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
+import { useLocalProxiesStore } from '../../../src-renderer/src/features/local-proxies/local-proxies-store';
 import { useOnboardingStore } from '../../../src-renderer/src/features/onboarding/onboarding-store';
+import { useOverviewStore } from '../../../src-renderer/src/features/overview/overview-store';
 import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { useProfilesStore } from '../../../src-renderer/src/features/profiles/profiles-store';
 import { useProxyTestStore } from '../../../src-renderer/src/features/proxy-test/proxy-test-store';
 import { useSettingsStore } from '../../../src-renderer/src/features/settings/settings-store';
 import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
+import { setDensity } from '../../../src-renderer/src/shared/density';
 import { createFakeApi, type FakeApi, type FakeHandlers } from './fake-api';
 
 const STORES = [
   useAppStore,
   useCatalogStore,
+  useLocalProxiesStore,
   useOnboardingStore,
+  useOverviewStore,
   usePortsStore,
   useProfilesStore,
   useProxyTestStore,
@@ -42,6 +47,7 @@ export function useFakeApi(handlers: () => FakeHandlers = () => ({})): { current
     window.api = holder.current.api;
     window.location.hash = '';
     document.documentElement.removeAttribute('data-theme');
+    setDensity('comfortable');
   });
   afterEach(() => {
     cleanup();

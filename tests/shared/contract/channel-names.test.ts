@@ -24,6 +24,7 @@ describe('channel names for the preload', () => {
         'subscriptions:changed',
         'topups:changed',
         'tray:changed',
+        'localProxies:changed',
       ].sort(),
     );
   });

@@ -4,11 +4,32 @@ import { amountUsd, topUpCreateInput, topupsCalls } from '../../../src-shared/co
 const attemptId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
 describe('topups contract', () => {
-  it('takes amounts as strings with two decimals, 25.00 to 10000.00', () => {
-    for (const ok of ['25.00', '50.00', '9999.99', '10000.00', ' 100.10 ']) {
+  it('takes amounts as strings with two decimals, 25.00 to 1,000,000.00 (above 10,000.00 the service decides)', () => {
+    for (const ok of [
+      '25.00',
+      '50.00',
+      '9999.99',
+      '10000.00',
+      '10000.01',
+      '250000.00',
+      '1000000.00',
+      ' 100.10 ',
+    ]) {
       expect(amountUsd.safeParse(ok).success, ok).toBe(true);
     }
-    for (const bad of ['24.99', '10000.01', '50', '50.0', '50.000', '-30.00', '1e3', '', 'abc', '0025.00x']) {
+    for (const bad of [
+      '24.99',
+      '1000000.01',
+      '9999999.99',
+      '50',
+      '50.0',
+      '50.000',
+      '-30.00',
+      '1e3',
+      '',
+      'abc',
+      '0025.00x',
+    ]) {
       expect(amountUsd.safeParse(bad).success, bad).toBe(false);
     }
     // A float is never accepted, even one that looks right.

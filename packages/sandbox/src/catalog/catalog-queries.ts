@@ -27,11 +27,11 @@ export function findCity(countryCode: string, cityId: string): CityData | undefi
 }
 
 /** Cities of a country where at least one carrier (available or not) has 4G/5G modems. */
-export function mobileCityIds(country: CountryData): Set<string> {
+function mobileCityIds(country: CountryData): Set<string> {
   return new Set(country.carriers.flatMap((c) => c.cities));
 }
 
-export function offersProduct(country: CountryData, product: ProductId): boolean {
+function offersProduct(country: CountryData, product: ProductId): boolean {
   return country.products.includes(product);
 }
 

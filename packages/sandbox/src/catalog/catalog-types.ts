@@ -19,7 +19,7 @@ export interface CountryData {
   carriers: CarrierData[];
 }
 
-export interface StateData {
+interface StateData {
   /**
    * Lower case, the `-state-{state}` username segment, e.g. `california`: the English (for Mexico
    * and Brazil, the local) name in ASCII snake case.
@@ -38,7 +38,7 @@ export interface CityData {
   state: string | null;
 }
 
-export interface AsnData {
+interface AsnData {
   asn: number;
   name: string;
 }

@@ -13,7 +13,7 @@ import { type ExitInfo, resolveSubscriptionExit } from './gateway-exits';
 import { parseProxyUsername, type Targeting, targetingKey } from './gateway-username';
 
 /** How long a `-session-{id}` keeps its exit IP, on the sandbox clock, from its first request. */
-export const SESSION_MS = 10 * 60_000;
+const SESSION_MS = 10 * 60_000;
 
 /** An account the gateway knows, found by the username part of a proxy username. */
 export type GatewayAccount =

@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  * The sandbox keeps it working for exactly this long on the sandbox clock, then refuses it, so that
  * clients can be tested against both sides of the window.
  */
-export const PASSWORD_GRACE_MS = 60_000;
+const PASSWORD_GRACE_MS = 60_000;
 
 /** A password replaced by a reset, still accepted by the gateway until `validUntil` (epoch ms, exclusive). */
 export interface RetiredPassword {

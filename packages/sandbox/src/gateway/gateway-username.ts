@@ -22,7 +22,7 @@ export type ParsedUsername =
   /** The account part is still given, so that credentials are checked before targeting errors show. */
   | { ok: false; account: string; message: string };
 
-export const TARGETING_KEYS = ['country', 'state', 'city', 'zip', 'asn', 'session'] as const;
+const TARGETING_KEYS = ['country', 'state', 'city', 'zip', 'asn', 'session'] as const;
 type TargetingKey = (typeof TARGETING_KEYS)[number];
 
 const isTargetingKey = (key: string): key is TargetingKey =>

@@ -14,10 +14,10 @@ const METHOD_USERNAME_PASSWORD = 0x02;
 const METHOD_NONE_ACCEPTABLE = 0xff;
 const COMMAND_CONNECT = 0x01;
 export const REPLY_SUCCEEDED = 0x00;
-export const REPLY_COMMAND_NOT_SUPPORTED = 0x07;
-export const REPLY_ADDRESS_TYPE_NOT_SUPPORTED = 0x08;
+const REPLY_COMMAND_NOT_SUPPORTED = 0x07;
+const REPLY_ADDRESS_TYPE_NOT_SUPPORTED = 0x08;
 
-export interface Socks5Target {
+interface Socks5Target {
   host: string;
   port: number;
 }

@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SandboxError } from './sandbox-error';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
  * How a route authenticates: `public` needs nothing, `bearer` needs `Authorization: Bearer <key>`,
  * `query-key` takes the key from the `key` query parameter (the bookmarkable rotate link).
  */
-export type AuthMode = 'public' | 'bearer' | 'query-key';
+type AuthMode = 'public' | 'bearer' | 'query-key';
 
 export interface AuthenticatedKey {
   key: string;

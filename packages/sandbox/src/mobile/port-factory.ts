@@ -34,7 +34,7 @@ export function chooseNetworkType(random: SeededRandom, carrier: CarrierData): s
 }
 
 /** Between 1 and 6 GB a day, fixed per port. */
-export const meanDailyBytesFor = (portId: string): number =>
+const meanDailyBytesFor = (portId: string): number =>
   1_000_000_000 + (stableHash(`usage|${portId}`) % 5_000) * 1_000_000;
 
 export interface NewPortInput {

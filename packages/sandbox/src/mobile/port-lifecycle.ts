@@ -128,7 +128,7 @@ export function startRelocation(
 }
 
 /** The relocated port's new modem comes online at `at` with a fresh IP of its carrier. */
-export function finishProvisioning(port: MobilePortRecord, at: number): void {
+function finishProvisioning(port: MobilePortRecord, at: number): void {
   port.status = 'active';
   port.provisioningReadyAt = null;
   assignIp(port, freshModemIp(port.id, at, port.country, port.carrier), at, 'relocation');

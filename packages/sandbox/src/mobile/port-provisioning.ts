@@ -5,7 +5,7 @@ import { createPortRecord } from './port-factory';
 import { checkAvailability, readLocation } from './port-location';
 
 /** Field-name prefix of a port purchase's options inside a top-up body. */
-export const PURCHASE_OPTIONS_FIELD = 'purchase.options';
+const PURCHASE_OPTIONS_FIELD = 'purchase.options';
 
 export const isPortPlan = (plan: PlanData): boolean => plan.productId === 'mobile';
 

@@ -13,7 +13,7 @@ export const PROVISIONING_MIN_SECONDS = 80;
 export const PROVISIONING_MAX_SECONDS = 100;
 export const LABEL_MAX_LENGTH = 60;
 
-export type PortStatus = 'active' | 'provisioning' | 'expired';
+type PortStatus = 'active' | 'provisioning' | 'expired';
 export type RotationMode = 'interval' | 'manual';
 /**
  * Why an IP was assigned: `initial` (the port's first modem), `manual` (POST rotate), `link`
@@ -30,7 +30,7 @@ export interface IpHistoryRecord {
 }
 
 /** Where the port's traffic exited from `since` on (relocations add entries), for usage by country. */
-export interface PortLocationRecord {
+interface PortLocationRecord {
   country: string;
   since: number;
 }

@@ -27,7 +27,7 @@ export function linkContext(headers: IncomingHttpHeaders, key: string): LinkCont
 }
 
 /** The bookmarkable GET rotate URL, carrying the API key of the request that asked. */
-export const rotationLink = (port: MobilePortRecord, link: LinkContext): string =>
+const rotationLink = (port: MobilePortRecord, link: LinkContext): string =>
   `http://${link.host}${API_MOUNT}/v1/mobile/${encodeURIComponent(port.id)}/rotate?key=${encodeURIComponent(link.key)}`;
 
 /** `endpoint`: where the sandbox's gateway listens now (shared by every port and subscription). */

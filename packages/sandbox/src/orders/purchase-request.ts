@@ -6,9 +6,9 @@ import { validateTrafficPurchaseOptions } from '../subscriptions/subscription-pr
 import { findPlan, type PlanData } from './plan-catalog';
 
 /** Field-name prefix of the purchase inside a top-up body. */
-export const PURCHASE_PREFIX = 'purchase.';
-export const MAX_PURCHASE_QUANTITY = 100;
-export const MAX_PROMO_CODE_LENGTH = 32;
+const PURCHASE_PREFIX = 'purchase.';
+const MAX_PURCHASE_QUANTITY = 100;
+const MAX_PROMO_CODE_LENGTH = 32;
 
 /** A promo code: a percentage off or a fixed USD amount off the order's subtotal. */
 export type PromoCode =
@@ -16,7 +16,7 @@ export type PromoCode =
   | { code: string; kind: 'amount'; amountOffUsd: string; description: string };
 
 /** The sandbox's promo codes; matched case-insensitively, reported upper case. */
-export const PROMO_CODES: readonly PromoCode[] = [
+const PROMO_CODES: readonly PromoCode[] = [
   { code: 'DEMO10', kind: 'percent', percentOff: 10, description: '10% off the order' },
   { code: 'SAVE5', kind: 'amount', amountOffUsd: '5.00', description: '5.00 USD off the order' },
 ];

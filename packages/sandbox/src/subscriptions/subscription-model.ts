@@ -5,13 +5,7 @@ import { addSubscription, addSubUser } from './subscription-records';
 import { settleSubscription } from './subscription-traffic';
 import type { SubscriptionRecord, SubscriptionsState } from './subscription-types';
 
-export type {
-  SubscriptionRecord,
-  SubscriptionsState,
-  SubscriptionStatus,
-  SubUserRecord,
-  TrafficProductId,
-} from './subscription-types';
+export type { SubscriptionsState } from './subscription-types';
 
 const GB = 1_000_000_000;
 const MB = 1_000_000;

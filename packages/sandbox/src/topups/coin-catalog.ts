@@ -7,8 +7,7 @@ export type NetworkId = 'bitcoin' | 'litecoin' | 'ethereum' | 'solana' | 'tron';
 export const COIN_CODES: readonly CoinCode[] = ['BTC', 'LTC', 'ETH', 'SOL', 'USDT', 'USDC'];
 export const NETWORK_IDS: readonly NetworkId[] = ['bitcoin', 'litecoin', 'ethereum', 'solana', 'tron'];
 
-export const isNetworkId = (value: string): value is NetworkId =>
-  (NETWORK_IDS as readonly string[]).includes(value);
+const isNetworkId = (value: string): value is NetworkId => (NETWORK_IDS as readonly string[]).includes(value);
 
 const isCoinCode = (value: string): value is CoinCode => (COIN_CODES as readonly string[]).includes(value);
 
@@ -39,7 +38,7 @@ export interface NetworkData {
 }
 
 /** Sepolia: the EIP-681 URIs name the test chain, so that no wallet offers to pay on mainnet. */
-export const ETHEREUM_CHAIN_ID = 11_155_111;
+const ETHEREUM_CHAIN_ID = 11_155_111;
 
 /** A chain as the data file has it: its id only as a string, its explorer URL as a `{txid}` template. */
 type NetworkRow = Omit<NetworkData, 'id' | 'explorerUrl'> & { id: string; explorerUrl: string };
@@ -105,7 +104,7 @@ export const COINS: readonly CoinData[] = readCoins(coinData.coins);
 
 const coinsByCode = new Map<string, CoinData>(COINS.map((c) => [c.code, c]));
 
-export const findCoin = (code: string): CoinData | undefined => coinsByCode.get(code);
+const findCoin = (code: string): CoinData | undefined => coinsByCode.get(code);
 
 /** The coin and its network entry when the pair is in the catalog. */
 export function findCoinNetwork(
@@ -119,7 +118,7 @@ export function findCoinNetwork(
 }
 
 /** The chain's time to `confirmationsRequired`, rounded up to whole minutes. */
-export const estimatedMinutes = (network: NetworkData): number =>
+const estimatedMinutes = (network: NetworkData): number =>
   Math.max(1, Math.ceil((network.confirmationsRequired * network.blockMs) / 60_000));
 
 /** `GET /v1/catalog/coins` body. */

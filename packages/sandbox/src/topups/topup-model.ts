@@ -14,12 +14,12 @@ export const TOP_UP_STATUSES: readonly TopUpStatus[] = [
   'expired',
 ];
 
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 60 * MINUTE_MS;
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 /** Rate lock and validity of a top-up. */
-export const TOP_UP_VALIDITY_MS = 30 * MINUTE_MS;
+const TOP_UP_VALIDITY_MS = 30 * MINUTE_MS;
 /** `txidDeadline` = `expiresAt` + this. */
-export const TXID_GRACE_MS = 72 * HOUR_MS;
+const TXID_GRACE_MS = 72 * HOUR_MS;
 /** A declaration with no payment found within this time is rejected. */
 export const DECLARATION_WAIT_MS = 24 * HOUR_MS;
 /** How long an `Idempotency-Key` is remembered. */
@@ -27,9 +27,9 @@ export const IDEMPOTENCY_TTL_MS = 24 * HOUR_MS;
 export const MIN_TOP_UP_USD = '25.00';
 export const MAX_TOP_UP_USD = '10000.00';
 
-export type PurchaseStatus = 'pending' | 'completed' | 'failed';
+type PurchaseStatus = 'pending' | 'completed' | 'failed';
 
-export interface PurchaseRecord {
+interface PurchaseRecord {
   planId: string;
   planName: string;
   quantity: number;
@@ -41,7 +41,7 @@ export interface PurchaseRecord {
   failureReason: string | null;
 }
 
-export interface Rejection {
+interface Rejection {
   /** `amount_mismatch`, `payment_not_found` or `payment_predates_topup`. */
   reason: string;
   message: string;
@@ -311,13 +311,13 @@ export function seedScaleTopUps(
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** True once the top-up can no longer change: stop polling. */
-export function isFinal(record: TopUpRecord, now: number): boolean {
+function isFinal(record: TopUpRecord, now: number): boolean {
   if (record.status === 'credited') return true;
   return (record.status === 'expired' || record.status === 'rejected') && now >= record.txidDeadline;
 }
 
 /** Confirmations of the matched payment at `now`, counted per block and capped at the requirement. */
-export function confirmationsAt(record: TopUpRecord, now: number): number {
+function confirmationsAt(record: TopUpRecord, now: number): number {
   const network = NETWORKS[record.network];
   if (record.status === 'credited') return network.confirmationsRequired;
   if (record.paidAt === null || record.status !== 'verifying') return 0;

@@ -9,8 +9,8 @@ import { MAX_TOP_UP_USD, MIN_TOP_UP_USD } from './topup-model';
 import type { NewTopUp } from './topup-service';
 import { MAX_TXID_LENGTH, normalizeTxid, TXID_FORMAT_DESCRIPTION } from '../lib/txid-format';
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
 
 /** The `Idempotency-Key` header, or undefined when absent; a bad one is a field error. */
 export function readIdempotencyKey(headers: IncomingHttpHeaders, errors: FieldErrors): string | undefined {

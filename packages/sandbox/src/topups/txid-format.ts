@@ -2,7 +2,7 @@ import type { SeededRandom } from '../seeded-random';
 import { BASE58_ALPHABET, SOLANA_SIGNATURE_BYTES } from '../lib/txid-format';
 import type { NetworkId } from './coin-catalog';
 
-export function encodeBase58(bytes: readonly number[]): string {
+function encodeBase58(bytes: readonly number[]): string {
   let value = 0n;
   for (const byte of bytes) value = value * 256n + BigInt(byte);
   let out = '';

@@ -2,11 +2,11 @@ import { formatIsoDate, type QueryReader } from '../http/input-reader';
 import { stableHash } from '../seeded-random';
 
 export const DAY_MS = 86_400_000;
-export const MAX_USAGE_RANGE_DAYS = 366;
+const MAX_USAGE_RANGE_DAYS = 366;
 /** Roughly one request per 48 KiB transferred. */
 const BYTES_PER_REQUEST = 49_152;
 
-export interface UsagePoint {
+interface UsagePoint {
   date: string;
   bytes: number;
   requests: number;
@@ -46,7 +46,7 @@ export interface TrafficCurve {
 }
 
 /** What went through the sandbox's proxy gateway on one UTC day: real requests, exact exit countries. */
-export interface GatewayDay {
+interface GatewayDay {
   bytes: number;
   requests: number;
   /** Bytes by exit country (ISO code); sums to `bytes`. */
@@ -86,7 +86,7 @@ export const startOfDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_
 export const requestsForBytes = (bytes: number): number => Math.floor(bytes / BYTES_PER_REQUEST);
 
 /** Height of a curve over the whole UTC day starting at `dayMs` (not rounded). */
-export function fullDayBytes(curve: TrafficCurve, dayMs: number): number {
+function fullDayBytes(curve: TrafficCurve, dayMs: number): number {
   const noise = stableHash(`${curve.key}|${formatIsoDate(dayMs)}`) / 2 ** 32;
   // Weekends run at 60%: the charts should look like traffic, not like a flat line.
   const weekday = new Date(dayMs).getUTCDay();

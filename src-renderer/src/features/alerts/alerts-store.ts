@@ -5,7 +5,7 @@ import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 
 /** How many alerts the in-app list keeps; main keeps its own history too. */
-export const ALERTS_SHOWN = 200;
+const ALERTS_SHOWN = 200;
 
 /**
  * Alerts raised by main's alert center, for every profile (a background job may warn about an

@@ -1,7 +1,7 @@
 import type { ConnectionStatus } from '../../../../src-shared/contract';
 
 /** Short labels for the status bar; the sentence from main says the rest. */
-export const CONNECTION_LABELS: Record<ConnectionStatus, string> = {
+const CONNECTION_LABELS: Record<ConnectionStatus, string> = {
   online: 'Online',
   offline: 'Offline',
   key_rejected: 'Key rejected',
@@ -10,7 +10,7 @@ export const CONNECTION_LABELS: Record<ConnectionStatus, string> = {
   service_error: 'Service error',
 };
 
-export const CONNECTION_TONES: Record<ConnectionStatus, 'ok' | 'warn' | 'bad' | 'neutral'> = {
+const CONNECTION_TONES: Record<ConnectionStatus, 'ok' | 'warn' | 'bad' | 'neutral'> = {
   online: 'ok',
   offline: 'bad',
   key_rejected: 'bad',

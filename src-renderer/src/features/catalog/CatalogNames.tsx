@@ -7,15 +7,15 @@ import { useCities, useCoins, useCountries } from './catalog-hooks';
  * loaded once and cached by the catalog store.
  */
 
-export function countryName(countries: readonly { code: string; name: string }[] | null, code: string) {
+function countryName(countries: readonly { code: string; name: string }[] | null, code: string) {
   return countries?.find((country) => country.code.toUpperCase() === code.toUpperCase())?.name ?? null;
 }
 
-export function cityName(cities: readonly { id: string; name: string }[] | null, id: string) {
+function cityName(cities: readonly { id: string; name: string }[] | null, id: string) {
   return cities?.find((city) => city.id === id)?.name ?? null;
 }
 
-export function networkName(
+function networkName(
   coins: readonly { code: string; networks: readonly { id: string; name: string }[] }[] | null,
   coinCode: string,
   networkId: string,
@@ -82,6 +82,12 @@ function CityLocation({
       showId={showId}
     />
   );
+}
+
+/** The catalog's name of a coin's network ("Tron (TRC-20)"), or its id until the catalog is read. */
+export function useNetworkName(coinCode: string, networkId: string): string {
+  const coins = useCoins().loadable?.data ?? null;
+  return networkName(coins, coinCode, networkId) ?? networkId;
 }
 
 /** "Tron (TRC-20)" for `USDT` + `tron`. */

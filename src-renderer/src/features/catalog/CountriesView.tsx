@@ -8,7 +8,7 @@ import { useCatalogStore } from './catalog-store';
 import { CountryDetail } from './CountryDetail';
 import { PRODUCT_FILTER_OPTIONS, productLabel } from './product-labels';
 
-export function matchesSearch(country: Country, search: string): boolean {
+function matchesSearch(country: Country, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;
   return [country.name, country.code, country.region].some((text) => text.toLowerCase().includes(needle));

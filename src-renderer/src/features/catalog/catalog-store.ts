@@ -4,7 +4,7 @@ import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 
-export type CatalogProduct = 'residential' | 'mobile' | 'mobile-gb';
+type CatalogProduct = 'residential' | 'mobile' | 'mobile-gb';
 /** `all` is "no product filter". */
 export type ProductFilter = 'all' | CatalogProduct;
 export type CountryDetailTab = 'states' | 'cities' | 'asns' | 'carriers';

@@ -1,7 +1,7 @@
 import type { RadioOption } from '../../shared/components/RadioGroup';
 import type { ProductFilter } from './catalog-store';
 
-export const PRODUCT_LABELS: Record<string, string> = {
+const PRODUCT_LABELS: Record<string, string> = {
   residential: 'Residential',
   mobile: 'Mobile ports',
   'mobile-gb': 'Mobile GB',

@@ -11,7 +11,7 @@ export interface ConnectionDraft {
   apiKey: string;
 }
 
-export type DraftField = keyof ConnectionDraft | 'storage';
+type DraftField = keyof ConnectionDraft | 'storage';
 
 /** Main names the key `key` in some errors, and the storage choice `storage`. */
 const FIELD_ALIASES: Record<string, DraftField> = { key: 'apiKey', storage: 'storage' };
@@ -29,7 +29,7 @@ export function defaultProfileName(baseUrl: string): string {
   }
 }
 
-export interface SaveOptions {
+interface SaveOptions {
   storage?: KeyStorage;
   /** Save although the connection test failed. */
   anyway?: boolean;
@@ -38,11 +38,11 @@ export interface SaveOptions {
 }
 
 /** Where a new key goes by default: the keychain, or this session when main reports none. */
-export function defaultStorage(): KeyStorage {
+function defaultStorage(): KeyStorage {
   return useAppStore.getState().state?.keychain.available === false ? 'session' : 'keychain';
 }
 
-export const testPassed = (result: ConnectionTestResult | null) =>
+const testPassed = (result: ConnectionTestResult | null) =>
   result !== null && result.ok && result.pathStyle !== null && result.authenticated.ok;
 
 /**

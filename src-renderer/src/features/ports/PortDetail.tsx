@@ -4,13 +4,17 @@ import { CopyButton } from '../../shared/components/CopyButton';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';
 import { StatusBadge } from '../../shared/components/StatusBadge';
+import { Tabs } from '../../shared/components/Tabs';
 import { TextField } from '../../shared/components/TextField';
 import { Time } from '../../shared/components/Time';
 import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
+import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
+import { MASK, maskSecret } from '../../shared/mask-secret';
 import { IpHistoryPanel } from './IpHistoryPanel';
 import { usePlaceNames } from './place-names';
 import { LABEL_MAX, ROTATION_INTERVAL_MINUTES } from './port-limits';
+import { portHref } from './port-route';
 import { usePortsStore } from './ports-store';
 import { RelocatePanel } from './RelocatePanel';
 import { RotatePanel } from './RotatePanel';
@@ -18,7 +22,7 @@ import { SchedulePanel } from './SchedulePanel';
 import { TrayPinPanel } from './TrayPinPanel';
 import { UsagePanel } from './UsagePanel';
 
-export interface CredentialFormat {
+interface CredentialFormat {
   id: string;
   name: string;
   text: string;
@@ -38,11 +42,6 @@ export function credentialFormats(port: Pick<MobilePortView, 'endpoint' | 'usern
     { id: 'socks5', name: 'socks5://user:pass@host:port', text: `socks5://${userInfo}@${host}:${socksPort}` },
   ] satisfies CredentialFormat[];
 }
-
-const mask = (text: string, secret: string) =>
-  secret
-    ? text.split(secret).join('•'.repeat(8)).split(encodeURIComponent(secret)).join('•'.repeat(8))
-    : text;
 
 function CredentialsPanel({ port }: { port: MobilePortView }) {
   const [revealed, setRevealed] = useState(false);
@@ -85,7 +84,7 @@ function CredentialsPanel({ port }: { port: MobilePortView }) {
         <dt>Password</dt>
         <dd>
           <code aria-label={revealed ? 'Password' : 'Password (hidden)'}>
-            {revealed ? port.password : '•'.repeat(8)}
+            {revealed ? port.password : MASK}
           </code>{' '}
           <button
             type="button"
@@ -124,7 +123,7 @@ function CredentialsPanel({ port }: { port: MobilePortView }) {
             <tr key={format.id}>
               <th scope="row">{format.name}</th>
               <td>
-                <code>{revealed ? format.text : mask(format.text, port.password)}</code>
+                <code>{revealed ? format.text : maskSecret(format.text, port.password)}</code>
               </td>
               <td>
                 <CopyButton text={format.text} what={format.name} />
@@ -155,7 +154,7 @@ function CredentialsPanel({ port }: { port: MobilePortView }) {
 type Mode = 'manual' | 'interval';
 
 /** Checks the form as main would, so that the user sees the error before anything is sent. */
-export function validateSettings(label: string, mode: Mode, minutes: string): FieldErrors {
+function validateSettings(label: string, mode: Mode, minutes: string): FieldErrors {
   const errors: FieldErrors = {};
   const trimmed = label.trim();
   if (!trimmed) errors.label = 'Give the port a label';
@@ -266,16 +265,31 @@ function SettingsPanel({ port }: { port: MobilePortView }) {
   );
 }
 
-export function PortDetail({ port }: { port: MobilePortView }) {
-  const open = usePortsStore((store) => store.open);
+export type PortDetailTab = 'rotation' | 'credentials' | 'settings' | 'location' | 'history' | 'usage';
+const PORT_DETAIL_TABS: readonly { key: PortDetailTab; label: string }[] = [
+  { key: 'rotation', label: 'Rotation' },
+  { key: 'credentials', label: 'Credentials' },
+  { key: 'settings', label: 'Settings' },
+  { key: 'location', label: 'Location' },
+  { key: 'history', label: 'IP history' },
+  { key: 'usage', label: 'Usage' },
+];
+
+/** A port's detail in tabs, as a subscription's: the facts stay above, one tab's panels below. */
+export function PortDetail({
+  port,
+  initialTab = 'rotation',
+}: {
+  port: MobilePortView;
+  initialTab?: PortDetailTab;
+}) {
   const places = usePlaceNames([port.country]);
+  const [tab, setTab] = useState<PortDetailTab>(initialTab);
   const name = port.label || port.id;
   return (
     <section className="screen port-detail" aria-labelledby="port-detail-heading">
       <p>
-        <button type="button" className="link-button" onClick={() => open(null)}>
-          ← All ports
-        </button>
+        <a href={portHref(null)}>← All ports</a>
       </p>
       <h1 id="port-detail-heading" tabIndex={-1}>
         {name} <StatusBadge status={port.status} />
@@ -284,15 +298,34 @@ export function PortDetail({ port }: { port: MobilePortView }) {
         {places.location(port.country, port.city)} · {port.carrierName} {port.networkType} · IP{' '}
         <code>{port.currentIp}</code> changed <Time iso={port.ipChangedAt} relative /> · expires{' '}
         <Time iso={port.expiresAt} />
+        {port.autoRenew ? ' (renews automatically)' : ' (auto-renew off)'}
       </p>
-      <RotatePanel portId={port.id} label={name} />
-      <CredentialsPanel port={port} />
-      <SettingsPanel key={port.id} port={port} />
-      <SchedulePanel key={`schedule-${port.id}`} portId={port.id} />
-      <TrayPinPanel portId={port.id} />
-      <RelocatePanel port={port} />
-      <IpHistoryPanel portId={port.id} />
-      <UsagePanel portId={port.id} />
+      <Tabs label="Port" tabs={PORT_DETAIL_TABS} selected={tab} onSelect={setTab}>
+        {tab === 'rotation' ? (
+          <>
+            <RotatePanel portId={port.id} label={name} />
+            <SchedulePanel key={`schedule-${port.id}`} portId={port.id} />
+            <TrayPinPanel portId={port.id} />
+          </>
+        ) : null}
+        {tab === 'credentials' ? (
+          <>
+            <CredentialsPanel port={port} />
+            <section className="panel" aria-labelledby="local-proxy-heading">
+              <h2 id="local-proxy-heading">Local proxy</h2>
+              <p className="muted small">
+                An address on this computer (HTTP and SOCKS5) that adds this port&apos;s credentials itself and
+                follows its rotations, password resets and relocations.
+              </p>
+              <LocalProxyAction upstream={{ kind: 'port', portId: port.id }} name={name} />
+            </section>
+          </>
+        ) : null}
+        {tab === 'settings' ? <SettingsPanel key={port.id} port={port} /> : null}
+        {tab === 'location' ? <RelocatePanel port={port} /> : null}
+        {tab === 'history' ? <IpHistoryPanel portId={port.id} /> : null}
+        {tab === 'usage' ? <UsagePanel portId={port.id} /> : null}
+      </Tabs>
     </section>
   );
 }

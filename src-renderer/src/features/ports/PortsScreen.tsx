@@ -8,10 +8,12 @@ import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { TestAllResults } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
+import type { Loadable } from '../../shared/loadable';
 import { NextRun } from './NextRun';
 import { PortDetail } from './PortDetail';
 import { type PlaceNames, usePlaceNames } from './place-names';
 import { usePorts } from './ports-hooks';
+import { portHref, useOpenPortId } from './port-route';
 import { usePortsStore } from './ports-store';
 import { RotateButton } from './RotatePanel';
 import { PauseSchedulesToggle, ScheduleEditor } from './SchedulePanel';
@@ -46,11 +48,7 @@ export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
   return port.rotation.mode;
 }
 
-function portColumns(
-  places: PlaceNames,
-  schedules: ScheduleIndex,
-  open: (id: string) => void,
-): DataColumn<MobilePortView>[] {
+function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<MobilePortView>[] {
   return [
     {
       id: 'label',
@@ -59,10 +57,8 @@ function portColumns(
       sortValue: (port) => port.label || port.id,
       cell: (port) => (
         <>
-          <button type="button" className="link-button" onClick={() => open(port.id)}>
-            {port.label || <span className="muted">(no label)</span>}
-          </button>
-          <div className="muted small">
+          <a href={portHref(port.id)}>{port.label || <span className="muted">(no label)</span>}</a>
+          <div className="muted small cell-detail">
             <code>{port.id}</code>
           </div>
         </>
@@ -97,7 +93,7 @@ function portColumns(
       cell: (port) => (
         <>
           <code>{port.currentIp}</code>
-          <div className="muted small">
+          <div className="muted small cell-detail">
             changed <Time iso={port.ipChangedAt} relative />
           </div>
         </>
@@ -142,14 +138,13 @@ function portColumns(
 }
 
 function PortsTable({ ports, places }: { ports: MobilePortView[]; places: PlaceNames }) {
-  const open = usePortsStore((state) => state.open);
   const selected = usePortsStore((state) => state.selected);
   const setSelected = usePortsStore((state) => state.setSelected);
   const rotateMany = usePortsStore((state) => state.rotateMany);
   const schedulesView = usePortsStore((state) => state.schedules.data);
   const schedules = useMemo(() => indexSchedules(schedulesView), [schedulesView]);
   const [scheduling, setScheduling] = useState(false);
-  const columns = useMemo(() => portColumns(places, schedules, open), [places, schedules, open]);
+  const columns = useMemo(() => portColumns(places, schedules), [places, schedules]);
   const searchText = useCallback(
     (port: MobilePortView) =>
       [
@@ -231,6 +226,30 @@ function PortsTestAll({ ports }: { ports: MobilePortView[] }) {
 
 const portKey = (port: MobilePortView) => port.id;
 
+/** A port's URL before the list is read, or of a port this account does not have. */
+function MissingPort({
+  portId,
+  loadable,
+  onRetry,
+}: {
+  portId: string;
+  loadable: Loadable<MobilePortView[]> | undefined;
+  onRetry: () => void;
+}) {
+  return (
+    <Screen title="Port" description={<a href={portHref(null)}>← All ports</a>}>
+      <AsyncContent loadable={loadable} what="ports" onRetry={onRetry} isEmpty={() => false}>
+        {() => (
+          <p>
+            This account has no port <code>{portId}</code>. It may have been removed, or the link belongs to
+            another profile.
+          </p>
+        )}
+      </AsyncContent>
+    </Screen>
+  );
+}
+
 const NO_PORTS: MobilePortView[] = [];
 
 export function PortsScreen() {
@@ -245,9 +264,12 @@ export function PortsScreen() {
   const { loadable, refresh } = usePorts();
   const ports = loadable?.data ?? NO_PORTS;
   const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));
-  const openPortId = usePortsStore((state) => state.openPortId);
-  const openPort = openPortId ? loadable?.data?.find((port) => port.id === openPortId) : undefined;
-  if (openPort) return <PortDetail port={openPort} />;
+  const openPortId = useOpenPortId();
+  if (openPortId !== null) {
+    const openPort = loadable?.data?.find((port) => port.id === openPortId);
+    if (openPort) return <PortDetail key={openPort.id} port={openPort} />;
+    return <MissingPort portId={openPortId} loadable={loadable} onRetry={refresh} />;
+  }
   return (
     <Screen
       title="Ports"

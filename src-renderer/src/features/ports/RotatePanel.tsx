@@ -7,10 +7,7 @@ import { UNTIL_NEW_LIMITS } from './port-limits';
 import { usePortsStore, type RotationState } from './ports-store';
 
 /** The newest receipt: this session's, or the last one main kept (the cooldown survives a restart). */
-export function latestReceipt(
-  state: RotationState | undefined,
-  stored: RotationReceipt[] | null | undefined,
-) {
+function latestReceipt(state: RotationState | undefined, stored: RotationReceipt[] | null | undefined) {
   const all = [...(stored ?? []), ...(state?.receipt ? [state.receipt] : [])];
   return all.reduce<RotationReceipt | null>(
     (latest, receipt) => (!latest || receipt.finishedAt > latest.finishedAt ? receipt : latest),
@@ -72,7 +69,7 @@ export function RotateButton({
   );
 }
 
-export function Receipt({ receipt }: { receipt: RotationReceipt }) {
+function Receipt({ receipt }: { receipt: RotationReceipt }) {
   return (
     <section className="receipt" aria-label="Rotation receipt">
       <h3>Rotation receipt</h3>

@@ -289,7 +289,7 @@ const RESULTS: Record<string, string> = {
 };
 
 /** The port's whole run log, newest first; unknown triggers and results shown as they come. */
-export function RunLog({ portId }: { portId: string }) {
+function RunLog({ portId }: { portId: string }) {
   const loadable = usePortsStore((store) => store.scheduleRuns[portId]);
   const load = usePortsStore((store) => store.loadScheduleRuns);
   useEffect(() => {

@@ -18,7 +18,7 @@ const PRESETS = [
 ] as const;
 
 /** A preset as a range ending today (UTC, the service's days). */
-export function presetRange(days: number, now: number = Date.now()): { from: string; to: string } {
+function presetRange(days: number, now: number = Date.now()): { from: string; to: string } {
   return { from: isoDay(now - (days - 1) * DAY_MS), to: isoDay(now) };
 }
 

@@ -5,7 +5,7 @@ import { citiesKey, useCatalogStore } from '../catalog/catalog-store';
 type CatalogState = ReturnType<typeof useCatalogStore.getState>;
 
 /** `los_angeles` -> `Los Angeles`: what a city id reads as until (or unless) the catalog names it. */
-export function humaniseId(id: string): string {
+function humaniseId(id: string): string {
   return id
     .split(/[_-]+/)
     .filter(Boolean)

@@ -30,11 +30,11 @@ export interface RotationState {
   retryAt: number | null;
 }
 
-export interface RotateOptions {
+interface RotateOptions {
   untilNew?: { lastN: number; maxTries: number };
 }
 
-export const HISTORY_PER_PAGE = 20;
+const HISTORY_PER_PAGE = 20;
 
 /** What `schedules:set` takes besides the ports: one editor fills it for one port or a selection. */
 export interface ScheduleInput {
@@ -46,8 +46,6 @@ export interface ScheduleInput {
 /** Mobile ports of the active account, their rotations, relocations, IP history and usage. */
 interface PortsStore {
   ports: Loadable<MobilePortView[]>;
-  /** The port whose detail is open. */
-  openPortId: string | null;
   selected: Set<string>;
   rotations: Record<string, RotationState>;
   relocations: Record<string, RelocationProgress>;
@@ -66,7 +64,6 @@ interface PortsStore {
   applyChanges: (changed: MobilePortView[], relocations?: RelocationProgress[]) => void;
   /** `ports:rotation`: a rotation started or ended, whoever started it (tray, schedule, another window). */
   applyRotation: (event: PortsRotation) => void;
-  open: (portId: string | null) => void;
   setSelected: (keys: Set<string>) => void;
 
   rotate: (portId: string, options?: RotateOptions) => Promise<void>;
@@ -111,7 +108,6 @@ interface PortsStore {
 /** The state of a store with no account behind it: also what `reset` goes back to. */
 const empty = () => ({
   ports: idle<MobilePortView[]>(),
-  openPortId: null,
   selected: new Set<string>(),
   rotations: {},
   relocations: {},
@@ -133,13 +129,53 @@ function withReceipt(list: MobilePortView[], receipt: RotationReceipt): MobilePo
   );
 }
 
+/**
+ * The IP history as the receipt left it, until it is read again: the IP the port had is released at
+ * the receipt's end and, on the first page, the new IP is the current one. A carrier that gave the
+ * same IP back changed nothing in the history.
+ */
+function withRotationInHistory(view: IpHistoryView, receipt: RotationReceipt, page: number): IpHistoryView {
+  if (receipt.sameIp || view.data.some((row) => row.ip === receipt.ip && row.releasedAt === null))
+    return view;
+  const released = view.data.map((row) =>
+    row.releasedAt === null ? { ...row, releasedAt: receipt.finishedAt } : row,
+  );
+  if (page !== 1) return { ...view, data: released };
+  const current = {
+    ip: receipt.ip,
+    assignedAt: receipt.finishedAt,
+    releasedAt: null,
+    trigger: 'manual',
+    receipt,
+  };
+  return {
+    data: [current, ...released],
+    pagination: { ...view.pagination, total: view.pagination.total + 1 },
+  };
+}
+
 export const usePortsStore = create<PortsStore>()((set, get) => {
   const setRotation = (portId: string, state: RotationState) =>
     set((current) => ({ rotations: { ...current.rotations, [portId]: state } }));
   const finished = (receipt: RotationReceipt) => {
     setRotation(receipt.portId, { phase: 'done', receipt, error: null, retryAt: null });
     portsList.updateLoaded((list) => withReceipt(list, receipt));
+    // The history on screen shows the new IP at once, then what the service now says.
+    historyList.updateLoaded((view, [portId, page]) =>
+      portId === receipt.portId ? withRotationInHistory(view, receipt, page) : view,
+    );
+    void refreshHistory(receipt.portId);
   };
+  /** Reads again the history pages of a port that were read (the receipts are merged by main). */
+  const refreshHistory = (portId: string) =>
+    Promise.all(
+      Object.keys(get().ipHistory)
+        .map(
+          (key) => [key.slice(0, key.lastIndexOf('|')), Number(key.slice(key.lastIndexOf('|') + 1))] as const,
+        )
+        .filter(([id]) => id === portId)
+        .map(([id, page]) => historyList.load([id, page], true)),
+    );
   const failed = (portId: string, error: IpcError) =>
     setRotation(portId, { phase: 'failed', receipt: null, error, retryAt: retryAtOf(error, Date.now()) });
   const rotating = (portId: string) =>
@@ -194,7 +230,6 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       else if (event.phase === 'failed' && event.error) failed(event.portId, event.error);
       if (event.phase !== 'started') void refreshRuns([event.portId]);
     },
-    open: (openPortId) => set({ openPortId }),
     setSelected: (selected) => set({ selected }),
 
     rotate: async (portId, options = {}) => {
@@ -295,7 +330,7 @@ export const portsList: LoadableSlice<PortsStore, MobilePortView[], []> = create
   fetch: () => callApi((api) => api.ports.list()),
 });
 
-export const historyKey = (portId: string, page: number) => `${portId}|${page}`;
+const historyKey = (portId: string, page: number) => `${portId}|${page}`;
 export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, number]> = createLoadableSlice(
   usePortsStore,
   {
@@ -307,7 +342,7 @@ export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, numb
   },
 );
 
-export const usageKey = (portId: string, from?: string, to?: string) => `${portId}|${from ?? ''}|${to ?? ''}`;
+const usageKey = (portId: string, from?: string, to?: string) => `${portId}|${from ?? ''}|${to ?? ''}`;
 export const usageList: LoadableSlice<
   PortsStore,
   UsageReport,
@@ -320,7 +355,7 @@ export const usageList: LoadableSlice<
     callApi((api) => api.ports.usage(from && to ? { portId, from, to } : { portId })),
 });
 
-export const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = createLoadableSlice(
+const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = createLoadableSlice(
   usePortsStore,
   {
     place: inMap<PortsStore, RotationReceipt[]>('receipts'),
@@ -329,22 +364,16 @@ export const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]
   },
 );
 
-export const schedulesSlice: LoadableSlice<PortsStore, SchedulesView, []> = createLoadableSlice(
-  usePortsStore,
-  {
-    place: inField<PortsStore, SchedulesView>('schedules'),
-    fetch: () => callApi((api) => api.schedules.list()),
-  },
-);
+const schedulesSlice: LoadableSlice<PortsStore, SchedulesView, []> = createLoadableSlice(usePortsStore, {
+  place: inField<PortsStore, SchedulesView>('schedules'),
+  fetch: () => callApi((api) => api.schedules.list()),
+});
 
-export const runsList: LoadableSlice<PortsStore, ScheduleRun[], [string]> = createLoadableSlice(
-  usePortsStore,
-  {
-    place: inMap<PortsStore, ScheduleRun[]>('scheduleRuns'),
-    key: (portId) => portId,
-    fetch: (portId) => callApi((api) => api.schedules.runs({ portId })),
-  },
-);
+const runsList: LoadableSlice<PortsStore, ScheduleRun[], [string]> = createLoadableSlice(usePortsStore, {
+  place: inMap<PortsStore, ScheduleRun[]>('scheduleRuns'),
+  key: (portId) => portId,
+  fetch: (portId) => callApi((api) => api.schedules.runs({ portId })),
+});
 
 export const traySlice: LoadableSlice<PortsStore, TrayView, []> = createLoadableSlice(usePortsStore, {
   place: inField<PortsStore, TrayView>('tray'),

@@ -7,7 +7,7 @@ import { useAppStore } from '../app/app-store';
 export type ProfileOperation = 'switch' | 'update' | 'delete' | 'setKey' | 'removeKey';
 export const operationKey = (operation: ProfileOperation, profileId: string) => `${operation}:${profileId}`;
 
-export interface ProfileEdit {
+interface ProfileEdit {
   name?: string;
   baseUrl?: string;
   /** Required by main when `baseUrl` moves to another origin while the profile has a key. */

@@ -12,12 +12,16 @@ import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
 
 type Theme = SettingsView['theme'];
+type Density = SettingsView['density'];
 
 const THEME_LABELS: Record<Theme, string> = { system: 'follow the system', light: 'light', dark: 'dark' };
 
-function ThemeSection({ theme }: { theme: Theme }) {
+const DENSITY_LABELS: Record<Density, string> = { comfortable: 'comfortable', compact: 'compact' };
+
+function AppearanceSection({ theme, density }: { theme: Theme; density: Density }) {
   const update = useSettingsStore((store) => store.update);
   const error = useSettingsStore((store) => store.errors.theme ?? null);
+  const densityError = useSettingsStore((store) => store.errors.density ?? null);
   return (
     <section className="settings-section" aria-labelledby="appearance-title">
       <h2 id="appearance-title">Appearance</h2>
@@ -32,6 +36,26 @@ function ThemeSection({ theme }: { theme: Theme }) {
         ]}
       />
       {error ? <ErrorMessage error={error} title="Could not change the theme" /> : null}
+      <RadioGroup
+        legend="Table rows"
+        value={density}
+        onChange={(value) =>
+          void update('density', { density: value }, `Table rows: ${DENSITY_LABELS[value]}`)
+        }
+        options={[
+          {
+            value: 'comfortable',
+            label: 'Comfortable',
+            description: 'Two lines where a row has details (a port’s id, when its IP changed).',
+          },
+          {
+            value: 'compact',
+            label: 'Compact',
+            description: 'One line per row, details in the port’s page: many more ports fit on the screen.',
+          },
+        ]}
+      />
+      {densityError ? <ErrorMessage error={densityError} title="Could not change the table rows" /> : null}
     </section>
   );
 }
@@ -204,7 +228,7 @@ export function SettingsScreen() {
           const desktop = desktopMode ? view.desktop : undefined;
           return (
             <>
-              <ThemeSection theme={view.theme} />
+              <AppearanceSection theme={view.theme} density={view.density} />
               {desktop ? <DesktopSection preferences={desktop} /> : null}
               <PollingSection settings={view} />
               <AlertsSection settings={view} />

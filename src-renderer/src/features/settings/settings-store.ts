@@ -12,6 +12,7 @@ export type SettingsUpdate = CallInput<'settings:update'>;
  */
 export type SettingsSection =
   | 'theme'
+  | 'density'
   | 'polling'
   | 'alerts'
   | 'alertKinds'
@@ -47,7 +48,7 @@ const ready = (view: SettingsView): Loadable<SettingsView> => ({ status: 'ready'
  * The values `patch` replaces in `view`: sending it back undoes the patch, and only the patch (a
  * field changed meanwhile in another window is left alone).
  */
-export function undoPatchOf(view: SettingsView, patch: SettingsUpdate): SettingsUpdate {
+function undoPatchOf(view: SettingsView, patch: SettingsUpdate): SettingsUpdate {
   const undo: Record<string, unknown> = {};
   for (const [key, change] of Object.entries(patch)) {
     const previous: unknown = view[key as keyof SettingsView];
@@ -112,10 +113,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => ({
     })),
 }));
 
-export const settingsValue: LoadableSlice<SettingsStore, SettingsView, []> = createLoadableSlice(
-  useSettingsStore,
-  {
-    place: inField<SettingsStore, SettingsView>('settings'),
-    fetch: () => callApi((api) => api.settings.get()),
-  },
-);
+const settingsValue: LoadableSlice<SettingsStore, SettingsView, []> = createLoadableSlice(useSettingsStore, {
+  place: inField<SettingsStore, SettingsView>('settings'),
+  fetch: () => callApi((api) => api.settings.get()),
+});

@@ -6,10 +6,12 @@ import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { useLoadable } from '../../shared/loadable-slice';
 import { safeFileName } from '../../shared/file-name';
+import { maskSecret } from '../../shared/mask-secret';
 import { type SaveOutcome, useAppStore } from '../app/app-store';
 import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { useCities, useCountries, useStates } from '../catalog/catalog-hooks';
 import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
+import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import { CopyButton } from '../../shared/components/CopyButton';
 import { CredentialFormatSelect } from './CredentialFormatSelect';
@@ -18,7 +20,7 @@ import { subUserLists, useSubscriptionsStore } from './subscriptions-store';
 const ZIP = /^\d{5}$/;
 
 /** Client-side checks that need no catalog: the rest (ids, combinations) is main's. */
-export function localTargetingErrors(input: { country: string; zip: string }): Record<string, string> {
+function localTargetingErrors(input: { country: string; zip: string }): Record<string, string> {
   const errors: Record<string, string> = {};
   if (input.zip !== '') {
     if (!ZIP.test(input.zip)) errors.zip = 'A ZIP code is exactly 5 digits.';
@@ -147,6 +149,9 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
   const [protocol, setProtocol] = useState<'http' | 'socks5'>('http');
   const [count, setCount] = useState('10');
   const [line, setLine] = useState<string | null>(null);
+  // The password inside the shown line (the user it was built for), masked until shown.
+  const [linePassword, setLinePassword] = useState('');
+  const [shown, setShown] = useState(false);
   // What the shown line was built from, so "Test" sends that string, not the form's later edits.
   const [built, setBuilt] = useState<ProxyTestTargetInput | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
@@ -185,6 +190,9 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
     const result = await buildProxyString(input);
     setError(result.ok ? null : result.error);
     setLine(result.ok ? (result.value.lines[0] ?? '') : null);
+    setLinePassword(
+      who ? (subUsers.find((subUser) => subUser.id === who)?.password ?? '') : subscription.password,
+    );
     setBuilt(
       result.ok
         ? {
@@ -300,10 +308,31 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
       <SaveOutcomeMessage outcome={exported} failedTitle="Could not save the lines" />
       {line !== null ? (
         <p className="proxy-line">
-          <code aria-label="Proxy string">{line}</code> <CopyButton text={line} what="proxy string" />
+          {/* The password stays masked until shown, as everywhere else; Copy copies the real string. */}
+          <code aria-label="Proxy string">{shown ? line : maskSecret(line, linePassword)}</code>{' '}
+          <button
+            type="button"
+            className="button button--quiet button--small"
+            aria-pressed={shown}
+            onClick={() => setShown(!shown)}
+          >
+            {shown ? 'Hide password' : 'Show password'}
+          </button>{' '}
+          <CopyButton text={line} what="proxy string" />
         </p>
       ) : null}
       {line !== null && built ? <TestProxyButton target={built} label="this string" /> : null}
+      {line !== null && built?.kind === 'subscription' ? (
+        <LocalProxyAction
+          upstream={{
+            kind: 'subscription',
+            subscriptionId: built.subscriptionId,
+            ...(built.subUserId ? { subUserId: built.subUserId } : {}),
+            ...(built.targeting ? { targeting: built.targeting } : {}),
+          }}
+          name="this string"
+        />
+      ) : null}
       {line !== null && built ? (
         <SessionTests built={built} sessionPrefix={session || 's'} count={count} />
       ) : null}

@@ -7,6 +7,7 @@ import { Time } from '../../shared/components/Time';
 import { type SaveOutcome, useAppStore } from '../app/app-store';
 import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
 import { BulkCreateSubUsersForm } from './BulkCreateSubUsersForm';
+import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { CapBar } from './CapBar';
 import { CreateSubUserForm } from './CreateSubUserForm';
 import { EditSubUserForm } from './EditSubUserForm';
@@ -18,7 +19,8 @@ type Panel =
   | { kind: 'create' }
   | { kind: 'bulk' }
   | { kind: 'edit'; subUser: SubUser }
-  | { kind: 'delete'; subUser: SubUser };
+  | { kind: 'delete'; subUser: SubUser }
+  | { kind: 'local-proxy'; subUser: SubUser };
 
 // Stable, so that the table's memoised keys survive re-renders.
 const subUserKey = (s: SubUser) => s.id;
@@ -113,6 +115,14 @@ export function SubUsersTable({
           </button>
           <button
             type="button"
+            className="button button--quiet"
+            aria-label={`Local proxy for ${s.label}`}
+            onClick={() => setPanel({ kind: 'local-proxy', subUser: s })}
+          >
+            Local proxy
+          </button>
+          <button
+            type="button"
             className="button button--quiet button--danger"
             aria-label={`Delete ${s.label}`}
             onClick={() => setPanel({ kind: 'delete', subUser: s })}
@@ -165,6 +175,19 @@ export function SubUsersTable({
           subUser={panel.subUser}
           onDone={() => setPanel({ kind: 'none' })}
         />
+      ) : null}
+      {panel.kind === 'local-proxy' ? (
+        <section className="card" aria-label={`Local proxy for ${panel.subUser.label}`}>
+          <h3>Local proxy for {panel.subUser.label}</h3>
+          <LocalProxyAction
+            key={panel.subUser.id}
+            upstream={{ kind: 'subscription', subscriptionId: subscription.id, subUserId: panel.subUser.id }}
+            name={panel.subUser.label}
+          />
+          <button type="button" className="button button--quiet" onClick={() => setPanel({ kind: 'none' })}>
+            Close
+          </button>
+        </section>
       ) : null}
       {panel.kind === 'delete' ? (
         <div role="alertdialog" aria-label={`Delete ${panel.subUser.label}`} className="confirm card">

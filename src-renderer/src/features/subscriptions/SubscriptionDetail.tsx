@@ -10,10 +10,12 @@ import { Tabs } from '../../shared/components/Tabs';
 import { TextField } from '../../shared/components/TextField';
 import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';
+import { MASK, maskSecret } from '../../shared/mask-secret';
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import { CopyButton } from '../../shared/components/CopyButton';
 import { CredentialFormatSelect } from './CredentialFormatSelect';
+import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { ProxyStringBuilder } from './ProxyStringBuilder';
 import { SubUsersPanel } from './SubUsersPanel';
 import { PRODUCTS } from './SubscriptionsList';
@@ -22,7 +24,7 @@ import { UsagePanel } from './UsagePanel';
 import { subscriptionHref } from './subscription-route';
 import { subscriptionDetails, useSubscriptionsStore } from './subscriptions-store';
 
-export const LABEL_MAX = 60;
+const LABEL_MAX = 60;
 
 type DetailTab = 'overview' | 'sub-users' | 'usage' | 'builder';
 const TABS: readonly { key: DetailTab; label: string }[] = [
@@ -126,9 +128,16 @@ function Credentials({ subscription }: { subscription: Subscription }) {
         </dd>
         <dt>Password</dt>
         <dd>
-          <code>{shown ? subscription.password : '••••••••'}</code>{' '}
-          <button type="button" className="button button--quiet" onClick={() => setShown(!shown)}>
-            {shown ? 'Hide' : 'Show'}
+          <code aria-label={shown ? 'Password' : 'Password (hidden)'}>
+            {shown ? subscription.password : MASK}
+          </code>{' '}
+          <button
+            type="button"
+            className="button button--quiet"
+            aria-pressed={shown}
+            onClick={() => setShown(!shown)}
+          >
+            {shown ? 'Hide password' : 'Show password'}
           </button>
           <CopyButton text={subscription.password} what="password" />
         </dd>
@@ -147,10 +156,22 @@ function Credentials({ subscription }: { subscription: Subscription }) {
       {error ? <ErrorMessage error={error} title="Could not build the line" /> : null}
       {line?.key === key ? (
         <p className="proxy-line">
-          <code aria-label="Main user proxy line">{line.text}</code>{' '}
+          {/* Masked like the password above until it is shown; Copy copies the real line. */}
+          <code aria-label="Main user proxy line">
+            {shown ? line.text : maskSecret(line.text, subscription.password)}
+          </code>{' '}
           <CopyButton text={line.text} what="proxy line" />
         </p>
       ) : null}
+      <h3>Local proxy</h3>
+      <p className="muted small">
+        An address on this computer that adds these credentials itself; for targeting, use the string
+        builder&apos;s “Local proxy…”.
+      </p>
+      <LocalProxyAction
+        upstream={{ kind: 'subscription', subscriptionId: subscription.id }}
+        name={`${subscription.label} main user`}
+      />
     </section>
   );
 }

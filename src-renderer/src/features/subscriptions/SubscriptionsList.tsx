@@ -13,6 +13,7 @@ import {
   daysUntilRunOut,
   FORECAST_DAYS,
   forecastText,
+  hasExpired,
   matchesSearch,
   recentPace,
   sortSubscriptions,
@@ -37,6 +38,12 @@ const recentQuery = (subscriptionId: string, nowMs: number): UsageQuery => ({
  * back or opening the detail's 7-day usage asks nothing again.
  */
 function ForecastCell({ subscription, nowMs }: { subscription: Subscription; nowMs: number }) {
+  // Expired: nothing runs out any more, and its usage is not read for a forecast.
+  if (hasExpired(subscription, nowMs)) return <span className="muted">expired: no forecast</span>;
+  return <PaceForecast subscription={subscription} nowMs={nowMs} />;
+}
+
+function PaceForecast({ subscription, nowMs }: { subscription: Subscription; nowMs: number }) {
   const { loadable } = useLoadable(useSubscriptionsStore, usageReports, recentQuery(subscription.id, nowMs));
   if (subscription.trafficRemainingBytes <= 0) return <>{forecastText(0)}</>;
   const report = loadable?.data;
@@ -84,6 +91,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
   const usage = useSubscriptionsStore((store) => (sort.key === 'forecast' ? store.usage : null));
   const forecastOf = useMemo(
     () => (s: Subscription) => {
+      if (hasExpired(s, nowMs)) return null;
       // The 7-day pace where it was read; rows not shown yet sort by the pace since creation.
       const report = usage?.[usageReports.key(recentQuery(s.id, nowMs))]?.data;
       const pace = report ? recentPace(report, s.createdAt, nowMs) : averagePace(s, nowMs);
@@ -108,7 +116,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       cell: (s) => (
         <>
           <a href={subscriptionHref(s.id)}>{s.label || <span className="muted">(no label)</span>}</a>
-          <div className="muted small">
+          <div className="muted small cell-detail">
             <code>{s.id}</code>
           </div>
         </>
@@ -127,7 +135,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
       cell: (s) => (
         <>
           <TrafficBar used={s.trafficUsedBytes} total={s.trafficTotalBytes} />
-          <div className="muted small">{formatBytes(s.trafficRemainingBytes)} left</div>
+          <div className="muted small cell-detail">{formatBytes(s.trafficRemainingBytes)} left</div>
         </>
       ),
     },

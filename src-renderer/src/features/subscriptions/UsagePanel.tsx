@@ -13,7 +13,7 @@ import { subUserLists, usageReports, useSubscriptionsStore, type UsageQuery } fr
 import { checkRange, presetRange, USAGE_PRESETS } from './usage-range';
 
 /** Daily bytes as bars and requests as a line; memoised so that uPlot draws once per report. */
-export function UsageChart({ points }: { points: readonly UsagePoint[] }) {
+function UsageChart({ points }: { points: readonly UsagePoint[] }) {
   const bars = useMemo(() => points.map((p) => ({ date: p.date, value: p.bytes })), [points]);
   const requests = useMemo(() => ({ header: 'Requests', values: points.map((p) => p.requests) }), [points]);
   return (

@@ -1,4 +1,5 @@
 import type { Subscription, UsageReport } from '../../../../src-shared/api-types';
+import { naturalCompare } from '../../shared/natural-order';
 
 export type SubscriptionSortKey = 'label' | 'used' | 'remaining' | 'expires' | 'forecast';
 export interface SubscriptionSort {
@@ -16,6 +17,15 @@ export function daysUntilRunOut(remainingBytes: number, bytesPerDay: number | nu
   if (remainingBytes <= 0) return 0;
   if (bytesPerDay === null || !(bytesPerDay > 0)) return null;
   return Math.ceil(remainingBytes / bytesPerDay);
+}
+
+/**
+ * Whether a subscription has expired: the service says so, or its expiry is past. An expired one
+ * has no forecast: its traffic does not run out, it is no longer usable at all.
+ */
+export function hasExpired(subscription: Pick<Subscription, 'status' | 'expiresAt'>, nowMs: number): boolean {
+  if (subscription.status === 'expired') return true;
+  return subscription.expiresAt !== null && Date.parse(subscription.expiresAt) <= nowMs;
 }
 
 /** "runs out in about 4 days"; "ran out" when nothing is left; null without a pace. */
@@ -102,10 +112,10 @@ export function sortSubscriptions(
     const b = value(right);
     const order =
       typeof a === 'string' && typeof b === 'string'
-        ? a.localeCompare(b)
+        ? naturalCompare(a, b)
         : compareNullable(a as number | null, b as number | null);
     // Nulls stay last in both directions; ties keep a stable order by id.
     const signed = a === null || b === null ? order : order * sign;
-    return signed !== 0 ? signed : left.id.localeCompare(right.id);
+    return signed !== 0 ? signed : naturalCompare(left.id, right.id);
   });
 }

@@ -215,7 +215,7 @@ export function concurrencyLimit(limit: number): <T>(run: () => Promise<T>) => P
   };
 }
 
-export const USAGE_CONCURRENCY = 4;
+const USAGE_CONCURRENCY = 4;
 const usageLimit = concurrencyLimit(USAGE_CONCURRENCY);
 
 export const usageReports: LoadableSlice<SubscriptionsStore, UsageReport, [UsageQuery]> = createLoadableSlice(

@@ -1,11 +1,11 @@
 /** Usage ranges as the form sees them: whole UTC days, both ends included, at most 366 days. */
 
-export const USAGE_MAX_DAYS = 366;
+const USAGE_MAX_DAYS = 366;
 export const USAGE_PRESETS = [7, 30, 90] as const;
 const DAY_MS = 86_400_000;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The last `days` days up to today (UTC), both included. */
 export function presetRange(days: number, nowMs: number): { from: string; to: string } {

@@ -55,8 +55,13 @@ export function AmountStep() {
         autoComplete="off"
         placeholder="50.00"
         error={amountError}
-        hint="From 25.00 to 10,000.00 USD, with at most two decimals."
+        hint="From 25.00 USD, with at most two decimals. The service’s default maximum is 10,000.00 USD."
       />
+      {amount.ok && amount.warning && !amountError ? (
+        <p className="message message--warn" role="status">
+          {amount.warning}
+        </p>
+      ) : null}
       <label className="checkbox">
         <input
           type="checkbox"

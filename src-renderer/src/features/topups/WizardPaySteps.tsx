@@ -11,6 +11,7 @@ import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { formatDateTime, formatUsd } from '../../shared/format/format';
 import { useAppStore } from '../app/app-store';
+import { NetworkName, useNetworkName } from '../catalog/CatalogNames';
 import { checkTxid, describeRejection, paymentTargetOf, safeExplorerUrl } from './topup-input';
 import { declarationDeadline, useTopUpWizardStore } from './topup-wizard-store';
 
@@ -98,7 +99,7 @@ function PaymentDetails({ topUp, details }: { topUp: TopUp; details: TopUpPaymen
         </figcaption>
       </figure>
       <dl className="wizard__details">
-        <dt>Send exactly</dt>
+        <dt>Must arrive exactly</dt>
         {/* Copied exactly as main gave it: no grouping, no rounding, no trimming. */}
         <dd>
           <code className="money" data-testid="amount-crypto">
@@ -126,7 +127,9 @@ function PaymentDetails({ topUp, details }: { topUp: TopUp; details: TopUpPaymen
           </>
         ) : null}
         <dt>Network</dt>
-        <dd>{details.network}</dd>
+        <dd>
+          <NetworkName coinCode={details.coin} networkId={details.network} />
+        </dd>
         <dt>Rate</dt>
         <dd>
           1 {topUp.coin} = <span className="money">{topUp.rate}</span> USD
@@ -139,6 +142,7 @@ function PaymentDetails({ topUp, details }: { topUp: TopUp; details: TopUpPaymen
 }
 
 export function PayStep({ topUp }: { topUp: TopUp }) {
+  const network = useNetworkName(topUp.coin, topUp.network);
   const payment = useTopUpWizardStore((store) => store.payment);
   const loadPayment = useTopUpWizardStore((store) => store.loadPayment);
   const showDeclare = useTopUpWizardStore((store) => store.showDeclare);
@@ -147,9 +151,9 @@ export function PayStep({ topUp }: { topUp: TopUp }) {
       <DemoPayment />
       <div className="message message--warn" role="note">
         <p>
-          <strong>Send exactly this amount, on the {topUp.network} network.</strong> Pay your exchange’s or
-          wallet’s withdrawal fee on top: a payment cut by a fee does not match automatically (declare its
-          txid then).
+          <strong>Exactly this amount must arrive, on the {network} network.</strong> Exchanges and many
+          wallets deduct a withdrawal fee from what you send: add that fee on top, so that the full amount
+          arrives. A payment that arrives short does not match this top-up.
         </p>
       </div>
       <RateLock expiresAt={topUp.expiresAt} />
@@ -193,8 +197,7 @@ export function DeclareStep({ topUp }: { topUp: TopUp }) {
     >
       <p>
         Tell the service the payment has left your wallet or exchange. The transaction id is optional: the
-        payment is matched by its exact amount, and a txid only speeds that up (or matches a payment cut by a
-        fee).
+        payment is matched by its exact amount, and a txid only speeds that up.
       </p>
       <TextField
         label="Transaction id (optional)"
@@ -221,9 +224,20 @@ export function DeclareStep({ topUp }: { topUp: TopUp }) {
   );
 }
 
+/** Whether the payment has been seen on chain (an amount received, or confirmations counting). */
+const paymentSeen = (topUp: Pick<TopUp, 'amountReceivedCrypto' | 'confirmations'>) =>
+  topUp.amountReceivedCrypto !== null || topUp.confirmations > 0;
+
 function Confirmations({ topUp }: { topUp: TopUp }) {
   const required = Math.max(1, topUp.confirmationsRequired);
   const done = Math.min(topUp.confirmations, required);
+  if (!paymentSeen(topUp) && topUp.status !== 'credited') {
+    return (
+      <p className="wizard__confirmations">
+        Confirmations: {topUp.confirmationsRequired} needed once the payment is seen on chain.
+      </p>
+    );
+  }
   return (
     <div className="wizard__confirmations">
       <label>
@@ -231,6 +245,31 @@ function Confirmations({ topUp }: { topUp: TopUp }) {
         <progress max={required} value={done} aria-label="Confirmations" />
       </label>
     </div>
+  );
+}
+
+/** What "verifying" means now: declared and not seen yet, or seen and counting confirmations. */
+function VerifyingNote({ topUp }: { topUp: TopUp }) {
+  if (paymentSeen(topUp)) {
+    return (
+      <p>
+        The payment was seen on chain; it is credited once it has {topUp.confirmationsRequired} confirmations.
+      </p>
+    );
+  }
+  return (
+    <p>
+      You declared the payment
+      {topUp.txidSubmittedAt ? (
+        <>
+          {' '}
+          on <Time iso={topUp.txidSubmittedAt} />
+        </>
+      ) : null}
+      . The service is waiting to see it on chain: once it appears it needs {topUp.confirmationsRequired}{' '}
+      confirmations, then it is credited. If no such payment appears, the declaration is rejected and you can
+      declare again until {formatDateTime(topUp.txidDeadline)}.
+    </p>
   );
 }
 
@@ -290,9 +329,7 @@ export function StatusStep({ topUp }: { topUp: TopUp }) {
       <p className="wizard__status" aria-live="polite">
         Status: <StatusBadge status={topUp.status} />
       </p>
-      {topUp.status === 'verifying' ? (
-        <p>The payment was seen; it is credited once it has enough confirmations.</p>
-      ) : null}
+      {topUp.status === 'verifying' ? <VerifyingNote topUp={topUp} /> : null}
       <Confirmations topUp={topUp} />
       <dl className="wizard__details">
         <dt>Amount</dt>
@@ -304,7 +341,7 @@ export function StatusStep({ topUp }: { topUp: TopUp }) {
           {topUp.amountReceivedCrypto ? (
             `${topUp.amountReceivedCrypto} ${topUp.coin}`
           ) : (
-            <span className="muted">—</span>
+            <span className="muted">not seen on chain yet</span>
           )}
         </dd>
         <dt>Transaction</dt>
@@ -352,17 +389,37 @@ export function StatusStep({ topUp }: { topUp: TopUp }) {
             {describeRejection(topUp.rejection) ? `: ${describeRejection(topUp.rejection)}` : ''}.
           </p>
           {declarable ? (
-            <p>You can declare the transaction again until {formatDateTime(topUp.txidDeadline)}.</p>
-          ) : null}
+            <p>
+              If you declared the wrong transaction, declare the right one before{' '}
+              {formatDateTime(topUp.txidDeadline)}.
+            </p>
+          ) : (
+            <p>Its declaration deadline passed at {formatDateTime(topUp.txidDeadline)}: it takes no more.</p>
+          )}
+          <p>
+            If less than the exact amount arrived (an exchange&rsquo;s withdrawal fee), it does not match this
+            top-up: keep the transaction id and ask the service&rsquo;s support to credit it. For a new
+            payment, start a new top-up.
+          </p>
         </div>
       ) : null}
       {topUp.status === 'expired' ? (
         <div className="message message--warn" role="note">
-          <p>
-            The rate lock ended at {formatDateTime(topUp.expiresAt)}. A payment of the exact amount is still
-            matched until {formatDateTime(topUp.txidDeadline)}
-            {declarable ? ': if you have sent it, declare it.' : '.'}
-          </p>
+          <p>The rate lock ended at {formatDateTime(topUp.expiresAt)}.</p>
+          {declarable ? (
+            <p>
+              <strong>Already sent the payment?</strong> Declare it before{' '}
+              {formatDateTime(topUp.txidDeadline)}: a payment of the exact amount that arrives after the rate
+              lock is still matched until then; how it is credited is the service&rsquo;s to say (the rate may
+              have moved since).
+            </p>
+          ) : (
+            <p>
+              Payments were matched until {formatDateTime(topUp.txidDeadline)}; this top-up takes no more
+              declarations.
+            </p>
+          )}
+          <p>Not sent yet? Do not pay this top-up any more: start a new one for a fresh rate.</p>
         </div>
       ) : null}
       <div className="wizard__actions">

@@ -3,8 +3,11 @@
  * compared as whole cents (BigInt), never parsed into floats, so 10000.01 is never "about 10000".
  */
 
-export const MIN_AMOUNT_USD = '25.00';
-export const MAX_AMOUNT_USD = '10000.00';
+const MIN_AMOUNT_USD = '25.00';
+/** The spec's maximum is the service's default: above it the wizard warns and the service decides. */
+const SERVICE_DEFAULT_MAX_USD = '10000.00';
+/** The app's own bound, against a typo (an extra zero or two), not a rule of the service. */
+const MAX_AMOUNT_USD = '1000000.00';
 
 const AMOUNT_PATTERN = /^(\d+)(?:\.(\d{0,2}))?$/;
 // Thousands separators are accepted as typed ("10,000.00") and dropped before sending.
@@ -21,7 +24,8 @@ const fromCents = (value: bigint): string => {
   return `${whole}.${fraction}`;
 };
 
-export type AmountCheck = { ok: true; amountUsd: string } | { ok: false; message: string };
+/** `warning`: sent as it is, but the user should know (above the service's default maximum). */
+export type AmountCheck = { ok: true; amountUsd: string; warning?: string } | { ok: false; message: string };
 
 /**
  * The amount as the service wants it (`50.00`), or why it cannot be sent. Meant to run on every
@@ -39,7 +43,21 @@ export function checkAmountUsd(typed: string): AmountCheck {
   }
   const value = cents(plain);
   if (value < cents(MIN_AMOUNT_USD)) return { ok: false, message: 'The minimum is 25.00 USD.' };
-  if (value > cents(MAX_AMOUNT_USD)) return { ok: false, message: 'The maximum is 10,000.00 USD.' };
+  if (value > cents(MAX_AMOUNT_USD)) {
+    return {
+      ok: false,
+      message:
+        'The app takes at most 1,000,000.00 USD in one top-up, to catch a typo. For more, make several top-ups.',
+    };
+  }
+  if (value > cents(SERVICE_DEFAULT_MAX_USD)) {
+    return {
+      ok: true,
+      amountUsd: fromCents(value),
+      warning:
+        'This is above 10,000.00 USD, the service’s default maximum. Your account may be allowed more: the service decides, and says so on the amount if it refuses.',
+    };
+  }
   return { ok: true, amountUsd: fromCents(value) };
 }
 
@@ -79,7 +97,7 @@ const ETHEREUM_TXID = /^0x[0-9a-fA-F]{64}$/;
 const SOLANA_SIGNATURE_BYTES = 64;
 
 /** Bytes `text` decodes to in base58 (each leading `1` is a zero byte), or null when it is not base58. */
-export function base58ByteLength(text: string): number | null {
+function base58ByteLength(text: string): number | null {
   if (!BASE58_PATTERN.test(text)) return null;
   let value = 0n;
   for (const char of text) value = value * 58n + BigInt(BASE58_ALPHABET.indexOf(char));

@@ -119,7 +119,7 @@ const fresh = () => ({
   linkError: null,
 });
 
-export const DECLARABLE = ['awaiting_payment', 'expired', 'rejected'];
+const DECLARABLE = ['awaiting_payment', 'expired', 'rejected'];
 
 /** Until when a txid may be declared for this top-up (the service's rule); null when it may not at all. */
 export const declarationDeadline = (topUp: TopUp): string | null =>

@@ -128,19 +128,16 @@ export const useTopUpsStore = create<TopUpsStore>()((set, get) => ({
   },
 }));
 
-export const topUpPages: LoadableSlice<TopUpsStore, TopUpPage, [TopUpQuery]> = createLoadableSlice(
-  useTopUpsStore,
-  {
-    place: inField<TopUpsStore, TopUpPage>('page'),
-    fetch: (query: TopUpQuery) =>
-      callApi((api) =>
-        api.topups.list({
-          page: query.page,
-          perPage: query.perPage,
-          ...(query.status === 'all' ? {} : { status: query.status }),
-        }),
-      ),
-    supersede: true,
-    alongside: (_page, [query]) => ({ loadedQuery: query }),
-  },
-);
+const topUpPages: LoadableSlice<TopUpsStore, TopUpPage, [TopUpQuery]> = createLoadableSlice(useTopUpsStore, {
+  place: inField<TopUpsStore, TopUpPage>('page'),
+  fetch: (query: TopUpQuery) =>
+    callApi((api) =>
+      api.topups.list({
+        page: query.page,
+        perPage: query.perPage,
+        ...(query.status === 'all' ? {} : { status: query.status }),
+      }),
+    ),
+  supersede: true,
+  alongside: (_page, [query]) => ({ loadedQuery: query }),
+});

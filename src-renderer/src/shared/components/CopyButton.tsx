@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /** Writes to the clipboard; the desktop preload and web mode both have `navigator.clipboard`. */
-export async function copyText(text: string): Promise<boolean> {
+async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;

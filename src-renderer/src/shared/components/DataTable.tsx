@@ -9,6 +9,8 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { useDensity } from '../density';
+import { naturalCompare } from '../natural-order';
 
 /**
  * A long list as a table: search, sort, multi-select, and only the rows in view in the DOM
@@ -19,14 +21,14 @@ export interface DataColumn<T> {
   id: string;
   header: string;
   cell: (row: T) => ReactNode;
-  /** Makes the column sortable. Strings sort with the locale, numbers as numbers. */
+  /** Makes the column sortable. Strings sort naturally (`naturalCompare`), numbers as numbers. */
   sortValue?: (row: T) => string | number | null;
   /** The cell is the row's header (`<th scope="row">`): the row's name for screen readers. */
   rowHeader?: boolean;
   className?: string;
 }
 
-export type SortDirection = 'ascending' | 'descending';
+type SortDirection = 'ascending' | 'descending';
 export interface SortState {
   column: string;
   direction: SortDirection;
@@ -50,6 +52,11 @@ export interface DataTableProps<T> {
    * cells to this height (one or two short lines).
    */
   rowHeight?: number;
+  /**
+   * Row height in the compact density (Settings → Appearance), where a cell's second line
+   * (`.cell-detail`) is hidden and buttons are smaller: one line per row.
+   */
+  compactRowHeight?: number;
   /** Height of the scroll area in px (default: 70% of the window, via CSS). */
   height?: number;
   /** Rows drawn beyond each edge of the view (default 8): fewer mount faster, more scroll smoother. */
@@ -84,7 +91,6 @@ export function visibleRows<T>(
   if (sort && column?.sortValue) {
     const value = column.sortValue;
     const sign = sort.direction === 'ascending' ? 1 : -1;
-    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
     const keyed = result.map((row) => ({ row, key: value(row) }));
     keyed.sort((a, b) => {
       // Empty values last whatever the direction: they are "not known", not "smallest".
@@ -93,13 +99,16 @@ export function visibleRows<T>(
       const order =
         typeof a.key === 'number' && typeof b.key === 'number'
           ? a.key - b.key
-          : collator.compare(String(a.key), String(b.key));
+          : naturalCompare(String(a.key), String(b.key));
       return order * sign;
     });
     result = keyed.map((entry) => entry.row);
   }
   return result;
 }
+
+/** One line of text and a small button, with the compact cell padding. */
+export const COMPACT_ROW_HEIGHT = 34;
 
 /** In a page with no layout (jsdom, a hidden tab) the scroll area measures 0: draw a first screenful anyway. */
 const FALLBACK_RECT = { width: 1024, height: 640 };
@@ -218,7 +227,9 @@ function DataRowInner<T>({
 const DataRow = memo(DataRowInner) as typeof DataRowInner;
 
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, rows, rowKey, columns, searchText, selected, onSelectedChange, rowHeight = 44 } = props;
+  const { label, rows, rowKey, columns, searchText, selected, onSelectedChange } = props;
+  const compact = useDensity() === 'compact';
+  const rowHeight = compact ? (props.compactRowHeight ?? COMPACT_ROW_HEIGHT) : (props.rowHeight ?? 44);
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState | null>(props.initialSort ?? null);
   // Typing stays responsive with 1,000 rows: the filter runs on the deferred text.
@@ -240,6 +251,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     observeElementRect: observeRectAfterLayout,
     scrollToFn: scrollUnlessFresh,
   });
+  // A density change resizes every row: the virtualiser's sizes are read again.
+  useLayoutEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, rowHeight]);
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0) : 0;

@@ -37,24 +37,31 @@ export function RadioGroup<V extends string>({
     >
       <legend className={hideLegend ? 'visually-hidden' : undefined}>{legend}</legend>
       <div className="radio-group__options">
-        {options.map((option) => (
-          <label key={option.value} className="radio-group__option">
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={option.value === value}
-              disabled={option.disabled}
-              onChange={() => onChange(option.value)}
-            />
-            <span>
-              {option.label}
+        {options.map((option) => {
+          const descriptionId = `${name}-${option.value}-description`;
+          return (
+            <div key={option.value} className="radio-group__item">
+              <label className="radio-group__option">
+                <input
+                  type="radio"
+                  name={name}
+                  value={option.value}
+                  checked={option.value === value}
+                  disabled={option.disabled}
+                  aria-describedby={option.description ? descriptionId : undefined}
+                  onChange={() => onChange(option.value)}
+                />
+                <span>{option.label}</span>
+              </label>
+              {/* Outside the label: the option's name stays its label, the description is read after it. */}
               {option.description ? (
-                <span className="radio-group__description">{option.description}</span>
+                <p id={descriptionId} className="radio-group__description">
+                  {option.description}
+                </p>
               ) : null}
-            </span>
-          </label>
-        ))}
+            </div>
+          );
+        })}
       </div>
       {error ? (
         <p id={errorId} className="field__error">

@@ -1,6 +1,6 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
-export interface TabDefinition<K extends string> {
+interface TabDefinition<K extends string> {
   key: K;
   label: string;
 }

@@ -1,9 +1,11 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { credentialFormats, PortDetail } from '../../../../src-renderer/src/features/ports/PortDetail';
 import { validateRange } from '../../../../src-renderer/src/features/ports/UsagePanel';
+import type { IpcResult, IpHistoryView } from '../../../../src-shared/contract';
 import { fail, ok } from '../../support/fake-api';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';
 import { appState, carriers, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 import { receipt } from './port-fixtures';
@@ -63,7 +65,7 @@ describe('Port detail', () => {
   });
 
   it('hides the password until asked, and copies each format', async () => {
-    render(<PortDetail port={secretPort()} />);
+    render(<PortDetail port={secretPort()} initialTab="credentials" />);
     await settle();
     const formats = screen.getByRole('table', { name: 'Credential formats' });
     expect(formats.textContent).not.toContain('p@ss:w');
@@ -77,7 +79,7 @@ describe('Port detail', () => {
 
   it('resets the password only after confirmation', async () => {
     fake.current.handle('ports:resetPassword', () => ok(port({ password: 'new' })));
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="credentials" />);
     fireEvent.click(screen.getByRole('button', { name: 'Reset password…' }));
     expect(fake.current.callsTo('ports:resetPassword')).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
@@ -89,7 +91,7 @@ describe('Port detail', () => {
     fake.current.handle('ports:revealRotationLink', () =>
       ok({ rotationLink: 'https://api/rotate?key=SECRET' }),
     );
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="credentials" />);
     await settle();
     expect(screen.getByText(/Anyone holding this link can rotate this port/)).toBeTruthy();
     expect(fake.current.callsTo('ports:revealRotationLink')).toEqual([]);
@@ -102,13 +104,29 @@ describe('Port detail', () => {
     expect(document.body.textContent).not.toContain('SECRET');
   });
 
+  it('names each rotation mode by its label alone and reads its hint as the description, not run together', () => {
+    render(<PortDetail port={port()} initialTab="settings" />);
+    const interval = screen.getByRole('radio', {
+      name: 'Every N minutes',
+      description: 'The service rotates on its own.',
+    });
+    expect(interval).toBeTruthy();
+    expect(
+      screen.getByRole('radio', { name: 'Manual', description: 'Only when you (or the app) ask.' }),
+    ).toBeTruthy();
+    // Its own line under the label, not a run-on of the label's text.
+    const hint = screen.getByText('The service rotates on its own.');
+    expect(hint.tagName).toBe('P');
+    expect(interval.closest('label')?.textContent).toBe('Every N minutes');
+  });
+
   it('checks label and interval before saving, then shows what main rejects next to the field', async () => {
     fake.current.handle('ports:update', () =>
       fail('invalid_input', 'Invalid', {
         fields: [{ field: 'rotation.intervalMinutes', message: 'Not allowed for this plan' }],
       }),
     );
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="settings" />);
     fireEvent.change(screen.getByLabelText('Label'), { target: { value: 'x'.repeat(61) } });
     fireEvent.change(screen.getByLabelText('Minutes between rotations'), { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -170,7 +188,7 @@ describe('Port detail', () => {
 
   it('relocates only with confirmation and explains location_unavailable', async () => {
     fake.current.handle('ports:relocate', () => fail('location_unavailable', 'No modem in los_angeles'));
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="location" />);
     await settle();
     const carrier = await screen.findByLabelText('Carrier');
     // Only available carriers, with their network types.
@@ -203,7 +221,7 @@ describe('Port detail', () => {
       return 'blob:csv';
     });
     URL.revokeObjectURL = vi.fn();
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="history" />);
     const table = await screen.findByRole('table', { name: 'IP history' });
     expect(table.textContent).toContain('button · from 100.85.1.2 in 9.0 s');
     fireEvent.click(screen.getByRole('button', { name: 'Older' }));
@@ -221,13 +239,53 @@ describe('Port detail', () => {
     );
   });
 
+  it('marks the new IP as current in the history as soon as a rotation’s receipt arrives, then reads it again', async () => {
+    // What the service answers before the rotation: the old IP is current.
+    const before = {
+      data: [
+        {
+          ip: '100.85.1.2',
+          assignedAt: '2026-03-10T11:55:00.000Z',
+          releasedAt: null,
+          trigger: 'manual',
+          receipt: null,
+        },
+      ],
+      pagination: { page: 1, perPage: 20, total: 1, totalPages: 1 },
+    };
+    fake.current.handle('ports:ipHistory', () => ok(before));
+    render(<PortDetail port={port()} initialTab="history" />);
+    const table = await screen.findByRole('table', { name: 'IP history' });
+    const reads = fake.current.callsTo('ports:ipHistory').length;
+    // The answer to the second read is held back: what shows meanwhile comes from the receipt.
+    let answer: (value: IpcResult<IpHistoryView>) => void = () => undefined;
+    fake.current.handle('ports:ipHistory', () => new Promise((resolve) => (answer = resolve)));
+    act(() =>
+      usePortsStore.getState().applyRotation({
+        profileId: 'prof_work',
+        portId: 'port_1',
+        phase: 'finished',
+        trigger: 'button',
+        receipt: receipt(),
+      }),
+    );
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual(['100.85.7.7', '100.85.1.2']);
+    expect(within(rows[0]!).getByText('current')).toBeTruthy();
+    expect(within(rows[1]!).queryByText('current')).toBeNull();
+    expect(rows[0]?.textContent).toContain('button · from 100.85.1.2 in 9.0 s');
+    expect(fake.current.callsTo('ports:ipHistory').length).toBe(reads + 1);
+    answer(ok(before));
+    await settle();
+  });
+
   it('desktop: saves the IP history through main and says where, or the error on the spot', async () => {
     useAppStore.setState({ state: appState({ mode: 'desktop' }) });
     fake.current.handle('ports:exportIpHistory', () =>
       ok({ fileName: 'port-port_1-ip-history.csv', csv: 'ip\n1.2.3.4\n', rows: 1 }),
     );
     fake.current.handle('app:saveFile', () => ok({ saved: true, path: '/home/me/Downloads/h.csv' }));
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="history" />);
     await screen.findByRole('table', { name: 'IP history' });
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
     await settle();
@@ -246,7 +304,7 @@ describe('Port detail', () => {
   });
 
   it('checks the usage range on the form before asking, and says bandwidth is unlimited', async () => {
-    render(<PortDetail port={port()} />);
+    render(<PortDetail port={port()} initialTab="usage" />);
     await settle();
     expect(screen.getByText(/Bandwidth on mobile ports is unlimited/)).toBeTruthy();
     const before = fake.current.callsTo('ports:usage').length;

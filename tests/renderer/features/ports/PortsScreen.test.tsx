@@ -1,6 +1,8 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortsScreen, rotationText } from '../../../../src-renderer/src/features/ports/PortsScreen';
+import { COMPACT_ROW_HEIGHT } from '../../../../src-renderer/src/shared/components/DataTable';
+import { setDensity } from '../../../../src-renderer/src/shared/density';
 import { fail, ok } from '../../support/fake-api';
 import { cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
@@ -51,6 +53,69 @@ describe('Ports screen', () => {
     const channels = fake.current.calls.map((call) => call.channel);
     expect(channels).toContain('schedules:list');
     expect(channels.indexOf('schedules:list')).toBeLessThan(channels.indexOf('ports:list'));
+  });
+
+  const go = (hash: string) =>
+    act(() => {
+      window.location.hash = hash;
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+
+  it('links each port by its address (#/ports/<id>): the detail opens there, in tabs, and Back returns to the list', async () => {
+    fake.current.handle('ports:receipts', () => ok([]));
+    fake.current.handle('schedules:list', () => ok({ profileId: 'prof_work', paused: false, schedules: [] }));
+    fake.current.handle('tray:get', () => ok({ profileId: 'prof_work', pinnedPortIds: [] }));
+    render(<PortsScreen />);
+    const table = await screen.findByRole('table', { name: 'Mobile ports' });
+    const link = within(table).getByRole('link', { name: 'Berlin' });
+    expect(link.getAttribute('href')).toBe('#/ports/port_2');
+    go('#/ports/port_2');
+    await settle();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('Berlin');
+    // Tabs as the subscription detail has, one tab's panels at a time.
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Rotation',
+      'Credentials',
+      'Settings',
+      'Location',
+      'IP history',
+      'Usage',
+    ]);
+    expect(screen.getByRole('region', { name: 'App schedule' })).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Credential formats' })).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Credentials' }));
+    expect(screen.getByRole('table', { name: 'Credential formats' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: '← All ports' }).getAttribute('href')).toBe('#/ports');
+    go('#/ports');
+    expect(await screen.findByRole('table', { name: 'Mobile ports' })).toBeTruthy();
+  });
+
+  it('says so when the address names a port this account does not have', async () => {
+    go('#/ports/port_gone');
+    render(<PortsScreen />);
+    await settle();
+    expect(screen.getByText(/This account has no port/).textContent).toContain('port_gone');
+  });
+
+  it('fits many more ports with compact rows (Settings → Appearance): one line each, details in the port’s page', async () => {
+    const many = Array.from({ length: 200 }, (_, index) =>
+      port({ id: `port_${index}`, label: `Port ${index}` }),
+    );
+    fake.current.handle('ports:list', () => ok(many));
+    render(<PortsScreen />);
+    const table = await screen.findByRole('table', { name: 'Mobile ports' });
+    await settle();
+    const rows = () => within(table).getAllByRole('row').slice(1);
+    const comfortable = rows().length;
+    expect(rows()[0]?.style.height).toBe('58px');
+    act(() => setDensity('compact'));
+    await settle();
+    expect(document.documentElement.dataset.density).toBe('compact');
+    expect(rows()[0]?.style.height).toBe(`${COMPACT_ROW_HEIGHT}px`);
+    // The same scroll area holds about 58/34 as many rows (the stylesheet hides each cell's second line).
+    expect(rows().length).toBeGreaterThan(comfortable * 1.4);
+    expect(table.querySelector('.cell-detail')).toBeTruthy();
+    act(() => setDensity('comfortable'));
   });
 
   it('shows unknown rotation modes as they are', () => {

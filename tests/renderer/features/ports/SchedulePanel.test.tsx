@@ -345,7 +345,7 @@ describe('ports list: next run and a group schedule', () => {
     const order = within(screen.getByRole('table', { name: 'Mobile ports' }))
       .getAllByRole('row')
       .slice(1)
-      .map((row) => row.querySelector('th button')?.textContent);
+      .map((row) => row.querySelector('th a')?.textContent);
     expect(order).toEqual(['Sneaker drops LA', 'Berlin', 'Paris']);
   });
 

@@ -285,6 +285,26 @@ describe('Settings screen', () => {
     expect(fake.current.callsTo('settings:update')).toEqual([{ theme: 'dark' }, { theme: 'system' }]);
   });
 
+  it('sets compact table rows under Appearance, and offers to undo it', async () => {
+    fake.current.handle('settings:update', (input) =>
+      ok(settingsView({ density: input.density ?? 'comfortable' })),
+    );
+    renderSettings();
+    const appearance = await screen.findByRole('region', { name: 'Appearance' });
+    const rows = within(appearance).getByRole('group', { name: 'Table rows' });
+    expect(within(rows).getByRole<HTMLInputElement>('radio', { name: 'Comfortable' }).checked).toBe(true);
+    fireEvent.click(within(rows).getByRole('radio', { name: 'Compact' }));
+    const toast = await screen.findByTestId('settings-undo');
+    expect(toast.textContent).toContain('Table rows: compact');
+    expect(within(rows).getByRole<HTMLInputElement>('radio', { name: 'Compact' }).checked).toBe(true);
+    fireEvent.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await settle();
+    expect(fake.current.callsTo('settings:update')).toEqual([
+      { density: 'compact' },
+      { density: 'comfortable' },
+    ]);
+  });
+
   it('refuses a value that is not a whole number without calling main', async () => {
     renderSettings();
     fireEvent.change(await screen.findByLabelText('Top-up check while verifying'), {

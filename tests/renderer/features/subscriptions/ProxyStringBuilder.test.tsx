@@ -74,7 +74,10 @@ describe('Proxy string builder', () => {
       subscriptionId: 'sub_1',
       targeting: { country: 'US', state: 'california', zip: '90001' },
     });
-    expect(within(form).getByLabelText('Proxy string').textContent).toContain('-state-california-zip-90001');
+    const shown = within(form).getByLabelText('Proxy string');
+    expect(shown.textContent).toBe('http://u-state-california-zip-90001:••••••••@gw.example.com:8000');
+    fireEvent.click(within(form).getByRole('button', { name: 'Show password' }));
+    expect(shown.textContent).toBe('http://u-state-california-zip-90001:p@gw.example.com:8000');
 
     fireEvent.click(within(form).getByRole('button', { name: 'Test all sessions (3)' }));
     await settle();

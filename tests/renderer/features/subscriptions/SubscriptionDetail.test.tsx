@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { ok } from '../../support/fake-api';
 import { subscription } from '../../support/fixtures';
@@ -26,7 +26,10 @@ describe('Subscription detail', () => {
     expect(screen.getByText('gw.example.com')).toBeTruthy();
     expect(screen.getByText('8000')).toBeTruthy();
     expect(screen.getByText('9000')).toBeTruthy();
-    expect(screen.getByLabelText('Main user proxy line').textContent).toBe('http_url://u:p@gw.example.com');
+    // The password is masked in the line as it is beside "Password", until shown.
+    expect(screen.getByLabelText('Main user proxy line').textContent).toBe(
+      'http_url://u:••••••••@gw.example.com',
+    );
     fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'socks5_url' } });
     await settle();
     expect(fake.current.callsTo('subscriptions:buildProxyString').at(-1)).toMatchObject({
@@ -34,6 +37,26 @@ describe('Subscription detail', () => {
       protocol: 'socks5',
       targeting: {},
     });
+  });
+
+  it('masks the password in the proxy line as beside “Password” until shown; Copy copies the real line', async () => {
+    const writeText = vi.fn((_text: string) => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    fake.current.handle('subscriptions:get', () => ok(subscription({ password: 's3cr:et' })));
+    fake.current.handle('subscriptions:buildProxyString', () =>
+      ok({ lines: ['http://u:s3cr%3Aet@gw.example.com:8000'], host: 'gw.example.com', port: 8000 }),
+    );
+    await open();
+    const line = screen.getByLabelText('Main user proxy line');
+    expect(line.textContent).toBe('http://u:••••••••@gw.example.com:8000');
+    expect(screen.getByLabelText('Password (hidden)').textContent).toBe('••••••••');
+    expect(document.body.textContent).not.toContain('s3cr');
+    fireEvent.click(screen.getByRole('button', { name: 'Copy proxy line' }));
+    await settle();
+    expect(writeText).toHaveBeenCalledWith('http://u:s3cr%3Aet@gw.example.com:8000');
+    fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(line.textContent).toBe('http://u:s3cr%3Aet@gw.example.com:8000');
+    expect(screen.getByLabelText('Password').textContent).toBe('s3cr:et');
   });
 
   it('refuses a label over 60 characters before asking, and saves label and auto-renew', async () => {
@@ -64,7 +87,7 @@ describe('Subscription detail', () => {
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Reset password' }));
     await settle();
     expect(fake.current.callsTo('subscriptions:resetPassword')).toEqual([{ subscriptionId: 'sub_1' }]);
-    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
     expect(screen.getByText('fresh')).toBeTruthy();
   });
 });

@@ -93,7 +93,50 @@ describe('Subscriptions screen', () => {
     expect(second?.textContent).toContain('no use yet');
   });
 
+  it('gives an expired subscription no forecast, and reads no usage for one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-20T12:00:00Z'));
+    fake.current.handle('subscriptions:list', () =>
+      ok([
+        subscription({
+          id: 'sub_old',
+          label: 'Old plan',
+          status: 'expired',
+          expiresAt: '2026-03-18T00:00:00.000Z',
+        }),
+        // Past its expiry though the list still says active (read before it expired).
+        subscription({
+          id: 'sub_lapsed',
+          label: 'Lapsed',
+          status: 'active',
+          expiresAt: '2026-03-19T00:00:00.000Z',
+        }),
+      ]),
+    );
+    fake.current.handle('subscriptions:usage', (input) =>
+      ok({
+        from: input.from ?? '',
+        to: input.to ?? '',
+        totalBytes: 6_500_000_000,
+        totalRequests: 0,
+        points: [],
+        byCountry: [],
+      }),
+    );
+    render(<SubscriptionsScreen />);
+    const table = await screen.findByRole('table', { name: 'Traffic subscriptions' });
+    await settle();
+    const rows = within(table).getAllByRole('row').slice(1);
+    for (const row of rows) {
+      expect(row.textContent).toContain('expired: no forecast');
+      expect(row.textContent).not.toMatch(/runs out in/);
+    }
+    expect(fake.current.callsTo('subscriptions:usage')).toEqual([]);
+  });
+
   it('says when the usage could not be read instead of forecasting from nothing', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-20T12:00:00Z'));
     fake.current.handle('subscriptions:usage', () => fail('network', 'The service did not answer'));
     render(<SubscriptionsScreen />);
     const table = await screen.findByRole('table', { name: 'Traffic subscriptions' });

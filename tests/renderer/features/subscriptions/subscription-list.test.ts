@@ -52,6 +52,32 @@ describe('subscription list helpers', () => {
     expect(ids('desc')).toEqual(['a', 'c', 'b']);
   });
 
+  it('sorts labels naturally: numbers inside them as numbers', () => {
+    const labels = [
+      'Mobile GB plan 133',
+      'Mobile GB plan 13',
+      'Mobile GB plan 129',
+      'Mobile GB plan 10',
+      'mobile GB plan 119',
+      'Mobile GB plan 127',
+    ];
+    const subscriptions = labels.map((label, index) => subscription({ id: `sub_${index}`, label }));
+    const sorted = sortSubscriptions(subscriptions, { key: 'label', direction: 'asc' }, () => null);
+    expect(sorted.map((s) => s.label)).toEqual([
+      'Mobile GB plan 10',
+      'Mobile GB plan 13',
+      'mobile GB plan 119',
+      'Mobile GB plan 127',
+      'Mobile GB plan 129',
+      'Mobile GB plan 133',
+    ]);
+    // Ties fall back to the id, naturally too.
+    const twins = ['sub_10', 'sub_9'].map((id) => subscription({ id, label: 'Same' }));
+    expect(sortSubscriptions(twins, { key: 'label', direction: 'asc' }, () => null).map((s) => s.id)).toEqual(
+      ['sub_9', 'sub_10'],
+    );
+  });
+
   it('sorts by share used', () => {
     const low = subscription({ id: 'low', trafficUsedBytes: 1, trafficTotalBytes: 10 });
     const high = subscription({ id: 'high', trafficUsedBytes: 9, trafficTotalBytes: 10 });

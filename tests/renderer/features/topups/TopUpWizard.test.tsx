@@ -81,8 +81,16 @@ describe('Top-up wizard', () => {
     expect(next.disabled).toBe(true);
     fireEvent.change(amount, { target: { value: '24.99' } });
     expect(screen.getByText('The minimum is 25.00 USD.')).toBeTruthy();
+    fireEvent.change(amount, { target: { value: '1000000.01' } });
+    expect(screen.getByText(/at most 1,000,000.00 USD in one top-up, to catch a typo/)).toBeTruthy();
+    expect(next.disabled).toBe(true);
+    // Above the service's default maximum: a warning, and the service decides.
     fireEvent.change(amount, { target: { value: '10000.01' } });
-    expect(screen.getByText('The maximum is 10,000.00 USD.')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain(
+      'above 10,000.00 USD, the service’s default maximum',
+    );
+    expect(amount.getAttribute('aria-invalid')).toBeNull();
+    expect(next.disabled).toBe(false);
     fireEvent.change(amount, { target: { value: '50.123' } });
     expect(screen.getByText('Use at most two decimals (cents).')).toBeTruthy();
     expect(next.disabled).toBe(true);
@@ -215,7 +223,13 @@ describe('Top-up wizard', () => {
       vi.advanceTimersByTime(61_000);
     });
     expect(within(pay).getByLabelText('Time left').textContent).toBe('28:59');
-    expect(pay.textContent).toContain('Pay your exchange’s or wallet’s withdrawal fee on top');
+    // The exact amount has to arrive (fees come on top), on the network named as the coin step named it.
+    expect(within(pay).getByRole('note').textContent).toContain(
+      'Exactly this amount must arrive, on the Ethereum (ERC-20) network.',
+    );
+    expect(pay.textContent).toContain('add that fee on top, so that the full amount arrives');
+    expect(pay.textContent).not.toMatch(/the ethereum network|Network: ?ethereum/);
+    expect(within(pay).getByText('Ethereum (ERC-20)').getAttribute('title')).toBe('Network id: ethereum');
     expect(within(pay).queryByRole('note', { name: 'Demo payment' })).toBeNull();
   });
 
@@ -386,15 +400,50 @@ describe('Top-up wizard', () => {
     fake.current.handle('topups:paymentDetails', () => ok(details({ explorerUrl: null })));
     render(<TopUpsScreen />);
     await settle();
-    expect(screen.getByText('Confirmations: 0 of 12')).toBeTruthy();
+    expect(screen.getByText('Confirmations: 12 needed once the payment is seen on chain.')).toBeTruthy();
     expect(screen.queryByRole('link', { name: /View on/ })).toBeNull();
+  });
+
+  it('a declared payment not seen on chain yet says so, not that it was seen', async () => {
+    useTopUpWizardStore.getState().openTopUp(
+      pending({
+        status: 'verifying',
+        txid: `0x${'ab'.repeat(32)}`,
+        txidSubmittedAt: '2026-03-10T12:01:00.000Z',
+        confirmations: 0,
+        amountReceivedCrypto: null,
+      }),
+    );
+    render(<TopUpsScreen />);
+    await settle();
+    const status = screen.getByRole('region', { name: 'Top-up status' });
+    expect(status.textContent).toContain('You declared the payment on');
+    expect(status.textContent).toContain('The service is waiting to see it on chain');
+    expect(status.textContent).not.toContain('The payment was seen');
+    expect(status.textContent).not.toContain('0 of 12');
+    expect(within(status).getByText('not seen on chain yet')).toBeTruthy();
+    // Once it is seen, the other sentence.
+    act(() =>
+      useTopUpWizardStore
+        .getState()
+        .applyChanges([
+          pending({ status: 'verifying', confirmations: 1, amountReceivedCrypto: '50.000017' }),
+        ]),
+    );
+    expect(status.textContent).toContain(
+      'The payment was seen on chain; it is credited once it has 12 confirmations.',
+    );
+    expect(status.textContent).toContain('Confirmations: 1 of 12');
   });
 
   it('expired: says payments still match until the deadline and offers to declare; rejected: declare again', async () => {
     useTopUpWizardStore.getState().openTopUp(pending({ status: 'expired' }));
     render(<TopUpsScreen />);
     await settle();
-    expect(screen.getByRole('note').textContent).toContain('still matched until');
+    const note = screen.getByRole('note').textContent;
+    expect(note).toContain('Already sent the payment? Declare it before');
+    expect(note).toContain('is still matched until then');
+    expect(note).toContain('Not sent yet? Do not pay this top-up any more: start a new one');
     fireEvent.click(screen.getByRole('button', { name: 'Declare the payment' }));
     expect(screen.getByRole('form', { name: 'I have sent it' })).toBeTruthy();
     act(() =>
@@ -406,6 +455,8 @@ describe('Top-up wizard', () => {
       ),
     );
     expect(screen.getByRole('alert').textContent).toContain('Amount too low');
+    expect(screen.getByRole('alert').textContent).toContain('declare the right one before');
+    expect(screen.getByRole('alert').textContent).toContain('ask the service’s support to credit it');
     expect(screen.getByRole('button', { name: 'Declare again' })).toBeTruthy();
     // After txidDeadline nothing can be declared any more.
     act(() => {

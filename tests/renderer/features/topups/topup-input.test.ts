@@ -9,6 +9,14 @@ import {
 } from '../../../../src-renderer/src/features/topups/topup-input';
 
 describe('amount in USD', () => {
+  it('warns above the service’s default maximum of 10,000.00 but sends it: the service decides', () => {
+    expect(checkAmountUsd('10000.00')).toEqual({ ok: true, amountUsd: '10000.00' });
+    const above = checkAmountUsd('25,000.00');
+    expect(above).toMatchObject({ ok: true, amountUsd: '25000.00' });
+    expect(above.ok && above.warning).toContain('above 10,000.00 USD, the service’s default maximum');
+    expect(checkAmountUsd('1000000.00')).toMatchObject({ ok: true, amountUsd: '1000000.00' });
+  });
+
   it('accepts 25.00 to 10,000.00 as the decimal string the service wants', () => {
     expect(checkAmountUsd('25')).toEqual({ ok: true, amountUsd: '25.00' });
     expect(checkAmountUsd('50.')).toEqual({ ok: true, amountUsd: '50.00' });
@@ -20,7 +28,10 @@ describe('amount in USD', () => {
 
   it('refuses the bounds by one cent, a third decimal, signs, exponents and empty input', () => {
     expect(checkAmountUsd('24.99')).toEqual({ ok: false, message: 'The minimum is 25.00 USD.' });
-    expect(checkAmountUsd('10000.01')).toEqual({ ok: false, message: 'The maximum is 10,000.00 USD.' });
+    expect(checkAmountUsd('1000000.01')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('at most 1,000,000.00 USD'),
+    });
     expect(checkAmountUsd('50.123')).toEqual({ ok: false, message: 'Use at most two decimals (cents).' });
     for (const typed of ['-50', '1e3', '50,5', 'abc', '.5', '50.0.0', '1,00.00']) {
       expect(checkAmountUsd(typed).ok, typed).toBe(false);

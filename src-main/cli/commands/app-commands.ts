@@ -1,0 +1,140 @@
+import type { AlertView, AppState, ProfileSummary, ProxyTestResult } from '../../../src-shared/contract';
+import {
+  CallFailed,
+  type CommandContext,
+  type CommandSpec,
+  EXIT,
+  type ExitCode,
+  printValue,
+} from '../command-spec';
+import { table } from '../output';
+
+function renderProfiles(profiles: ProfileSummary[], context: CommandContext): string {
+  return table(context.out, profiles, [
+    { header: '', value: (p) => (p.active ? '*' : ' ') },
+    { header: 'NAME', value: (p) => p.name },
+    { header: 'KIND', value: (p) => p.kind },
+    { header: 'BASE URL', value: (p) => p.baseUrl },
+    {
+      header: 'KEY',
+      value: (p) => (p.key.configured ? `${p.key.masked ?? 'set'} (${p.key.source})` : 'none'),
+    },
+  ]);
+}
+
+/** `profiles list`: the profiles of the app state (`app:getState`), as the window's switcher shows them. */
+async function listProfiles(context: CommandContext): Promise<ExitCode> {
+  const state = await context.call('app:getState', undefined);
+  printValue(context, appCommands.profilesList, state.profiles);
+  return EXIT.done;
+}
+
+/** `profiles use NAME`: the saved profile of that name (or id) becomes the active one, for every surface. */
+async function useProfile(context: CommandContext, input: unknown): Promise<ExitCode> {
+  const wanted = (input as { profileId: string }).profileId;
+  const state = await context.call('app:getState', undefined);
+  const profile =
+    state.profiles.find((p) => p.name === wanted && p.kind === 'account') ??
+    state.profiles.find((p) => p.id === wanted);
+  if (!profile) {
+    const names = state.profiles.filter((p) => p.kind === 'account').map((p) => `"${p.name}"`);
+    throw new CallFailed({
+      code: 'profile_not_found',
+      message: `No profile named "${wanted}"${names.length > 0 ? ` (saved: ${names.join(', ')})` : ''}.`,
+    });
+  }
+  const next: AppState = await context.call('profiles:switch', { profileId: profile.id });
+  if (context.json) context.out.json(next);
+  else context.out.out(`Active profile: ${next.activeProfile?.name ?? profile.name}`);
+  return EXIT.done;
+}
+
+function renderTest(result: ProxyTestResult): string {
+  const via = `${result.proxy.protocol}://${result.proxy.host}:${result.proxy.port}`;
+  if (!result.ok || !result.exit) {
+    return `Failed through ${via}: ${result.failure?.message ?? 'no answer'}${result.failure?.detail ? ` (${result.failure.detail})` : ''}`;
+  }
+  const where = [result.exit.country, result.exit.city, result.exit.carrier].filter(Boolean).join(', ');
+  const timing = result.timings.firstByteMs ?? result.timings.totalMs;
+  return `OK through ${via}: exit IP ${result.exit.ip}${where ? ` (${where})` : ''}, first byte after ${timing} ms`;
+}
+
+/** `test`: a failed proxy test ends with exit code 1 (its result is still printed). */
+async function runTest(context: CommandContext, input: unknown): Promise<ExitCode> {
+  context.out.progress('Testing through the proxy…');
+  const result = await context.call('proxy:test', input);
+  context.out.clearProgress();
+  if (context.json) context.out.json(result);
+  else context.out.out(renderTest(result));
+  if (result.ok) return EXIT.done;
+  if (context.json) context.out.error(result.failure?.message ?? 'The proxy test failed.');
+  return EXIT.failed;
+}
+
+export const appCommands = {
+  alertsList: {
+    path: ['alerts', 'list'],
+    channel: 'alerts:list',
+    summary: 'List recent alerts (traffic running out, caps reached, expiring ports), newest first',
+    examples: ['proxy-manager alerts list'],
+    render: (alerts: AlertView[], context: CommandContext) =>
+      table(context.out, alerts, [
+        { header: 'RAISED', value: (a) => a.raisedAt },
+        { header: 'LEVEL', value: (a) => a.level },
+        { header: 'KIND', value: (a) => a.kind },
+        { header: 'SUBJECT', value: (a) => a.subjectId },
+        { header: 'MESSAGE', value: (a) => a.message },
+      ]),
+  },
+  profilesList: {
+    path: ['profiles', 'list'],
+    channel: 'app:getState',
+    summary: 'List the profiles (the active one is marked *)',
+    examples: ['proxy-manager profiles list'],
+    run: listProfiles,
+    render: renderProfiles,
+  },
+  profilesUse: {
+    path: ['profiles', 'use'],
+    channel: 'profiles:switch',
+    also: ['app:getState'],
+    summary: 'Make a saved profile the active one (in the running app too)',
+    examples: ['proxy-manager profiles use Work'],
+    fields: {
+      args: ['profileId'],
+      rename: { profileId: 'name' },
+      describe: { profileId: 'the profile’s name' },
+    },
+    run: useProfile,
+  },
+  testPort: {
+    path: ['test', 'port'],
+    channel: 'proxy:test',
+    summary: 'Test a mobile port: one request through it, with its exit IP and timings',
+    examples: ['proxy-manager test port port_1', 'proxy-manager test port port_1 --protocol socks5 --json'],
+    fields: {
+      args: ['target.portId'],
+      variant: { target: 'port' },
+      fixed: { 'target.kind': 'port' },
+      rename: { 'target.portId': 'port-id' },
+    },
+    run: runTest,
+  },
+  testSubscription: {
+    path: ['test', 'sub'],
+    channel: 'proxy:test',
+    summary: 'Test a subscription (or one sub-user) with the targeting of a proxy string',
+    examples: [
+      'proxy-manager test sub sub_1 --country US --state california',
+      'proxy-manager test sub sub_1 --sub-user su_1 --session s1 --protocol socks5',
+    ],
+    fields: {
+      args: ['target.subscriptionId'],
+      variant: { target: 'subscription' },
+      fixed: { 'target.kind': 'subscription' },
+      rename: { 'target.subscriptionId': 'subscription-id', 'target.subUserId': 'sub-user' },
+      defaults: { 'target.protocol': 'http' },
+    },
+    run: runTest,
+  },
+} satisfies Record<string, CommandSpec>;

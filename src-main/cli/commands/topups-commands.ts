@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import type { TopUp, TopUpPage } from '../../../src-shared/api-types';
+import {
+  type CommandContext,
+  type CommandSpec,
+  EXIT,
+  type ExitCode,
+  printValue,
+  timeoutMs,
+} from '../command-spec';
+import { details, table } from '../output';
+
+/** The spec's polling guidance for `GET /v1/topups/{id}`: 10 s while verifying, 30 s while waiting. */
+const TOP_UP_POLL_MS = { verifying: 10_000, waiting: 30_000 } as const;
+const WAIT_DEFAULT_SECONDS = 3_600;
+
+const wait = [
+  { flags: '--wait', help: 'follow the top-up until it is final (credited, or closed)' },
+  {
+    flags: '--timeout <seconds>',
+    help: 'give up following after this long (exit code 3)',
+    seconds: true,
+    default: String(WAIT_DEFAULT_SECONDS),
+  },
+] as const;
+
+function renderTopUps(page: TopUpPage, context: CommandContext): string {
+  const rows = table(context.out, page.data, [
+    { header: 'ID', value: (t) => t.id },
+    { header: 'STATUS', value: (t) => t.status },
+    { header: 'USD', value: (t) => t.amountUsd, right: true },
+    { header: 'AMOUNT', value: (t) => `${t.amountCrypto} ${t.coin}`, right: true },
+    { header: 'NETWORK', value: (t) => t.network },
+    { header: 'CONFIRMATIONS', value: (t) => `${t.confirmations}/${t.confirmationsRequired}` },
+    { header: 'CREATED', value: (t) => t.createdAt },
+  ]);
+  const { pagination } = page;
+  return `${rows}\n\nPage ${pagination.page} of ${pagination.totalPages} (${pagination.total} top-ups)`;
+}
+
+function renderTopUp(topUp: TopUp, context: CommandContext): string {
+  return details(context.out, topUp);
+}
+
+function statusLine(topUp: TopUp): string {
+  if (topUp.status === 'awaiting_payment') {
+    return `Waiting for ${topUp.amountCrypto} ${topUp.coin} on ${topUp.network}…`;
+  }
+  if (topUp.status === 'verifying') {
+    return `Payment seen: ${topUp.confirmations} of ${topUp.confirmationsRequired} confirmations…`;
+  }
+  return `Top-up ${topUp.id} is ${topUp.status}…`;
+}
+
+/**
+ * Reads the top-up at the spec's cadence until it is final or `--timeout` ends. Exit code 0 once
+ * credited, 1 when it closed without being credited, 3 when it is still open at the timeout.
+ */
+async function follow(context: CommandContext, first: TopUp): Promise<{ topUp: TopUp; code: ExitCode }> {
+  const { out, clock } = context;
+  const deadline = clock.now() + timeoutMs(context, WAIT_DEFAULT_SECONDS);
+  let topUp = first;
+  // A reader that went away (`| head`) has stopped listening: so do we.
+  while (!topUp.final && !out.closed) {
+    const interval = topUp.status === 'verifying' ? TOP_UP_POLL_MS.verifying : TOP_UP_POLL_MS.waiting;
+    if (clock.now() + interval > deadline) {
+      out.error(`Top-up ${topUp.id} is still ${topUp.status} when --timeout ends`);
+      return { topUp, code: EXIT.pending };
+    }
+    out.progress(statusLine(topUp));
+    await clock.sleep(interval);
+    topUp = await context.call('topups:get', { topUpId: topUp.id });
+  }
+  out.clearProgress();
+  if (!topUp.final || topUp.status === 'credited') return { topUp, code: EXIT.done };
+  out.error(`Top-up ${topUp.id} ended ${topUp.status} without being credited`);
+  return { topUp, code: EXIT.failed };
+}
+
+/** The address, the exact amount and the QR code of the payment URI, for a person at a terminal. */
+async function paymentInstructions(topUp: TopUp): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
+  const qr = await QRCode.toString(topUp.paymentUri, { type: 'terminal', small: true });
+  return [
+    `Top-up ${topUp.id} of ${topUp.amountUsd} USD: send exactly`,
+    '',
+    `    ${topUp.amountCrypto} ${topUp.coin}   (network ${topUp.network})`,
+    '',
+    'to',
+    '',
+    `    ${topUp.address}`,
+    '',
+    `before ${topUp.expiresAt}: the payment is matched by this exact amount.`,
+    '',
+    qr.trimEnd(),
+    `Payment URI: ${topUp.paymentUri}`,
+  ].join('\n');
+}
+
+async function create(context: CommandContext, input: unknown): Promise<ExitCode> {
+  const created = await context.call('topups:create', input);
+  if (!context.json) context.out.out(await paymentInstructions(created));
+  if (context.options.wait !== true) {
+    if (context.json) context.out.json(created);
+    return EXIT.done;
+  }
+  const { topUp, code } = await follow(context, created);
+  if (context.json) context.out.json(topUp);
+  else context.out.out(`\n${renderTopUp(topUp, context)}`);
+  return code;
+}
+
+async function show(context: CommandContext, input: unknown): Promise<ExitCode> {
+  const topUp = await context.call('topups:get', input);
+  if (context.options.wait !== true) {
+    printValue(context, topUpsCommands.show, topUp);
+    return EXIT.done;
+  }
+  const followed = await follow(context, topUp);
+  printValue(context, topUpsCommands.show, followed.topUp);
+  return followed.code;
+}
+
+const topUpArg = {
+  args: ['topUpId'],
+  rename: { topUpId: 'top-up-id' },
+  describe: { topUpId: 'the top-up’s id, from `topups list`' },
+};
+
+export const topUpsCommands = {
+  list: {
+    path: ['topups', 'list'],
+    channel: 'topups:list',
+    summary: 'List your crypto top-ups',
+    examples: ['proxy-manager topups list --status awaiting_payment'],
+    render: renderTopUps,
+  },
+  show: {
+    path: ['topups', 'show'],
+    channel: 'topups:get',
+    summary: 'Show one top-up; with --wait, follow it until it is final',
+    examples: ['proxy-manager topups show topup_1 --wait'],
+    fields: topUpArg,
+    extra: wait,
+    run: show,
+    render: renderTopUp,
+  },
+  create: {
+    path: ['topups', 'create'],
+    channel: 'topups:create',
+    also: ['topups:get'],
+    summary: 'Top up your balance in crypto: prints the address, the exact amount and a QR code',
+    examples: [
+      'proxy-manager topups create --amount 25.00 --coin USDT --network tron',
+      'proxy-manager topups create --amount 50.00 --coin BTC --network bitcoin --wait',
+    ],
+    fields: {
+      rename: { amountUsd: 'amount', 'purchase.planId': 'plan' },
+      placeholder: { amountUsd: 'usd', coin: 'code', network: 'id', 'purchase.planId': 'plan-id' },
+      describe: {
+        amountUsd: 'USD with two decimals',
+        coin: 'a coin code from `catalog coins`',
+        network: 'one of the coin’s networks from `catalog coins`',
+        'purchase.planId': 'buy this plan from the balance once the top-up is credited',
+        'purchase.quantity': 'with --plan: how many',
+        'purchase.promoCode': 'with --plan: a promo code',
+      },
+      defaults: { 'purchase.quantity': 1 },
+      // One attempt per command: its Idempotency-Key is kept, so a retry never makes a second top-up.
+      generate: { attemptId: () => randomUUID() },
+      hide: ['attemptId'],
+    },
+    extra: wait,
+    run: create,
+    render: renderTopUp,
+  },
+  declare: {
+    path: ['topups', 'declare'],
+    channel: 'topups:declareTxid',
+    summary: 'Say you have sent the payment (optionally with its transaction id, to speed up the match)',
+    examples: ['proxy-manager topups declare topup_1 --txid 0f1e…'],
+    fields: topUpArg,
+    render: renderTopUp,
+  },
+  simulate: {
+    path: ['topups', 'simulate'],
+    channel: 'topups:simulatePayment',
+    summary: 'Demo mode only: send a simulated payment for a top-up',
+    examples: ['proxy-manager topups simulate topup_1 --kind exact --demo'],
+    fields: { ...topUpArg, defaults: { kind: 'exact' } },
+    render: renderTopUp,
+  },
+} satisfies Record<string, CommandSpec>;

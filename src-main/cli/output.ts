@@ -1,0 +1,174 @@
+/** What the CLI writes to: `process.stdout`/`stderr` in the binary, buffers in tests. */
+export interface CliStream {
+  write(chunk: string): boolean;
+  isTTY?: boolean;
+  columns?: number;
+  on?(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
+}
+
+const STYLES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39] } as const;
+export type Style = keyof typeof STYLES;
+
+/**
+ * stdout and stderr as the CLI uses them. stdout carries only the result (one JSON document with
+ * `--json`); stderr carries errors (one line) and, on a terminal only, progress. A reader that
+ * went away (`| head`: EPIPE) ends the output quietly: nothing more is written, nothing is thrown.
+ */
+export class Output {
+  /** Set when stdout's reader went away. */
+  closed = false;
+  private progressShown = false;
+  private readonly onError = (error: NodeJS.ErrnoException): void => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') this.closed = true;
+  };
+
+  constructor(
+    private readonly stdout: CliStream,
+    private readonly stderr: CliStream,
+    private readonly colorWanted: boolean,
+  ) {
+    stdout.on?.('error', this.onError);
+    stderr.on?.('error', this.onError);
+  }
+
+  get stdoutIsTty(): boolean {
+    return this.stdout.isTTY === true;
+  }
+
+  get width(): number {
+    return this.stdout.columns ?? 100;
+  }
+
+  style(stream: 'stdout' | 'stderr', style: Style, text: string): string {
+    const tty = (stream === 'stdout' ? this.stdout : this.stderr).isTTY === true;
+    if (!tty || !this.colorWanted) return text;
+    const [open, close] = STYLES[style];
+    return `\u001b[${open}m${text}\u001b[${close}m`;
+  }
+
+  out(text: string): void {
+    if (this.closed) return;
+    try {
+      this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    } catch (error) {
+      this.onError(error as NodeJS.ErrnoException);
+    }
+  }
+
+  json(value: unknown): void {
+    this.out(`${JSON.stringify(value ?? null, null, 2)}\n`);
+  }
+
+  /** One line on stderr, newlines folded: errors are always a single line. */
+  error(message: string): void {
+    this.clearProgress();
+    const text = message.replace(/\s*\n\s*/g, ' ').trim();
+    this.err(`${this.style('stderr', 'red', 'error:')} ${text}\n`);
+  }
+
+  note(message: string): void {
+    this.clearProgress();
+    this.err(`${message}\n`);
+  }
+
+  /** A status line that rewrites itself, on a terminal only (never in a pipe or a log). */
+  progress(message: string): void {
+    if (this.stderr.isTTY !== true) return;
+    this.err(`\r\u001b[2K${this.style('stderr', 'dim', message)}`);
+    this.progressShown = true;
+  }
+
+  clearProgress(): void {
+    if (!this.progressShown) return;
+    this.progressShown = false;
+    this.err('\r\u001b[2K');
+  }
+
+  /**
+   * The end of the run. The error listeners stay: a closed pipe reports EPIPE after the last
+   * write returned, possibly after `runCli` resolved, and must stay quiet then too.
+   */
+  detach(): void {
+    this.clearProgress();
+  }
+
+  private err(text: string): void {
+    try {
+      this.stderr.write(text);
+    } catch {
+      // A closed stderr has nobody to tell.
+    }
+  }
+}
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => unknown;
+  /** Right-aligned (numbers). */
+  right?: boolean;
+}
+
+/** A value as one table cell: no newlines, `-` for nothing. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '-';
+  if (typeof value === 'string') return value.replace(/\s*\n\s*/g, ' ');
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  if (Array.isArray(value)) return value.map(cell).join(', ');
+  return JSON.stringify(value);
+}
+
+/** Rows under a header, columns padded to their widest cell. */
+export function table<T>(output: Output, rows: readonly T[], columns: readonly Column<T>[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = rows.map((row) => columns.map((column) => cell(column.value(row))));
+  const widths = columns.map((column, index) =>
+    Math.max(column.header.length, ...cells.map((line) => line[index]?.length ?? 0)),
+  );
+  const pad = (text: string, index: number): string => {
+    const width = widths[index] ?? 0;
+    return columns[index]?.right ? text.padStart(width) : text.padEnd(width);
+  };
+  const header = output.style(
+    'stdout',
+    'bold',
+    columns
+      .map((column, index) => pad(column.header, index))
+      .join('  ')
+      .trimEnd(),
+  );
+  return [header, ...cells.map((line) => line.map(pad).join('  ').trimEnd())].join('\n');
+}
+
+/** `label  value` lines for one object (nested objects one level deep, as `a.b`). */
+export function details(output: Output, value: unknown, only?: readonly string[]): string {
+  if (value === null || typeof value !== 'object') return cell(value);
+  const entries: [string, unknown][] = [];
+  for (const [key, field] of Object.entries(value)) {
+    if (only && !only.includes(key)) continue;
+    if (field !== null && typeof field === 'object' && !Array.isArray(field)) {
+      for (const [inner, innerValue] of Object.entries(field as Record<string, unknown>)) {
+        entries.push([`${key}.${inner}`, innerValue]);
+      }
+    } else {
+      entries.push([key, field]);
+    }
+  }
+  const width = Math.max(...entries.map(([key]) => key.length));
+  return entries
+    .map(([key, field]) => `${output.style('stdout', 'bold', key.padEnd(width))}  ${cell(field)}`)
+    .join('\n');
+}
+
+/** Bytes in decimal units, as the service bills (1 GB = 10^9 bytes). */
+export function bytes(value: unknown): string {
+  if (typeof value !== 'number') return cell(value);
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let amount = value;
+  let unit = 0;
+  while (amount >= 1000 && unit < units.length - 1) {
+    amount /= 1000;
+    unit += 1;
+  }
+  return `${unit === 0 ? amount : amount.toFixed(2)} ${units[unit]}`;
+}

@@ -1,0 +1,286 @@
+import { defaultDataDir } from '../core/app-paths';
+import { type Clock, systemClock } from '../core/runtime/clock';
+import type { CallChannel, IpcError, IpcResult } from '../../src-shared/contract';
+import { type Scope, SCOPES } from '../../src-shared/contract/scopes';
+import { type CliBackend, openBackend, type ProfileSelection, startError } from './cli-backend';
+import {
+  CallFailed,
+  type CommandContext,
+  type CommandSpec,
+  EXIT,
+  type ExitCode,
+  printValue,
+  UsageError,
+} from './command-spec';
+import type { COMPLETION_SHELLS } from './command-tree';
+import { type CliStream, Output } from './output';
+import { buildProgram, CommanderError, type Selection } from './program';
+import type { FieldSpec } from './schema-fields';
+
+/** What `runCli` reads and writes: the process's streams and environment, or a test's. */
+export interface CliIo {
+  stdout: CliStream;
+  stderr: CliStream;
+  /** Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** What `--version` prints: the launcher reads package.json, the packaged app its own version. */
+  version?: string;
+  /** Waits (`--wait`) run on it; tests pass a fake one. Default: the system clock. */
+  clock?: Clock;
+}
+
+/**
+ * `proxy-manager <domain> <action> [args]`: parses the command line, checks the grant and the input
+ * with the contract's own scopes and schemas, runs the command through the owner of the background
+ * jobs (or a core in this process), prints the result and resolves with the exit code. Never
+ * throws, never exits the process and never prints a stack trace.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const env = io.env ?? process.env;
+  const wantsColor = !argv.includes('--no-color') && env.NO_COLOR === undefined;
+  const out = new Output(io.stdout, io.stderr, wantsColor);
+  try {
+    return await run(argv, io, env, out);
+  } catch (error) {
+    // Only a bug gets here; the user still gets one line.
+    out.error(error instanceof Error ? error.message : String(error));
+    return EXIT.failed;
+  } finally {
+    out.detach();
+  }
+}
+
+async function run(
+  argv: readonly string[],
+  io: CliIo,
+  env: Record<string, string | undefined>,
+  out: Output,
+): Promise<ExitCode> {
+  const { program, selected } = await buildProgram(
+    { writeOut: (text) => out.out(text), writeErr: (text) => out.note(text.trimEnd()) },
+    io.version ?? 'unknown',
+    argv,
+  );
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.done;
+    // Usage errors were written by commander (one line); `commander.help` is a group without its command.
+    return EXIT.usage;
+  }
+  const selection = selected();
+  if (!selection) return EXIT.usage;
+  const { options } = selection;
+
+  let grant: ReadonlySet<Scope>;
+  try {
+    grant = parseScopes(options.scopes);
+    checkExtras(selection);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out.error(error.message);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  const json = options.json === true;
+
+  const { spec } = selection;
+  if (!spec.channel) return runLocalCommand(spec, selection, out, env, grant);
+
+  // Loaded only for a command that calls something (not for help or a usage error).
+  const [{ ipcCalls }, { buildInput, describeFieldError }] = await Promise.all([
+    import('../../src-shared/contract'),
+    import('./schema-fields'),
+  ]);
+  // The grant first, as the dispatcher does: a refused call sends nothing anywhere.
+  const { scope } = ipcCalls[spec.channel];
+  if (!grant.has(scope)) {
+    out.error(`This session may not call ${spec.channel}: it needs the "${scope}" scope (see --scopes).`);
+    return EXIT.failed;
+  }
+
+  let input: unknown;
+  try {
+    input = buildInput(spec.channel, selection.fields, selection.given, spec.fields);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out.error(error.message);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  // The same schema the dispatcher parses with: a field error is a usage error, named as typed.
+  const parsed = ipcCalls[spec.channel].input.safeParse(input);
+  if (!parsed.success) {
+    const messages = parsed.error.issues.map((issue) =>
+      describeFieldError(selection.fields, {
+        field: issue.path.map(String).join('.'),
+        message: issue.message,
+      }),
+    );
+    out.error(messages.join('; '));
+    return EXIT.usage;
+  }
+
+  const selectionOf = selectProfile(options, env);
+  if ('usage' in selectionOf) {
+    out.error(selectionOf.usage);
+    return EXIT.usage;
+  }
+  const channels = [spec.channel, ...(spec.also ?? [])];
+  const verbose = options.verbose === true;
+  let backend: CliBackend;
+  try {
+    backend = await openBackend({
+      dataDir: defaultDataDir(env),
+      selection: selectionOf.selection,
+      grant,
+      scopes: new Set(channels.map((channel) => ipcCalls[channel].scope)),
+      demoLatency: options.demoLatency === 'fast' ? 'fast' : 'realistic',
+      log: verbose ? (line) => out.note(line) : () => undefined,
+    });
+  } catch (error) {
+    const known = startError(error);
+    out.error(known ? describeError(known) : error instanceof Error ? error.message : String(error));
+    return EXIT.failed;
+  }
+
+  const context: CommandContext = {
+    out,
+    json,
+    clock: io.clock ?? systemClock,
+    options,
+    given: new Set(selection.given.keys()),
+    fields: selection.fields,
+    callResult: <C extends CallChannel>(channel: C, callInput: unknown) =>
+      backend.call(channel, callInput) as Promise<IpcResult<never>>,
+    call: async <C extends CallChannel>(channel: C, callInput: unknown) => {
+      const result = await backend.call(channel, callInput);
+      if (!result.ok) throw new CallFailed(result.error);
+      return result.value as never;
+    },
+  };
+  try {
+    const runCommand = spec.run ?? defaultRun(spec);
+    return await runCommand(context, input, selection.args);
+  } catch (error) {
+    out.clearProgress();
+    if (error instanceof CallFailed) {
+      out.error(describeError(error.error, selection.fields, describeFieldError));
+      return EXIT.failed;
+    }
+    if (error instanceof UsageError) {
+      out.error(error.message);
+      return EXIT.usage;
+    }
+    throw error;
+  } finally {
+    await backend.close().catch(() => undefined);
+  }
+}
+
+function defaultRun(spec: CommandSpec): NonNullable<CommandSpec['run']> {
+  return async (context, input) => {
+    const value = await context.call(spec.channel as CallChannel, input);
+    printValue(context, spec, value);
+    return EXIT.done;
+  };
+}
+
+/** Commands that call nothing (`completion`), or that run here with a core of their own (`local-proxy run`). */
+async function runLocalCommand(
+  spec: CommandSpec,
+  selection: Selection,
+  out: Output,
+  env: Record<string, string | undefined>,
+  grant: ReadonlySet<Scope>,
+): Promise<ExitCode> {
+  if (spec.path[0] === 'local-proxy' && spec.path[1] === 'run') {
+    // It listens on the account's traffic: the scope of adding a local proxy.
+    if (!grant.has('manage')) {
+      out.error('This session may not run a local proxy: it needs the "manage" scope (see --scopes).');
+      return EXIT.failed;
+    }
+    const profile = selectProfile(selection.options, env);
+    if ('usage' in profile) {
+      out.error(profile.usage);
+      return EXIT.usage;
+    }
+    const { runLocalProxy } = await import('./commands/local-proxy-run');
+    return runLocalProxy({ selection, out, profile: profile.selection, dataDir: defaultDataDir(env) });
+  }
+  if (spec.path[0] === 'completion') {
+    const shell = selection.args[0] as (typeof COMPLETION_SHELLS)[number];
+    const { completionScript } = await import('./completion');
+    out.out(completionScript(shell));
+    return EXIT.done;
+  }
+  return EXIT.usage;
+}
+
+function parseScopes(raw: unknown): ReadonlySet<Scope> {
+  if (typeof raw !== 'string') return new Set(SCOPES);
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 0) throw new UsageError('--scopes: name at least one scope, e.g. read,rotate');
+  const unknown = names.filter((name) => !(SCOPES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new UsageError(`--scopes: unknown scope "${unknown[0]}" (the scopes: ${SCOPES.join(', ')})`);
+  }
+  return new Set(names as Scope[]);
+}
+
+function checkExtras(selection: Selection): void {
+  for (const extra of selection.spec.extra ?? []) {
+    if (!extra.seconds) continue;
+    const name = /--([a-z-]+)/.exec(extra.flags)?.[1] ?? '';
+    const key = name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    const value = selection.options[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) <= 0 || Number(value) > 604_800) {
+      throw new UsageError(`--${name}: whole seconds from 1 to 604800, e.g. 60`);
+    }
+  }
+}
+
+function selectProfile(
+  options: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): { selection: ProfileSelection } | { usage: string } {
+  const profile = typeof options.profile === 'string' ? options.profile : undefined;
+  if (options.demo === true) {
+    if (profile !== undefined) return { usage: '--demo and --profile cannot be used together' };
+    return { selection: { kind: 'demo' } };
+  }
+  if (profile !== undefined) return { selection: { kind: 'named', name: profile } };
+  const apiKey = env.PROXY_MANAGER_API_KEY;
+  const baseUrl = env.PROXY_MANAGER_BASE_URL;
+  if (apiKey && baseUrl) return { selection: { kind: 'environment', apiKey, baseUrl } };
+  if (apiKey || baseUrl) {
+    return { usage: 'PROXY_MANAGER_API_KEY and PROXY_MANAGER_BASE_URL must be set together' };
+  }
+  return { selection: { kind: 'active' } };
+}
+
+/** The error's one line: its message, the fields it names, and a cooldown in seconds. */
+function describeError(
+  error: IpcError,
+  specs: readonly FieldSpec[] = [],
+  name: (specs: readonly FieldSpec[], field: { field: string; message: string }) => string = (_, field) =>
+    `${field.field}: ${field.message}`,
+): string {
+  let text = error.message;
+  const fields = error.fields ?? [];
+  if (fields.length > 0 && !(fields.length === 1 && text.includes(fields[0]?.message ?? '\u0000'))) {
+    const described = fields.map((field) => name(specs, field));
+    text = `${text} (${described.join('; ')})`;
+  }
+  if (error.retryAfterMs !== undefined) {
+    text = `${text} (cooldown: ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s)`;
+  }
+  return text;
+}

@@ -1,0 +1,14 @@
+import type { LocalProxyView } from '../../../../src-shared/contract';
+
+const STATES: Record<LocalProxyView['state'], { tone: string; text: string }> = {
+  running: { tone: 'ok', text: 'Running' },
+  stopped: { tone: 'muted', text: 'Stopped' },
+  failed: { tone: 'bad', text: 'Not listening' },
+  elsewhere: { tone: 'info', text: 'Runs in the other process' },
+};
+
+/** Whether a local proxy accepts connections, as a badge. */
+export function LocalProxyState({ proxy }: { proxy: Pick<LocalProxyView, 'state'> }) {
+  const { tone, text } = STATES[proxy.state];
+  return <span className={`badge badge--${tone}`}>{text}</span>;
+}

@@ -1,0 +1,228 @@
+import { useEffect } from 'react';
+import type {
+  AttentionItem,
+  AttentionLevel,
+  HealthSnapshot,
+  HealthSourceState,
+} from '../../../../src-shared/contract';
+import { AsyncContent } from '../../shared/components/AsyncContent';
+import { Countdown, useSecondsLeft } from '../../shared/components/Countdown';
+import { ErrorMessage } from '../../shared/components/ErrorMessage';
+import { RefreshButton } from '../../shared/components/RefreshButton';
+import { Screen } from '../../shared/components/Screen';
+import { Time } from '../../shared/components/Time';
+import { useLoadable } from '../../shared/loadable-slice';
+import { hrefOf } from '../../shared/routes';
+import { useTopUpWizardStore } from '../topups/topup-wizard-store';
+import { isCallAction, overviewSlice, useOverviewStore } from './overview-store';
+
+/** The level in words as well as in colour. */
+const LEVELS: Record<AttentionLevel, { label: string; tone: string }> = {
+  error: { label: 'Now', tone: 'bad' },
+  warning: { label: 'Soon', tone: 'warn' },
+  info: { label: 'FYI', tone: 'info' },
+};
+
+const SOURCE_NAMES = {
+  ports: 'the ports',
+  subscriptions: 'the subscriptions',
+  topups: 'the top-ups',
+} as const;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** "4 ports, 3 subscriptions and no payment in progress". */
+export function accountSummary(totals: HealthSnapshot['totals']): string {
+  const payments =
+    totals.pendingTopUps === 0
+      ? 'no payment in progress'
+      : plural(totals.pendingTopUps, 'payment in progress', 'payments in progress');
+  return `${plural(totals.ports, 'port', 'ports')}, ${plural(totals.subscriptions, 'subscription', 'subscriptions')} and ${payments}`;
+}
+
+/** "Declare before …" while the deadline is ahead (it ticks past while the screen is open). */
+function DeclareBefore({ dueAt }: { dueAt: string }) {
+  const open = useSecondsLeft(dueAt) > 0;
+  return open ? (
+    <p className="attention__due">
+      Declare before <Time iso={dueAt} />
+    </p>
+  ) : null;
+}
+
+/** The moment that matters for an item, in words: a countdown for a payment, a time otherwise. */
+function Due({ item }: { item: AttentionItem }) {
+  if (item.dueAt === null) return null;
+  if (item.kind === 'topup_awaiting_payment') {
+    return (
+      <p className="attention__due">
+        <Countdown until={item.dueAt} prefix="Rate lock ends in" done="The rate lock has ended." />
+      </p>
+    );
+  }
+  if (item.kind === 'topup_declarable') return <DeclareBefore dueAt={item.dueAt} />;
+  const expired = item.kind === 'port_expired' || item.kind === 'subscription_expired';
+  return (
+    <p className="attention__due">
+      {expired ? 'Expired' : item.level === 'info' ? 'Renews' : 'Expires'} <Time iso={item.dueAt} />
+    </p>
+  );
+}
+
+const hashOf = (route: string) => `#${route}`;
+
+function ItemAction({ item }: { item: AttentionItem }) {
+  const act = useOverviewStore((store) => store.act);
+  const busy = useOverviewStore((store) => store.acting[item.id] ?? false);
+  const startTopUp = useTopUpWizardStore((store) => store.start);
+  const openTopUpById = useTopUpWizardStore((store) => store.openTopUpById);
+  const { action } = item;
+  const name = `${action.label}: ${item.subject.label}`;
+  if (action.kind === 'open') {
+    return item.route ? (
+      <a className="button" href={hashOf(item.route)} aria-label={name}>
+        {action.label}
+      </a>
+    ) : null;
+  }
+  const run = () => {
+    if (action.kind === 'continue_top_up') {
+      window.location.hash = hrefOf('topups');
+      void openTopUpById(action.topUpId);
+    } else if (action.kind === 'top_up') {
+      startTopUp();
+      window.location.hash = hrefOf('topups');
+    } else if (isCallAction(action)) {
+      void act(item);
+    }
+  };
+  return (
+    <button type="button" className="button button--primary" aria-label={name} disabled={busy} onClick={run}>
+      {busy ? 'Working…' : action.label}
+    </button>
+  );
+}
+
+function AttentionRow({ item }: { item: AttentionItem }) {
+  const error = useOverviewStore((store) => store.actionErrors[item.id]);
+  const level = LEVELS[item.level];
+  const titleId = `attention-${item.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  // "Open" beside the action, when the action is something else and there is a page to open.
+  const openLink =
+    item.route && item.action.kind !== 'open' && item.subject.type !== 'topup' ? item.route : null;
+  return (
+    <li className={`attention attention--${item.level}`} aria-labelledby={titleId}>
+      <span className={`badge badge--${level.tone} attention__level`}>{level.label}</span>
+      <div className="attention__body">
+        <h2 className="attention__title" id={titleId}>
+          {item.title}
+        </h2>
+        <p className="attention__detail">{item.detail}</p>
+        <Due item={item} />
+        {error ? <ErrorMessage error={error} title={`Could not ${item.action.label.toLowerCase()}`} /> : null}
+      </div>
+      <div className="attention__actions">
+        <ItemAction item={item} />
+        {openLink ? (
+          <a
+            className="button button--quiet"
+            href={hashOf(openLink)}
+            aria-label={`Open: ${item.subject.label}`}
+          >
+            Open
+          </a>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+function SourceProblems({ sources }: { sources: HealthSnapshot['sources'] }) {
+  const failed = (Object.entries(sources) as [keyof typeof SOURCE_NAMES, HealthSourceState][]).filter(
+    (entry): entry is [keyof typeof SOURCE_NAMES, Extract<HealthSourceState, { state: 'failed' }>] =>
+      entry[1].state === 'failed',
+  );
+  if (failed.length === 0) return null;
+  return (
+    <div className="message message--warn" role="alert">
+      {failed.map(([name, source]) => (
+        <p key={name}>
+          <strong>Could not read {SOURCE_NAMES[name]}:</strong> {source.message} What needs attention there
+          may be missing below; Refresh tries again.
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function AttentionList({ items, label }: { items: readonly AttentionItem[]; label: string }) {
+  return (
+    <ul className="attention-list" aria-label={label}>
+      {items.map((item) => (
+        <AttentionRow key={item.id} item={item} />
+      ))}
+    </ul>
+  );
+}
+
+function OverviewBody({ snapshot }: { snapshot: HealthSnapshot }) {
+  if (!snapshot.allGood) {
+    return (
+      <>
+        <SourceProblems sources={snapshot.sources} />
+        {snapshot.items.length === 0 ? (
+          <p>Nothing needs your attention in what could be read.</p>
+        ) : (
+          <AttentionList items={snapshot.items} label="Needs attention" />
+        )}
+      </>
+    );
+  }
+  // All good: what is only worth knowing (a port that renews itself, a payment confirming) follows.
+  return (
+    <>
+      <div className="overview-all-good" role="status">
+        <h2>All good</h2>
+        <p>Nothing needs your attention right now: {accountSummary(snapshot.totals)}.</p>
+        <p className="muted small">
+          Expiries within {plural(snapshot.expiryWarningDays, 'day', 'days')}, traffic running out, payments
+          in progress, failed scheduled rotations and proxy tests, and alerts show up here.
+        </p>
+      </div>
+      {snapshot.items.length > 0 ? (
+        <section className="overview-coming-up" aria-labelledby="coming-up-title">
+          <h2 id="coming-up-title">Coming up</h2>
+          <AttentionList items={snapshot.items} label="Coming up" />
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+/** The first screen: what needs attention now, each with its one-click action, or "All good". */
+export function OverviewScreen() {
+  const { loadable, retry } = useLoadable(useOverviewStore, overviewSlice, false);
+  const load = useOverviewStore((store) => store.load);
+  const refresh = useOverviewStore((store) => store.refresh);
+  // Each visit reads it again: main answers from what it holds, so this costs nothing on the wire.
+  useEffect(() => {
+    void load(true);
+  }, [load]);
+  return (
+    <Screen
+      title="Overview"
+      description="What needs your attention now, most urgent first."
+      actions={
+        <RefreshButton
+          onRefresh={() => void refresh()}
+          busy={loadable?.status === 'loading'}
+          what="overview"
+        />
+      }
+    >
+      <AsyncContent loadable={loadable} what="the overview" onRetry={retry} isEmpty={() => false}>
+        {(snapshot) => <OverviewBody snapshot={snapshot} />}
+      </AsyncContent>
+    </Screen>
+  );
+}

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src-main/cli/command-tree';
+import { ipcCalls } from '../../src-shared/contract';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+
+// docs/automation.md: its examples run as written (`proxy-manager` on the PATH, a test sandbox given by
+// the environment), and its table of commands is the command tree's.
+
+const ROOT = join(__dirname, '..', '..');
+const DOC = readFileSync(join(ROOT, 'docs', 'automation.md'), 'utf8');
+const run = promisify(execFile);
+
+/** The fenced `sh` blocks of one `##` section, in order. */
+export function shellBlocks(markdown: string, heading: string): string[] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`No "${heading}" section`);
+  const section = markdown.slice(start + heading.length + 2).split(/\n## /)[0] ?? '';
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+}
+
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  sandbox = await TestSandbox.start();
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe('docs/automation.md', () => {
+  it('lists every command with its channels and scope', () => {
+    const rows = [...DOC.matchAll(/^\| `([a-z -]+)` \| ([^|]+) \| ([a-z-]+) \|/gm)].map((match) => ({
+      command: match[1],
+      channels: [...(match[2] ?? '').matchAll(/`([a-zA-Z]+:[a-zA-Z]+)`/g)].map((m) => m[1]),
+      scope: match[3],
+    }));
+    expect(rows).toEqual(
+      COMMANDS.map((spec) => ({
+        command: spec.path.join(' '),
+        channels: spec.channel ? [spec.channel, ...(spec.also ?? [])] : [],
+        scope: spec.channel ? ipcCalls[spec.channel].scope : '-',
+      })),
+    );
+  });
+
+  it('runs its examples as written', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'pm-bin-'));
+    const shim = join(bin, 'proxy-manager');
+    writeFileSync(
+      shim,
+      `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'proxy-manager.mjs')}" "$@"\n`,
+    );
+    chmodSync(shim, 0o755);
+    const script = `set -eu\n${shellBlocks(DOC, '## Examples').join('\n')}`;
+    const { stdout, stderr } = await run('bash', ['-c', script], {
+      cwd: ROOT,
+      timeout: 170_000,
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH ?? ''}`,
+        PROXY_MANAGER_DATA_DIR: mkdtempSync(join(tmpdir(), 'pm-docs-')),
+        PROXY_MANAGER_API_KEY: DEMO_KEY,
+        PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+      },
+    });
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(lines).toContain('exit code 1');
+    expect(lines.filter((line) => /^http:\/\/.*-session-job\d+/.test(line))).toHaveLength(10);
+    const topUp = (await sandbox.request('GET', '/v1/topups?perPage=1')).json.data[0];
+    expect(stdout).toContain(topUp.address);
+    expect(stdout).toContain(`${topUp.amountCrypto} USDT`);
+    expect(lines).toContain('exit code 2');
+    expect(stderr).toMatch(/^error: One rotation per 30 seconds.*\(cooldown: 30 s\)$/m);
+    expect(stderr).toMatch(/^error: This session may not call topups:list: it needs the "read" scope/m);
+    expect(stderr).toMatch(/^error: --amount: An amount in USD with two decimals/m);
+  }, 180_000);
+});

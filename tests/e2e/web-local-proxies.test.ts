@@ -1,0 +1,86 @@
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import type { MobilePortView } from '../../src-shared/contract';
+import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
+import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
+
+/**
+ * Local proxies in web mode with the demo: "Local proxy…" on a port's detail makes one, the Local
+ * proxies screen lists it with its address, and a tool (this test process) uses that address with no
+ * credentials; the demo sandbox's gateway echoes the port's IP.
+ */
+
+/** One plain-http request through an HTTP proxy on loopback, as a tool sends it. */
+function viaProxy(proxyUrl: string): Promise<{ status: number; body: string }> {
+  const proxy = new URL(proxyUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: proxy.hostname,
+        port: Number(proxy.port),
+        path: 'http://echo.test/',
+        headers: { Host: 'echo.test', Connection: 'close' },
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.once('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    outgoing.once('error', reject);
+    outgoing.end();
+  });
+}
+
+describe('web mode in a browser: local proxies', () => {
+  const session = useWebSession({ demo: true });
+
+  it('makes a local proxy from a port, lists it, and a tool uses it without credentials', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session, { waitOnline: true });
+    await openScreen(page, 'Ports', 'table[aria-label="Mobile ports"]');
+    const table = page.getByRole('table', { name: 'Mobile ports' });
+    const row = table.locator('tbody tr', { hasText: 'Active' }).first();
+    const portId = (await row.locator('th code').innerText()).trim();
+    await row.locator('th a').click();
+    await page.getByRole('tab', { name: 'Credentials' }).click();
+    const panel = page.getByRole('region', { name: 'Local proxy' });
+    await panel.getByRole('button', { name: /^Local proxy for / }).click();
+    await panel.getByRole('button', { name: 'Create' }).click();
+    const address = panel.locator('.local-proxy-action__existing code');
+    await address.waitFor();
+    const url = await address.innerText();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const port = await callApi<MobilePortView>(page, 'ports', 'get', { portId });
+
+    const answer = await viaProxy(url);
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body) as { exit: { ip: string } }).exit.ip).toBe(port.currentIp);
+    // The tool got the answer without ever seeing the port's password.
+    expect(answer.body).not.toContain(port.password);
+
+    await openScreen(page, 'Local proxies', 'ul.local-proxies');
+    const card = page.getByRole('listitem').filter({ hasText: url });
+    await expect.poll(() => card.innerText()).toMatch(/Running/);
+    // Stats arrive with main's next push (at most once a second).
+    await expect
+      .poll(() => card.getByLabel(/^Traffic of /).innerText(), { timeout: 5_000 })
+      .toMatch(/Requests\s*1\b/);
+    await screenshot(page, 'local-proxies');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await card.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => card.innerText()).toMatch(/Stopped/);
+    await expect(viaProxy(url)).rejects.toThrow(/ECONNREFUSED/);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,175 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { LocalProxiesView, LocalProxyView } from '../../../../src-shared/contract';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import { LocalProxiesScreen } from '../../../../src-renderer/src/features/local-proxies/LocalProxiesScreen';
+import { LocalProxyAction } from '../../../../src-renderer/src/features/local-proxies/LocalProxyAction';
+import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
+import { fail, ok } from '../../support/fake-api';
+import { appState, demoProfile } from '../../support/fixtures';
+import { settle, useFakeApi } from '../../support/renderer-test-kit';
+
+const proxy = (overrides: Partial<LocalProxyView> = {}): LocalProxyView => ({
+  id: 'lp-1',
+  label: 'Berlin price monitor',
+  profileId: 'prof_work',
+  url: 'http://127.0.0.1:24001',
+  listen: { host: '127.0.0.1', port: 24001 },
+  allowNetwork: false,
+  auth: null,
+  upstream: { kind: 'port', portId: 'mp_1' },
+  upstreamEndpoint: { host: 'gw.example.com', port: 8080 },
+  closeOnRotation: false,
+  enabled: true,
+  state: 'running',
+  listenError: null,
+  stats: {
+    openConnections: 3,
+    requests: 120,
+    bytesUp: 2048,
+    bytesDown: 5_000_000,
+    failures: 1,
+    rejectedConnections: 0,
+  },
+  lastError: null,
+  createdAt: '2026-03-10T12:00:00.000Z',
+  ...overrides,
+});
+
+const view = (proxies: LocalProxyView[], overrides: Partial<LocalProxiesView> = {}): LocalProxiesView => ({
+  proxies,
+  runsHere: true,
+  message: null,
+  suggestedPort: 24002,
+  ...overrides,
+});
+
+describe('Local proxies screen', () => {
+  const fake = useFakeApi();
+
+  it('lists each local proxy with its address to copy, its upstream, live traffic and the last upstream error', async () => {
+    fake.current.handle('localProxies:list', () =>
+      ok(
+        view([
+          proxy({
+            lastError: {
+              at: '2026-03-10T12:00:00.000Z',
+              kind: 'no_exit',
+              status: 502,
+              message: 'No exit IP matches the targeting of this local proxy right now. (echo.test:80)',
+              detail: 'No exit IP matches: country us, state bavaria',
+            },
+          }),
+        ]),
+      ),
+    );
+    render(<LocalProxiesScreen />);
+    await settle();
+    const card = screen.getByRole('listitem');
+    expect(within(card).getByRole('heading').textContent).toContain('Berlin price monitor');
+    expect(card.textContent).toContain('http://127.0.0.1:24001');
+    expect(within(card).getByRole('button', { name: 'Copy address of Berlin price monitor' })).toBeTruthy();
+    expect(card.textContent).toContain('Forwards to Port mp_1 at gw.example.com:8080');
+    const stats = within(card).getByLabelText('Traffic of Berlin price monitor');
+    expect(stats.textContent).toContain('Open connections3');
+    expect(stats.textContent).toContain('Requests120');
+    expect(card.textContent).toContain('Last upstream error');
+    expect(card.textContent).toContain('The upstream said: No exit IP matches: country us, state bavaria');
+  });
+
+  it('stops and starts one, and shows the pushed stats of main', async () => {
+    fake.current.handle('localProxies:list', () => ok(view([proxy()])));
+    fake.current.handle('localProxies:stop', () => ok(proxy({ state: 'stopped', enabled: false })));
+    const disconnect = connectEventBridge();
+    render(<LocalProxiesScreen />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await settle();
+    expect(fake.current.callsTo('localProxies:stop')).toEqual([{ id: 'lp-1' }]);
+    expect(screen.getByRole('button', { name: 'Start' })).toBeTruthy();
+    fake.current.emit('localProxies:changed', {
+      proxies: [proxy({ stats: { ...proxy().stats, requests: 999 } })],
+    });
+    await settle();
+    expect(screen.getByLabelText('Traffic of Berlin price monitor').textContent).toContain('Requests999');
+    disconnect();
+  });
+
+  it('says where they run when another process owns the background jobs, without start or stop', async () => {
+    fake.current.handle('localProxies:list', () =>
+      ok(
+        view([proxy({ state: 'elsewhere' })], {
+          runsHere: false,
+          message: 'Background jobs run in the desktop app (pid 42).',
+        }),
+      ),
+    );
+    render(<LocalProxiesScreen />);
+    await settle();
+    expect(screen.getByText('Background jobs run in the desktop app (pid 42).')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.getByText('Runs in the other process')).toBeTruthy();
+  });
+
+  it('asks for a local login before letting other computers use one', async () => {
+    fake.current.handle('localProxies:list', () => ok(view([proxy()])));
+    render(<LocalProxiesScreen />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
+    fireEvent.click(screen.getByLabelText(/Let other computers use it/));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await settle();
+    expect(fake.current.callsTo('localProxies:update')).toEqual([]);
+    expect(screen.getByText('Other computers need a user name')).toBeTruthy();
+  });
+});
+
+describe('“Local proxy…” on a port or subscription', () => {
+  const fake = useFakeApi();
+
+  it('shows the local proxy already forwarding there, of the active account only', async () => {
+    useAppStore.setState({ state: appState() });
+    fake.current.handle('localProxies:list', () =>
+      ok(view([proxy(), proxy({ id: 'lp-2', profileId: 'other', url: 'http://127.0.0.1:24009' })])),
+    );
+    render(<LocalProxyAction upstream={{ kind: 'port', portId: 'mp_1' }} name="Berlin" />);
+    await settle();
+    expect(screen.getByText('http://127.0.0.1:24001')).toBeTruthy();
+    expect(screen.queryByText('http://127.0.0.1:24009')).toBeNull();
+  });
+
+  it('makes one for a subscription’s targeting on the next free port, and names a taken port', async () => {
+    useAppStore.setState({ state: appState({ activeProfile: demoProfile() }) });
+    const upstream = {
+      kind: 'subscription' as const,
+      subscriptionId: 'sub_1',
+      targeting: { country: 'US', state: 'california' },
+    };
+    fake.current.handle('localProxies:list', () => ok(view([])));
+    fake.current.handle('localProxies:add', (input) =>
+      input.listenPort === 24005
+        ? fail('port_in_use', '127.0.0.1:24005 is already in use by another program: choose another port.', {
+            fields: [
+              {
+                field: 'listenPort',
+                message: '127.0.0.1:24005 is already in use by another program: choose another port.',
+              },
+            ],
+          })
+        : ok(proxy({ id: 'lp-3', profileId: 'demo', upstream, url: 'http://127.0.0.1:24002' })),
+    );
+    render(<LocalProxyAction upstream={upstream} name="this string" />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Local proxy for this string' }));
+    fireEvent.change(screen.getByLabelText('Local port'), { target: { value: '24005' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await settle();
+    expect(screen.getByText(/24005 is already in use by another program/)).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Local port'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await settle();
+    expect(fake.current.callsTo('localProxies:add')).toEqual([{ upstream, listenPort: 24005 }, { upstream }]);
+    expect(screen.getByText('http://127.0.0.1:24002')).toBeTruthy();
+  });
+});

@@ -1,0 +1,232 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AttentionItem, HealthSnapshot } from '../../../../src-shared/contract';
+import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import {
+  accountSummary,
+  OverviewScreen,
+} from '../../../../src-renderer/src/features/overview/OverviewScreen';
+import { REFRESH_DELAY_MS } from '../../../../src-renderer/src/features/overview/overview-store';
+import { useTopUpWizardStore } from '../../../../src-renderer/src/features/topups/topup-wizard-store';
+import { fail, ok } from '../../support/fake-api';
+import { appState, port } from '../../support/fixtures';
+import { settle, useFakeApi } from '../../support/renderer-test-kit';
+
+const item = (overrides: Partial<AttentionItem> = {}): AttentionItem => ({
+  id: 'port_expiring:port_1',
+  kind: 'port_expiring',
+  level: 'warning',
+  title: 'Port “Social QA” expires within a day',
+  detail: 'Auto-renew is off: it stops working when it expires.',
+  subject: { type: 'port', id: 'port_1', label: 'Social QA' },
+  dueAt: '2026-03-11T08:00:00.000Z',
+  action: { kind: 'enable_auto_renew', label: 'Turn on auto-renew', target: 'port', id: 'port_1' },
+  route: '/ports/port_1',
+  ...overrides,
+});
+
+const snapshot = (overrides: Partial<HealthSnapshot> = {}): HealthSnapshot => {
+  const items = overrides.items ?? [item()];
+  return {
+    profileId: 'prof_work',
+    generatedAt: '2026-03-10T12:00:00.000Z',
+    expiryWarningDays: 3,
+    items,
+    counts: { error: 0, warning: items.length, info: 0 },
+    totals: { ports: 4, subscriptions: 3, pendingTopUps: 0, schedules: 0 },
+    sources: {
+      ports: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+      subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+      topups: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+    },
+    allGood: items.every((entry) => entry.level === 'info'),
+    ...overrides,
+  };
+};
+
+describe('Overview screen', () => {
+  let current: HealthSnapshot = snapshot();
+  const fake = useFakeApi(() => ({
+    'app:getState': () => ok(appState()),
+    'overview:get': () => ok(current),
+    'ports:update': () => ok(port({ autoRenew: true })),
+    'alerts:dismiss': () => ok({ dismissed: true }),
+  }));
+  beforeEach(() => {
+    current = snapshot();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('lists each item with its level in words, its deadline and its one-click action', async () => {
+    current = snapshot({
+      items: [
+        item({
+          id: 'proxy_test_failed:port_2',
+          kind: 'proxy_test_failed',
+          level: 'error',
+          title: 'The last proxy test of “Berlin” failed',
+          detail: 'The proxy refused the credentials.',
+          subject: { type: 'port', id: 'port_2', label: 'Berlin' },
+          dueAt: null,
+          action: { kind: 'test_again', label: 'Test again', portId: 'port_2', protocol: 'http' },
+          route: '/ports/port_2',
+        }),
+        item(),
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Needs attention' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((row) => row.querySelector('h2')?.textContent)).toEqual([
+      'The last proxy test of “Berlin” failed',
+      'Port “Social QA” expires within a day',
+    ]);
+    expect(within(rows[0]!).getByText('Now')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Soon')).toBeTruthy();
+    expect(rows[1]!.textContent).toContain('Expires');
+    expect(within(rows[1]!).getByRole('button', { name: 'Turn on auto-renew: Social QA' })).toBeTruthy();
+    expect(within(rows[1]!).getByRole('link', { name: 'Open: Social QA' }).getAttribute('href')).toBe(
+      '#/ports/port_1',
+    );
+    expect(screen.queryByText('All good')).toBeNull();
+  });
+
+  it('turns auto-renew on in one click and reads the overview again', async () => {
+    render(<OverviewScreen />);
+    await settle();
+    const before = fake.current.callsTo('overview:get').length;
+    current = snapshot({ items: [] });
+    fireEvent.click(screen.getByRole('button', { name: 'Turn on auto-renew: Social QA' }));
+    await settle();
+    await settle();
+    expect(fake.current.callsTo('ports:update')).toEqual([{ portId: 'port_1', autoRenew: true }]);
+    expect(fake.current.callsTo('overview:get').length).toBe(before + 1);
+    expect(screen.getByRole('status').textContent).toContain('All good');
+  });
+
+  it('Refresh asks main to read the lists again', async () => {
+    render(<OverviewScreen />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh overview' }));
+    await settle();
+    expect(fake.current.callsTo('overview:get').at(-1)).toEqual({ refresh: true });
+    // Opening the screen does not: main answers from what it holds.
+    expect(fake.current.callsTo('overview:get')[0]).toBeUndefined();
+  });
+
+  it('says why an action failed beside its item', async () => {
+    fake.current.handle('ports:update', () => fail('network', 'The service did not answer.'));
+    render(<OverviewScreen />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Turn on auto-renew: Social QA' }));
+    await settle();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Could not turn on auto-renew: The service did not answer.',
+    );
+  });
+
+  it('continues a top-up in the wizard from its item', async () => {
+    const openTopUpById = vi.fn(() => Promise.resolve(fail('x', 'y')));
+    useTopUpWizardStore.setState({ openTopUpById });
+    current = snapshot({
+      items: [
+        item({
+          id: 'topup_awaiting_payment:tu_1',
+          kind: 'topup_awaiting_payment',
+          title: 'Top-up of 50.00 USD is waiting for your payment',
+          subject: { type: 'topup', id: 'tu_1', label: 'Top-up of 50.00 USD' },
+          dueAt: new Date(Date.now() + 600_000).toISOString(),
+          action: { kind: 'continue_top_up', label: 'Continue', topUpId: 'tu_1' },
+          route: '/topups/tu_1',
+        }),
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    expect(screen.getByRole('timer').textContent).toMatch(/^Rate lock ends in (10:00|9:59)$/);
+    fireEvent.click(screen.getByRole('button', { name: 'Continue: Top-up of 50.00 USD' }));
+    expect(window.location.hash).toBe('#/topups');
+    expect(openTopUpById).toHaveBeenCalledWith('tu_1');
+  });
+
+  it('is short and friendly when nothing needs attention', async () => {
+    current = snapshot({ items: [] });
+    render(<OverviewScreen />);
+    await settle();
+    const good = screen.getByRole('status');
+    expect(good.textContent).toContain('All good');
+    expect(good.textContent).toContain(
+      'Nothing needs your attention right now: 4 ports, 3 subscriptions and no payment in progress.',
+    );
+    expect(screen.queryByRole('list', { name: 'Needs attention' })).toBeNull();
+  });
+
+  it('is still all good with what is only worth knowing, listed under “Coming up”', async () => {
+    current = snapshot({
+      items: [
+        item({
+          level: 'info',
+          title: 'Port “Berlin” renews in 2 days',
+          action: { kind: 'open', label: 'Open port' },
+          subject: { type: 'port', id: 'port_2', label: 'Berlin' },
+          route: '/ports/port_2',
+        }),
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    expect(screen.getByRole('heading', { level: 2, name: 'All good' })).toBeTruthy();
+    const comingUp = screen.getByRole('list', { name: 'Coming up' });
+    expect(within(comingUp).getByText('FYI')).toBeTruthy();
+    expect(within(comingUp).getByRole('link', { name: 'Open port: Berlin' }).getAttribute('href')).toBe(
+      '#/ports/port_2',
+    );
+    expect(screen.queryByRole('list', { name: 'Needs attention' })).toBeNull();
+  });
+
+  it('never says all good when a list could not be read', async () => {
+    current = snapshot({
+      items: [],
+      allGood: false,
+      sources: {
+        ports: { state: 'failed', message: 'The service did not answer.' },
+        subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+        topups: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+      },
+    });
+    render(<OverviewScreen />);
+    await settle();
+    expect(screen.queryByText('All good')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain(
+      'Could not read the ports: The service did not answer.',
+    );
+  });
+
+  it('reads itself again once per burst of changes main announces, and only for the active profile', async () => {
+    useAppStore.setState({ state: appState() });
+    const disconnect = connectEventBridge({ onConnected: null });
+    render(<OverviewScreen />);
+    await settle();
+    vi.useFakeTimers();
+    const before = fake.current.callsTo('overview:get').length;
+    act(() => {
+      fake.current.emit('ports:changed', { profileId: 'prof_work', changed: [port()] });
+      fake.current.emit('subscriptions:changed', { profileId: 'prof_work', changed: [] });
+      fake.current.emit('ports:changed', { profileId: 'prof_other', changed: [port()] });
+    });
+    await act(() => vi.advanceTimersByTimeAsync(REFRESH_DELAY_MS + 10));
+    expect(fake.current.callsTo('overview:get').length).toBe(before + 1);
+    act(() => fake.current.emit('ports:changed', { profileId: 'prof_other', changed: [port()] }));
+    await act(() => vi.advanceTimersByTimeAsync(REFRESH_DELAY_MS + 10));
+    expect(fake.current.callsTo('overview:get').length).toBe(before + 1);
+    disconnect();
+  });
+
+  it('sums up the account in words', () => {
+    expect(accountSummary({ ports: 1, subscriptions: 0, pendingTopUps: 2, schedules: 0 })).toBe(
+      '1 port, 0 subscriptions and 2 payments in progress',
+    );
+  });
+});
