@@ -70,6 +70,10 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     settings,
     ...(deps.notifications ? { desktop: deps.notifications } : {}),
     listeners: { alert: deps.notifyAlert, relocation: deps.notifyRelocation, topUp: deps.notifyTopUp },
+    // `held` is built below; labels are asked for only once the core runs.
+    knownLabel: (profileId, portId) =>
+      held.ports.get(profileId, Number.NEGATIVE_INFINITY)?.items.find((port) => port.id === portId)?.label ??
+      null,
   });
 
   // Session: profiles, their clients, the connection the status bar shows, the app state.
@@ -110,8 +114,13 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
 
   // What the overview reads instead of asking the service item by item.
+  // Main's snapshots per profile (ports, subscriptions, top-ups seen): the list screens, the overview
+  // and the background jobs read and keep the same ones.
   const held = new HeldAccountData();
   held.listen(events);
+  profiles.onChange(({ profileId, kind }) => {
+    if (kind === 'key' || kind === 'connection' || kind === 'deleted') held.forget(profileId);
+  });
 
   // Ports: rotations, relocations, the proxy test that verifies a rotation's exit IP.
   const proxyTests = new ProxyTestService({
@@ -138,7 +147,16 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     notify: notifications.relocation,
     log,
   });
-  const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs, rotation, relocations });
+  const ports = new PortsService({
+    api,
+    events,
+    now: () => clock.now(),
+    ownsJobs,
+    rotation,
+    relocations,
+    held: held.ports,
+    log,
+  });
 
   // Schedules: in every process's view; run (and changed) only by the owner of background jobs.
   const scheduleState = new CachedStateSection(jobSection<unknown>(ROTATION_SCHEDULES_SECTION), log);

@@ -36,7 +36,10 @@ export type {
   IpHistoryRow,
   IpHistoryView,
   MobilePortView,
+  PortRow,
+  PortRowValues,
   PortsChanged,
+  PortsListView,
   PortsRotation,
   RelocationProgress,
   RotateManyOutcome,
@@ -103,6 +106,9 @@ export type {
   TopUpsChanged,
   TopUpsCsvExport,
 } from './topups';
+export { PORT_ROW_COLUMNS } from './ports';
+export type { ListFreshness, SnapshotScreen, WireTable } from './list-views';
+export { SNAPSHOT_SCREENS } from './list-views';
 export { FULL_GRANT, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
 
 export const ipcCalls = {

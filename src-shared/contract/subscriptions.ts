@@ -10,6 +10,10 @@ export interface SubscriptionsChanged {
   profileId: string;
   /** The subscriptions whose state main learned of; others are unchanged. */
   changed: Subscription[];
+  /** Subscriptions gone from the account (a read of the whole list no longer has them). */
+  removed?: string[];
+  /** After a read of the whole list: when main read it (ISO 8601), the age the list screen shows. */
+  asOf?: string;
   /** Sub-users main read or wrote, per subscription id (the whole list of that subscription). */
   subUsers?: Record<string, SubUser[]>;
 }

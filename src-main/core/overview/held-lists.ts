@@ -9,22 +9,35 @@ export interface HeldList<T> {
   readAt: number;
 }
 
+interface ProfileList<T> {
+  items: Map<string, T>;
+  readAt: number;
+}
+
 /**
- * One kind of list per profile. Only a whole read (`record`) makes a list held; a change event
- * (`merge`) updates a held list in place and is ignored otherwise, since a few changed items say
- * nothing about the rest of the account.
+ * One kind of list per profile: main's snapshot of it, which the overview and the list channels
+ * (`ports:list`, `subscriptions:list`) both read. Only a whole read (`record`, `read`) makes a list
+ * held; a change event (`merge`) updates a held list in place and is ignored otherwise, since a few
+ * changed items say nothing about the rest of the account.
+ *
+ * Account guard: a profile whose key or base URL changed, or that was deleted, is `forget`-ten: its
+ * list goes and a read started before that is not recorded when it lands (it is another account's).
  */
 export class HeldListStore<T extends { id: string }> {
-  private readonly lists = new Map<string, { items: Map<string, T>; readAt: number }>();
+  private readonly lists = new Map<string, ProfileList<T>>();
+  private readonly reads = new Map<string, Promise<T[]>>();
+  private readonly generations = new Map<string, number>();
 
   record(profileId: string, items: readonly T[], readAt: number): void {
     this.lists.set(profileId, { items: new Map(items.map((item) => [item.id, item])), readAt });
   }
 
-  merge(profileId: string, changed: readonly T[]): void {
+  /** Items changed (replaced or added) and ids gone, in a held list; nothing when none is held. */
+  merge(profileId: string, changed: readonly T[], removed: readonly string[] = []): void {
     const list = this.lists.get(profileId);
     if (!list) return;
     for (const item of changed) list.items.set(item.id, item);
+    for (const id of removed) list.items.delete(id);
   }
 
   /** The held list when it was read at or after `notBefore` (epoch ms); null otherwise. */
@@ -34,8 +47,35 @@ export class HeldListStore<T extends { id: string }> {
     return { items: [...list.items.values()], readAt: list.readAt };
   }
 
+  /** Whether a whole read of the profile's list is under way (`read`). */
+  reading(profileId: string): boolean {
+    return this.reads.has(profileId);
+  }
+
+  /**
+   * One whole read of the profile's list, recorded when it lands (at `now()`), unless the profile
+   * was forgotten meanwhile. A read asked for while one is under way joins it.
+   */
+  read(profileId: string, run: () => Promise<readonly T[]>, now: () => number): Promise<T[]> {
+    const running = this.reads.get(profileId);
+    if (running) return running;
+    const generation = this.generations.get(profileId) ?? 0;
+    const promise = run()
+      .then((items) => {
+        if ((this.generations.get(profileId) ?? 0) === generation) this.record(profileId, items, now());
+        return [...items];
+      })
+      .finally(() => {
+        if (this.reads.get(profileId) === promise) this.reads.delete(profileId);
+      });
+    this.reads.set(profileId, promise);
+    return promise;
+  }
+
   forget(profileId: string): void {
     this.lists.delete(profileId);
+    this.reads.delete(profileId);
+    this.generations.set(profileId, (this.generations.get(profileId) ?? 0) + 1);
   }
 }
 
@@ -93,7 +133,13 @@ class LastProxyTests {
   }
 }
 
-/** What main holds for the overview, kept current by the events every change already sends. */
+/**
+ * Main's snapshots per profile: the last known ports and subscriptions (whole lists, as the list
+ * screens, the background jobs and the overview read them), the top-ups main has seen, and the last
+ * proxy tests; kept current by the events every change already sends. The one store both the
+ * overview and the list channels read (`ports:list` and `subscriptions:list` answer from it at once
+ * and read again behind it).
+ */
 export class HeldAccountData {
   readonly ports = new HeldListStore<MobilePortView>();
   readonly subscriptions = new HeldListStore<Subscription>();
@@ -103,14 +149,22 @@ export class HeldAccountData {
   /** Listens to the change events; answers the function that stops listening. */
   listen(events: Pick<EventBus, 'on'>): () => void {
     const stops = [
-      events.on('ports:changed', ({ profileId, changed }) => this.ports.merge(profileId, changed)),
-      events.on('subscriptions:changed', ({ profileId, changed }) =>
-        this.subscriptions.merge(profileId, changed),
+      events.on('ports:changed', ({ profileId, changed, removed }) =>
+        this.ports.merge(profileId, changed, removed),
+      ),
+      events.on('subscriptions:changed', ({ profileId, changed, removed }) =>
+        this.subscriptions.merge(profileId, changed, removed),
       ),
       events.on('topups:changed', ({ profileId, changed }) => this.topUps.note(profileId, changed)),
     ];
     return () => {
       for (const stop of stops) stop();
     };
+  }
+
+  /** The profile's account may have changed (key, base URL) or it is gone: its lists go. */
+  forget(profileId: string): void {
+    this.ports.forget(profileId);
+    this.subscriptions.forget(profileId);
   }
 }

@@ -15,7 +15,11 @@ import type {
   RotateManyOutcome,
   RotationReceipt,
 } from '../../../src-shared/contract';
+import type { PortsListView } from '../../../src-shared/contract';
 import { USAGE_RANGE_MAX_DAYS } from '../../../src-shared/contract/ports';
+import { runWithCallOptions } from '../../api/call-context';
+import { HeldListStore } from '../overview/held-lists';
+import { diffById } from '../snapshots/diff-by-id';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
@@ -23,6 +27,7 @@ import type { ApiCaller } from '../session/api-caller';
 import { checkUsageStart } from '../usage-range';
 import { ipHistoryCsv, mergeReceipts } from './ip-history';
 import { publishPortChanges } from './port-changes';
+import { portsListView } from './port-rows';
 import type { RelocationTracker } from './relocation-tracker';
 import type { RotateOptions, RotationService } from './rotation-service';
 
@@ -46,7 +51,14 @@ export interface PortsServiceOptions {
   relocations?: Pick<RelocationTracker, 'track' | 'list'>;
   /** Whether this process runs background jobs: only then are relocations tracked. */
   ownsJobs?: () => boolean;
+  /** Main's snapshot of each profile's ports (`HeldAccountData.ports`, shared with the overview). */
+  held?: HeldListStore<MobilePortView>;
+  /** A snapshot younger than this is served without reading the service again. Default 5 s. */
+  freshForMs?: number;
+  log?: (line: string) => void;
 }
+
+const FRESH_FOR_MS = 5_000;
 
 /** Mobile ports. UI calls go to the active profile; `refresh` serves background jobs. */
 export class PortsService implements DomainService<'ports'> {
@@ -56,6 +68,9 @@ export class PortsService implements DomainService<'ports'> {
   private readonly rotation: RotationService | null;
   private readonly relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
   private readonly ownsJobs: () => boolean;
+  private readonly held: HeldListStore<MobilePortView>;
+  private readonly freshForMs: number;
+  private readonly log: (line: string) => void;
 
   constructor(options: PortsServiceOptions) {
     this.api = options.api;
@@ -64,11 +79,14 @@ export class PortsService implements DomainService<'ports'> {
     this.rotation = options.rotation ?? null;
     this.relocations = options.relocations ?? null;
     this.ownsJobs = options.ownsJobs ?? (() => true);
+    this.held = options.held ?? new HeldListStore<MobilePortView>();
+    this.freshForMs = options.freshForMs ?? FRESH_FOR_MS;
+    this.log = options.log ?? (() => undefined);
   }
 
   handlers(): DomainHandlers<'ports'> {
     return {
-      'ports:list': () => this.list(),
+      'ports:list': (input) => this.list(input?.fresh ?? false),
       'ports:get': ({ portId }) => this.get(portId),
       'ports:update': (input) => this.update(input),
       'ports:rotate': ({ portId, untilNew }) => this.rotate(portId, untilNew),
@@ -85,10 +103,28 @@ export class PortsService implements DomainService<'ports'> {
     };
   }
 
-  /** The active profile's ports. The caller gets the list as its answer; nothing else needs telling. */
-  async list(): Promise<MobilePortView[]> {
-    const { value } = await this.api.active('authenticated', (client) => client.listMobilePorts());
-    return value.map(toPortView);
+  /**
+   * The active profile's ports as the list shows them (`PortsListView`, lean). Stale-while-revalidate:
+   * from main's snapshot at once when there is one, read again behind it when it is older than
+   * `freshForMs` (what changed reaches every window as `ports:changed`); from the service when there
+   * is none yet, or with `fresh`.
+   */
+  async list(fresh = false): Promise<PortsListView> {
+    const { profileId } = await this.activeProfile();
+    const held = fresh ? null : this.held.get(profileId, Number.NEGATIVE_INFINITY);
+    if (held) {
+      if (this.now() - held.readAt >= this.freshForMs) this.revalidate(profileId);
+      return portsListView(profileId, { ...held, revalidating: this.held.reading(profileId) });
+    }
+    const items = await this.readWhole(profileId, 'interactive');
+    const read = this.held.get(profileId, Number.NEGATIVE_INFINITY);
+    return portsListView(profileId, { items, readAt: read?.readAt ?? this.now(), revalidating: false });
+  }
+
+  /** The ports list of a profile as main holds it, for the first state of a window; null when none. */
+  snapshot(profileId: string): PortsListView | null {
+    const held = this.held.get(profileId, Number.NEGATIVE_INFINITY);
+    return held ? portsListView(profileId, { ...held, revalidating: this.held.reading(profileId) }) : null;
   }
 
   async get(portId: string): Promise<MobilePortView> {
@@ -130,14 +166,62 @@ export class PortsService implements DomainService<'ports'> {
   }
 
   /**
-   * Reads one profile's ports for a background job and tells the UI (`ports:changed`): nobody asked,
-   * so the event is how the answer reaches the screen.
+   * Reads one profile's ports for a background job (or the overview) and tells the UI what differs
+   * from main's snapshot (`ports:changed`, with `asOf`): nobody asked, so the event is how the answer
+   * reaches the screen, and a read where nothing moved sends no ports.
    */
-  async refresh(profileId: string): Promise<MobilePortView[]> {
-    const ports = (
-      await this.api.forProfile(profileId, 'authenticated', (client) => client.listMobilePorts())
-    ).map(toPortView);
-    this.publish(profileId, ports);
+  refresh(profileId: string): Promise<MobilePortView[]> {
+    return this.readWhole(profileId, 'background');
+  }
+
+  /** A background read of the list behind an answer from the snapshot: outside the caller's Cancel. */
+  private revalidate(profileId: string): void {
+    if (this.held.reading(profileId)) return;
+    void runWithCallOptions({}, () => this.readWhole(profileId, 'background')).catch((error: unknown) => {
+      this.log(`[ports] reading the list again behind the snapshot failed: ${String(error)}`);
+      // The windows were told it is being read: now they hear it stays as old as it was.
+      const kept = this.held.get(profileId, Number.NEGATIVE_INFINITY);
+      if (kept)
+        this.events.emit('ports:changed', {
+          profileId,
+          changed: [],
+          asOf: new Date(kept.readAt).toISOString(),
+        });
+    });
+  }
+
+  /**
+   * One read of the whole list (joined with one under way), recorded in the snapshot; the windows hear
+   * what it changed. With no snapshot before, a background read announces every port (nothing on any
+   * screen came from main yet) and an interactive one none (its caller gets them as the answer).
+   */
+  private async readWhole(
+    profileId: string,
+    priority: 'interactive' | 'background',
+  ): Promise<MobilePortView[]> {
+    // A read already under way is joined: it announces what it changed itself.
+    const joining = this.held.reading(profileId);
+    const before = this.held.get(profileId, Number.NEGATIVE_INFINITY);
+    const ports = await this.held.read(
+      profileId,
+      async () =>
+        (
+          await this.api.forProfile(profileId, 'authenticated', (client) =>
+            client.listMobilePorts({ priority }),
+          )
+        ).map(toPortView),
+      this.now,
+    );
+    if (joining) return ports;
+    const asOf = new Date(
+      this.held.get(profileId, Number.NEGATIVE_INFINITY)?.readAt ?? this.now(),
+    ).toISOString();
+    if (before) {
+      const { changed, removed } = diffById(before.items, ports);
+      this.events.emit('ports:changed', { profileId, changed, ...(removed.length ? { removed } : {}), asOf });
+    } else if (priority === 'background') {
+      this.events.emit('ports:changed', { profileId, changed: ports, asOf });
+    }
     return ports;
   }
 

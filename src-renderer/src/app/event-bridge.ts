@@ -167,8 +167,14 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       api.ports.onChanged((payload: PortsChanged) => {
         if (!isListChanged(payload) || !isActiveProfile(payload.profileId)) return;
         const relocations = Array.isArray(payload.relocations) ? payload.relocations : undefined;
-        usePortsStore.getState().applyChanges(payload.changed, relocations);
-        refreshOverview();
+        const removed =
+          Array.isArray(payload.removed) && payload.removed.every((id) => typeof id === 'string')
+            ? payload.removed
+            : undefined;
+        const asOf = typeof payload.asOf === 'string' ? payload.asOf : undefined;
+        usePortsStore.getState().applyChanges(payload.changed, relocations, removed, asOf);
+        // A read of the whole list where nothing moved only says how old the list is now.
+        if (payload.changed.length || removed?.length || relocations?.length) refreshOverview();
       }),
       api.ports.onRotation((payload) => {
         if (!isRotationEvent(payload) || !isActiveProfile(payload.profileId)) return;
