@@ -4,6 +4,7 @@ import type { AppCoreDependencies } from './app-core-dependencies';
 import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
 import type { CoreServices } from './app-services';
+import { CatalogCache } from './catalog/catalog-cache';
 import { CatalogService } from './catalog/catalog-service';
 import { ConnectionService } from './connection/connection-service';
 import { DemoService, DemoSession } from './demo/demo-service';
@@ -179,7 +180,18 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
 
   // The catalog, subscriptions, and top-ups with the watcher that follows the open ones.
-  const catalog = new CatalogService(api);
+  const catalogCache = new CatalogCache({
+    ...(deps.catalogCacheFile ? { file: deps.catalogCacheFile } : {}),
+    now: () => clock.now(),
+    log,
+  });
+  const catalog = new CatalogService(api, {
+    cache: catalogCache,
+    catalogOf: () => {
+      const profile = profiles.active();
+      return profile ? `${profile.baseUrl}|${profile.pathStyle}` : null;
+    },
+  });
   const subscriptions = new SubscriptionsService({
     api,
     events,
@@ -333,6 +345,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       stop: () => deps.releaseResources?.(),
     },
     { name: 'client pool', stop: () => pool.close() },
+    { name: 'catalog cache', start: () => catalogCache.load(), stop: () => catalogCache.flush() },
     localProxies,
     { name: 'connection monitor', stop: () => monitor.stop() },
     { name: 'app state', stop: () => state.stop() },

@@ -89,6 +89,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     startDemoSandbox,
     jobsOwnership: lock ? lockOwnership(lock) : ONE_SHOT_OWNERSHIP,
     jobState,
+    catalogCacheFile: join(options.dataDir, 'catalog-cache.json'),
     releaseResources: async () => {
       await jobState.flush();
       await lock?.release();
