@@ -198,6 +198,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     now: () => clock.now(),
     catalog: catalogTargeting(catalog),
     log,
+    held: held.subscriptions,
   });
   const topUpWatcher = new TopUpWatcher({
     api,

@@ -6,6 +6,7 @@ import {
   type PortRowValues,
   type PortsListView,
 } from '../../../src-shared/contract';
+import type { ServedList } from '../snapshots/snapshot-list';
 
 /** What the Ports list shows of a port: no password, no credentials, nothing only the detail reads. */
 export function toPortRow(port: MobilePort | MobilePortView | PortRow): PortRow {
@@ -39,13 +40,6 @@ function rowValues(row: PortRow): PortRowValues {
     row.rotation.mode,
     row.rotation.intervalMinutes,
   ];
-}
-
-/** A list as main serves it: the items, when they were read (epoch ms), whether they are read again now. */
-export interface ServedList<T> {
-  items: readonly T[];
-  readAt: number;
-  revalidating: boolean;
 }
 
 /** `ports:list`'s answer: the rows as a table (`PORT_ROW_COLUMNS`), with whose and how fresh. */

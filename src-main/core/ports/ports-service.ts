@@ -17,9 +17,8 @@ import type {
 } from '../../../src-shared/contract';
 import type { PortsListView } from '../../../src-shared/contract';
 import { USAGE_RANGE_MAX_DAYS } from '../../../src-shared/contract/ports';
-import { runWithCallOptions } from '../../api/call-context';
 import { HeldListStore } from '../overview/held-lists';
-import { diffById } from '../snapshots/diff-by-id';
+import { SnapshotList } from '../snapshots/snapshot-list';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
@@ -58,8 +57,6 @@ export interface PortsServiceOptions {
   log?: (line: string) => void;
 }
 
-const FRESH_FOR_MS = 5_000;
-
 /** Mobile ports. UI calls go to the active profile; `refresh` serves background jobs. */
 export class PortsService implements DomainService<'ports'> {
   private readonly api: Pick<ApiCaller, 'active' | 'forProfile'>;
@@ -68,9 +65,7 @@ export class PortsService implements DomainService<'ports'> {
   private readonly rotation: RotationService | null;
   private readonly relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
   private readonly ownsJobs: () => boolean;
-  private readonly held: HeldListStore<MobilePortView>;
-  private readonly freshForMs: number;
-  private readonly log: (line: string) => void;
+  private readonly snapshots: SnapshotList<MobilePortView>;
 
   constructor(options: PortsServiceOptions) {
     this.api = options.api;
@@ -79,9 +74,26 @@ export class PortsService implements DomainService<'ports'> {
     this.rotation = options.rotation ?? null;
     this.relocations = options.relocations ?? null;
     this.ownsJobs = options.ownsJobs ?? (() => true);
-    this.held = options.held ?? new HeldListStore<MobilePortView>();
-    this.freshForMs = options.freshForMs ?? FRESH_FOR_MS;
-    this.log = options.log ?? (() => undefined);
+    this.snapshots = new SnapshotList<MobilePortView>({
+      name: 'ports',
+      held: options.held ?? new HeldListStore<MobilePortView>(),
+      now: options.now,
+      read: async (profileId, priority) =>
+        (
+          await this.api.forProfile(profileId, 'authenticated', (client) =>
+            client.listMobilePorts({ priority }),
+          )
+        ).map(toPortView),
+      announce: (profileId, { changed, removed, asOf }) =>
+        this.events.emit('ports:changed', {
+          profileId,
+          changed,
+          ...(removed.length ? { removed } : {}),
+          asOf,
+        }),
+      ...(options.freshForMs !== undefined ? { freshForMs: options.freshForMs } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
   }
 
   handlers(): DomainHandlers<'ports'> {
@@ -104,27 +116,18 @@ export class PortsService implements DomainService<'ports'> {
   }
 
   /**
-   * The active profile's ports as the list shows them (`PortsListView`, lean). Stale-while-revalidate:
-   * from main's snapshot at once when there is one, read again behind it when it is older than
-   * `freshForMs` (what changed reaches every window as `ports:changed`); from the service when there
-   * is none yet, or with `fresh`.
+   * The active profile's ports as the list shows them (`PortsListView`, lean), stale-while-revalidate
+   * from main's snapshot (`SnapshotList`); `fresh` (Refresh) waits for the service.
    */
   async list(fresh = false): Promise<PortsListView> {
     const { profileId } = await this.activeProfile();
-    const held = fresh ? null : this.held.get(profileId, Number.NEGATIVE_INFINITY);
-    if (held) {
-      if (this.now() - held.readAt >= this.freshForMs) this.revalidate(profileId);
-      return portsListView(profileId, { ...held, revalidating: this.held.reading(profileId) });
-    }
-    const items = await this.readWhole(profileId, 'interactive');
-    const read = this.held.get(profileId, Number.NEGATIVE_INFINITY);
-    return portsListView(profileId, { items, readAt: read?.readAt ?? this.now(), revalidating: false });
+    return portsListView(profileId, await this.snapshots.serve(profileId, fresh));
   }
 
   /** The ports list of a profile as main holds it, for the first state of a window; null when none. */
   snapshot(profileId: string): PortsListView | null {
-    const held = this.held.get(profileId, Number.NEGATIVE_INFINITY);
-    return held ? portsListView(profileId, { ...held, revalidating: this.held.reading(profileId) }) : null;
+    const held = this.snapshots.peek(profileId);
+    return held ? portsListView(profileId, held) : null;
   }
 
   async get(portId: string): Promise<MobilePortView> {
@@ -171,58 +174,7 @@ export class PortsService implements DomainService<'ports'> {
    * reaches the screen, and a read where nothing moved sends no ports.
    */
   refresh(profileId: string): Promise<MobilePortView[]> {
-    return this.readWhole(profileId, 'background');
-  }
-
-  /** A background read of the list behind an answer from the snapshot: outside the caller's Cancel. */
-  private revalidate(profileId: string): void {
-    if (this.held.reading(profileId)) return;
-    void runWithCallOptions({}, () => this.readWhole(profileId, 'background')).catch((error: unknown) => {
-      this.log(`[ports] reading the list again behind the snapshot failed: ${String(error)}`);
-      // The windows were told it is being read: now they hear it stays as old as it was.
-      const kept = this.held.get(profileId, Number.NEGATIVE_INFINITY);
-      if (kept)
-        this.events.emit('ports:changed', {
-          profileId,
-          changed: [],
-          asOf: new Date(kept.readAt).toISOString(),
-        });
-    });
-  }
-
-  /**
-   * One read of the whole list (joined with one under way), recorded in the snapshot; the windows hear
-   * what it changed. With no snapshot before, a background read announces every port (nothing on any
-   * screen came from main yet) and an interactive one none (its caller gets them as the answer).
-   */
-  private async readWhole(
-    profileId: string,
-    priority: 'interactive' | 'background',
-  ): Promise<MobilePortView[]> {
-    // A read already under way is joined: it announces what it changed itself.
-    const joining = this.held.reading(profileId);
-    const before = this.held.get(profileId, Number.NEGATIVE_INFINITY);
-    const ports = await this.held.read(
-      profileId,
-      async () =>
-        (
-          await this.api.forProfile(profileId, 'authenticated', (client) =>
-            client.listMobilePorts({ priority }),
-          )
-        ).map(toPortView),
-      this.now,
-    );
-    if (joining) return ports;
-    const asOf = new Date(
-      this.held.get(profileId, Number.NEGATIVE_INFINITY)?.readAt ?? this.now(),
-    ).toISOString();
-    if (before) {
-      const { changed, removed } = diffById(before.items, ports);
-      this.events.emit('ports:changed', { profileId, changed, ...(removed.length ? { removed } : {}), asOf });
-    } else if (priority === 'background') {
-      this.events.emit('ports:changed', { profileId, changed: ports, asOf });
-    }
-    return ports;
+    return this.snapshots.readWhole(profileId, 'background');
   }
 
   /** Announces ports whose state main learned of (after a write, or a background read). */

@@ -14,6 +14,8 @@ import {
   type TextExport,
 } from '../../../src-shared/contract/subscriptions';
 import { toIpcError } from '../wire-error';
+import { HeldListStore } from '../overview/held-lists';
+import { SnapshotList } from '../snapshots/snapshot-list';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
@@ -43,6 +45,10 @@ export interface SubscriptionsServiceOptions {
   now: () => number;
   catalog: TargetingCatalogReader;
   log?: (line: string) => void;
+  /** Main's snapshot of each profile's subscriptions (`HeldAccountData.subscriptions`, shared with the overview). */
+  held?: HeldListStore<Subscription>;
+  /** A snapshot younger than this is served without reading the service again. Default 5 s. */
+  freshForMs?: number;
 }
 
 /** Reads the catalog's states and cities of a country through the catalog service. */
@@ -72,6 +78,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
   private readonly now: () => number;
   private readonly catalog: TargetingCatalogReader;
   private readonly log: (line: string) => void;
+  private readonly snapshots: SnapshotList<Subscription>;
 
   constructor(options: SubscriptionsServiceOptions) {
     this.api = options.api;
@@ -79,6 +86,24 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     this.now = options.now;
     this.catalog = options.catalog;
     this.log = options.log ?? (() => undefined);
+    this.snapshots = new SnapshotList<Subscription>({
+      name: 'subscriptions',
+      held: options.held ?? new HeldListStore<Subscription>(),
+      now: options.now,
+      read: (profileId, priority) =>
+        this.api.forProfile(profileId, 'authenticated', (client) =>
+          client.listSubscriptions({}, { priority }),
+        ),
+      announce: (profileId, { changed, removed, asOf }) =>
+        this.events.emit('subscriptions:changed', {
+          profileId,
+          changed,
+          ...(removed.length ? { removed } : {}),
+          asOf,
+        }),
+      ...(options.freshForMs !== undefined ? { freshForMs: options.freshForMs } : {}),
+      log: this.log,
+    });
   }
 
   handlers(): DomainHandlers<'subscriptions'> {
@@ -100,14 +125,17 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     };
   }
 
+  /**
+   * The active profile's subscriptions (of one product, or all), stale-while-revalidate from main's
+   * snapshot of the whole list (`SnapshotList`): at once when main holds it, read again behind the
+   * answer when it is older than a few seconds (what changed comes as `subscriptions:changed`).
+   */
   async list(
     productId?: NonNullable<ParsedCallInput<'subscriptions:list'>>['productId'],
   ): Promise<Subscription[]> {
-    return (
-      await this.api.active('authenticated', (client) =>
-        client.listSubscriptions(productId ? { productId } : {}),
-      )
-    ).value;
+    const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
+    const { items } = await this.snapshots.serve(profileId, false);
+    return productId ? items.filter((subscription) => subscription.productId === productId) : [...items];
   }
 
   async get(subscriptionId: string): Promise<Subscription> {
@@ -150,13 +178,12 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return { deleted: true };
   }
 
-  /** Reads one profile's subscriptions for a background job and tells the UI (`subscriptions:changed`). */
-  async refresh(profileId: string): Promise<Subscription[]> {
-    const subscriptions = await this.api.forProfile(profileId, 'authenticated', (client) =>
-      client.listSubscriptions(),
-    );
-    this.publish(profileId, subscriptions);
-    return subscriptions;
+  /**
+   * Reads one profile's subscriptions for a background job (or the overview); the UI hears what
+   * differs from main's snapshot (`subscriptions:changed` with `asOf`), no subscriptions when nothing moved.
+   */
+  refresh(profileId: string): Promise<Subscription[]> {
+    return this.snapshots.readWhole(profileId, 'background');
   }
 
   /** Reads one subscription's sub-users for a background job and tells the UI. */

@@ -40,7 +40,7 @@ interface SubscriptionsStore {
    * and detail; a new one is added to the lists whose filter it matches. `subUsers` replaces the
    * sub-user lists it names.
    */
-  applyChanges: (changed: Subscription[], subUsers?: Record<string, SubUser[]>) => void;
+  applyChanges: (changed: Subscription[], subUsers?: Record<string, SubUser[]>, removed?: string[]) => void;
   update: (input: CallInput<'subscriptions:update'>) => Promise<IpcResult<Subscription>>;
   resetPassword: (subscriptionId: string) => Promise<IpcResult<Subscription>>;
   createSubUser: (input: CallInput<'subscriptions:createSubUser'>) => Promise<IpcResult<SubUser>>;
@@ -93,13 +93,15 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
         subUserLists.reloadLoaded(),
       ]);
     },
-    applyChanges: (changed, subUsers) => {
-      subscriptionLists.updateLoaded((list, [filter]) =>
-        mergeById(list, changed, (current, added) => {
+    applyChanges: (changed, subUsers, removed) => {
+      const gone = new Set(removed ?? []);
+      subscriptionLists.updateLoaded((list, [filter]) => {
+        const merged = mergeById(list, changed, (current, added) => {
           const fitting = added.filter((subscription) => matches(filter, subscription));
           return fitting.length === 0 ? current : [...current, ...fitting];
-        }),
-      );
+        });
+        return gone.size ? merged.filter((subscription) => !gone.has(subscription.id)) : merged;
+      });
       subscriptionDetails.updateLoaded(
         (current, [id]) => changed.find((subscription) => subscription.id === id) ?? current,
       );

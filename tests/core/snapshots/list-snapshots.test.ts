@@ -5,6 +5,7 @@ import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { PORT_ROW_COLUMNS, portRowsOf } from '../../../src-shared/contract/ports';
 import { TEST_START_TIME, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PROFILE, RecordingEvents, sandboxApi } from '../ports/ports-test-kit';
+import { SubscriptionsService } from '../../../src-main/core/subscriptions/subscriptions-service';
 
 /** The size of `ports:list` for 1,000 ports before the lean answer (objects with every field). */
 const BEFORE_BYTES_PER_1000 = 568_000;
@@ -93,5 +94,54 @@ describe('ports:list: lean, from main’s snapshot, read again behind it', () =>
     expect(json).not.toMatch(/password|rotationLink|username|endpoint/);
     const perThousand = (Buffer.byteLength(json) / answer.rows.length) * 1000;
     expect(perThousand).toBeLessThan(BEFORE_BYTES_PER_1000 / 3);
+  });
+});
+
+describe('subscriptions:list from main’s snapshot', () => {
+  let sandbox: TestSandbox;
+
+  afterEach(async () => {
+    await sandbox.close();
+  });
+
+  it('serves the held list (filtered by product) at once, reads again behind it, and the overview reads the same store', async () => {
+    sandbox = await TestSandbox.start();
+    const clock = new FakeClock(Date.parse(TEST_START_TIME));
+    const events = new RecordingEvents();
+    const held = new HeldAccountData();
+    const service = new SubscriptionsService({
+      api: sandboxApi(sandbox, clock),
+      events,
+      now: () => clock.now(),
+      catalog: () => Promise.resolve({ stateIds: [], cityIds: [] }),
+      held: held.subscriptions,
+    });
+    const list = service.handlers()['subscriptions:list'];
+    const reads = async () =>
+      (await sandbox.requests()).filter((r) => r.method === 'GET' && /\/subscriptions(\?|$)/.test(r.path))
+        .length;
+    await sandbox.control('DELETE', '/requests');
+    const all = await list(undefined);
+    expect(all.length).toBeGreaterThan(1);
+    expect(held.subscriptions.get(PROFILE, 0)?.items).toHaveLength(all.length);
+    const residential = await list({ productId: 'residential' });
+    expect(residential.every((subscription) => subscription.productId === 'residential')).toBe(true);
+    expect(await reads()).toBe(1);
+
+    const target = residential[0]!;
+    const patched = await sandbox.request('PATCH', `/v1/residential/subscriptions/${target.id}`, {
+      body: { label: 'Renamed elsewhere' },
+    });
+    expect(patched.status).toBe(200);
+    await clock.advance(10_000);
+    expect((await list(undefined)).find((s) => s.id === target.id)?.label).toBe(target.label);
+    await expect.poll(() => events.of('subscriptions:changed').length).toBe(1);
+    const [changed] = events.of('subscriptions:changed');
+    expect(changed?.changed.map((s) => s.label)).toEqual(['Renamed elsewhere']);
+    expect(changed?.asOf).toBe(new Date(clock.now()).toISOString());
+    expect(held.subscriptions.get(PROFILE, 0)?.items.find((s) => s.id === target.id)?.label).toBe(
+      'Renamed elsewhere',
+    );
+    expect(await reads()).toBe(2);
   });
 });
