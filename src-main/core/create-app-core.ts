@@ -1,3 +1,5 @@
+import type { Subscription } from '../../src-shared/api-types';
+import type { InitialState, PortsListView } from '../../src-shared/contract';
 import { AlertCenter, crossingsIn } from './alerts/alert-center';
 import { AlertsService } from './alerts/alerts-service';
 import type { AppCoreDependencies } from './app-core-dependencies';
@@ -92,8 +94,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   const api = new ApiCaller(pool, monitor);
   const demoSession = new DemoSession();
   const topUpLinks = new TopUpLinks();
-  const state = new AppStateService({
+  const state: AppStateService = new AppStateService({
     mode: deps.mode,
+    // The services are built below; a window asks for its first state only once the core runs.
+    snapshotsOf: (screen, profileId): InitialState['snapshots'] => {
+      if (screen === 'ports') {
+        const view: PortsListView | null = ports.snapshot(profileId);
+        return view ? { ports: view } : undefined;
+      }
+      const list: Subscription[] | null = subscriptions.snapshot(profileId);
+      return list ? { subscriptions: { profileId, items: list } } : undefined;
+    },
     events,
     profiles,
     connection: () => monitor.state(),

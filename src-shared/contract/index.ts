@@ -27,7 +27,7 @@ import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
 
 export type { AlertKindName, AlertView } from './alerts';
-export type { AppNavigate, AppRoute, AppState, CallSlow, JobsStatus, Notice } from './app';
+export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatus, Notice } from './app';
 export { CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
 export type {

@@ -29,5 +29,5 @@ export interface WireTable<Columns extends readonly string[], Values extends rea
 export const listInput = z.strictObject({ fresh: z.boolean().optional() });
 
 /** The screens whose list the first state of a window can carry (`app:getState`'s `screen`). */
-export const SNAPSHOT_SCREENS = ['ports', 'subscriptions', 'topups'] as const;
+export const SNAPSHOT_SCREENS = ['ports', 'subscriptions'] as const;
 export type SnapshotScreen = (typeof SNAPSHOT_SCREENS)[number];

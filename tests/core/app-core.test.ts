@@ -163,6 +163,16 @@ describe('AppCore against the sandbox', () => {
     expect(state.connection.message).not.toContain('revoked-key');
   });
 
+  it('the first state of a window on a list screen carries main’s snapshot of that list', async () => {
+    await addAccount('A');
+    expect((await h.call('app:getState', { screen: 'ports' })).snapshots).toBeUndefined();
+    const list = await h.call('ports:list');
+    const state = await h.call('app:getState', { screen: 'ports' });
+    expect(state.snapshots?.ports?.rows).toEqual(list.rows);
+    expect(state.snapshots?.ports?.profileId).toBe(state.activeProfile?.id);
+    expect((await h.call('app:getState')).snapshots).toBeUndefined();
+  });
+
   it('never hands the rotation link (it carries the key) to the renderer', async () => {
     await addAccount('A');
     const list = await h.call('ports:list');

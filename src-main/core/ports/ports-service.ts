@@ -126,7 +126,7 @@ export class PortsService implements DomainService<'ports'> {
 
   /** The ports list of a profile as main holds it, for the first state of a window; null when none. */
   snapshot(profileId: string): PortsListView | null {
-    const held = this.snapshots.peek(profileId);
+    const held = this.snapshots.peek(profileId, true);
     return held ? portsListView(profileId, held) : null;
   }
 

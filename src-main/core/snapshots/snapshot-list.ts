@@ -61,10 +61,15 @@ export class SnapshotList<T extends { id: string }> {
     return { items, readAt, revalidating: false };
   }
 
-  /** What main holds, however old; null when it holds nothing for the profile. */
-  peek(profileId: string): ServedList<T> | null {
+  /**
+   * What main holds, however old; null when it holds nothing for the profile. `revalidate`: a screen
+   * shows it (the first state of a window), so an old one is read again behind it, as `serve` does.
+   */
+  peek(profileId: string, revalidate = false): ServedList<T> | null {
     const kept = this.options.held.get(profileId, Number.NEGATIVE_INFINITY);
-    return kept ? { ...kept, revalidating: this.options.held.reading(profileId) } : null;
+    if (!kept) return null;
+    if (revalidate && this.options.now() - kept.readAt >= this.freshForMs) this.revalidate(profileId);
+    return { ...kept, revalidating: this.options.held.reading(profileId) };
   }
 
   /**

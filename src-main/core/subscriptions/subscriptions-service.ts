@@ -178,6 +178,12 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return { deleted: true };
   }
 
+  /** The subscriptions of a profile as main holds them, for the first state of a window; null when none. */
+  snapshot(profileId: string): Subscription[] | null {
+    const held = this.snapshots.peek(profileId, true);
+    return held ? [...held.items] : null;
+  }
+
   /**
    * Reads one profile's subscriptions for a background job (or the overview); the UI hears what
    * differs from main's snapshot (`subscriptions:changed` with `asOf`), no subscriptions when nothing moved.

@@ -78,7 +78,7 @@ function isListChanged(payload: unknown): boolean {
 /** The ids a list's `changed` event says are gone, when they have the expected shape. */
 function removedOf(payload: unknown): string[] | undefined {
   if (!isObject(payload) || !Array.isArray(payload.removed)) return undefined;
-  return payload.removed.every((id) => typeof id === 'string') ? (payload.removed) : undefined;
+  return payload.removed.every((id) => typeof id === 'string') ? payload.removed : undefined;
 }
 
 /** The sub-user lists a `subscriptions:changed` carries, when they have the expected shape. */

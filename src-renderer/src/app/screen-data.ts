@@ -45,6 +45,16 @@ export function prefetchScreen(hash: string): void {
   }
 }
 
+/** Puts the list main sent with the first state where its screen reads it (the active profile's only). */
+function seedSnapshots(profileId: string): void {
+  const { snapshots } = useAppStore.getState();
+  if (!snapshots) return;
+  useAppStore.setState({ snapshots: null });
+  if (snapshots.ports?.profileId === profileId) usePortsStore.getState().seed(snapshots.ports);
+  if (snapshots.subscriptions?.profileId === profileId)
+    useSubscriptionsStore.getState().seed(snapshots.subscriptions.items);
+}
+
 /**
  * Follows navigations: clicks on the page's own links (in the capture phase, before the URL changes
  * and anything renders) and URL changes (Back, Forward, a typed address, a notification's route).
@@ -62,7 +72,9 @@ export function watchNavigation(): () => void {
   // stores were just reset): the screen in the URL is asked for before it renders.
   const stopWatchingProfile = useAppStore.subscribe((store, previous) => {
     const profileId = store.state?.activeProfile?.id;
-    if (profileId && profileId !== previous.state?.activeProfile?.id) prefetchScreen(window.location.hash);
+    if (!profileId || profileId === previous.state?.activeProfile?.id) return;
+    seedSnapshots(profileId);
+    prefetchScreen(window.location.hash);
   });
   return () => {
     stopWatchingProfile();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { watchNavigation } from '../../../src-renderer/src/app/screen-data';
 import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
+import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { ok } from '../support/fake-api';
 import {
   appState,
@@ -68,6 +69,36 @@ describe('a screen’s data is asked for when the navigation starts', () => {
     window.location.hash = '#/ports';
     window.dispatchEvent(new HashChangeEvent('hashchange'));
     expect(fake.current.callsTo('ports:list')).toHaveLength(1);
+    stop();
+    await settle();
+  });
+});
+
+describe('the first state of a window carries the list of the screen it opens on', () => {
+  const fake = useFakeApi(() => ({
+    'app:getState': (input) =>
+      ok({
+        ...appState(),
+        ...(input?.screen === 'ports'
+          ? { snapshots: { ports: portsAnswer([port({ label: 'From main' })]) } }
+          : {}),
+      }),
+    'ports:list': () => ok(portsAnswer([port()])),
+    'schedules:list': () => ok({ profileId: 'prof_work', paused: false, schedules: [] }),
+    'catalog:countries': () => ok(countries()),
+  }));
+
+  it('asks with the screen in the URL, and the ports are on screen without a ports:list call', async () => {
+    window.location.hash = '#/ports';
+    const stop = watchNavigation();
+    await useAppStore.getState().load();
+    expect(fake.current.callsTo('app:getState')).toEqual([{ screen: 'ports' }]);
+    expect(usePortsStore.getState().ports.data?.map((row) => row.label)).toEqual(['From main']);
+    expect(usePortsStore.getState().portsAge).not.toBeNull();
+    expect(fake.current.callsTo('ports:list')).toHaveLength(0);
+    // The snapshot was taken once; the screen's other data is still asked for as it opens.
+    expect(useAppStore.getState().snapshots).toBeNull();
+    expect(fake.current.callsTo('schedules:list')).toHaveLength(1);
     stop();
     await settle();
   });

@@ -314,8 +314,8 @@ export function PortDetail({
             <section className="panel" aria-labelledby="local-proxy-heading">
               <h2 id="local-proxy-heading">Local proxy</h2>
               <p className="muted small">
-                An address on this computer (HTTP and SOCKS5) that adds this port&apos;s credentials itself and
-                follows its rotations, password resets and relocations.
+                An address on this computer (HTTP and SOCKS5) that adds this port&apos;s credentials itself
+                and follows its rotations, password resets and relocations.
               </p>
               <LocalProxyAction upstream={{ kind: 'port', portId: port.id }} name={name} />
             </section>

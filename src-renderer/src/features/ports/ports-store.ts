@@ -79,6 +79,8 @@ interface PortsStore {
     removed?: string[],
     asOf?: string,
   ) => void;
+  /** Main's snapshot of the list sent with the first state: in place at once, as if loaded. */
+  seed: (view: PortsListView) => void;
   /** The whole port for the detail (`ports:get`), read as the detail opens; `force` reads it again. */
   loadDetail: (portId: string, force?: boolean) => Promise<void>;
   /** `ports:rotation`: a rotation started or ended, whoever started it (tray, schedule, another window). */
@@ -318,6 +320,11 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     },
     setSelected: (selected) => set({ selected }),
     loadDetail: (portId, force = false) => detailList.load([portId], force),
+    seed: (view) => {
+      if (get().ports.status !== 'idle') return;
+      portsList.seed([], rowsOfPortsList(view));
+      set({ portsAge: { asOf: view.asOf, revalidating: view.revalidating } });
+    },
 
     rotate: async (portId, options = {}) => {
       if (get().rotations[portId]?.phase === 'rotating') return;

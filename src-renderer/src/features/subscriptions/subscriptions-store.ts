@@ -33,6 +33,8 @@ interface SubscriptionsStore {
   setSearch: (search: string) => void;
   setSort: (sort: SubscriptionSort) => void;
   load: (filter: SubscriptionProductFilter, force?: boolean) => Promise<void>;
+  /** Main's snapshot of the whole list sent with the first state: in place at once, as if loaded. */
+  seed: (subscriptions: Subscription[]) => void;
   /** Loads again every list that was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
   /**
@@ -86,6 +88,13 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
     setSearch: (search) => set({ search }),
     setSort: (sort) => set({ sort }),
     load: (filter, force = false) => subscriptionLists.load([filter], force),
+    seed: (subscriptions) => {
+      const { filter } = get();
+      subscriptionLists.seed(
+        [filter],
+        subscriptions.filter((subscription) => matches(filter, subscription)),
+      );
+    },
     reloadLoaded: async () => {
       await Promise.all([
         subscriptionLists.reloadLoaded(),
