@@ -210,6 +210,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     catalog: catalogTargeting(catalog),
     log,
     held: held.subscriptions,
+    heldSubUsers: held.subUsers,
   });
   const topUpWatcher = new TopUpWatcher({
     api,

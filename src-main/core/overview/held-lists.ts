@@ -1,4 +1,4 @@
-import type { MobilePortView, ProxyTestResult } from '../../../src-shared/contract';
+import type { MobilePortView, ProxyTestResult, SubUsersView } from '../../../src-shared/contract';
 import type { Subscription, TopUp } from '../../../src-shared/api-types';
 import type { EventBus } from '../events';
 
@@ -79,6 +79,84 @@ export class HeldListStore<T extends { id: string }> {
   }
 }
 
+/** One subscription's sub-users as last read (`subscriptions:subUsers`), and when. */
+export interface HeldSubUserList {
+  view: SubUsersView;
+  readAt: number;
+}
+
+/**
+ * Each subscription's sub-users as main last read them, for the most recently used few (a list may
+ * hold thousands): the sub-user screen is answered from here at once and read again behind it.
+ * Kept current by `subscriptions:changed`'s whole lists; forgotten with the profile.
+ */
+export class HeldSubUsers {
+  private readonly lists = new Map<string, HeldSubUserList>();
+  private readonly reads = new Map<string, Promise<SubUsersView>>();
+  private readonly generations = new Map<string, number>();
+
+  constructor(private readonly limit = 8) {}
+
+  get(profileId: string, subscriptionId: string): HeldSubUserList | null {
+    return this.lists.get(keyOf(profileId, subscriptionId)) ?? null;
+  }
+
+  reading(profileId: string, subscriptionId: string): boolean {
+    return this.reads.has(keyOf(profileId, subscriptionId));
+  }
+
+  /** A whole list main learned of (a read, or an event after a write); `readAt` stays when not given. */
+  record(profileId: string, subscriptionId: string, view: SubUsersView, readAt?: number): void {
+    const key = keyOf(profileId, subscriptionId);
+    const previous = this.lists.get(key);
+    if (readAt === undefined && !previous) return;
+    this.lists.delete(key);
+    this.lists.set(key, { view, readAt: readAt ?? previous?.readAt ?? 0 });
+    // Oldest used first in a Map: drop those beyond the limit.
+    for (const oldest of this.lists.keys()) {
+      if (this.lists.size <= this.limit) break;
+      this.lists.delete(oldest);
+    }
+  }
+
+  /** One read of a list (joined with one under way), recorded unless the profile was forgotten meanwhile. */
+  read(
+    profileId: string,
+    subscriptionId: string,
+    run: () => Promise<SubUsersView>,
+    now: () => number,
+  ): Promise<SubUsersView> {
+    const key = keyOf(profileId, subscriptionId);
+    const running = this.reads.get(key);
+    if (running) return running;
+    const generation = this.generations.get(profileId) ?? 0;
+    const promise = run()
+      .then((view) => {
+        if ((this.generations.get(profileId) ?? 0) === generation)
+          this.record(profileId, subscriptionId, view, now());
+        return view;
+      })
+      .finally(() => {
+        if (this.reads.get(key) === promise) this.reads.delete(key);
+      });
+    this.reads.set(key, promise);
+    return promise;
+  }
+
+  forget(profileId: string): void {
+    const prefix = keyOf(profileId, '');
+    for (const key of [...this.lists.keys(), ...this.reads.keys()]) {
+      if (key.startsWith(prefix)) {
+        this.lists.delete(key);
+        this.reads.delete(key);
+      }
+    }
+    this.generations.set(profileId, (this.generations.get(profileId) ?? 0) + 1);
+  }
+}
+
+const keyOf = (profileId: string, subscriptionId: string) => `${profileId}\n${subscriptionId}`;
+
 /** Top-ups main has seen (created, read by the watcher, declared), by id; never a whole list. */
 class SeenTopUps {
   private readonly byProfile = new Map<string, Map<string, TopUp>>();
@@ -143,6 +221,7 @@ class LastProxyTests {
 export class HeldAccountData {
   readonly ports = new HeldListStore<MobilePortView>();
   readonly subscriptions = new HeldListStore<Subscription>();
+  readonly subUsers = new HeldSubUsers();
   readonly topUps = new SeenTopUps();
   readonly proxyTests = new LastProxyTests();
 
@@ -152,9 +231,13 @@ export class HeldAccountData {
       events.on('ports:changed', ({ profileId, changed, removed }) =>
         this.ports.merge(profileId, changed, removed),
       ),
-      events.on('subscriptions:changed', ({ profileId, changed, removed }) =>
-        this.subscriptions.merge(profileId, changed, removed),
-      ),
+      events.on('subscriptions:changed', ({ profileId, changed, removed, subUsers }) => {
+        this.subscriptions.merge(profileId, changed, removed);
+        for (const [subscriptionId, data] of Object.entries(subUsers ?? {})) {
+          const held = this.subUsers.get(profileId, subscriptionId);
+          if (held) this.subUsers.record(profileId, subscriptionId, { ...held.view, data });
+        }
+      }),
       events.on('topups:changed', ({ profileId, changed }) => this.topUps.note(profileId, changed)),
     ];
     return () => {
@@ -166,5 +249,6 @@ export class HeldAccountData {
   forget(profileId: string): void {
     this.ports.forget(profileId);
     this.subscriptions.forget(profileId);
+    this.subUsers.forget(profileId);
   }
 }

@@ -14,7 +14,8 @@ import {
   type TextExport,
 } from '../../../src-shared/contract/subscriptions';
 import { toIpcError } from '../wire-error';
-import { HeldListStore } from '../overview/held-lists';
+import { runWithCallOptions } from '../../api/call-context';
+import { HeldListStore, HeldSubUsers } from '../overview/held-lists';
 import { SnapshotList } from '../snapshots/snapshot-list';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
@@ -47,6 +48,8 @@ export interface SubscriptionsServiceOptions {
   log?: (line: string) => void;
   /** Main's snapshot of each profile's subscriptions (`HeldAccountData.subscriptions`, shared with the overview). */
   held?: HeldListStore<Subscription>;
+  /** Main's snapshot of sub-user lists (`HeldAccountData.subUsers`). */
+  heldSubUsers?: HeldSubUsers;
   /** A snapshot younger than this is served without reading the service again. Default 5 s. */
   freshForMs?: number;
 }
@@ -79,6 +82,8 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
   private readonly catalog: TargetingCatalogReader;
   private readonly log: (line: string) => void;
   private readonly snapshots: SnapshotList<Subscription>;
+  private readonly heldSubUsers: HeldSubUsers;
+  private readonly freshForMs: number;
 
   constructor(options: SubscriptionsServiceOptions) {
     this.api = options.api;
@@ -86,6 +91,8 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     this.now = options.now;
     this.catalog = options.catalog;
     this.log = options.log ?? (() => undefined);
+    this.heldSubUsers = options.heldSubUsers ?? new HeldSubUsers();
+    this.freshForMs = options.freshForMs ?? 5_000;
     this.snapshots = new SnapshotList<Subscription>({
       name: 'subscriptions',
       held: options.held ?? new HeldListStore<Subscription>(),
@@ -114,7 +121,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
       'subscriptions:resetPassword': ({ subscriptionId }) => this.resetPassword(subscriptionId),
       'subscriptions:usage': (input) => this.usage(input),
       'subscriptions:exportUsage': (input) => this.exportUsage(input),
-      'subscriptions:subUsers': ({ subscriptionId }) => this.subUsers(subscriptionId),
+      'subscriptions:subUsers': ({ subscriptionId }) => this.servedSubUsers(subscriptionId),
       'subscriptions:createSubUser': (input) => this.createSubUser(input),
       'subscriptions:updateSubUser': (input) => this.updateSubUser(input),
       'subscriptions:deleteSubUser': ({ subscriptionId, subUserId }) =>
@@ -192,17 +199,62 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return this.snapshots.readWhole(profileId, 'background');
   }
 
-  /** Reads one subscription's sub-users for a background job and tells the UI. */
-  async refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersView> {
-    const list = await this.api.forProfile(profileId, 'authenticated', (client) =>
-      client.listSubUsers(subscriptionId),
-    );
-    this.events.emit('subscriptions:changed', {
+  /**
+   * Reads one subscription's sub-users for a background job; the UI hears of the whole list when it
+   * differs from main's snapshot (or main had none): a read where nothing moved sends nothing.
+   */
+  refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersView> {
+    return this.readSubUsers(profileId, subscriptionId, 'background');
+  }
+
+  /**
+   * `subscriptions:subUsers`: stale-while-revalidate from main's snapshot of the list (thousands of
+   * sub-users are not read from the service on every visit); a list older than a few seconds is read
+   * again behind the answer and comes as `subscriptions:changed` when it changed.
+   */
+  private async servedSubUsers(subscriptionId: string): Promise<SubUsersView> {
+    const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
+    const kept = this.heldSubUsers.get(profileId, subscriptionId);
+    if (!kept) return this.readSubUsers(profileId, subscriptionId, 'interactive');
+    if (
+      this.now() - kept.readAt >= this.freshForMs &&
+      !this.heldSubUsers.reading(profileId, subscriptionId)
+    ) {
+      void runWithCallOptions({}, () => this.readSubUsers(profileId, subscriptionId, 'background')).catch(
+        (error: unknown) => this.log(`[subscriptions] reading sub-users again failed: ${String(error)}`),
+      );
+    }
+    return kept.view;
+  }
+
+  /** One read of a sub-user list into main's snapshot; announced when it changed (not to its own asker). */
+  private async readSubUsers(
+    profileId: string,
+    subscriptionId: string,
+    priority: 'interactive' | 'background',
+  ): Promise<SubUsersView> {
+    const before = this.heldSubUsers.get(profileId, subscriptionId);
+    const view = await this.heldSubUsers.read(
       profileId,
-      changed: [],
-      subUsers: { [subscriptionId]: list.data },
-    });
-    return { data: list.data, limit: list.limit };
+      subscriptionId,
+      async () => {
+        const list = await this.api.forProfile(profileId, 'authenticated', (client) =>
+          client.listSubUsers(subscriptionId, { priority }),
+        );
+        return { data: list.data, limit: list.limit };
+      },
+      this.now,
+    );
+    const changed = before
+      ? JSON.stringify(before.view.data) !== JSON.stringify(view.data)
+      : priority === 'background';
+    if (changed)
+      this.events.emit('subscriptions:changed', {
+        profileId,
+        changed: [],
+        subUsers: { [subscriptionId]: view.data },
+      });
+    return view;
   }
 
   /** Announces subscriptions whose state main learned of (after a write, or a background read). */

@@ -145,3 +145,60 @@ describe('subscriptions:list from main’s snapshot', () => {
     expect(await reads()).toBe(2);
   });
 });
+
+describe('subscriptions:subUsers from main’s snapshot', () => {
+  let sandbox: TestSandbox;
+
+  afterEach(async () => {
+    await sandbox.close();
+  });
+
+  it('answers a list main read at once, reads it again behind the answer, and announces it only when it changed', async () => {
+    sandbox = await TestSandbox.start();
+    const clock = new FakeClock(Date.parse(TEST_START_TIME));
+    const events = new RecordingEvents();
+    const held = new HeldAccountData();
+    const service = new SubscriptionsService({
+      api: sandboxApi(sandbox, clock),
+      events,
+      now: () => clock.now(),
+      catalog: () => Promise.resolve({ stateIds: [], cityIds: [] }),
+      held: held.subscriptions,
+      heldSubUsers: held.subUsers,
+    });
+    const handlers = service.handlers();
+    const subscription = (await handlers['subscriptions:list']({ productId: 'residential' }))[0]!;
+    const subUsers = () => handlers['subscriptions:subUsers']({ subscriptionId: subscription.id });
+    const reads = async () =>
+      (await sandbox.requests()).filter((r) => r.method === 'GET' && r.path.endsWith('/sub-users')).length;
+    await sandbox.control('DELETE', '/requests');
+
+    const first = await subUsers();
+    expect(await reads()).toBe(1);
+    await clock.advance(1_000);
+    expect(await subUsers()).toEqual(first);
+    expect(await reads()).toBe(1);
+
+    // Older than 5 s, nothing changed: read behind the answer, nothing announced.
+    await clock.advance(10_000);
+    expect(await subUsers()).toEqual(first);
+    await expect.poll(reads).toBe(2);
+    expect(events.of('subscriptions:changed')).toEqual([]);
+
+    // Changed elsewhere: the old list at once, the new one announced.
+    const created = await sandbox.request(
+      'POST',
+      `/v1/residential/subscriptions/${subscription.id}/sub-users`,
+      {
+        body: { label: 'Made elsewhere' },
+      },
+    );
+    expect(created.status).toBe(201);
+    await clock.advance(10_000);
+    expect(await subUsers()).toEqual(first);
+    await expect.poll(() => events.of('subscriptions:changed').length).toBe(1);
+    const announced = events.of('subscriptions:changed')[0]?.subUsers?.[subscription.id] ?? [];
+    expect(announced.map((subUser) => subUser.label)).toContain('Made elsewhere');
+    expect((await subUsers()).data.map((subUser) => subUser.label)).toContain('Made elsewhere');
+  });
+});
