@@ -137,8 +137,17 @@ const proxyTargeting = z.strictObject({
 const subscriptionOnly = z.strictObject({ subscriptionId });
 
 export const subscriptionsCalls = {
+  /**
+   * From main's snapshot of the whole list at once when it holds one (read again behind it when a few
+   * seconds old; changes come as `subscriptions:changed`); `fresh` (the Refresh button) waits for the service.
+   */
   'subscriptions:list': call<Subscription[]>('read')(
-    z.strictObject({ productId: z.enum(['residential', 'mobile-gb']).optional() }).optional(),
+    z
+      .strictObject({
+        productId: z.enum(['residential', 'mobile-gb']).optional(),
+        fresh: z.boolean().optional(),
+      })
+      .optional(),
   ),
   'subscriptions:get': call<Subscription>('read')(subscriptionOnly),
   'subscriptions:update': call<Subscription>('manage')(

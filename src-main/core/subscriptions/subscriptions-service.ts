@@ -115,7 +115,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
 
   handlers(): DomainHandlers<'subscriptions'> {
     return {
-      'subscriptions:list': (input) => this.list(input?.productId),
+      'subscriptions:list': (input) => this.list(input?.productId, input?.fresh ?? false),
       'subscriptions:get': ({ subscriptionId }) => this.get(subscriptionId),
       'subscriptions:update': (input) => this.update(input),
       'subscriptions:resetPassword': ({ subscriptionId }) => this.resetPassword(subscriptionId),
@@ -139,9 +139,10 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
    */
   async list(
     productId?: NonNullable<ParsedCallInput<'subscriptions:list'>>['productId'],
+    fresh = false,
   ): Promise<Subscription[]> {
     const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
-    const { items } = await this.snapshots.serve(profileId, false);
+    const { items } = await this.snapshots.serve(profileId, fresh);
     return productId ? items.filter((subscription) => subscription.productId === productId) : [...items];
   }
 

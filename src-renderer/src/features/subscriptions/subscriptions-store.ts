@@ -87,7 +87,7 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
     setFilter: (filter) => set({ filter }),
     setSearch: (search) => set({ search }),
     setSort: (sort) => set({ sort }),
-    load: (filter, force = false) => subscriptionLists.load([filter], force),
+    load: (filter, force = false) => subscriptionLists.load(force ? [filter, true] : [filter], force),
     seed: (subscriptions) => {
       const { filter } = get();
       subscriptionLists.seed(
@@ -178,16 +178,28 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
 const usageInput = ({ subscriptionId, from, to, subUserId }: UsageQuery) =>
   subUserId ? { subscriptionId, from, to, subUserId } : { subscriptionId, from, to };
 
+/** `fresh`: Refresh, Retry and a reconnect wait for the service instead of main's snapshot. */
 export const subscriptionLists: LoadableSlice<
   SubscriptionsStore,
   Subscription[],
-  [SubscriptionProductFilter]
-> = createLoadableSlice(useSubscriptionsStore, {
-  place: inMap<SubscriptionsStore, Subscription[]>('lists'),
-  key: (filter: SubscriptionProductFilter) => filter,
-  fetch: (filter) =>
-    callApi((api) => api.subscriptions.list(filter === 'all' ? undefined : { productId: filter })),
-});
+  [SubscriptionProductFilter, fresh?: boolean]
+> = createLoadableSlice<SubscriptionsStore, Subscription[], [SubscriptionProductFilter, fresh?: boolean]>(
+  useSubscriptionsStore,
+  {
+    place: inMap<SubscriptionsStore, Subscription[]>('lists'),
+    key: (filter: SubscriptionProductFilter) => filter,
+    fetch: (filter, fresh) =>
+      callApi((api) =>
+        api.subscriptions.list(
+          filter === 'all'
+            ? fresh
+              ? { fresh }
+              : undefined
+            : { productId: filter, ...(fresh ? { fresh } : {}) },
+        ),
+      ),
+  },
+);
 
 export const subscriptionDetails: LoadableSlice<SubscriptionsStore, Subscription, [string]> =
   createLoadableSlice(useSubscriptionsStore, {

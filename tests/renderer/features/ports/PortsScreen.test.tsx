@@ -139,6 +139,8 @@ describe('Ports screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Refresh ports' }));
     expect(await screen.findByText('This account has no mobile ports yet.')).toBeTruthy();
     expect(fake.current.callsTo('ports:list')).toHaveLength(2);
+    // The first list may come from main's snapshot; Refresh waits for the service.
+    expect(fake.current.callsTo('ports:list')).toEqual([undefined, { fresh: true }]);
   });
 
   it('keeps the ports on screen when a refresh fails, with the error and Retry', async () => {
