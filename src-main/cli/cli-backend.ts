@@ -1,3 +1,4 @@
+import type { Clock } from '../core/runtime/clock';
 import { ControlConnection, OwnerNotAnswering } from '../control/control-client';
 import type { OwnerHello } from '../control/control-protocol';
 import type { AppCore } from '../core/app-core';
@@ -26,6 +27,8 @@ export interface BackendOptions {
   /** The scopes of every channel the command may call: all `read` means it cannot disturb jobs. */
   scopes: ReadonlySet<Scope>;
   demoLatency: 'fast' | 'realistic';
+  /** The one-shot core's clock (what "expires in 2 days" is judged against). Default: the system clock. */
+  clock?: Clock;
   log: (line: string) => void;
 }
 
@@ -147,7 +150,7 @@ function ownerBackend(connection: ControlConnection, grant: ReadonlySet<Scope>):
  * selected profile. `local-proxy run` keeps one for as long as it listens.
  */
 export async function startLocalCore(
-  options: Pick<BackendOptions, 'dataDir' | 'selection' | 'demoLatency' | 'log'>,
+  options: Pick<BackendOptions, 'dataDir' | 'selection' | 'demoLatency' | 'log' | 'clock'>,
 ): Promise<AppCore> {
   // Loaded only here: `--help`, completion and calls through the owner never pay for the core.
   const { createNodeAppCore } = await import('../core/node-app-core');
@@ -157,6 +160,7 @@ export async function startLocalCore(
     demoLatency: options.demoLatency,
     backgroundJobs: false,
     windowVisible: false,
+    ...(options.clock ? { clock: options.clock } : {}),
     log: options.log,
   });
   try {

@@ -12,6 +12,8 @@ export const EXIT = {
   usage: 2,
   /** `--wait` timed out with the operation still pending. */
   pending: 3,
+  /** `health --check`: something needs attention (an error or a warning of the overview). */
+  attention: 4,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -41,6 +41,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...Object.values(topUpsCommands),
   ...Object.values(catalogCommands),
   ...Object.values(localProxyCommands),
+  appCommands.health,
   appCommands.alertsList,
   appCommands.testPort,
   appCommands.testSubscription,

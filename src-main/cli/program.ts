@@ -28,7 +28,8 @@ const DESCRIPTION =
   'through it (one owner of rotations, cooldowns and receipts).';
 
 const EPILOG = `
-Exit codes: 0 done, 1 the call failed, 2 usage error, 3 still pending when --wait timed out.
+Exit codes: 0 done, 1 the call failed, 2 usage error, 3 still pending when --wait timed out,
+4 health --check found something that needs attention.
 Environment: PROXY_MANAGER_API_KEY with PROXY_MANAGER_BASE_URL use that key for this run only;
 PROXY_MANAGER_DATA_DIR overrides the data folder. Documentation: docs/automation.md.`;
 

@@ -27,6 +27,11 @@ export interface CliIo {
   version?: string;
   /** Waits (`--wait`) run on it; tests pass a fake one. Default: the system clock. */
   clock?: Clock;
+  /**
+   * The clock of a core this command starts itself (what "expires in 2 days" is judged against):
+   * tests put it on the sandbox's time. Default: the system clock.
+   */
+  coreClock?: Clock;
 }
 
 /**
@@ -139,6 +144,7 @@ async function run(
       grant,
       scopes: new Set(channels.map((channel) => ipcCalls[channel].scope)),
       demoLatency: options.demoLatency === 'fast' ? 'fast' : 'realistic',
+      ...(io.coreClock ? { clock: io.coreClock } : {}),
       log: verbose ? (line) => out.note(line) : () => undefined,
     });
   } catch (error) {

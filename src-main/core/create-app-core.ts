@@ -309,6 +309,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     schedules: (profileId) => schedules.view(profileId).schedules,
     alerts: () => alerts.list(),
     holdingAlertKeys: () => Promise.resolve(crossings.read()),
+    localProxies: (profileId) => localProxies.ofProfile(profileId),
   });
 
   const settingsService = new SettingsService(settings, events);

@@ -33,6 +33,8 @@ export interface NodeAppCoreOptions {
   backgroundJobs?: boolean;
   /** Desktop: see `AppCoreDependencies.saveFile`. */
   saveFile?: (fileName: string, content: string) => Promise<string | null>;
+  /** The core's clock (a command's tests pass a fake one on the sandbox's time). Default: the system clock. */
+  clock?: AppCoreDependencies['clock'];
   log?: (line: string) => void;
 }
 
@@ -99,6 +101,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     ...(options.windowVisible !== undefined ? { windowVisible: options.windowVisible } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     ...(options.saveFile ? { saveFile: options.saveFile } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     log,
   });
 }

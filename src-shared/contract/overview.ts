@@ -23,6 +23,7 @@ type AttentionKind =
   | 'topup_declarable'
   | 'schedule_failing'
   | 'proxy_test_failed'
+  | 'local_proxy_failing'
   | 'alert';
 
 /**
@@ -51,7 +52,7 @@ export interface AttentionItem {
   title: string;
   /** What happens next or what to do. */
   detail: string;
-  subject: { type: 'port' | 'subscription' | 'topup' | 'alert'; id: string; label: string };
+  subject: { type: 'port' | 'subscription' | 'topup' | 'alert' | 'local_proxy'; id: string; label: string };
   /** ISO 8601: the moment that matters (an expiry, a payment deadline), for a countdown; null if none. */
   dueAt: string | null;
   /** The alert kind, for `alert` items. */

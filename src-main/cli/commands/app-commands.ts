@@ -1,4 +1,10 @@
-import type { AlertView, AppState, ProfileSummary, ProxyTestResult } from '../../../src-shared/contract';
+import type {
+  AlertView,
+  AppState,
+  HealthSnapshot,
+  ProfileSummary,
+  ProxyTestResult,
+} from '../../../src-shared/contract';
 import {
   CallFailed,
   type CommandContext,
@@ -71,7 +77,57 @@ async function runTest(context: CommandContext, input: unknown): Promise<ExitCod
   return EXIT.failed;
 }
 
+function renderHealth(snapshot: HealthSnapshot, context: CommandContext): string {
+  const { totals } = snapshot;
+  const holds = `${totals.ports} ports, ${totals.subscriptions} subscriptions, ${totals.pendingTopUps} pending top-ups`;
+  const failed = Object.entries(snapshot.sources)
+    .filter(([, source]) => source.state === 'failed')
+    .map(
+      ([name, source]) => `Could not read the ${name}: ${source.state === 'failed' ? source.message : ''}`,
+    );
+  if (snapshot.items.length === 0 && failed.length === 0) return `All good: ${holds}.`;
+  const lines = snapshot.items.length
+    ? [
+        table(context.out, snapshot.items, [
+          { header: 'LEVEL', value: (item) => item.level },
+          { header: 'DUE', value: (item) => item.dueAt ?? '' },
+          { header: 'WHAT', value: (item) => item.title },
+          { header: 'NEXT', value: (item) => item.detail },
+        ]),
+      ]
+    : [];
+  if (snapshot.allGood) lines.push(`All good: ${holds} (the rows above are only worth knowing).`);
+  return [...lines, ...failed].join('\n');
+}
+
+/** `health`: the overview's snapshot; with `--check`, exit code 4 when anything needs the user. */
+async function runHealth(context: CommandContext, input: unknown): Promise<ExitCode> {
+  const snapshot = await context.call('overview:get', input);
+  printValue(context, appCommands.health, snapshot);
+  return context.options.check === true && !snapshot.allGood ? EXIT.attention : EXIT.done;
+}
+
 export const appCommands = {
+  health: {
+    path: ['health'],
+    channel: 'overview:get',
+    summary:
+      'What needs attention now: ports expiring, subscriptions running out, payments waiting, failing schedules, proxy tests and local proxies',
+    examples: [
+      'proxy-manager health',
+      'proxy-manager health --check --json',
+      'proxy-manager health --refresh',
+    ],
+    fields: { describe: { refresh: 'read the ports, subscriptions and open top-ups again first' } },
+    extra: [
+      {
+        flags: '--check',
+        help: 'exit with code 4 when an error or a warning is listed (or a list could not be read), for monitoring',
+      },
+    ],
+    run: runHealth,
+    render: renderHealth,
+  },
   alertsList: {
     path: ['alerts', 'list'],
     channel: 'alerts:list',

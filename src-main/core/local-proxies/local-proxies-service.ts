@@ -265,6 +265,16 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
     await this.closeDetached();
   }
 
+  /** The local proxies of one profile (a demo's are stored by kind: matched to this run's id). */
+  async ofProfile(profileId: string): Promise<LocalProxyView[]> {
+    const { proxies } = await this.list();
+    const configs = new Map(this.configs().map((config) => [config.id, config]));
+    return proxies.filter((proxy) => {
+      const config = configs.get(proxy.id);
+      return config !== undefined && this.profileIdOf(config) === profileId;
+    });
+  }
+
   // ---- calls --------------------------------------------------------------------------------------
 
   async list(): Promise<LocalProxiesView> {

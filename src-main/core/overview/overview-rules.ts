@@ -7,6 +7,7 @@ import type {
   AlertView,
   AttentionItem,
   AttentionLevel,
+  LocalProxyView,
   MobilePortView,
   PortSchedule,
   ProxyTestResult,
@@ -16,6 +17,11 @@ import { type AlertPolicy, ALERT_KINDS, describeBytes, evaluateAlerts } from '..
 import { alertRoute, portRoute, subscriptionRoute, topUpRoute } from '../notifications/notice-routes';
 
 const DAY_MS = 86_400_000;
+/**
+ * A local proxy's last upstream error is a record, not a state: one older than this has likely been
+ * followed by requests that got through (a reset since picked up), so it no longer needs the user.
+ */
+const LOCAL_PROXY_ERROR_SHOWN_MS = 15 * 60_000;
 /** An expiry further back than this is history, not something to act on now. */
 const EXPIRED_SHOWN_DAYS = 14;
 
@@ -45,6 +51,8 @@ export interface OverviewInput {
   proxyTests: readonly ProxyTestResult[];
   /** Alerts not dismissed whose condition still holds, of this profile. */
   alerts: readonly AlertView[];
+  /** This profile's local proxies, with their state and last upstream error. */
+  localProxies: readonly LocalProxyView[];
 }
 
 const LEVEL_RANK: Record<AttentionLevel, number> = { error: 0, warning: 1, info: 2 };
@@ -300,6 +308,36 @@ function proxyTestItem(result: ProxyTestResult, label: string): AttentionItem | 
   };
 }
 
+/** A local proxy that cannot listen (error), or whose upstream refused a tool recently (warning). */
+function localProxyItem(input: OverviewInput, proxy: LocalProxyView): AttentionItem | null {
+  const name = quoted(proxy.label, proxy.url);
+  const base = {
+    id: `local_proxy_failing:${proxy.id}`,
+    kind: 'local_proxy_failing' as const,
+    subject: { type: 'local_proxy' as const, id: proxy.id, label: proxy.label || proxy.url },
+    dueAt: null,
+    action: { kind: 'open' as const, label: 'Open local proxies' },
+    route: '/local-proxies' as const,
+  };
+  if (proxy.state === 'failed') {
+    return {
+      ...base,
+      level: 'error',
+      title: `Local proxy ${name} is not listening`,
+      detail: proxy.listenError ?? 'It could not listen on its address.',
+    };
+  }
+  const error = proxy.lastError;
+  if (proxy.state !== 'running' || !error || input.now - Date.parse(error.at) > LOCAL_PROXY_ERROR_SHOWN_MS)
+    return null;
+  return {
+    ...base,
+    level: 'warning',
+    title: `Local proxy ${name} could not reach its upstream`,
+    detail: error.message,
+  };
+}
+
 /**
  * Alert kinds the overview judges itself from the same list and thresholds: with that list at hand
  * its own item says it (or, when the condition has passed since the alert, rightly says nothing).
@@ -350,6 +388,10 @@ export function attentionItems(input: OverviewInput): AttentionItem[] {
   for (const result of input.proxyTests) {
     const portId = result.target.kind === 'port' ? result.target.portId : '';
     const item = proxyTestItem(result, labels.get(portId) ?? '');
+    if (item) items.push(item);
+  }
+  for (const proxy of input.localProxies) {
+    const item = localProxyItem(input, proxy);
     if (item) items.push(item);
   }
   for (const alert of input.alerts) {

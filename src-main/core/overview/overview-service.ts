@@ -4,6 +4,7 @@ import type {
   DomainHandlers,
   HealthSnapshot,
   HealthSourceState,
+  LocalProxyView,
   MobilePortView,
   PortSchedule,
 } from '../../../src-shared/contract';
@@ -39,6 +40,8 @@ export interface OverviewServiceOptions {
   alerts: () => Promise<readonly AlertView[]>;
   /** Keys (`kind:profileId:subjectId`) of the alert conditions that still hold. */
   holdingAlertKeys: () => Promise<readonly string[]>;
+  /** A profile's local proxies with their state and last upstream error (held by their service). */
+  localProxies: (profileId: string) => Promise<readonly LocalProxyView[]>;
   maxAgeMs?: number;
 }
 
@@ -71,12 +74,13 @@ export class OverviewService implements DomainService<'overview'> {
     const now = this.options.now();
     const { held } = this.options;
     const notBefore = refresh ? Number.POSITIVE_INFINITY : now - this.maxAgeMs;
-    const [ports, subscriptions, topUps, schedules, alerts] = await Promise.all([
+    const [ports, subscriptions, topUps, schedules, alerts, localProxies] = await Promise.all([
       this.list(held.ports, id, now, notBefore, this.options.read.ports),
       this.list(held.subscriptions, id, now, notBefore, this.options.read.subscriptions),
       this.pendingTopUps(id, now, refresh),
       Promise.resolve(this.options.schedules(id)),
       this.openAlerts(id),
+      this.options.localProxies(id),
     ]);
     const policy = this.options.policy();
     const items = attentionItems({
@@ -89,6 +93,7 @@ export class OverviewService implements DomainService<'overview'> {
       schedules,
       proxyTests: held.proxyTests.failed(id),
       alerts,
+      localProxies,
     });
     const counts: Record<AttentionLevel, number> = { error: 0, warning: 0, info: 0 };
     for (const item of items) counts[item.level] += 1;

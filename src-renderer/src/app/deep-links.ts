@@ -5,16 +5,18 @@ import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
 import { hrefOf } from '../shared/routes';
 
 /**
- * One thing a route opens: the overview, a port's detail, a subscription's detail, a top-up in the
+ * One thing a route opens: the overview, the local proxies, a port's detail, a subscription's detail, a top-up in the
  * wizard's live view.
  */
 export type DeepLink =
   | { screen: 'overview' }
+  | { screen: 'local-proxies' }
   | { screen: 'ports'; portId: string }
   | { screen: 'subscriptions'; subscriptionId: string }
   | { screen: 'topups'; topUpId: string };
 
-// The shape main sends (`AppRoute`: `/ports/<URI-encoded id>`, or `/overview`), with or without the fragment's `#`.
+// The shape main sends (`AppRoute`: `/ports/<URI-encoded id>`, `/overview` or `/local-proxies`), with or
+// without the fragment's `#`.
 const DEEP_LINK = /^#?\/(ports|subscriptions|topups)\/([A-Za-z0-9%._~-]{1,300})$/;
 
 /**
@@ -24,6 +26,7 @@ const DEEP_LINK = /^#?\/(ports|subscriptions|topups)\/([A-Za-z0-9%._~-]{1,300})$
 export function parseDeepLink(route: unknown): DeepLink | null {
   if (typeof route !== 'string') return null;
   if (/^#?\/overview$/.test(route)) return { screen: 'overview' };
+  if (/^#?\/local-proxies$/.test(route)) return { screen: 'local-proxies' };
   const match = DEEP_LINK.exec(route);
   if (!match?.[1] || !match[2]) return null;
   let id: string;
@@ -45,7 +48,8 @@ export function parseDeepLink(route: unknown): DeepLink | null {
 export async function followDeepLink(link: DeepLink): Promise<void> {
   switch (link.screen) {
     case 'overview':
-      window.location.hash = hrefOf('overview');
+    case 'local-proxies':
+      window.location.hash = hrefOf(link.screen);
       return;
     case 'ports':
       window.location.hash = portHref(link.portId);

@@ -141,6 +141,10 @@ function isTrayView(payload: unknown): payload is TrayView & { profileId: string
 }
 
 /** `localProxies:changed`: every local proxy, each with its id, address and stats. */
+/** What the overview says of the local proxies: each one's state and last error, without its traffic. */
+const localProxiesHealth = (payload: LocalProxiesChanged): string =>
+  JSON.stringify(payload.proxies.map((proxy) => [proxy.id, proxy.state, proxy.lastError?.at ?? null]));
+
 function isLocalProxiesChanged(payload: unknown): payload is LocalProxiesChanged {
   return (
     isObject(payload) &&
@@ -166,6 +170,7 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
   const api = options.api ?? window.api;
   // Read before anything moves the fragment: a window opened by a notification click starts there.
   const initialLink = parseDeepLink(window.location.hash);
+  let lastLocalProxiesHealth = '';
   try {
     if (!api) throw new Error('window.api is not installed');
     unsubscribes.push(api.app.onStateChanged((state: AppState) => useAppStore.getState().applyState(state)));
@@ -203,7 +208,14 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
         })(payload);
       }),
       api.localProxies.onChanged((payload) => {
-        if (isLocalProxiesChanged(payload)) useLocalProxiesStore.getState().applyChanged(payload);
+        if (!isLocalProxiesChanged(payload)) return;
+        useLocalProxiesStore.getState().applyChanged(payload);
+        // Stats arrive each second while tools work; the overview only cares when a state or error changes.
+        const health = localProxiesHealth(payload);
+        if (health !== lastLocalProxiesHealth) {
+          lastLocalProxiesHealth = health;
+          refreshOverview();
+        }
       }),
       api.alerts.onRaised((payload) => {
         if (isObject(payload) && isObject(payload.alert) && typeof payload.alert.id === 'string') {

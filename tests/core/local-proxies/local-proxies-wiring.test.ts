@@ -205,6 +205,19 @@ describe('local proxies through the composition root, against the sandbox gatewa
     expect(lastError).toMatchObject({ kind: 'no_exit', status: 502, detail: expect.any(String) });
     expect(lastError?.detail?.length).toBeGreaterThan(10);
     expect(JSON.stringify(lastError)).not.toContain(subscription.password);
+
+    // The overview says it too, with the way to the local proxies.
+    const overview = await h.call('overview:get');
+    expect(overview.items).toContainEqual(
+      expect.objectContaining({
+        kind: 'local_proxy_failing',
+        level: 'warning',
+        subject: expect.objectContaining({ type: 'local_proxy', id: local.id }),
+        detail: lastError?.message,
+        route: '/local-proxies',
+      }),
+    );
+    expect(JSON.stringify(overview)).not.toContain(subscription.password);
   });
 
   it('serves 200 tools at once', async () => {

@@ -101,6 +101,8 @@ describe('parseDeepLink', () => {
     expect(parseDeepLink('/ports/mp_1')).toEqual({ screen: 'ports', portId: 'mp_1' });
     expect(parseDeepLink('/overview')).toEqual({ screen: 'overview' });
     expect(parseDeepLink('/overview/x')).toBeNull();
+    expect(parseDeepLink('/local-proxies')).toEqual({ screen: 'local-proxies' });
+    expect(parseDeepLink('/local-proxies/lp-1')).toBeNull();
     expect(parseDeepLink('#/topups/tu%2F1')).toEqual({ screen: 'topups', topUpId: 'tu/1' });
     expect(parseDeepLink('#/subscriptions')).toBeNull();
     expect(parseDeepLink('#token=abc')).toBeNull();

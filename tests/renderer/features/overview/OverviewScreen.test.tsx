@@ -224,6 +224,64 @@ describe('Overview screen', () => {
     disconnect();
   });
 
+  it('links a local proxy in trouble to the Local proxies screen', async () => {
+    current = snapshot({
+      items: [
+        item({
+          id: 'local_proxy_failing:lp-1',
+          kind: 'local_proxy_failing',
+          level: 'error',
+          title: 'Local proxy “Berlin price monitor” is not listening',
+          detail: '127.0.0.1:24001 is already in use by another program: choose another port.',
+          subject: { type: 'local_proxy', id: 'lp-1', label: 'Berlin price monitor' },
+          dueAt: null,
+          action: { kind: 'open', label: 'Open local proxies' },
+          route: '/local-proxies',
+        }),
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Needs attention' });
+    expect(
+      within(list).getByText('127.0.0.1:24001 is already in use by another program: choose another port.'),
+    ).toBeTruthy();
+    const open = within(list)
+      .getAllByRole('link')
+      .find((link) => link.getAttribute('href') === '#/local-proxies');
+    expect(open?.textContent).toContain('Open local proxies');
+  });
+
+  it('reads itself again when a local proxy’s state or error changes, not for its traffic each second', async () => {
+    useAppStore.setState({ state: appState() });
+    const disconnect = connectEventBridge({ onConnected: null });
+    render(<OverviewScreen />);
+    await settle();
+    vi.useFakeTimers();
+    const proxy = {
+      id: 'lp-1',
+      url: 'http://127.0.0.1:24001',
+      profileId: 'prof_work',
+      state: 'running',
+      lastError: null,
+      stats: { requests: 1 },
+    };
+    const emit = (changes: Record<string, unknown>) =>
+      act(() => fake.current.emit('localProxies:changed', { proxies: [{ ...proxy, ...changes }] }));
+    const reads = async () => {
+      await act(() => vi.advanceTimersByTimeAsync(REFRESH_DELAY_MS + 10));
+      return fake.current.callsTo('overview:get').length;
+    };
+    emit({});
+    const first = await reads();
+    emit({ stats: { requests: 2 } });
+    emit({ stats: { requests: 3 } });
+    expect(await reads()).toBe(first);
+    emit({ stats: { requests: 4 }, lastError: { at: '2026-03-10T12:00:05.000Z', kind: 'credentials' } });
+    expect(await reads()).toBe(first + 1);
+    disconnect();
+  });
+
   it('sums up the account in words', () => {
     expect(accountSummary({ ports: 1, subscriptions: 0, pendingTopUps: 2, schedules: 0 })).toBe(
       '1 port, 0 subscriptions and 2 payments in progress',
