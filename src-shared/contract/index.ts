@@ -107,8 +107,7 @@ export type {
   TopUpsCsvExport,
 } from './topups';
 export { PORT_ROW_COLUMNS } from './ports';
-export type { ListFreshness, SnapshotScreen, WireTable } from './list-views';
-export { SNAPSHOT_SCREENS } from './list-views';
+export type { SnapshotScreen, WireTable } from './list-views';
 export { FULL_GRANT, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
 
 export const ipcCalls = {

@@ -9,7 +9,7 @@ import {
 import type { ServedList } from '../snapshots/snapshot-list';
 
 /** What the Ports list shows of a port: no password, no credentials, nothing only the detail reads. */
-export function toPortRow(port: MobilePort | MobilePortView | PortRow): PortRow {
+function toPortRow(port: MobilePort | MobilePortView | PortRow): PortRow {
   return {
     id: port.id,
     label: port.label,

@@ -10,7 +10,7 @@ export interface ServedList<T> {
 }
 
 /** What a read of the whole list changed, for the windows; `asOf` is when main read it (ISO 8601). */
-export interface ListChange<T> {
+interface ListChange<T> {
   changed: T[];
   removed: string[];
   asOf: string;

@@ -13,7 +13,7 @@ import { screenFromHash } from '../shared/routes';
  * often there before the screen's first render. Loads are the stores' own: a list loaded or loading
  * is not asked again, so the screen's own effects then ask nothing.
  */
-export function prefetchScreen(hash: string): void {
+function prefetchScreen(hash: string): void {
   // Onboarding (no profile yet) has no account data to read.
   if (!useAppStore.getState().state?.activeProfile) return;
   switch (screenFromHash(hash)) {

@@ -153,7 +153,7 @@ function withReceipt<T extends PortRow>(port: T, receipt: RotationReceipt): T {
 }
 
 /** What the list keeps of a port main sent whole (an event, a write's answer): its row. */
-export function toPortRow(port: PortRow): PortRow {
+function toPortRow(port: PortRow): PortRow {
   return {
     id: port.id,
     label: port.label,
@@ -186,7 +186,7 @@ const PORT_COLUMNS: PortsListView['columns'] = [
 ];
 
 /** `ports:list`'s table as rows. */
-export function rowsOfPortsList(view: PortsListView): PortRow[] {
+function rowsOfPortsList(view: PortsListView): PortRow[] {
   return rowsOfTable(view, PORT_COLUMNS, (values) => ({
     id: values[0],
     label: values[1],
@@ -442,7 +442,7 @@ export const portsList: LoadableSlice<PortsStore, PortRow[], [fresh?: boolean]> 
   alongside: () => ({ portsAge: lastPortsAge }),
 });
 
-export const detailList: LoadableSlice<PortsStore, MobilePortView, [string]> = createLoadableSlice(
+const detailList: LoadableSlice<PortsStore, MobilePortView, [string]> = createLoadableSlice(
   usePortsStore,
   {
     place: inMap<PortsStore, MobilePortView>('details'),
