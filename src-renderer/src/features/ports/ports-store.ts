@@ -442,15 +442,12 @@ export const portsList: LoadableSlice<PortsStore, PortRow[], [fresh?: boolean]> 
   alongside: () => ({ portsAge: lastPortsAge }),
 });
 
-const detailList: LoadableSlice<PortsStore, MobilePortView, [string]> = createLoadableSlice(
-  usePortsStore,
-  {
-    place: inMap<PortsStore, MobilePortView>('details'),
-    key: (portId) => portId,
-    supersede: true,
-    fetch: (portId) => callApi((api) => api.ports.get({ portId })),
-  },
-);
+const detailList: LoadableSlice<PortsStore, MobilePortView, [string]> = createLoadableSlice(usePortsStore, {
+  place: inMap<PortsStore, MobilePortView>('details'),
+  key: (portId) => portId,
+  supersede: true,
+  fetch: (portId) => callApi((api) => api.ports.get({ portId })),
+});
 
 const historyKey = (portId: string, page: number) => `${portId}|${page}`;
 export const historyList: LoadableSlice<PortsStore, IpHistoryView, [string, number]> = createLoadableSlice(
