@@ -30,6 +30,8 @@ export interface BackendOptions {
   /** The one-shot core's clock (what "expires in 2 days" is judged against). Default: the system clock. */
   clock?: Clock;
   log: (line: string) => void;
+  /** A long-running session's core, started once and kept (see `sessionBackend`); default: one per command. */
+  sharedCore?: () => Promise<AppCore>;
 }
 
 /** The command cannot run where it would break what the running app promises (exit code 1). */
@@ -183,7 +185,7 @@ export async function startLocalCore(
 /** A core in this process for one command. */
 async function localBackend(options: BackendOptions): Promise<CliBackend> {
   const [core, { createGuardedDispatcher }, { createIpcHandlers }] = await Promise.all([
-    startLocalCore(options),
+    options.sharedCore ? options.sharedCore() : startLocalCore(options),
     import('../dispatch/guarded-dispatcher'),
     import('../dispatch/handler-table'),
   ]);
@@ -196,7 +198,66 @@ async function localBackend(options: BackendOptions): Promise<CliBackend> {
   return {
     via: 'local',
     call: (channel, input) => dispatch('cli', channel, input),
-    close: () => core.dispose(),
+    close: () => (options.sharedCore ? Promise.resolve() : core.dispose()),
+  };
+}
+
+/** Where a long-running session's calls go: the same choice as a command's, made again for each call. */
+export interface SessionBackend {
+  /** One call with `grant` (the MCP session's scopes, a REST token's). */
+  call(channel: CallChannel, input: unknown, grant: ReadonlySet<Scope>): Promise<IpcResult<unknown>>;
+  close(): Promise<void>;
+}
+
+/**
+ * For the MCP server and `serve`, which run for long: each call goes to the owner of the background
+ * jobs when one answers then (an app started later is used from then on), else to a core in this
+ * process, started at the first such call and kept until `close`. The rules of `openBackend` hold
+ * per call (a change for another profile than the owner's is refused).
+ */
+export function sessionBackend(
+  options: Omit<BackendOptions, 'scopes' | 'sharedCore' | 'grant'>,
+): SessionBackend {
+  let core: Promise<AppCore> | null = null;
+  const sharedCore = (): Promise<AppCore> => {
+    core ??= startLocalCore(options).catch((error: unknown) => {
+      core = null;
+      throw error;
+    });
+    return core;
+  };
+  return {
+    call: async (channel, input, grant) => {
+      const { ipcCalls } = await import('../../src-shared/contract');
+      let backend: CliBackend;
+      try {
+        backend = await openBackend({
+          ...options,
+          grant,
+          scopes: new Set([ipcCalls[channel].scope]),
+          sharedCore,
+        });
+      } catch (error) {
+        const known = startError(error);
+        return {
+          ok: false,
+          error: known ?? {
+            code: 'internal_error',
+            message: error instanceof Error ? error.message : String(error),
+          },
+        };
+      }
+      try {
+        return await backend.call(channel, input);
+      } finally {
+        await backend.close().catch(() => undefined);
+      }
+    },
+    close: async () => {
+      const running = core;
+      core = null;
+      if (running) await (await running.catch(() => null))?.dispose();
+    },
   };
 }
 

@@ -77,6 +77,11 @@ export interface CommandSpec {
    * (JSON) or `render` (text). Returns the exit code.
    */
   run?: (context: CommandContext, input: unknown, args: readonly string[]) => Promise<ExitCode>;
+  /**
+   * The global `--scopes` names a field of the input (`token create --scopes read,rotate`: the
+   * token's scopes) instead of narrowing this run's grant.
+   */
+  scopesAreInput?: boolean;
   /** The value as text for a person (tables); default: JSON. */
   render?: (value: never, context: CommandContext) => string;
 }

@@ -1,5 +1,6 @@
 import type { CommandSpec } from './command-spec';
 import { appCommands } from './commands/app-commands';
+import { automationCommands } from './commands/automation-commands';
 import { catalogCommands } from './commands/catalog-commands';
 import { localProxyCommands } from './commands/local-proxy-commands';
 import { portsCommands } from './commands/ports-commands';
@@ -17,6 +18,7 @@ export const GROUPS: Record<string, string> = {
   alerts: 'Alerts raised by the app',
   profiles: 'Profiles (an account: a base URL and an API key)',
   test: 'Proxy tests: one request through a port or a subscription',
+  token: 'Tokens for the local REST API (and the MCP server): named, scoped, revocable',
   'local-proxy': 'Local proxies: 127.0.0.1 addresses that add a port’s or subscription’s credentials',
 };
 
@@ -47,6 +49,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   appCommands.testSubscription,
   appCommands.profilesList,
   appCommands.profilesUse,
+  automationCommands.mcp,
+  automationCommands.serve,
+  automationCommands.tokenCreate,
+  automationCommands.tokenList,
+  automationCommands.tokenRevoke,
+  automationCommands.audit,
   completionCommand,
 ];
 

@@ -80,7 +80,8 @@ async function run(
 
   let grant: ReadonlySet<Scope>;
   try {
-    grant = parseScopes(options.scopes);
+    // `token create --scopes …` names the token's scopes; the run keeps every scope (it needs `admin`).
+    grant = selection.spec.scopesAreInput ? new Set(SCOPES) : parseScopes(options.scopes);
     checkExtras(selection);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -92,7 +93,7 @@ async function run(
   const json = options.json === true;
 
   const { spec } = selection;
-  if (!spec.channel) return runLocalCommand(spec, selection, out, env, grant);
+  if (!spec.channel) return runLocalCommand(spec, selection, out, env, grant, io);
 
   // Loaded only for a command that calls something (not for help or a usage error).
   const [{ ipcCalls }, { buildInput, describeFieldError }] = await Promise.all([
@@ -109,6 +110,15 @@ async function run(
   let input: unknown;
   try {
     input = buildInput(spec.channel, selection.fields, selection.given, spec.fields);
+    if (spec.scopesAreInput && typeof options.scopes === 'string') {
+      input = {
+        ...(input as object),
+        scopes: options.scopes
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      };
+    }
   } catch (error) {
     if (error instanceof UsageError) {
       out.error(error.message);
@@ -120,10 +130,12 @@ async function run(
   const parsed = ipcCalls[spec.channel].input.safeParse(input);
   if (!parsed.success) {
     const messages = parsed.error.issues.map((issue) =>
-      describeFieldError(selection.fields, {
-        field: issue.path.map(String).join('.'),
-        message: issue.message,
-      }),
+      spec.scopesAreInput && issue.path[0] === 'scopes'
+        ? `--scopes: ${options.scopes === undefined ? 'name the token’s scopes, e.g. read,rotate' : issue.message}`
+        : describeFieldError(selection.fields, {
+            field: issue.path.map(String).join('.'),
+            message: issue.message,
+          }),
     );
     out.error(messages.join('; '));
     return EXIT.usage;
@@ -202,7 +214,45 @@ async function runLocalCommand(
   out: Output,
   env: Record<string, string | undefined>,
   grant: ReadonlySet<Scope>,
+  io: CliIo,
 ): Promise<ExitCode> {
+  if (spec.path[0] === 'mcp' || spec.path[0] === 'serve') {
+    const profile = selectProfile(selection.options, env);
+    if ('usage' in profile) {
+      out.error(profile.usage);
+      return EXIT.usage;
+    }
+    const session = {
+      out,
+      dataDir: defaultDataDir(env),
+      selection: profile.selection,
+      demoLatency: selection.options.demoLatency === 'fast' ? ('fast' as const) : ('realistic' as const),
+      verbose: selection.options.verbose === true,
+      version: io.version ?? 'unknown',
+    };
+    if (spec.path[0] === 'mcp') {
+      const { runMcp } = await import('./commands/mcp-run');
+      const tokenEnv = selection.options.tokenEnv;
+      const token = typeof tokenEnv === 'string' ? env[tokenEnv] : undefined;
+      if (typeof tokenEnv === 'string' && !token) {
+        out.error(`--token-env: the variable ${tokenEnv} is not set`);
+        return EXIT.usage;
+      }
+      return runMcp({
+        ...session,
+        // An agent gets `read` unless the command line (or its token) grants more.
+        grant: selection.options.scopes === undefined && !token ? new Set(['read']) : grant,
+        ...(token ? { token } : {}),
+      });
+    }
+    const port = Number(selection.options.port);
+    if (!/^\d+$/.test(String(selection.options.port)) || (port !== 0 && port < 1024) || port > 65_535) {
+      out.error('--port: a port from 1024 to 65535 (0: a free one), e.g. 24080');
+      return EXIT.usage;
+    }
+    const { runServe } = await import('./commands/serve-run');
+    return runServe({ ...session, port });
+  }
   if (spec.path[0] === 'local-proxy' && spec.path[1] === 'run') {
     // It listens on the account's traffic: the scope of adding a local proxy.
     if (!grant.has('manage')) {

@@ -1,5 +1,6 @@
 import type { BaseUrlProbeResult, ProxyServiceClient } from '../api';
 import type { RaisedAlert } from './alerts/alert-center';
+import type { AutomationStores } from './automation/automation-service';
 import type { DemoSandbox } from './demo/demo-service';
 import type { DesktopNotifications } from './notifications/notifications-wiring';
 import type { RelocationNotice } from './ports/relocation-tracker';
@@ -25,6 +26,8 @@ export interface AppCoreDependencies {
   createClient: (config: ClientConfig) => ProxyServiceClient;
   probeBaseUrl: (baseUrl: string) => Promise<BaseUrlProbeResult>;
   startDemoSandbox: () => Promise<DemoSandbox>;
+  /** The data folder's automation tokens and audit log; absent: `automation:*` is refused. */
+  automation?: AutomationStores;
   /** Whether this process runs the background jobs (the instance lock decides); default: it does. */
   jobsOwnership?: JobsOwnership;
   /** What background work must find again after a crash (`state.json`); default: memory only. */

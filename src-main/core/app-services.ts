@@ -1,6 +1,7 @@
 import type { CallDomain } from '../../src-shared/contract';
 import type { AlertsService } from './alerts/alerts-service';
 import type { AppStateService } from './app-state';
+import type { AutomationService } from './automation/automation-service';
 import type { CatalogService } from './catalog/catalog-service';
 import type { ConnectionService } from './connection/connection-service';
 import type { DemoService } from './demo/demo-service';
@@ -40,4 +41,5 @@ export interface CoreServices extends AppServices {
   proxy: ProxyTestService;
   localProxies: LocalProxiesService;
   overview: OverviewService;
+  automation: AutomationService;
 }

@@ -5,6 +5,7 @@ import { AlertsService } from './alerts/alerts-service';
 import type { AppCoreDependencies } from './app-core-dependencies';
 import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
+import { AutomationService } from './automation/automation-service';
 import type { CoreServices } from './app-services';
 import { CatalogCache } from './catalog/catalog-cache';
 import { CatalogService } from './catalog/catalog-service';
@@ -335,6 +336,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     proxy: proxyTests,
     localProxies,
     overview,
+    automation: new AutomationService({ stores: deps.automation ?? null, settings, ownsJobs }),
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   for (const job of [

@@ -3,6 +3,8 @@ import { probeBaseUrl, ProxyServiceClient } from '../api';
 import { DEFAULT_API_KEYS, startSandbox } from '@proxy-manager/sandbox';
 import type { AppCore } from './app-core';
 import type { AppCoreDependencies } from './app-core-dependencies';
+import { AuditLog } from './automation/audit-log';
+import { TokenStore } from './automation/token-store';
 import { buildAppCore, type DemoSandbox } from './create-app-core';
 import type { DesktopNotifications } from './notifications/notifications-wiring';
 import { probeKeychain, type KeychainProbeResult } from './secrets/keychain-probe';
@@ -92,6 +94,10 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     jobsOwnership: lock ? lockOwnership(lock) : ONE_SHOT_OWNERSHIP,
     jobState,
     catalogCacheFile: join(options.dataDir, 'catalog-cache.json'),
+    automation: {
+      tokens: new TokenStore({ dataDir: options.dataDir, now: () => Date.now(), log }),
+      audit: new AuditLog({ dataDir: options.dataDir, log }),
+    },
     releaseResources: async () => {
       await jobState.flush();
       await lock?.release();

@@ -24,6 +24,7 @@ function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.proxy.handlers(),
     ...services.localProxies.handlers(),
     ...services.overview.handlers(),
+    ...services.automation.handlers(),
   };
 }
 

@@ -18,6 +18,7 @@ import { applyAppMenu, planAppMenu } from './app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { appResourcesDir, trayIconFiles, windowIconFile } from './app-resources';
 import { type OwnedControl, serveControlWhileOwner } from '../control/control-while-owner';
+import { type OwnedRest, serveRestWhileOwner } from '../rest/rest-while-owner';
 import { cliArgumentsOf, runCli } from './cli-launch';
 import { developmentCspListener, developmentRendererCsp, RENDERER_CSP } from './content-security-policy';
 import { DesktopLifecycle } from './desktop-lifecycle';
@@ -57,6 +58,7 @@ const resourcesDir = appResourcesDir({
 let mainWindow: BrowserWindow | null = null;
 let core: AppCore | null = null;
 let control: OwnedControl | null = null;
+let rest: OwnedRest | null = null;
 let trayState: TrayStateService | null = null;
 // Off until the user turns it on in Settings; rotates the first pinned port.
 const shortcut = new GlobalShortcut({
@@ -184,6 +186,8 @@ async function boot(): Promise<void> {
   await core.start({ demo: process.argv.includes('--demo') });
   // The CLI's way in while this process owns the background jobs (docs/automation.md).
   control = serveControlWhileOwner({ core, dataDir: app.getPath('userData'), log });
+  // The local REST API, when Settings → Automation turns it on (docs/automation.md).
+  rest = serveRestWhileOwner({ core, version: app.getVersion(), log });
 }
 
 // `proxy-manager ports list` (src-main/shell/cli-launch.ts): a command, not the app. It opens no
@@ -199,7 +203,7 @@ if (cliArguments) {
   app.on('will-quit', () => shortcut.release());
   app.on('before-quit', () => {
     lifecycle.dispose();
-    const closing = control ? control.close() : Promise.resolve();
+    const closing = Promise.allSettled([control?.close(), rest?.close()]);
     void closing.finally(() => void core?.dispose());
   });
   app

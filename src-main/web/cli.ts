@@ -5,6 +5,7 @@ import { defaultDataDir } from '../core/app-paths';
 import { createNodeAppCore } from '../core/node-app-core';
 import { createGuardedDispatcher } from '../dispatch/guarded-dispatcher';
 import { createIpcHandlers } from '../dispatch/handler-table';
+import { serveRestWhileOwner } from '../rest/rest-while-owner';
 import { ensureRendererBuilt } from './renderer-build';
 import { startWebServer, type WebSender } from './web-server';
 
@@ -80,14 +81,16 @@ async function main(): Promise<void> {
   });
   // The CLI's way in while this process owns the background jobs (`docs/automation.md`).
   const control = serveControlWhileOwner({ core, dataDir, log });
-  await control.settled();
+  // The local REST API, when Settings → Automation turns it on.
+  const rest = serveRestWhileOwner({ core, version: process.env.npm_package_version ?? 'dev', log });
+  await Promise.all([control.settled(), rest.settled()]);
   process.stdout.write(`WEB_READY ${JSON.stringify({ url: server.url })}\n`);
 
   let closing = false;
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    void Promise.allSettled([control.close(), server.close()])
+    void Promise.allSettled([control.close(), rest.close(), server.close()])
       .then(() => core.dispose())
       .then(() => process.exit(0));
   };

@@ -1,11 +1,25 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { IpcResult } from '../../src-shared/contract';
+import {
+  applyConnectionLimits,
+  bearerToken,
+  BodyTooLarge,
+  decodeSegment,
+  HTTP_LIMITS,
+  type HttpServerLimits,
+  httpServerOptions,
+  isOwnOrigin,
+  listenOnLoopback,
+  parseTarget,
+  plain,
+  readBody,
+  tokensMatch,
+} from '../lib/http-guards';
 import { isJsonMediaType } from '../lib/json-media-type';
 
 /** The token holder's identity as the guarded dispatcher sees it. */
@@ -40,37 +54,18 @@ export interface WebServerOptions {
 }
 
 /** What one client may cost the server. A client over a limit is answered or dropped; the server stays up. */
-export interface WebServerLimits {
-  /** Largest `/rpc` body; a larger one is 413 as soon as it is announced or read past the limit. */
-  maxBodyBytes: number;
+export interface WebServerLimits extends HttpServerLimits {
   /** Largest WebSocket message; the page never sends any, so a larger one closes the socket (1009). */
   maxMessageBytes: number;
-  /** Open TCP connections at once (HTTP and WebSocket); Node drops any connection over the cap. */
-  maxConnections: number;
   /** Open event sockets at once; more is 503 at the upgrade, so that HTTP calls keep room. */
   maxEventSockets: number;
-  /** Time to receive a request's headers, from the connection's start (Node `headersTimeout`). */
-  headersTimeoutMs: number;
-  /** Time to receive a whole request, body included (Node `requestTimeout`). */
-  requestTimeoutMs: number;
-  /** How long an idle keep-alive connection is kept between requests (Node `keepAliveTimeout`). */
-  keepAliveTimeoutMs: number;
-  /** A connection with no traffic for this long is closed (Node `server.timeout`). */
-  idleTimeoutMs: number;
-  /** How often Node checks the header and request timeouts (`connectionsCheckingInterval`). */
-  timeoutCheckIntervalMs: number;
 }
 
+/** The shared HTTP limits (`lib/http-guards.ts`: the `/rpc` body, connections, times), and the socket's. */
 const WEB_LIMITS: Readonly<WebServerLimits> = {
-  maxBodyBytes: 1024 * 1024,
+  ...HTTP_LIMITS,
   maxMessageBytes: 4 * 1024,
-  maxConnections: 64,
   maxEventSockets: 16,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  idleTimeoutMs: 60_000,
-  timeoutCheckIntervalMs: 1_000,
 };
 
 export interface RunningWebServer {
@@ -81,7 +76,6 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-const WEB_HOST = '127.0.0.1';
 const WS_PROTOCOL = 'proxy-manager.v1';
 const TOKEN_PROTOCOL_PREFIX = 'token.';
 
@@ -118,73 +112,8 @@ function securityHeaders(origin: string): Record<string, string> {
   };
 }
 
-function tokensMatch(expected: string, given: string | null | undefined): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function plain(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'Cache-Control': 'no-store',
-    ...headers,
-  });
-  res.end(text);
-}
-
-class BodyTooLarge extends Error {}
-
-/**
- * Reads a call's body, refusing more than `limit` bytes as soon as that is known: from the announced
- * `Content-Length`, or while reading. The rest is never buffered.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge());
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off('data', onData);
-      // Discard what is still in flight; the answer closes the connection, and requestTimeout bounds it.
-      req.resume();
-      reject(new BodyTooLarge());
-    };
-    req.on('data', onData);
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-/** A request target as a path: `//x` and absolute forms are not taken for a host, garbage is null. */
-function parsePath(raw: string | undefined): string | null {
-  if (raw === undefined || !raw.startsWith('/')) return null;
-  try {
-    return new URL(`http://web.invalid${raw}`).pathname;
-  } catch {
-    return null;
-  }
-}
-
-function decodeSegment(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-}
+/** A request target's path, or null. */
+const parsePath = (raw: string | undefined): string | null => parseTarget(raw)?.pathname ?? null;
 
 /**
  * Web mode's server: the built renderer as static files, the contract over `POST /rpc/<channel>`
@@ -203,16 +132,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   let origin = '';
   let hostHeader = '';
 
-  const originAllowed = (req: IncomingMessage): boolean => {
-    if (req.headers.host !== hostHeader) return false;
-    const requestOrigin = req.headers.origin;
-    return requestOrigin === undefined || requestOrigin === origin;
-  };
-
-  const bearer = (req: IncomingMessage): string | null => {
-    const match = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '');
-    return match?.[1] ?? null;
-  };
+  const originAllowed = (req: IncomingMessage): boolean => isOwnOrigin(req, hostHeader, origin);
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -250,7 +170,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       plain(res, 405, 'Method not allowed', { Allow: 'POST' });
       return;
     }
-    if (!tokensMatch(token, bearer(req))) {
+    if (!tokensMatch(token, bearerToken(req))) {
       plain(res, 401, 'Missing or wrong token: open the URL that `npm run web` printed', {
         'WWW-Authenticate': 'Bearer',
       });
@@ -290,54 +210,33 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     res.end(JSON.stringify(result));
   }
 
-  const server: Server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
-    },
-    (req, res) => {
-      const handle = async () => {
-        if (!originAllowed(req)) {
-          plain(res, 403, 'Forbidden: this server answers only on its own loopback address');
+  const server: Server = createServer(httpServerOptions(limits), (req, res) => {
+    const handle = async () => {
+      if (!originAllowed(req)) {
+        plain(res, 403, 'Forbidden: this server answers only on its own loopback address');
+        return;
+      }
+      const pathname = parsePath(req.url);
+      if (pathname === null) {
+        plain(res, 400, 'Bad request target');
+        return;
+      }
+      if (pathname.startsWith('/rpc/')) {
+        const channel = decodeSegment(pathname.slice('/rpc/'.length));
+        if (channel === null) {
+          plain(res, 400, 'Bad channel name (malformed percent-encoding)');
           return;
         }
-        const pathname = parsePath(req.url);
-        if (pathname === null) {
-          plain(res, 400, 'Bad request target');
-          return;
-        }
-        if (pathname.startsWith('/rpc/')) {
-          const channel = decodeSegment(pathname.slice('/rpc/'.length));
-          if (channel === null) {
-            plain(res, 400, 'Bad channel name (malformed percent-encoding)');
-            return;
-          }
-          await serveRpc(req, res, channel);
-        } else await serveStatic(req, res, pathname);
-      };
-      handle().catch((error: unknown) => {
-        log(`web: request failed: ${error instanceof Error ? error.message : String(error)}`);
-        if (!res.headersSent) plain(res, 500, 'Internal error');
-        else res.destroy();
-      });
-    },
-  );
-  server.timeout = limits.idleTimeoutMs;
-  server.maxConnections = limits.maxConnections;
-  let droppedInBurst = 0;
-  server.on('drop', () => {
-    // One line when a flood starts and one when it ends: a flood must not flood the log too.
-    if (droppedInBurst === 0)
-      log(`web: connection cap (${limits.maxConnections}) reached; dropping new connections`);
-    droppedInBurst += 1;
+        await serveRpc(req, res, channel);
+      } else await serveStatic(req, res, pathname);
+    };
+    handle().catch((error: unknown) => {
+      log(`web: request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) plain(res, 500, 'Internal error');
+      else res.destroy();
+    });
   });
-  server.on('connection', () => {
-    if (droppedInBurst === 0) return;
-    log(`web: ${droppedInBurst} connection(s) dropped at the cap`);
-    droppedInBurst = 0;
-  });
+  applyConnectionLimits(server, limits, log, 'web');
 
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({
@@ -395,18 +294,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(message);
   });
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, WEB_HOST, () => {
-      server.off('error', reject);
-      resolveListen();
-    });
-  });
-  // After listening, a server error (e.g. EMFILE on accept) is logged; it must not end the process.
-  server.on('error', (error) => log(`web: server error: ${error.message}`));
-  const { port } = server.address() as AddressInfo;
-  hostHeader = `${WEB_HOST}:${port}`;
-  origin = `http://${hostHeader}`;
+  ({ host: hostHeader, origin } = await listenOnLoopback(server, options.port, log, 'web'));
 
   return {
     url: `${origin}/#token=${token}`,

@@ -82,6 +82,12 @@ export const CALL_CHANNELS = [
   'localProxies:start',
   'localProxies:stop',
   'overview:get',
+  'automation:tokens',
+  'automation:createToken',
+  'automation:revokeToken',
+  'automation:audit',
+  'automation:restStatus',
+  'automation:setRest',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { CALL_CHANNELS, EVENT_CHANNELS } from './channel-names';
 import { alertsCalls, alertsEvents } from './alerts';
 import { appCalls, appEvents } from './app';
+import { automationCalls } from './automation';
 import { catalogCalls } from './catalog';
 import { connectionCalls } from './connection';
 import { demoCalls } from './demo';
@@ -27,6 +28,7 @@ import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
 
 export type { AlertKindName, AlertView } from './alerts';
+export type { AuditEntry, AutomationTokenView, CreatedAutomationToken, RestApiStatus } from './automation';
 export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatus, Notice } from './app';
 export { CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
@@ -126,6 +128,7 @@ export const ipcCalls = {
   ...proxyCalls,
   ...localProxiesCalls,
   ...overviewCalls,
+  ...automationCalls,
 } as const;
 
 export const ipcEvents = {

@@ -39,6 +39,8 @@ function layerOf(file: string): Layer {
     case 'web':
     case 'cli':
     case 'control':
+    case 'mcp':
+    case 'rest':
       return 'surface';
     default:
       throw new Error(`${path} is in no layer: add its folder to tests/architecture/layers.test.ts`);

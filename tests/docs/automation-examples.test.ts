@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src-main/cli/command-tree';
 import { ipcCalls } from '../../src-shared/contract';
@@ -21,6 +24,39 @@ export function shellBlocks(markdown: string, heading: string): string[] {
   if (start < 0) throw new Error(`No "${heading}" section`);
   const section = markdown.slice(start + heading.length + 2).split(/\n## /)[0] ?? '';
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+}
+
+/** The fenced blocks of one language in one `##` section, in order. */
+function fencedBlocks(markdown: string, heading: string, language: string): string[] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`No "${heading}" section`);
+  const section = markdown.slice(start + heading.length + 2).split(/\n## /)[0] ?? '';
+  return [...section.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map(
+    (m) => m[1] ?? '',
+  );
+}
+
+/** A directory with a `proxy-manager` that runs this checkout's launcher, for the PATH. */
+function binShim(): string {
+  const bin = mkdtempSync(join(tmpdir(), 'pm-bin-'));
+  const shim = join(bin, 'proxy-manager');
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'proxy-manager.mjs')}" "$@"\n`,
+  );
+  chmodSync(shim, 0o755);
+  return bin;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 let sandbox: TestSandbox;
@@ -82,4 +118,71 @@ describe('docs/automation.md', () => {
     expect(stderr).toMatch(/^error: This session may not call topups:list: it needs the "read" scope/m);
     expect(stderr).toMatch(/^error: --amount: An amount in USD with two decimals/m);
   }, 180_000);
+
+  it('runs its REST examples as written (on a free port)', async () => {
+    // The examples above rotated the same port: its cooldown has passed by now on the sandbox's clock.
+    await sandbox.advance(60);
+    const bin = binShim();
+    const port = await freePort();
+    const script = `set -eu\n${shellBlocks(DOC, '## REST examples').join('\n')}`.replaceAll(
+      '24080',
+      String(port),
+    );
+    const dataDir = mkdtempSync(join(tmpdir(), 'pm-docs-'));
+    const { stdout } = await run('bash', ['-c', script], {
+      cwd: dataDir,
+      timeout: 100_000,
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH ?? ''}`,
+        PROXY_MANAGER_DATA_DIR: dataDir,
+        PROXY_MANAGER_API_KEY: DEMO_KEY,
+        PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+      },
+    });
+    const lines = stdout.trim().split('\n');
+    const receipt = JSON.parse(lines[0] ?? '{}') as { ip?: string; previousIp?: string };
+    expect(receipt.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(lines.slice(1)).toEqual(['429', '401', '403']);
+  }, 120_000);
+
+  it('gives an MCP configuration an agent can start as written', async () => {
+    const [claude = '', vscode = ''] = fencedBlocks(DOC, '## MCP server', 'json');
+    const claudeServer = (
+      JSON.parse(claude) as { mcpServers: Record<string, { command: string; args: string[] }> }
+    ).mcpServers['proxy-manager'];
+    const vscodeServer = (
+      JSON.parse(vscode) as { servers: Record<string, { type: string; command: string; args: string[] }> }
+    ).servers['proxy-manager'];
+    expect(vscodeServer).toMatchObject({ type: 'stdio', command: 'proxy-manager', args: ['mcp'] });
+    expect(claudeServer?.command).toBe('proxy-manager');
+    const bin = binShim();
+    const transport = new StdioClientTransport({
+      command: join(bin, claudeServer?.command ?? ''),
+      args: claudeServer?.args ?? [],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? tmpdir(),
+        PROXY_MANAGER_DATA_DIR: mkdtempSync(join(tmpdir(), 'pm-docs-')),
+        PROXY_MANAGER_API_KEY: DEMO_KEY,
+        PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+      },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'docs-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('rotate_until_new');
+      expect(names).not.toContain('topups_create');
+      const result = (await client.callTool({ name: 'ports_list', arguments: { limit: 2 } })) as {
+        content: { text: string }[];
+      };
+      expect((JSON.parse(result.content[0]?.text ?? '{}') as { items: unknown[] }).items).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

@@ -114,7 +114,12 @@ describe('web mode in a browser: subscriptions', () => {
         ?.textContent?.includes('-country-us-state-texas-zip-73301'),
     );
     await page.getByRole('button', { name: 'Copy proxy string' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await line.innerText());
+    // Shown with the password masked; copied whole.
+    expect(await line.innerText()).toContain('••••••••');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).not.toContain('•');
+    await form.getByRole('button', { name: 'Show password' }).click();
+    expect(copied).toBe(await line.innerText());
 
     // The built string through the sandbox gateway: the exit is in Texas, the echo names the place.
     await form.getByRole('button', { name: 'Test proxy this string' }).click();

@@ -104,4 +104,10 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'localProxies:start': { id: 'lp-1' },
   'localProxies:stop': { id: 'lp-1' },
   'overview:get': undefined,
+  'automation:tokens': undefined,
+  'automation:createToken': { name: 'cron rotations', scopes: ['read', 'rotate'] },
+  'automation:revokeToken': { tokenId: 'tok_0123456789ab' },
+  'automation:audit': { limit: 10 },
+  'automation:restStatus': undefined,
+  'automation:setRest': { enabled: true, port: 24080 },
 };

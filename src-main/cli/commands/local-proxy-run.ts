@@ -75,7 +75,7 @@ function upstreamOf(options: Record<string, unknown>): LocalProxyUpstream | null
 }
 
 /** The first SIGINT or SIGTERM; the handlers are removed once it came. */
-function nextSignal(): Promise<void> {
+export function nextSignal(): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       process.removeListener('SIGINT', done);

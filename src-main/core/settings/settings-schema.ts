@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PATH_STYLES } from '../../../src-shared/base-url-rule';
+import { REST_PORT_DEFAULT } from '../../../src-shared/contract/automation';
 import { LOCAL_PROXIES_MAX, localProxyConfigSchema } from '../../../src-shared/contract/local-proxies';
 import {
   ACCELERATOR_MAX,
@@ -137,6 +138,16 @@ const proxyTestSchema = z.object({
     .default(DEFAULT_IP_ECHO_URL),
 });
 
+/** The local REST API (Settings → Automation): off until turned on; loopback only, tokens required. */
+const automationSchema = z.object({
+  rest: z
+    .object({
+      enabled: z.boolean().default(false),
+      port: z.int().min(1024).max(65_535).default(REST_PORT_DEFAULT),
+    })
+    .prefault({}),
+});
+
 const uiSchema = z.object({
   theme: z.enum(THEMES).default('system'),
   /**
@@ -161,6 +172,7 @@ export const settingsSchema = z
     tray: traySchema.prefault({}),
     shortcut: shortcutSchema.prefault({}),
     proxyTest: proxyTestSchema.prefault({}),
+    automation: automationSchema.prefault({}),
     /** Local proxies: configuration only (no credentials; a local password is in the keychain). */
     localProxies: z.array(localProxyConfigSchema).max(LOCAL_PROXIES_MAX).default([]),
   })

@@ -75,6 +75,7 @@ describe('SettingsStore: defaults and round trip', () => {
       },
       ui: { theme: 'system', density: 'comfortable', lastScreen: 'ports' },
       desktop: { closeToTray: true, startAtLogin: false, startMinimized: false },
+      automation: { rest: { enabled: false, port: 24080 } },
       localProxies: [],
       notifications: {
         'rotation-new-ip': true,

@@ -8,6 +8,7 @@ import { useOverviewStore } from '../../../src-renderer/src/features/overview/ov
 import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { useProfilesStore } from '../../../src-renderer/src/features/profiles/profiles-store';
 import { useProxyTestStore } from '../../../src-renderer/src/features/proxy-test/proxy-test-store';
+import { useAutomationStore } from '../../../src-renderer/src/features/settings/automation-store';
 import { useSettingsStore } from '../../../src-renderer/src/features/settings/settings-store';
 import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
@@ -16,6 +17,7 @@ import { createFakeApi, type FakeApi, type FakeHandlers } from './fake-api';
 
 const STORES = [
   useAppStore,
+  useAutomationStore,
   useCatalogStore,
   useLocalProxiesStore,
   useOnboardingStore,

@@ -28,7 +28,15 @@ const STEERING_IDS = [
 const GOOD_IDS = ['mp_9', 'sub-1', 'a.b', 'A:1', 'x~y', '7c9e6679-7425-40de-944b-e07fc1f90ae7', 'é', '🙂'];
 
 /** Every place in an input that holds an id, as a path of members (`target.portId`, `portIds.0`). */
-const NOT_RESOURCE_IDS = new Set(['attemptId', 'profileId', 'noticeId', 'alertId', 'callId', 'productId']);
+const NOT_RESOURCE_IDS = new Set([
+  'attemptId',
+  'profileId',
+  'noticeId',
+  'alertId',
+  'callId',
+  'productId',
+  'tokenId',
+]);
 function idPaths(value: unknown, path: string[] = [], isId = false): string[][] {
   if (typeof value === 'string') return isId ? [path] : [];
   if (Array.isArray(value))

@@ -7,6 +7,7 @@ import { Screen } from '../../shared/components/Screen';
 import { useAppStore } from '../app/app-store';
 import { ProfilesPanel } from '../profiles/ProfilesPanel';
 import { AlertsSection } from './AlertsSection';
+import { AutomationSection } from './AutomationSection';
 import { CheckboxOption } from './CheckboxOption';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
@@ -220,7 +221,7 @@ export function SettingsScreen() {
   return (
     <Screen
       title="Settings"
-      description="Profiles and keys, appearance, polling, alerts and the proxy test. Preferences apply as soon as you change them; Undo puts the last change back."
+      description="Profiles and keys, appearance, polling, alerts, the proxy test and automation. Preferences apply as soon as you change them; Undo puts the last change back."
     >
       <ProfilesPanel />
       <AsyncContent loadable={settings} what="settings" onRetry={() => void load(true)} isEmpty={() => false}>
@@ -233,6 +234,7 @@ export function SettingsScreen() {
               <PollingSection settings={view} />
               <AlertsSection settings={view} />
               <ProxyTestSection settings={view} />
+              <AutomationSection />
               <UndoToast />
             </>
           );

@@ -1,0 +1,315 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AuditEntry, AutomationTokenView, IpcError, IpcResult, Scope } from '../../src-shared/contract';
+import type { CallChannel } from '../../src-shared/contract';
+import {
+  applyConnectionLimits,
+  bearerToken,
+  BodyTooLarge,
+  HTTP_LIMITS,
+  type HttpServerLimits,
+  httpServerOptions,
+  isOwnOrigin,
+  listenOnLoopback,
+  parseTarget,
+  readBody,
+} from '../lib/http-guards';
+import { isJsonMediaType } from '../lib/json-media-type';
+import { ipcCalls } from '../../src-shared/contract';
+import { matchRoute, openApiDocument, queryInput, type RestRoute } from './rest-routes';
+
+/** A contract call with a token's scopes as the grant, through the guarded dispatcher. */
+type GrantedCall = (
+  grant: ReadonlySet<Scope>,
+  channel: CallChannel,
+  input: unknown,
+) => Promise<IpcResult<unknown>>;
+
+export interface RestServerOptions {
+  /** 0 takes a free port. */
+  port: number;
+  tokens: { verify(secret: string | null): Promise<AutomationTokenView | null> };
+  call: GrantedCall;
+  audit?: (entry: AuditEntry) => Promise<void>;
+  /** Wall time (epoch ms), for the audit log. */
+  now: () => number;
+  version: string;
+  log?: (line: string) => void;
+  /** Overrides of web mode's limits (tests shorten the timeouts). */
+  limits?: Partial<HttpServerLimits>;
+}
+
+export interface RunningRestServer {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const JSON_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { ...JSON_HEADERS, ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  error: IpcError,
+  headers: Record<string, string> = {},
+): void {
+  send(res, status, { error }, headers);
+}
+
+const CONFLICT_CODES = new Set([
+  'owner_refused',
+  'not_job_owner',
+  'port_in_use',
+  'topup_closed',
+  'txid_already_used',
+  'attempt_elsewhere',
+  'demo_only',
+  'conflict',
+  'http_409',
+]);
+const UPSTREAM_CODES = new Set([
+  'network_error',
+  'timeout',
+  'protocol_error',
+  'unauthorized',
+  'forbidden',
+  'cancelled',
+]);
+
+/** The HTTP status that fits a contract error. */
+function statusOf(error: IpcError): number {
+  const { code } = error;
+  if (error.retryAfterMs !== undefined || code === 'rate_limited' || code === 'http_429') return 429;
+  if (code === 'scope_denied') return 403;
+  if (code === 'invalid_input' || code === 'invalid_json' || code.startsWith('invalid_')) return 400;
+  if (code === 'not_found' || code.endsWith('_not_found') || code === 'http_404') return 404;
+  if (CONFLICT_CODES.has(code)) return 409;
+  if (code === 'not_configured' || code === 'owner_disconnected') return 503;
+  if (code === 'not_implemented') return 501;
+  if (code === 'internal_error') return 500;
+  // The account's own key refused, the service unreachable: the proxy service failed, not this request.
+  if (UPSTREAM_CODES.has(code) || /^http_5\d\d$/.test(code)) return 502;
+  return 422;
+}
+
+/** Whether the client takes JSON (no `Accept`, or one that names JSON or a wildcard for it). */
+function acceptsJson(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept
+    .split(',')
+    .map((part) => part.split(';')[0]?.trim().toLowerCase())
+    .some((type) => type === 'application/json' || type === 'application/*' || type === '*/*');
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * The local REST API: the contract's routes (`rest-routes.ts`) over HTTP on 127.0.0.1, JSON in and
+ * out. Every request needs a token (`Authorization: Bearer`), whose scopes are the grant the guarded
+ * dispatcher checks; `Host` and `Origin` must be this exact loopback address (a page elsewhere, or a
+ * DNS name rebound here, is refused); no CORS headers, ever; a body must be `application/json`; web
+ * mode's limits on bodies, connections and time. Every call after the token check is audited.
+ */
+export async function startRestServer(options: RestServerOptions): Promise<RunningRestServer> {
+  const limits: HttpServerLimits = { ...HTTP_LIMITS, ...options.limits };
+  const log = options.log ?? (() => undefined);
+  let host = '';
+  let origin = '';
+
+  const audit = (
+    token: AutomationTokenView,
+    channel: string,
+    outcome: string,
+    started: number,
+  ): Promise<void> =>
+    options.audit?.({
+      at: new Date(started).toISOString(),
+      surface: 'rest',
+      caller: { kind: 'token', tokenId: token.id, name: token.name },
+      channel,
+      outcome,
+      durationMs: Math.max(0, options.now() - started),
+    }) ?? Promise.resolve();
+
+  async function readInput(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: RestRoute,
+    url: URL,
+    id: string | null,
+  ) {
+    let input: Record<string, unknown> = {};
+    if (route.inputIn === 'query') input = queryInput(route, url.searchParams);
+    else if (hasBody(req)) {
+      // A form or text body is what a page elsewhere can send without a preflight: JSON only.
+      if (!isJsonMediaType(req.headers['content-type'])) {
+        sendError(res, 415, {
+          code: 'unsupported_media_type',
+          message: 'Send JSON (Content-Type: application/json).',
+        });
+        return null;
+      }
+      let text: string;
+      try {
+        text = await readBody(req, limits.maxBodyBytes);
+      } catch (error) {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        sendError(
+          res,
+          413,
+          { code: 'body_too_large', message: `Body too large (over ${limits.maxBodyBytes} bytes).` },
+          { Connection: 'close' },
+        );
+        return null;
+      }
+      let parsed: unknown;
+      try {
+        parsed = text.trim() === '' ? {} : JSON.parse(text);
+      } catch {
+        sendError(res, 400, { code: 'invalid_json', message: 'The body is not JSON.' });
+        return null;
+      }
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        sendError(res, 400, { code: 'invalid_json', message: 'The body is a JSON object.' });
+        return null;
+      }
+      input = parsed as Record<string, unknown>;
+    }
+    if (route.pathParam && id !== null) {
+      if (input[route.pathParam] !== undefined && input[route.pathParam] !== id) {
+        const message = `${route.pathParam} is in the path; the body names another.`;
+        sendError(res, 400, {
+          code: 'invalid_input',
+          message,
+          fields: [{ field: route.pathParam, message }],
+        });
+        return null;
+      }
+      input[route.pathParam] = id;
+    }
+    // No input at all, for a channel that takes none (or whose input is optional).
+    if (Object.keys(input).length === 0 && ipcCalls[route.channel].input.safeParse(undefined).success) {
+      return { input: undefined };
+    }
+    return { input };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isOwnOrigin(req, host, origin)) {
+      sendError(res, 403, {
+        code: 'forbidden_origin',
+        message: 'This server answers only on its own loopback address, to no web page.',
+      });
+      return;
+    }
+    const url = parseTarget(req.url);
+    if (url === null) {
+      sendError(res, 400, { code: 'bad_target', message: 'Bad request target.' });
+      return;
+    }
+    if (!acceptsJson(req)) {
+      sendError(res, 406, {
+        code: 'not_acceptable',
+        message: 'Answers are JSON (Accept: application/json).',
+      });
+      return;
+    }
+    const token = await options.tokens.verify(bearerToken(req));
+    if (!token) {
+      sendError(
+        res,
+        401,
+        {
+          code: 'token_invalid',
+          message:
+            'Missing or unknown token: create one in Settings → Automation or with `proxy-manager token create`.',
+        },
+        { 'WWW-Authenticate': 'Bearer' },
+      );
+      return;
+    }
+    if (url.pathname === '/openapi.json') {
+      if (req.method !== 'GET') {
+        sendError(res, 405, { code: 'method_not_allowed', message: 'GET only.' }, { Allow: 'GET' });
+        return;
+      }
+      send(res, 200, openApiDocument(origin, options.version));
+      return;
+    }
+    const matched = matchRoute(req.method ?? '', url.pathname);
+    if (matched === null) {
+      sendError(res, 404, { code: 'not_found', message: 'No such route (see /openapi.json).' });
+      return;
+    }
+    if ('methods' in matched) {
+      sendError(
+        res,
+        405,
+        { code: 'method_not_allowed', message: `Use ${matched.methods.join(' or ')}.` },
+        { Allow: matched.methods.join(', ') },
+      );
+      return;
+    }
+    const { route, id } = matched;
+    const started = options.now();
+    const read = await readInput(req, res, route, url, id);
+    if (read === null) {
+      await audit(token, route.channel, 'invalid_input', started);
+      return;
+    }
+    const result = await options.call(new Set(token.scopes), route.channel, read.input);
+    await audit(token, route.channel, result.ok ? 'ok' : result.error.code, started);
+    if (result.ok) {
+      send(res, 200, result.value ?? null);
+      return;
+    }
+    const status = statusOf(result.error);
+    const retry = result.error.retryAfterMs;
+    sendError(
+      res,
+      status,
+      result.error,
+      status === 429 && retry !== undefined
+        ? { 'Retry-After': String(Math.max(1, Math.ceil(retry / 1000))) }
+        : {},
+    );
+  }
+
+  const server: Server = createServer(httpServerOptions(limits), (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`rest: request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) sendError(res, 500, { code: 'internal_error', message: 'Internal error.' });
+      else res.destroy();
+    });
+  });
+  applyConnectionLimits(server, limits, log, 'rest');
+  const bound = await listenOnLoopback(server, options.port, log, 'rest');
+  ({ host, origin } = bound);
+  return {
+    url: origin,
+    port: bound.port,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  };
+}

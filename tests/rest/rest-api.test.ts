@@ -1,0 +1,246 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { runCapture, tempDataDir } from '../cli/support/cli-harness';
+
+// `proxy-manager serve` in the foreground against a test sandbox, reached as a script would: with
+// curl, and with raw requests for what a browser would send (foreign Host, Origin, form posts).
+
+const ROOT = join(__dirname, '..', '..');
+const run = promisify(execFile);
+
+let sandbox: TestSandbox;
+let server: ChildProcess;
+let url: string;
+let port: number;
+let env: Record<string, string>;
+let reader: string;
+let rotator: string;
+let portIds: string[];
+
+async function createToken(name: string, scopes: string): Promise<string> {
+  const created = await runCapture(['token', 'create', '--name', name, '--scopes', scopes], env);
+  expect(created.code).toBe(0);
+  return created.stdout.split('\n')[0] ?? '';
+}
+
+beforeAll(async () => {
+  sandbox = await TestSandbox.start();
+  portIds = (await sandbox.request('GET', '/v1/mobile')).json.data.map((p: { id: string }) => p.id);
+  env = {
+    PROXY_MANAGER_DATA_DIR: tempDataDir(),
+    PROXY_MANAGER_API_KEY: DEMO_KEY,
+    PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
+  };
+  reader = await createToken('reader', 'read');
+  rotator = await createToken('rotator', 'read,rotate');
+  server = spawn(process.execPath, [join(ROOT, 'bin', 'proxy-manager.mjs'), 'serve', '--port', '0'], {
+    env: { ...process.env, ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: server.stdout! });
+  url = await new Promise<string>((resolve, reject) => {
+    server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    lines.on('line', (line) => {
+      const match = /^REST_READY (.*)$/.exec(line);
+      if (match) resolve((JSON.parse(match[1] ?? '{}') as { url: string }).url);
+    });
+  });
+  port = Number(new URL(url).port);
+}, 60_000);
+
+afterAll(async () => {
+  if (server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  await sandbox.close();
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+
+/** A raw request: any Host, Origin or body, as a browser or another program might send. */
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+async function curl(args: string[]): Promise<{ status: number; body: any; headers: string }> {
+  const { stdout } = await run('curl', ['-sS', '-D', '-', ...args]);
+  const [head = '', ...rest] = stdout.split('\r\n\r\n');
+  const status = Number(/^HTTP\/[\d.]+ (\d+)/.exec(head)?.[1]);
+  return { status, headers: head, body: JSON.parse(rest.join('\r\n\r\n')) };
+}
+
+describe('proxy-manager serve', () => {
+  it('serves an OpenAPI 3.1 document that validates, with a route per offered channel', async () => {
+    const answer = await raw('GET', '/openapi.json', bearer(reader));
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(answer.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(answer.body.paths['/v1/ports/{portId}/rotate'].post['x-scope']).toBe('rotate');
+    expect(answer.body.paths['/v1/ports'].get.operationId).toBe('ports_list');
+  });
+
+  it('refuses a request without a token, or with a wrong one (401)', async () => {
+    const none = await raw('GET', '/v1/ports');
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer');
+    expect(none.body.error.code).toBe('token_invalid');
+    const wrong = await raw('GET', '/v1/ports', bearer(`pmt_${'x'.repeat(43)}`));
+    expect(wrong.status).toBe(401);
+  });
+
+  it('refuses a call outside the token’s scopes (403)', async () => {
+    const answer = await raw('POST', `/v1/ports/${portIds[1]}/rotate`, bearer(reader));
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toMatchObject({ code: 'scope_denied', scope: 'rotate' });
+  });
+
+  it('refuses a foreign Host or Origin, and a cross-site form post; never sends CORS headers', async () => {
+    const host = await raw('GET', '/v1/ports', { ...bearer(reader), Host: `localhost:${port}` });
+    expect(host.status).toBe(403);
+    const rebound = await raw('GET', '/v1/ports', { ...bearer(reader), Host: `evil.example:${port}` });
+    expect(rebound.status).toBe(403);
+    const origin = await raw('GET', '/v1/ports', { ...bearer(reader), Origin: 'https://evil.example' });
+    expect(origin.status).toBe(403);
+    // What a page elsewhere can send without a preflight: a form post (no token, a foreign Origin).
+    const form = await raw(
+      'POST',
+      `/v1/ports/${portIds[1]}/rotate`,
+      { Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      'portId=x',
+    );
+    expect(form.status).toBe(403);
+    // Even with a token and no Origin, a body that is not JSON is refused.
+    const notJson = await raw(
+      'POST',
+      `/v1/ports/${portIds[1]}/rotate`,
+      { ...bearer(rotator), 'Content-Type': 'text/plain' },
+      '{}',
+    );
+    expect(notJson.status).toBe(415);
+    const preflight = await raw('OPTIONS', '/v1/ports', {
+      Origin: 'https://evil.example',
+      'Access-Control-Request-Method': 'GET',
+    });
+    expect(preflight.status).toBe(403);
+    for (const answer of [host, origin, form, notJson, preflight]) {
+      expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    }
+  });
+
+  it('answers bad input with 400 and its fields, an unknown route with 404, a large body with 413', async () => {
+    const bad = await raw('GET', '/v1/topups?perPage=1000', bearer(reader));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields[0].field).toBe('perPage');
+    const notJson = await raw(
+      'POST',
+      `/v1/ports/${portIds[1]}/rotate`,
+      { ...bearer(rotator), 'Content-Type': 'application/json' },
+      '{nope',
+    );
+    expect(notJson.status).toBe(400);
+    expect((await raw('GET', '/v1/nothing-here', bearer(reader))).status).toBe(404);
+    expect((await raw('GET', '/v1/ports', { ...bearer(reader), Accept: 'text/html' })).status).toBe(406);
+    expect((await raw('GET', '/v1/ports/no_such_port', bearer(reader))).status).toBe(404);
+    const large = await raw(
+      'POST',
+      '/v1/ports/rotate-many',
+      { ...bearer(rotator), 'Content-Type': 'application/json' },
+      JSON.stringify({ portIds: ['x'.repeat(2 * 1024 * 1024)] }),
+    ).catch(() => ({ status: 413 }) as Answer);
+    expect(large.status).toBe(413);
+  });
+
+  it('reads and rotates with curl; a second rotation is 429 with Retry-After', async () => {
+    const list = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/ports`]);
+    expect(list.status).toBe(200);
+    expect(list.body.map((p: { id: string }) => p.id)).toEqual(portIds);
+    const one = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/ports/${portIds[0]}`]);
+    expect(one.body.id).toBe(portIds[0]);
+    const rotated = await curl([
+      '-X',
+      'POST',
+      '-H',
+      `Authorization: Bearer ${rotator}`,
+      `${url}/v1/ports/${portIds[0]}/rotate`,
+    ]);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({ portId: portIds[0] });
+    expect(typeof rotated.body.ip).toBe('string');
+    const again = await curl([
+      '-X',
+      'POST',
+      '-H',
+      `Authorization: Bearer ${rotator}`,
+      `${url}/v1/ports/${portIds[0]}/rotate`,
+    ]);
+    expect(again.status).toBe(429);
+    expect(again.headers).toMatch(/^Retry-After: \d+$/im);
+  }, 60_000);
+
+  it('keeps a hash of each token, its last use, and an audit log without secrets', async () => {
+    const tokens = await runCapture(['token', 'list', '--json'], env);
+    const listed = tokens.json<{ name: string; lastUsedAt: string | null }[]>();
+    expect(listed.map((token) => token.name)).toEqual(['reader', 'rotator']);
+    expect(listed.every((token) => token.lastUsedAt !== null)).toBe(true);
+    expect(tokens.stdout).not.toContain(reader);
+    const audit = await runCapture(['audit', '--json'], env);
+    const entries =
+      audit.json<{ surface: string; channel: string; outcome: string; caller: { name: string } }[]>();
+    expect(
+      entries.some((e) => e.channel === 'ports:rotate' && e.outcome === 'ok' && e.caller.name === 'rotator'),
+    ).toBe(true);
+    expect(entries.some((e) => e.channel === 'ports:rotate' && e.outcome === 'scope_denied')).toBe(true);
+    expect(audit.stdout).not.toContain(reader);
+    expect(audit.stdout).not.toContain(rotator);
+  });
+
+  it('stops accepting a revoked token at once', async () => {
+    const listed = (await runCapture(['token', 'list', '--json'], env)).json<
+      { id: string; name: string }[]
+    >();
+    const id = listed.find((token) => token.name === 'reader')?.id ?? '';
+    expect((await runCapture(['token', 'revoke', id], env)).code).toBe(0);
+    expect((await raw('GET', '/v1/ports', bearer(reader))).status).toBe(401);
+  });
+});
