@@ -16,7 +16,7 @@ import { EventBus } from './events';
 import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import { AppNotifications } from './notifications/app-notifications';
 import { publishPortChanges } from './ports/port-changes';
-import { HeldAccountData } from './overview/held-lists';
+import { HeldAccountData } from './snapshots/held-lists';
 import { OverviewService } from './overview/overview-service';
 import { PortsService, toPortView } from './ports/ports-service';
 import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';

@@ -17,7 +17,7 @@ import type {
 } from '../../../src-shared/contract';
 import type { PortsListView } from '../../../src-shared/contract';
 import { USAGE_RANGE_MAX_DAYS } from '../../../src-shared/contract/ports';
-import { HeldListStore } from '../overview/held-lists';
+import { HeldListStore } from '../snapshots/held-lists';
 import { SnapshotList } from '../snapshots/snapshot-list';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';

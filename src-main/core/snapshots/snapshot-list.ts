@@ -1,5 +1,5 @@
 import { runWithCallOptions } from '../../api/call-context';
-import type { HeldListStore } from '../overview/held-lists';
+import type { HeldListStore } from './held-lists';
 import { diffById } from './diff-by-id';
 
 /** A list as main serves it: the items, when they were read (epoch ms), whether they are read again now. */

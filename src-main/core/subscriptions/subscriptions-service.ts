@@ -15,7 +15,7 @@ import {
 } from '../../../src-shared/contract/subscriptions';
 import { toIpcError } from '../wire-error';
 import { runWithCallOptions } from '../../api/call-context';
-import { HeldListStore, HeldSubUsers } from '../overview/held-lists';
+import { HeldListStore, HeldSubUsers } from '../snapshots/held-lists';
 import { SnapshotList } from '../snapshots/snapshot-list';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HeldAccountData } from '../../../src-main/core/overview/held-lists';
+import { HeldAccountData } from '../../../src-main/core/snapshots/held-lists';
 import { PortsService } from '../../../src-main/core/ports/ports-service';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { PORT_ROW_COLUMNS, portRowsOf } from '../../../src-shared/contract/ports';
