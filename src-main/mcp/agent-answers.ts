@@ -60,14 +60,16 @@ function listAt(value: unknown, list: ListPlace): unknown[] | null {
   if (value === null || typeof value !== 'object') return null;
   const member = (value as Record<string, unknown>)[list.path];
   if (!Array.isArray(member)) return null;
-  if (!list.table) return member;
+  const items: unknown[] = member;
+  if (!list.table) return items;
   const columns = (value as Record<string, unknown>).columns;
   if (!Array.isArray(columns)) return null;
-  return member.map((row) =>
-    Array.isArray(row)
-      ? Object.fromEntries(columns.map((column, index) => [String(column), row[index] ?? null]))
-      : row,
-  );
+  const names = (columns as unknown[]).map(String);
+  return items.map((row): unknown => {
+    if (!Array.isArray(row)) return row;
+    const values: unknown[] = row;
+    return Object.fromEntries(names.map((name, index) => [name, values[index] ?? null]));
+  });
 }
 
 /**
