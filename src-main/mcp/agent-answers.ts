@@ -47,7 +47,7 @@ function withoutLongFields(value: unknown, max: number): unknown {
 }
 
 /** Where an answer keeps its list: `AutomationChannel.list`. */
-export interface ListPlace {
+interface ListPlace {
   path: string;
   server?: boolean;
   /** The list is a table (`WireTable`): `path` holds the rows, `columns` their names. */
