@@ -112,7 +112,42 @@ function installFakeApi(config: { ports: number; now: string }): void {
       })),
   };
   const answers = (globalThis as unknown as { benchAnswers: BenchAnswers }).benchAnswers;
-  answers['ports:list'] = () => ports;
+  // `ports:list` is lean: a table of what the list shows (`PortsListView`), as main sends it.
+  const columns = [
+    'id',
+    'label',
+    'status',
+    'country',
+    'city',
+    'carrierName',
+    'networkType',
+    'currentIp',
+    'ipChangedAt',
+    'expiresAt',
+    'rotationMode',
+    'rotationMinutes',
+  ];
+  const list = {
+    profileId,
+    asOf: new Date().toISOString(),
+    revalidating: false,
+    columns,
+    rows: ports.map((port) => [
+      port.id,
+      port.label,
+      port.status,
+      port.country,
+      port.city,
+      port.carrierName,
+      port.networkType,
+      port.currentIp,
+      port.ipChangedAt,
+      port.expiresAt,
+      port.rotation.mode,
+      port.rotation.intervalMinutes,
+    ]),
+  };
+  answers['ports:list'] = () => list;
   answers['schedules:list'] = () => schedules;
 }
 

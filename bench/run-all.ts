@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, one after the other (they would disturb each other's timings if
  * run together), each with its own output, then their `BENCH_RESULT` lines side by side.
  *
- *   npm run bench -- [--only sandbox,renderer,subscriptions]
+ *   npm run bench -- [--only sandbox,renderer,subscriptions,real-path,at-rest,topups,schedules]
  *
  * Exits non-zero when one of them failed, after running the others.
  */
@@ -20,6 +20,8 @@ const BENCHES: readonly Bench[] = [
   { name: 'sandbox', script: 'packages/sandbox/bench/sandbox-bench.ts' },
   { name: 'renderer', script: 'bench/renderer-list-bench.ts' },
   { name: 'subscriptions', script: 'bench/subscriptions-bench.ts' },
+  { name: 'real-path', script: 'bench/real-path-bench.ts' },
+  { name: 'at-rest', script: 'bench/at-rest-bench.ts' },
   { name: 'topups', script: 'bench/topup-cadence-bench.ts' },
   { name: 'schedules', script: 'bench/schedules-heap-bench.ts', nodeFlags: ['--expose-gc'] },
   { name: 'local-proxy', script: 'bench/local-proxy-bench.ts' },

@@ -32,6 +32,8 @@ export interface AppCoreDependencies {
   jobsOwnership?: JobsOwnership;
   /** What background work must find again after a crash (`state.json`); default: memory only. */
   jobState?: JobStateStore;
+  /** Where the public catalog's countries and cities are kept across restarts; memory only without it. */
+  catalogCacheFile?: string;
   /** Flushes the job state and releases the jobs lock; the last thing `dispose` does. */
   releaseResources?: () => Promise<void>;
   now?: () => Date;

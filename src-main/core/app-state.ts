@@ -2,9 +2,11 @@ import type {
   AppState,
   ConnectionState,
   DomainHandlers,
+  InitialState,
   JobsStatus,
   Notice,
   ProfileSummary,
+  SnapshotScreen,
 } from '../../src-shared/contract';
 import type { DomainService } from './domain-service';
 import { AppError } from './errors';
@@ -14,6 +16,8 @@ import type { KeychainProbeResult } from './secrets/keychain-probe';
 
 export interface AppStateOptions {
   mode: 'desktop' | 'web';
+  /** Main's snapshot of a screen's list for a profile, for the first state of a window (`app:getState`'s `screen`). */
+  snapshotsOf?: (screen: SnapshotScreen, profileId: string) => InitialState['snapshots'];
   events: EventSink;
   profiles: Pick<ProfilesService, 'list' | 'keyStatus' | 'onChange'>;
   connection: () => ConnectionState;
@@ -64,9 +68,14 @@ export class AppStateService implements DomainService<'app'> {
 
   handlers(): DomainHandlers<'app'> {
     return {
-      'app:getState': async () => {
+      'app:getState': async (input) => {
         await this.options.settings?.reload();
-        return this.getState();
+        const state: InitialState = await this.getState();
+        // The list of the screen the window opens on, when main holds it: rendered with no other call.
+        const profileId = state.activeProfile?.id;
+        const snapshots =
+          input?.screen && profileId ? this.options.snapshotsOf?.(input.screen, profileId) : undefined;
+        return snapshots ? { ...state, snapshots } : state;
       },
       'app:dismissNotice': (input) => this.dismissNotice(input.noticeId),
       'app:cancelCall': (input) => this.cancelCall(input.callId),

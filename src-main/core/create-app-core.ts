@@ -1,3 +1,5 @@
+import type { Subscription } from '../../src-shared/api-types';
+import type { InitialState, PortsListView } from '../../src-shared/contract';
 import { AlertCenter, crossingsIn } from './alerts/alert-center';
 import { AlertsService } from './alerts/alerts-service';
 import type { AppCoreDependencies } from './app-core-dependencies';
@@ -5,6 +7,7 @@ import { AppCore } from './app-core';
 import { AppStateService } from './app-state';
 import { AutomationService } from './automation/automation-service';
 import type { CoreServices } from './app-services';
+import { CatalogCache } from './catalog/catalog-cache';
 import { CatalogService } from './catalog/catalog-service';
 import { ConnectionService } from './connection/connection-service';
 import { DemoService, DemoSession } from './demo/demo-service';
@@ -13,7 +16,7 @@ import { EventBus } from './events';
 import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import { AppNotifications } from './notifications/app-notifications';
 import { publishPortChanges } from './ports/port-changes';
-import { HeldAccountData } from './overview/held-lists';
+import { HeldAccountData } from './snapshots/held-lists';
 import { OverviewService } from './overview/overview-service';
 import { PortsService, toPortView } from './ports/ports-service';
 import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
@@ -71,6 +74,10 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     settings,
     ...(deps.notifications ? { desktop: deps.notifications } : {}),
     listeners: { alert: deps.notifyAlert, relocation: deps.notifyRelocation, topUp: deps.notifyTopUp },
+    // `held` is built below; labels are asked for only once the core runs.
+    knownLabel: (profileId, portId) =>
+      held.ports.get(profileId, Number.NEGATIVE_INFINITY)?.items.find((port) => port.id === portId)?.label ??
+      null,
   });
 
   // Session: profiles, their clients, the connection the status bar shows, the app state.
@@ -88,8 +95,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   const api = new ApiCaller(pool, monitor);
   const demoSession = new DemoSession();
   const topUpLinks = new TopUpLinks();
-  const state = new AppStateService({
+  const state: AppStateService = new AppStateService({
     mode: deps.mode,
+    // The services are built below; a window asks for its first state only once the core runs.
+    snapshotsOf: (screen, profileId): InitialState['snapshots'] => {
+      if (screen === 'ports') {
+        const view: PortsListView | null = ports.snapshot(profileId);
+        return view ? { ports: view } : undefined;
+      }
+      const list: Subscription[] | null = subscriptions.snapshot(profileId);
+      return list ? { subscriptions: { profileId, items: list } } : undefined;
+    },
     events,
     profiles,
     connection: () => monitor.state(),
@@ -111,8 +127,13 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
 
   // What the overview reads instead of asking the service item by item.
+  // Main's snapshots per profile (ports, subscriptions, top-ups seen): the list screens, the overview
+  // and the background jobs read and keep the same ones.
   const held = new HeldAccountData();
   held.listen(events);
+  profiles.onChange(({ profileId, kind }) => {
+    if (kind === 'key' || kind === 'connection' || kind === 'deleted') held.forget(profileId);
+  });
 
   // Ports: rotations, relocations, the proxy test that verifies a rotation's exit IP.
   const proxyTests = new ProxyTestService({
@@ -139,7 +160,16 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     notify: notifications.relocation,
     log,
   });
-  const ports = new PortsService({ api, events, now: () => clock.now(), ownsJobs, rotation, relocations });
+  const ports = new PortsService({
+    api,
+    events,
+    now: () => clock.now(),
+    ownsJobs,
+    rotation,
+    relocations,
+    held: held.ports,
+    log,
+  });
 
   // Schedules: in every process's view; run (and changed) only by the owner of background jobs.
   const scheduleState = new CachedStateSection(jobSection<unknown>(ROTATION_SCHEDULES_SECTION), log);
@@ -162,13 +192,26 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
   });
 
   // The catalog, subscriptions, and top-ups with the watcher that follows the open ones.
-  const catalog = new CatalogService(api);
+  const catalogCache = new CatalogCache({
+    ...(deps.catalogCacheFile ? { file: deps.catalogCacheFile } : {}),
+    now: () => clock.now(),
+    log,
+  });
+  const catalog = new CatalogService(api, {
+    cache: catalogCache,
+    catalogOf: () => {
+      const profile = profiles.active();
+      return profile ? `${profile.baseUrl}|${profile.pathStyle}` : null;
+    },
+  });
   const subscriptions = new SubscriptionsService({
     api,
     events,
     now: () => clock.now(),
     catalog: catalogTargeting(catalog),
     log,
+    held: held.subscriptions,
+    heldSubUsers: held.subUsers,
   });
   const topUpWatcher = new TopUpWatcher({
     api,
@@ -318,6 +361,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
       stop: () => deps.releaseResources?.(),
     },
     { name: 'client pool', stop: () => pool.close() },
+    { name: 'catalog cache', start: () => catalogCache.load(), stop: () => catalogCache.flush() },
     localProxies,
     { name: 'connection monitor', stop: () => monitor.stop() },
     { name: 'app state', stop: () => state.stop() },

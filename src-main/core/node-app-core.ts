@@ -93,6 +93,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     startDemoSandbox,
     jobsOwnership: lock ? lockOwnership(lock) : ONE_SHOT_OWNERSHIP,
     jobState,
+    catalogCacheFile: join(options.dataDir, 'catalog-cache.json'),
     automation: {
       tokens: new TokenStore({ dataDir: options.dataDir, now: () => Date.now(), log }),
       audit: new AuditLog({ dataDir: options.dataDir, log }),

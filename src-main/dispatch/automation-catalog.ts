@@ -13,9 +13,10 @@ export interface AutomationChannel {
   description: string;
   /**
    * Where the answer's list is: `''` for an answer that is an array, a member name otherwise.
-   * Absent: not a list. `server`: the channel pages itself (`page`, `perPage`).
+   * Absent: not a list. `server`: the channel pages itself (`page`, `perPage`). `table`: the answer is
+   * a `WireTable` (`columns` and `rows`, like `ports:list`'s `PortsListView`) whose rows are at `path`.
    */
-  list?: { path: string; server?: boolean };
+  list?: { path: string; server?: boolean; table?: boolean };
 }
 
 type Entry = Omit<AutomationChannel, 'channel' | 'scope'>;
@@ -48,7 +49,8 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
   'ports:list': {
     description:
       'List the dedicated mobile (4G/5G) ports: id, label, current IP, country, carrier, status, expiry, rotation settings. Use an id with the other ports tools.',
-    list: root,
+    // The lean `PortsListView` table: its rows are paged, as objects, beside profileId/asOf/revalidating.
+    list: { path: 'rows', table: true },
   },
   'ports:get': { description: 'Read one mobile port by id, with its current IP and state.' },
   'ports:update': {

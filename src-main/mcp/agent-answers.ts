@@ -46,22 +46,57 @@ function withoutLongFields(value: unknown, max: number): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutLongFields(item, max)]));
 }
 
-/** The list inside an answer: the answer itself (`''`) or one of its members. */
-function listAt(value: unknown, path: string): unknown[] | null {
-  if (path === '') return Array.isArray(value) ? value : null;
-  if (value === null || typeof value !== 'object') return null;
-  const member = (value as Record<string, unknown>)[path];
-  return Array.isArray(member) ? member : null;
+/** Where an answer keeps its list: `AutomationChannel.list`. */
+interface ListPlace {
+  path: string;
+  server?: boolean;
+  /** The list is a table (`WireTable`): `path` holds the rows, `columns` their names. */
+  table?: boolean;
 }
 
-function withList(value: unknown, path: string, items: unknown[], extra: Record<string, unknown>): unknown {
-  if (path === '') return { items, ...extra };
-  return { ...(value as Record<string, unknown>), [path]: items, ...extra };
+/** The list inside an answer: the answer itself (`''`) or one of its members; a table's rows as objects. */
+function listAt(value: unknown, list: ListPlace): unknown[] | null {
+  if (list.path === '') return Array.isArray(value) ? value : null;
+  if (value === null || typeof value !== 'object') return null;
+  const member = (value as Record<string, unknown>)[list.path];
+  if (!Array.isArray(member)) return null;
+  const items: unknown[] = member;
+  if (!list.table) return items;
+  const columns = (value as Record<string, unknown>).columns;
+  if (!Array.isArray(columns)) return null;
+  const names = (columns as unknown[]).map(String);
+  return items.map((row): unknown => {
+    if (!Array.isArray(row)) return row;
+    const values: unknown[] = row;
+    return Object.fromEntries(names.map((name, index) => [name, values[index] ?? null]));
+  });
+}
+
+/**
+ * The answer with its list replaced by a page of it. An array answers `{items, ...}`; a member keeps
+ * its name beside the rest of the answer; a table's rows become `items` (objects, one per row) beside
+ * the rest of the answer, without the column names.
+ */
+function withList(
+  value: unknown,
+  list: ListPlace,
+  items: unknown[],
+  extra: Record<string, unknown>,
+): unknown {
+  if (list.path === '') return { items, ...extra };
+  const record = value as Record<string, unknown>;
+  if (list.table) {
+    const rest = Object.fromEntries(
+      Object.entries(record).filter(([key]) => key !== list.path && key !== 'columns'),
+    );
+    return { ...rest, items, ...extra };
+  }
+  return { ...record, [list.path]: items, ...extra };
 }
 
 export interface ShapeOptions {
   /** Where the answer's list is (see `AutomationChannel.list`); absent: not a list. */
-  list?: { path: string; server?: boolean };
+  list?: ListPlace;
   /** For a list this server pages; absent for the others. */
   page?: PageRequest;
   full: boolean;
@@ -70,7 +105,8 @@ export interface ShapeOptions {
 
 /**
  * The answer as an agent gets it. A list this server pages answers `{items, total, nextCursor}` (or
- * the answer with its list member paged, beside `total` and `nextCursor`); a page that would be too
+ * the answer with its list member paged, beside `total` and `nextCursor`; a table's rows as `items`,
+ * objects keyed by the column names, beside the rest of the answer); a bad cursor throws `BadCursor`. A page that would be too
  * large holds fewer items, and `nextCursor` goes on from there. An answer that no paging brings under
  * the bound has its long fields cut, then says so instead.
  */
@@ -79,21 +115,23 @@ export function shapeAnswer(value: unknown, options: ShapeOptions): unknown {
   const hide = (answer: unknown): unknown =>
     options.full ? answer : withoutLongFields(answer, LONG_FIELD_CHARS);
   let answer = hide(value);
-  const all = options.list ? listAt(value, options.list.path) : null;
+  const paged = options.list !== undefined && options.page !== undefined && !options.list.server;
+  // A cursor is checked even when the answer holds no list: a bad one is the caller's error.
+  const start = paged ? decodeCursor(options.page?.cursor ?? null) : 0;
+  const all = options.list ? listAt(value, options.list) : null;
   if (options.list && all) {
-    const { path } = options.list;
-    const paged = options.page !== undefined && !options.list.server;
-    const start = paged ? Math.min(decodeCursor(options.page?.cursor ?? null), all.length) : 0;
-    let count = paged ? Math.min(options.page?.limit ?? PAGE_LIMIT_DEFAULT, all.length - start) : all.length;
+    const list = options.list;
+    const first = Math.min(start, all.length);
+    let count = paged ? Math.min(options.page?.limit ?? PAGE_LIMIT_DEFAULT, all.length - first) : all.length;
     for (;;) {
-      const end = start + count;
+      const end = first + count;
       const left = all.length - end;
       const extra: Record<string, unknown> = paged
         ? { total: all.length, nextCursor: left > 0 ? encodeCursor(end) : null }
         : left > 0
           ? { truncated: `${left} more items left out to keep the answer small: ask for a smaller perPage` }
           : {};
-      answer = hide(withList(value, path, all.slice(start, end), extra));
+      answer = hide(withList(value, list, all.slice(first, end), extra));
       if (byteLength(answer) <= maxBytes) return answer;
       if (count <= 1) break;
       count = Math.max(1, Math.floor(count / 2));

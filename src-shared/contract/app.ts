@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import type { ConnectionState } from './connection';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
+import type { Subscription } from '../api-types';
+import { SNAPSHOT_SCREENS } from './list-views';
+import type { PortsListView } from './ports';
 import type { ProfileSummary } from './profiles';
-import { noInput, noticeId } from './shared-inputs';
+import { noticeId } from './shared-inputs';
 
 /** Longest link `app:openExternal` takes. */
 export const EXTERNAL_URL_MAX = 2048;
@@ -37,6 +40,17 @@ export interface AppState {
 }
 
 /**
+ * `app:getState`'s answer: the state, and with `screen` (the screen the window opens on) main's
+ * snapshot of that screen's list when it holds one, so that the list renders without another call.
+ */
+export interface InitialState extends AppState {
+  snapshots?: {
+    ports?: PortsListView;
+    subscriptions?: { profileId: string; items: Subscription[] };
+  };
+}
+
+/**
  * Where a click on an OS notification (or the tray's "Open") takes the window: `/overview` (what
  * needs attention), `/ports/<id>` (the port's detail), `/subscriptions/<id>` (the subscription's
  * detail) or `/topups/<id>` (the top-up in the wizard's live view); the id URI-encoded. The
@@ -67,7 +81,9 @@ export interface CallSlow {
 export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const appCalls = {
-  'app:getState': call<AppState>('read')(noInput),
+  'app:getState': call<InitialState>('read')(
+    z.strictObject({ screen: z.enum(SNAPSHOT_SCREENS).optional() }).optional(),
+  ),
   'app:dismissNotice': call<AppState>('read')(z.strictObject({ noticeId })),
   'app:cancelCall': call<{ cancelled: boolean }>('read')(
     z.strictObject({ callId: z.string().regex(CALL_ID_PATTERN, 'Not a call id') }),

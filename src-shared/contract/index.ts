@@ -29,7 +29,7 @@ import { trayCalls, trayEvents } from './tray';
 
 export type { AlertKindName, AlertView } from './alerts';
 export type { AuditEntry, AutomationTokenView, CreatedAutomationToken, RestApiStatus } from './automation';
-export type { AppNavigate, AppRoute, AppState, CallSlow, JobsStatus, Notice } from './app';
+export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatus, Notice } from './app';
 export { CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
 export type {
@@ -38,7 +38,10 @@ export type {
   IpHistoryRow,
   IpHistoryView,
   MobilePortView,
+  PortRow,
+  PortRowValues,
   PortsChanged,
+  PortsListView,
   PortsRotation,
   RelocationProgress,
   RotateManyOutcome,
@@ -105,6 +108,8 @@ export type {
   TopUpsChanged,
   TopUpsCsvExport,
 } from './topups';
+export { PORT_ROW_COLUMNS } from './ports';
+export type { SnapshotScreen, WireTable } from './list-views';
 export { FULL_GRANT, SCOPES, SECRET_FIELDS, type Scope } from './scopes';
 
 export const ipcCalls = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
+import { type ListFreshness, listInput, type WireTable } from './list-views';
 import type { IpcError } from './results';
 import {
   countryCode,
@@ -23,6 +24,76 @@ type OmitMembers<T, K extends string> = {
 
 /** A mobile port as the renderer sees it: the rotation link (it carries the key) is left in main. */
 export type MobilePortView = OmitMembers<MobilePort, 'rotationLink'> & { hasRotationLink: boolean };
+
+/**
+ * A port as the Ports list shows it. No password and nothing only the detail needs (credentials,
+ * endpoint, plan, dates of creation): the detail reads the whole port (`ports:get`).
+ */
+export type PortRow = Pick<
+  MobilePortView,
+  | 'id'
+  | 'label'
+  | 'status'
+  | 'country'
+  | 'city'
+  | 'carrierName'
+  | 'networkType'
+  | 'currentIp'
+  | 'ipChangedAt'
+  | 'expiresAt'
+  | 'rotation'
+>;
+
+/** The columns of `ports:list` on the wire, in order; `rotation` is split in two. */
+export const PORT_ROW_COLUMNS = [
+  'id',
+  'label',
+  'status',
+  'country',
+  'city',
+  'carrierName',
+  'networkType',
+  'currentIp',
+  'ipChangedAt',
+  'expiresAt',
+  'rotationMode',
+  'rotationMinutes',
+] as const;
+
+export type PortRowValues = [
+  id: string,
+  label: string,
+  status: MobilePort['status'],
+  country: string,
+  city: string | null,
+  carrierName: string,
+  networkType: string,
+  currentIp: string,
+  ipChangedAt: string,
+  expiresAt: string,
+  rotationMode: MobilePort['rotation']['mode'],
+  rotationMinutes: number | null,
+];
+
+/** `ports:list`: the ports as a table of `PORT_ROW_COLUMNS`, with whose and how fresh they are. */
+export type PortsListView = ListFreshness & WireTable<typeof PORT_ROW_COLUMNS, PortRowValues>;
+
+/** `ports:list`'s table as rows (for main's surfaces; the renderer has its own copy: it imports types only). */
+export function portRowsOf(view: Pick<PortsListView, 'rows'>): PortRow[] {
+  return view.rows.map((values) => ({
+    id: values[0],
+    label: values[1],
+    status: values[2],
+    country: values[3],
+    city: values[4],
+    carrierName: values[5],
+    networkType: values[6],
+    currentIp: values[7],
+    ipChangedAt: values[8],
+    expiresAt: values[9],
+    rotation: { mode: values[10], intervalMinutes: values[11] },
+  }));
+}
 
 /** What started a rotation: shown on receipts, in notifications and in the IP history. */
 export type RotationTrigger = 'button' | 'tray' | 'shortcut' | 'schedule' | 'bulk';
@@ -98,8 +169,15 @@ export interface RelocationProgress {
 
 export interface PortsChanged {
   profileId: string;
-  /** The ports whose state main learned of (after a write or a background read); others are unchanged. */
+  /**
+   * The ports whose state main learned of (after a write, or a background read: then only those that
+   * differ from main's last list); others are unchanged.
+   */
   changed: MobilePortView[];
+  /** Ports gone from the account (a read of the whole list no longer has them). */
+  removed?: string[];
+  /** After a read of the whole list: when main read it (ISO 8601), the age the list screen shows. */
+  asOf?: string;
   /** Relocations whose progress changed with this read (the tracker's view). */
   relocations?: RelocationProgress[];
 }
@@ -143,7 +221,13 @@ const usageInput = z
 const portOnly = z.strictObject({ portId });
 
 export const portsCalls = {
-  'ports:list': call<MobilePortView[]>('read')(noInput),
+  /**
+   * What the Ports list shows, lean (no password, no rotation link, nothing only the detail needs:
+   * `ports:get` reads the whole port), as a table. Answered at once from main's snapshot of the
+   * profile's ports when it has one, read again behind it when older than a few seconds (the changes
+   * come as `ports:changed`, with `asOf`); `fresh` (the Refresh button) waits for the service.
+   */
+  'ports:list': call<PortsListView>('read')(listInput.optional()),
   'ports:get': call<MobilePortView>('read')(portOnly),
   'ports:update': call<MobilePortView>('manage')(
     z

@@ -10,6 +10,10 @@ export interface SubscriptionsChanged {
   profileId: string;
   /** The subscriptions whose state main learned of; others are unchanged. */
   changed: Subscription[];
+  /** Subscriptions gone from the account (a read of the whole list no longer has them). */
+  removed?: string[];
+  /** After a read of the whole list: when main read it (ISO 8601), the age the list screen shows. */
+  asOf?: string;
   /** Sub-users main read or wrote, per subscription id (the whole list of that subscription). */
   subUsers?: Record<string, SubUser[]>;
 }
@@ -133,8 +137,17 @@ const proxyTargeting = z.strictObject({
 const subscriptionOnly = z.strictObject({ subscriptionId });
 
 export const subscriptionsCalls = {
+  /**
+   * From main's snapshot of the whole list at once when it holds one (read again behind it when a few
+   * seconds old; changes come as `subscriptions:changed`); `fresh` (the Refresh button) waits for the service.
+   */
   'subscriptions:list': call<Subscription[]>('read')(
-    z.strictObject({ productId: z.enum(['residential', 'mobile-gb']).optional() }).optional(),
+    z
+      .strictObject({
+        productId: z.enum(['residential', 'mobile-gb']).optional(),
+        fresh: z.boolean().optional(),
+      })
+      .optional(),
   ),
   'subscriptions:get': call<Subscription>('read')(subscriptionOnly),
   'subscriptions:update': call<Subscription>('manage')(

@@ -3,7 +3,8 @@ import { sessionBackend } from '../../src-main/cli/cli-backend';
 import { serveControlWhileOwner, type OwnedControl } from '../../src-main/control/control-while-owner';
 import type { AppCore } from '../../src-main/core/app-core';
 import { createNodeAppCore } from '../../src-main/core/node-app-core';
-import type { Scope } from '../../src-shared/contract';
+import type { PortsListView, Scope } from '../../src-shared/contract';
+import { portRowsOf } from '../../src-shared/contract/ports';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { tempDataDir } from './support/cli-harness';
 
@@ -50,7 +51,10 @@ describe('sessionBackend', () => {
       const readOnly: ReadonlySet<Scope> = new Set(['read']);
       const ports = await backend.call('ports:list', undefined, readOnly);
       expect(ports.ok).toBe(true);
-      const portId = ((ports as { value: { id: string }[] }).value[0] ?? { id: '' }).id;
+      // `ports:list` answers the lean table (`PortsListView`): a port's id is its row's first value.
+      const view = (ports as { value: PortsListView }).value;
+      const portId = portRowsOf(view)[0]?.id ?? '';
+      expect(portId).not.toBe('');
       const refused = await backend.call('ports:rotate', { portId }, readOnly);
       expect(refused).toMatchObject({ ok: false, error: { code: 'scope_denied' } });
 

@@ -149,7 +149,7 @@ describe('AppCore against the sandbox', () => {
     await expect(h.call('ports:list')).rejects.toThrow();
     expect((await h.core.getState()).connection.status).toBe('service_error');
 
-    expect((await h.call('ports:list')).length).toBeGreaterThan(0);
+    expect((await h.call('ports:list')).rows.length).toBeGreaterThan(0);
     expect((await h.core.getState()).connection.status).toBe('online');
 
     const active = (await h.core.getState()).activeProfile;
@@ -163,15 +163,25 @@ describe('AppCore against the sandbox', () => {
     expect(state.connection.message).not.toContain('revoked-key');
   });
 
+  it('the first state of a window on a list screen carries main’s snapshot of that list', async () => {
+    await addAccount('A');
+    expect((await h.call('app:getState', { screen: 'ports' })).snapshots).toBeUndefined();
+    const list = await h.call('ports:list');
+    const state = await h.call('app:getState', { screen: 'ports' });
+    expect(state.snapshots?.ports?.rows).toEqual(list.rows);
+    expect(state.snapshots?.ports?.profileId).toBe(state.activeProfile?.id);
+    expect((await h.call('app:getState')).snapshots).toBeUndefined();
+  });
+
   it('never hands the rotation link (it carries the key) to the renderer', async () => {
     await addAccount('A');
-    const ports = await h.call('ports:list');
-    expect(ports.length).toBeGreaterThan(0);
-    for (const port of ports) {
-      expect(port).not.toHaveProperty('rotationLink');
-      expect(port.hasRotationLink).toBe(true);
-    }
-    expect(JSON.stringify(ports)).not.toContain(DEMO_KEY);
+    const list = await h.call('ports:list');
+    expect(list.rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(list)).not.toContain(DEMO_KEY);
+    const port = await h.call('ports:get', { portId: list.rows[0]![0] });
+    expect(port).not.toHaveProperty('rotationLink');
+    expect(port.hasRotationLink).toBe(true);
+    expect(JSON.stringify(port)).not.toContain(DEMO_KEY);
   });
 
   it('runs the demo: a demo profile that is active, online, and goes away on stop', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PortsChanged, SubscriptionsChanged, TopUpsChanged } from '../../src-shared/contract';
+import { portRowsOf } from '../../src-shared/contract/ports';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { createHarness, type Harness } from './support/core-harness';
 
@@ -33,8 +34,12 @@ describe('domain services: background reads reach the UI as events', () => {
     const listed = await h.call('ports:list');
     expect(eventsOn('ports:changed')).toEqual([]);
     const refreshed = await h.core.services.ports.refresh(profileId);
-    expect(eventsOn<PortsChanged>('ports:changed')).toEqual([{ profileId, changed: refreshed }]);
-    expect(refreshed).toEqual(listed);
+    // The list kept its snapshot: the refresh announces only what differs from it (nothing here)
+    // and the list's new age.
+    expect(eventsOn<PortsChanged>('ports:changed')).toEqual([
+      expect.objectContaining({ profileId, changed: [], asOf: expect.any(String) }),
+    ]);
+    expect(refreshed.map((port) => port.id)).toEqual(portRowsOf(listed).map((port) => port.id));
     expect(JSON.stringify(h.allEvents)).not.toContain(DEMO_KEY);
     for (const port of refreshed) expect(port).not.toHaveProperty('rotationLink');
   });
@@ -42,8 +47,9 @@ describe('domain services: background reads reach the UI as events', () => {
   it('subscriptions: a background refresh emits subscriptions:changed', async () => {
     const refreshed = await h.core.services.subscriptions.refresh(profileId);
     expect(refreshed.length).toBeGreaterThan(0);
+    // No snapshot before: a background read announces the whole list, with its age.
     expect(eventsOn<SubscriptionsChanged>('subscriptions:changed')).toEqual([
-      { profileId, changed: refreshed },
+      expect.objectContaining({ profileId, changed: refreshed, asOf: expect.any(String) }),
     ]);
   });
 

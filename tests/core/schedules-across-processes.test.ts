@@ -65,7 +65,7 @@ describe('schedules seen from a process that does not own the jobs', () => {
     await cores[0]!.start();
     await cores[1]!.start();
     const ports = await owner('ports:list', undefined);
-    const portId = ports[0]!.id;
+    const portId = ports.rows[0]![0];
     expect((await other('schedules:list', undefined)).schedules).toEqual([]);
 
     await owner('schedules:set', { portIds: [portId], cadence: { kind: 'every', seconds: 600 } });

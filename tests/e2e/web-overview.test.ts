@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Subscription, TopUp } from '../../src-shared/api-types';
-import type { HealthSnapshot, MobilePortView } from '../../src-shared/contract';
+import type { HealthSnapshot, MobilePortView, PortsListView } from '../../src-shared/contract';
+import { portRowsOf } from '../../src-shared/contract/ports';
 import { callApi, openApp, openScreen, sandboxControl, useWebSession } from './support/app-page';
 import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 import { ROOT } from './support/web-mode';
@@ -25,9 +26,12 @@ const item = (page: Page, title: string | RegExp) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: title }) });
 
 async function portByLabel(page: Page, label: string): Promise<MobilePortView> {
-  const port = (await callApi<MobilePortView[]>(page, 'ports', 'list')).find((p) => p.label === label);
-  if (!port) throw new Error(`no demo port labelled ${label}`);
-  return port;
+  // The list is lean (what the Ports screen shows); the whole port is the detail's.
+  const row = portRowsOf(await callApi<PortsListView>(page, 'ports', 'list', { fresh: true })).find(
+    (p) => p.label === label,
+  );
+  if (!row) throw new Error(`no demo port labelled ${label}`);
+  return callApi<MobilePortView>(page, 'ports', 'get', { portId: row.id });
 }
 
 async function subscriptionByLabel(page: Page, label: string): Promise<Subscription> {

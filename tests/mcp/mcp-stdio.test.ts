@@ -114,8 +114,12 @@ describe('proxy-manager mcp (read only, the default)', () => {
     expect(second.value.items[0].id).not.toBe(first.value.items[0].id);
     const all = await callJson(session, 'ports_list');
     expect(all.value.items.map((port: { id: string }) => port.id)).toEqual(portIds.slice(0, 50));
-    // Without the `secrets` scope, passwords come back blank.
-    expect(all.value.items.every((port: { password: unknown }) => port.password === null)).toBe(true);
+    // The list is the lean table: its rows as objects, beside whose and how fresh it is, and no
+    // credentials at all.
+    expect(all.value).toMatchObject({ revalidating: expect.any(Boolean), asOf: expect.any(String) });
+    expect(all.value).not.toHaveProperty('rows');
+    expect(all.value.items[0]).toMatchObject({ id: portIds[0], rotationMode: expect.any(String) });
+    expect(all.value.items.every((port: object) => !('password' in port))).toBe(true);
   });
 
   it('answers a refused scope, an unknown tool and a bad input as tool errors, and keeps serving', async () => {

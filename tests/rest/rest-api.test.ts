@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { portRowsOf } from '../../src-shared/contract/ports';
 import { runCapture, tempDataDir } from '../cli/support/cli-harness';
 
 // `proxy-manager serve` in the foreground against a test sandbox, reached as a script would: with
@@ -194,7 +195,9 @@ describe('proxy-manager serve', () => {
   it('reads and rotates with curl; a second rotation is 429 with Retry-After', async () => {
     const list = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/ports`]);
     expect(list.status).toBe(200);
-    expect(list.body.map((p: { id: string }) => p.id)).toEqual(portIds);
+    // The contract's value, as the CLI's --json prints it: the lean table (`PortsListView`).
+    expect(list.body.columns[0]).toBe('id');
+    expect(portRowsOf(list.body).map((p) => p.id)).toEqual(portIds);
     const one = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/ports/${portIds[0]}`]);
     expect(one.body.id).toBe(portIds[0]);
     const rotated = await curl([

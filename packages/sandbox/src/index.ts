@@ -10,3 +10,4 @@ export {
   type SandboxOptions,
 } from './sandbox-server';
 export type { GatewayEndpoint } from './gateway/gateway-endpoint';
+export { SCALE_LIMITS, type SandboxScale } from './sandbox-scale';

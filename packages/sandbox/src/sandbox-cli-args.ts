@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseIsoDate } from './http/input-reader';
+import { SCALE_LIMITS, type SandboxScale } from './sandbox-scale';
 import type { ApiKeySpec, SandboxOptions } from './sandbox-server';
 
 export const SANDBOX_USAGE = `Usage: proxy-sandbox [options]   (in the app's checkout: npm run sandbox -- [options])
@@ -17,6 +18,9 @@ export const SANDBOX_USAGE = `Usage: proxy-sandbox [options]   (in the app's che
                            an existing FILE keeps its own seed, clock and start time
   --clock real|manual      manual: time moves only through POST /__sandbox/clock (default real)
   --start-time ISO         sandbox time at the first start, e.g. 2026-03-10T12:00:00Z (default now)
+  --scale LIST             a large account for benchmarks, totals such as
+                           ports=1000,sub-users=5000,topups=300 (abandoned-topups=N: of the
+                           top-ups, how many expired unpaid in the last 72 h; default 20)
   -h, --help               show this text`;
 
 export class UsageError extends Error {}
@@ -78,6 +82,7 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
         data: { type: 'string' },
         clock: { type: 'string' },
         'start-time': { type: 'string' },
+        scale: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -134,5 +139,29 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
     }
     options.startTime = startTime;
   }
+  if (values.scale !== undefined) options.scale = parseScale(values.scale);
   return options;
+}
+
+const SCALE_KEYS = {
+  ports: ['ports', SCALE_LIMITS.ports],
+  'sub-users': ['subUsers', SCALE_LIMITS.subUsers],
+  topups: ['topUps', SCALE_LIMITS.topUps],
+  'abandoned-topups': ['abandonedTopUps', SCALE_LIMITS.topUps],
+} as const satisfies Record<string, readonly [keyof SandboxScale, number]>;
+
+/** `ports=1000,sub-users=5000,topups=300` into a `SandboxScale`. */
+export function parseScale(text: string): SandboxScale {
+  const scale: SandboxScale = {};
+  for (const part of text.split(',')) {
+    const [name = '', value, ...rest] = part.split('=');
+    const entry = (SCALE_KEYS as Record<string, readonly [keyof SandboxScale, number]>)[name.trim()];
+    if (!entry || value === undefined || rest.length > 0) {
+      throw new UsageError(
+        `--scale takes ${Object.keys(SCALE_KEYS).join(', ')} as NAME=N, comma-separated (got "${part}")`,
+      );
+    }
+    scale[entry[0]] = parseWholeNumber(`--scale ${name.trim()}`, value.trim(), entry[1]);
+  }
+  return scale;
 }

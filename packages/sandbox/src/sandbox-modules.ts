@@ -4,6 +4,7 @@ import { seedMobileState } from './mobile/mobile-model';
 import type { SandboxClock } from './sandbox-clock';
 import { SANDBOX_STATE_VERSION, type SandboxState } from './sandbox-state';
 import { createIdFactory, type SandboxModule, type SandboxWorld, type SeedContext } from './sandbox-world';
+import { applyScale, type SandboxScale } from './sandbox-scale';
 import type { SeededRandom } from './seeded-random';
 import { createSubscriptionsModule } from './subscriptions/subscription-module';
 import { seedSubscriptionsState } from './subscriptions/subscription-model';
@@ -25,6 +26,7 @@ export function seedSandboxState(input: {
   seed: number;
   clock: SandboxClock;
   random: SeededRandom;
+  scale?: SandboxScale | undefined;
 }): SandboxState {
   const ids: Record<string, number> = {};
   const context: SeedContext = {
@@ -32,7 +34,7 @@ export function seedSandboxState(input: {
     random: input.random,
     newId: createIdFactory(ids, input.random),
   };
-  return {
+  const state: SandboxState = {
     version: SANDBOX_STATE_VERSION,
     seed: input.seed,
     clock: input.clock.snapshot(),
@@ -43,4 +45,6 @@ export function seedSandboxState(input: {
     mobile: seedMobileState(context),
     topUps: seedTopUpsState(context),
   };
+  if (input.scale) applyScale(state, context, input.scale);
+  return state;
 }

@@ -12,6 +12,7 @@ import { SandboxClock } from './sandbox-clock';
 import { createDomainModules, seedSandboxState } from './sandbox-modules';
 import { loadSandboxState, SandboxStateWriter } from './sandbox-persistence';
 import type { SandboxState } from './sandbox-state';
+import type { SandboxScale } from './sandbox-scale';
 import {
   createIdFactory,
   type LatencyProfile,
@@ -57,6 +58,11 @@ export interface SandboxOptions {
   clock?: 'real' | 'manual';
   /** Start time of a fresh sandbox (ISO string or epoch ms). Default: now. Ignored when `dataFile` exists. */
   startTime?: string | number;
+  /**
+   * A large account for benchmarks: the demo data plus generated ports, sub-users and top-ups up to
+   * these totals. Ignored when `dataFile` exists.
+   */
+  scale?: SandboxScale;
   /** Injected for tests of realistic latency and fault delays. */
   sleep?: (ms: number) => Promise<void>;
   /** Injected for tests of the `real` clock mode. Default `Date.now`. */
@@ -124,7 +130,7 @@ async function buildWorld(
     ? SandboxClock.restore(loaded.clock, wallClock)
     : new SandboxClock(options.clock ?? 'real', wallClock, resolveStart(options.startTime));
   const random = new SeededRandom(loaded?.randomState ?? seed);
-  const state: SandboxState = loaded ?? seedSandboxState({ seed, clock, random });
+  const state: SandboxState = loaded ?? seedSandboxState({ seed, clock, random, scale: options.scale });
   const newId = createIdFactory(state.ids, random);
   const sleep = options.sleep ?? realSleep;
   const latency = options.latency ?? 'realistic';

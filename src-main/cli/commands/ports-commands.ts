@@ -3,9 +3,11 @@ import type {
   IpHistoryExport,
   IpHistoryView,
   MobilePortView,
+  PortsListView,
   RotationReceipt,
   SchedulesView,
 } from '../../../src-shared/contract';
+import { portRowsOf } from '../../../src-shared/contract/ports';
 import {
   CallFailed,
   type CommandContext,
@@ -30,8 +32,8 @@ const timeout = (seconds: number) =>
 /** How often a relocation is read again while the port is provisioning. */
 const RELOCATION_POLL_MS = 10_000;
 
-function renderPorts(ports: MobilePortView[], context: CommandContext): string {
-  return table(context.out, ports, [
+function renderPorts(view: PortsListView, context: CommandContext): string {
+  return table(context.out, portRowsOf(view), [
     { header: 'ID', value: (port) => port.id },
     { header: 'LABEL', value: (port) => port.label },
     { header: 'STATUS', value: (port) => port.status },

@@ -3,10 +3,29 @@ import type { Asn, CatalogProduct, City, Coin, Country, State, Carrier } from '.
 import type { DomainHandlers } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
 import type { ApiCaller } from '../session/api-caller';
+import { CatalogCache } from './catalog-cache';
 
-/** The public catalog, through the active profile's base URL; no key is sent. */
+export interface CatalogServiceOptions {
+  /** Countries and cities as main last read them, per catalog, across restarts. Default: memory only. */
+  cache?: CatalogCache;
+  /** Names the active profile's catalog (its base URL and path style); null without an active profile. */
+  catalogOf?: () => string | null;
+}
+
+/**
+ * The public catalog, through the active profile's base URL; no key is sent. Countries and cities
+ * (what every list names its places with) come from the catalog cache: at once, even right after a
+ * start (`catalog-cache.json`), read again behind the cached ones once they are a day old.
+ */
 export class CatalogService implements DomainService<'catalog'> {
-  constructor(private readonly api: Pick<ApiCaller, 'active'>) {}
+  private readonly cache: CatalogCache;
+
+  constructor(
+    private readonly api: Pick<ApiCaller, 'active'>,
+    private readonly options: CatalogServiceOptions = {},
+  ) {
+    this.cache = options.cache ?? new CatalogCache({ now: Date.now });
+  }
 
   handlers(): DomainHandlers<'catalog'> {
     return {
@@ -20,7 +39,9 @@ export class CatalogService implements DomainService<'catalog'> {
   }
 
   countries(product?: CatalogProduct): Promise<Country[]> {
-    return this.publicCall((client) => client.listCountries(product ? { product } : {}));
+    return this.cached(`countries:${product ?? 'all'}`, (client) =>
+      client.listCountries(product ? { product } : {}),
+    );
   }
 
   states(countryCode: string): Promise<State[]> {
@@ -28,7 +49,9 @@ export class CatalogService implements DomainService<'catalog'> {
   }
 
   cities(countryCode: string, product?: CatalogProduct): Promise<City[]> {
-    return this.publicCall((client) => client.listCities(countryCode, product ? { product } : {}));
+    return this.cached(`cities:${countryCode}|${product ?? 'all'}`, (client) =>
+      client.listCities(countryCode, product ? { product } : {}),
+    );
   }
 
   asns(countryCode: string): Promise<Asn[]> {
@@ -41,6 +64,13 @@ export class CatalogService implements DomainService<'catalog'> {
 
   coins(): Promise<Coin[]> {
     return this.publicCall((client) => client.listCoins());
+  }
+
+  /** A list through the cache of the active profile's catalog (straight from the service without one). */
+  private cached<T>(list: string, run: (client: ProxyServiceClient) => Promise<T>): Promise<T> {
+    const catalog = this.options.catalogOf?.() ?? null;
+    if (catalog === null) return this.publicCall(run);
+    return this.cache.get(catalog, list, () => this.publicCall(run));
   }
 
   private async publicCall<T>(run: (client: ProxyServiceClient) => Promise<T>): Promise<T> {

@@ -21,6 +21,8 @@ export interface AppNotificationsOptions extends Pick<AttachNotificationsOptions
   /** Desktop only: where OS notifications go and whether a window has focus. */
   desktop?: DesktopNotifications;
   listeners?: OutcomeListeners;
+  /** A port's label from main's snapshot of the ports, when no `ports:changed` named it (they carry only changes). */
+  knownLabel?: (profileId: string, portId: string) => string | null;
 }
 
 /**
@@ -34,9 +36,11 @@ export class AppNotifications implements Lifecycle {
   private readonly labels = new Map<string, string>();
   private readonly desktop: ReturnType<typeof attachNotifications> | null;
   private readonly listeners: OutcomeListeners;
+  private readonly knownLabel: (profileId: string, portId: string) => string | null;
 
   constructor(options: AppNotificationsOptions) {
     this.listeners = options.listeners ?? {};
+    this.knownLabel = options.knownLabel ?? (() => null);
     options.events.on('ports:changed', ({ profileId, changed }) => {
       for (const port of changed) this.labels.set(`${profileId}:${port.id}`, port.label);
     });
@@ -53,7 +57,7 @@ export class AppNotifications implements Lifecycle {
 
   /** The port's label as last announced; null when none was (the notice shows its id). */
   labelOf(profileId: string, portId: string): string | null {
-    return this.labels.get(`${profileId}:${portId}`) ?? null;
+    return this.labels.get(`${profileId}:${portId}`) ?? this.knownLabel(profileId, portId);
   }
 
   readonly relocation = (notice: RelocationNotice): void => {

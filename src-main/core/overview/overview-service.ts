@@ -14,7 +14,7 @@ import type { DomainService } from '../domain-service';
 import type { ApiCaller } from '../session/api-caller';
 import type { WatchedTopUp } from '../topups/topup-watcher';
 import { describeError } from '../runtime/deadline-job';
-import type { HeldAccountData, HeldListStore } from './held-lists';
+import type { HeldAccountData, HeldListStore } from '../snapshots/held-lists';
 import { attentionItems, type PendingTopUp } from './overview-rules';
 
 /** A held list older than this is read again (events keep it current meanwhile). */

@@ -15,7 +15,10 @@ import type {
   RotateManyOutcome,
   RotationReceipt,
 } from '../../../src-shared/contract';
+import type { PortsListView } from '../../../src-shared/contract';
 import { USAGE_RANGE_MAX_DAYS } from '../../../src-shared/contract/ports';
+import { HeldListStore } from '../snapshots/held-lists';
+import { SnapshotList } from '../snapshots/snapshot-list';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
@@ -23,6 +26,7 @@ import type { ApiCaller } from '../session/api-caller';
 import { checkUsageStart } from '../usage-range';
 import { ipHistoryCsv, mergeReceipts } from './ip-history';
 import { publishPortChanges } from './port-changes';
+import { portsListView } from './port-rows';
 import type { RelocationTracker } from './relocation-tracker';
 import type { RotateOptions, RotationService } from './rotation-service';
 
@@ -46,6 +50,11 @@ export interface PortsServiceOptions {
   relocations?: Pick<RelocationTracker, 'track' | 'list'>;
   /** Whether this process runs background jobs: only then are relocations tracked. */
   ownsJobs?: () => boolean;
+  /** Main's snapshot of each profile's ports (`HeldAccountData.ports`, shared with the overview). */
+  held?: HeldListStore<MobilePortView>;
+  /** A snapshot younger than this is served without reading the service again. Default 5 s. */
+  freshForMs?: number;
+  log?: (line: string) => void;
 }
 
 /** Mobile ports. UI calls go to the active profile; `refresh` serves background jobs. */
@@ -56,6 +65,7 @@ export class PortsService implements DomainService<'ports'> {
   private readonly rotation: RotationService | null;
   private readonly relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
   private readonly ownsJobs: () => boolean;
+  private readonly snapshots: SnapshotList<MobilePortView>;
 
   constructor(options: PortsServiceOptions) {
     this.api = options.api;
@@ -64,11 +74,31 @@ export class PortsService implements DomainService<'ports'> {
     this.rotation = options.rotation ?? null;
     this.relocations = options.relocations ?? null;
     this.ownsJobs = options.ownsJobs ?? (() => true);
+    this.snapshots = new SnapshotList<MobilePortView>({
+      name: 'ports',
+      held: options.held ?? new HeldListStore<MobilePortView>(),
+      now: options.now,
+      read: async (profileId, priority) =>
+        (
+          await this.api.forProfile(profileId, 'authenticated', (client) =>
+            client.listMobilePorts({ priority }),
+          )
+        ).map(toPortView),
+      announce: (profileId, { changed, removed, asOf }) =>
+        this.events.emit('ports:changed', {
+          profileId,
+          changed,
+          ...(removed.length ? { removed } : {}),
+          asOf,
+        }),
+      ...(options.freshForMs !== undefined ? { freshForMs: options.freshForMs } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
   }
 
   handlers(): DomainHandlers<'ports'> {
     return {
-      'ports:list': () => this.list(),
+      'ports:list': (input) => this.list(input?.fresh ?? false),
       'ports:get': ({ portId }) => this.get(portId),
       'ports:update': (input) => this.update(input),
       'ports:rotate': ({ portId, untilNew }) => this.rotate(portId, untilNew),
@@ -85,10 +115,19 @@ export class PortsService implements DomainService<'ports'> {
     };
   }
 
-  /** The active profile's ports. The caller gets the list as its answer; nothing else needs telling. */
-  async list(): Promise<MobilePortView[]> {
-    const { value } = await this.api.active('authenticated', (client) => client.listMobilePorts());
-    return value.map(toPortView);
+  /**
+   * The active profile's ports as the list shows them (`PortsListView`, lean), stale-while-revalidate
+   * from main's snapshot (`SnapshotList`); `fresh` (Refresh) waits for the service.
+   */
+  async list(fresh = false): Promise<PortsListView> {
+    const { profileId } = await this.activeProfile();
+    return portsListView(profileId, await this.snapshots.serve(profileId, fresh));
+  }
+
+  /** The ports list of a profile as main holds it, for the first state of a window; null when none. */
+  snapshot(profileId: string): PortsListView | null {
+    const held = this.snapshots.peek(profileId, true);
+    return held ? portsListView(profileId, held) : null;
   }
 
   async get(portId: string): Promise<MobilePortView> {
@@ -130,15 +169,12 @@ export class PortsService implements DomainService<'ports'> {
   }
 
   /**
-   * Reads one profile's ports for a background job and tells the UI (`ports:changed`): nobody asked,
-   * so the event is how the answer reaches the screen.
+   * Reads one profile's ports for a background job (or the overview) and tells the UI what differs
+   * from main's snapshot (`ports:changed`, with `asOf`): nobody asked, so the event is how the answer
+   * reaches the screen, and a read where nothing moved sends no ports.
    */
-  async refresh(profileId: string): Promise<MobilePortView[]> {
-    const ports = (
-      await this.api.forProfile(profileId, 'authenticated', (client) => client.listMobilePorts())
-    ).map(toPortView);
-    this.publish(profileId, ports);
-    return ports;
+  refresh(profileId: string): Promise<MobilePortView[]> {
+    return this.snapshots.readWhole(profileId, 'background');
   }
 
   /** Announces ports whose state main learned of (after a write, or a background read). */

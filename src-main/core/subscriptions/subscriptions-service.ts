@@ -14,6 +14,9 @@ import {
   type TextExport,
 } from '../../../src-shared/contract/subscriptions';
 import { toIpcError } from '../wire-error';
+import { runWithCallOptions } from '../../api/call-context';
+import { HeldListStore, HeldSubUsers } from '../snapshots/held-lists';
+import { SnapshotList } from '../snapshots/snapshot-list';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
@@ -43,6 +46,12 @@ export interface SubscriptionsServiceOptions {
   now: () => number;
   catalog: TargetingCatalogReader;
   log?: (line: string) => void;
+  /** Main's snapshot of each profile's subscriptions (`HeldAccountData.subscriptions`, shared with the overview). */
+  held?: HeldListStore<Subscription>;
+  /** Main's snapshot of sub-user lists (`HeldAccountData.subUsers`). */
+  heldSubUsers?: HeldSubUsers;
+  /** A snapshot younger than this is served without reading the service again. Default 5 s. */
+  freshForMs?: number;
 }
 
 /** Reads the catalog's states and cities of a country through the catalog service. */
@@ -72,6 +81,9 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
   private readonly now: () => number;
   private readonly catalog: TargetingCatalogReader;
   private readonly log: (line: string) => void;
+  private readonly snapshots: SnapshotList<Subscription>;
+  private readonly heldSubUsers: HeldSubUsers;
+  private readonly freshForMs: number;
 
   constructor(options: SubscriptionsServiceOptions) {
     this.api = options.api;
@@ -79,17 +91,37 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     this.now = options.now;
     this.catalog = options.catalog;
     this.log = options.log ?? (() => undefined);
+    this.heldSubUsers = options.heldSubUsers ?? new HeldSubUsers();
+    this.freshForMs = options.freshForMs ?? 5_000;
+    this.snapshots = new SnapshotList<Subscription>({
+      name: 'subscriptions',
+      held: options.held ?? new HeldListStore<Subscription>(),
+      now: options.now,
+      read: (profileId, priority) =>
+        this.api.forProfile(profileId, 'authenticated', (client) =>
+          client.listSubscriptions({}, { priority }),
+        ),
+      announce: (profileId, { changed, removed, asOf }) =>
+        this.events.emit('subscriptions:changed', {
+          profileId,
+          changed,
+          ...(removed.length ? { removed } : {}),
+          asOf,
+        }),
+      ...(options.freshForMs !== undefined ? { freshForMs: options.freshForMs } : {}),
+      log: this.log,
+    });
   }
 
   handlers(): DomainHandlers<'subscriptions'> {
     return {
-      'subscriptions:list': (input) => this.list(input?.productId),
+      'subscriptions:list': (input) => this.list(input?.productId, input?.fresh ?? false),
       'subscriptions:get': ({ subscriptionId }) => this.get(subscriptionId),
       'subscriptions:update': (input) => this.update(input),
       'subscriptions:resetPassword': ({ subscriptionId }) => this.resetPassword(subscriptionId),
       'subscriptions:usage': (input) => this.usage(input),
       'subscriptions:exportUsage': (input) => this.exportUsage(input),
-      'subscriptions:subUsers': ({ subscriptionId }) => this.subUsers(subscriptionId),
+      'subscriptions:subUsers': ({ subscriptionId }) => this.servedSubUsers(subscriptionId),
       'subscriptions:createSubUser': (input) => this.createSubUser(input),
       'subscriptions:updateSubUser': (input) => this.updateSubUser(input),
       'subscriptions:deleteSubUser': ({ subscriptionId, subUserId }) =>
@@ -100,14 +132,18 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     };
   }
 
+  /**
+   * The active profile's subscriptions (of one product, or all), stale-while-revalidate from main's
+   * snapshot of the whole list (`SnapshotList`): at once when main holds it, read again behind the
+   * answer when it is older than a few seconds (what changed comes as `subscriptions:changed`).
+   */
   async list(
     productId?: NonNullable<ParsedCallInput<'subscriptions:list'>>['productId'],
+    fresh = false,
   ): Promise<Subscription[]> {
-    return (
-      await this.api.active('authenticated', (client) =>
-        client.listSubscriptions(productId ? { productId } : {}),
-      )
-    ).value;
+    const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
+    const { items } = await this.snapshots.serve(profileId, fresh);
+    return productId ? items.filter((subscription) => subscription.productId === productId) : [...items];
   }
 
   async get(subscriptionId: string): Promise<Subscription> {
@@ -150,26 +186,76 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return { deleted: true };
   }
 
-  /** Reads one profile's subscriptions for a background job and tells the UI (`subscriptions:changed`). */
-  async refresh(profileId: string): Promise<Subscription[]> {
-    const subscriptions = await this.api.forProfile(profileId, 'authenticated', (client) =>
-      client.listSubscriptions(),
-    );
-    this.publish(profileId, subscriptions);
-    return subscriptions;
+  /** The subscriptions of a profile as main holds them, for the first state of a window; null when none. */
+  snapshot(profileId: string): Subscription[] | null {
+    const held = this.snapshots.peek(profileId, true);
+    return held ? [...held.items] : null;
   }
 
-  /** Reads one subscription's sub-users for a background job and tells the UI. */
-  async refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersView> {
-    const list = await this.api.forProfile(profileId, 'authenticated', (client) =>
-      client.listSubUsers(subscriptionId),
-    );
-    this.events.emit('subscriptions:changed', {
+  /**
+   * Reads one profile's subscriptions for a background job (or the overview); the UI hears what
+   * differs from main's snapshot (`subscriptions:changed` with `asOf`), no subscriptions when nothing moved.
+   */
+  refresh(profileId: string): Promise<Subscription[]> {
+    return this.snapshots.readWhole(profileId, 'background');
+  }
+
+  /**
+   * Reads one subscription's sub-users for a background job; the UI hears of the whole list when it
+   * differs from main's snapshot (or main had none): a read where nothing moved sends nothing.
+   */
+  refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersView> {
+    return this.readSubUsers(profileId, subscriptionId, 'background');
+  }
+
+  /**
+   * `subscriptions:subUsers`: stale-while-revalidate from main's snapshot of the list (thousands of
+   * sub-users are not read from the service on every visit); a list older than a few seconds is read
+   * again behind the answer and comes as `subscriptions:changed` when it changed.
+   */
+  private async servedSubUsers(subscriptionId: string): Promise<SubUsersView> {
+    const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
+    const kept = this.heldSubUsers.get(profileId, subscriptionId);
+    if (!kept) return this.readSubUsers(profileId, subscriptionId, 'interactive');
+    if (
+      this.now() - kept.readAt >= this.freshForMs &&
+      !this.heldSubUsers.reading(profileId, subscriptionId)
+    ) {
+      void runWithCallOptions({}, () => this.readSubUsers(profileId, subscriptionId, 'background')).catch(
+        (error: unknown) => this.log(`[subscriptions] reading sub-users again failed: ${String(error)}`),
+      );
+    }
+    return kept.view;
+  }
+
+  /** One read of a sub-user list into main's snapshot; announced when it changed (not to its own asker). */
+  private async readSubUsers(
+    profileId: string,
+    subscriptionId: string,
+    priority: 'interactive' | 'background',
+  ): Promise<SubUsersView> {
+    const before = this.heldSubUsers.get(profileId, subscriptionId);
+    const view = await this.heldSubUsers.read(
       profileId,
-      changed: [],
-      subUsers: { [subscriptionId]: list.data },
-    });
-    return { data: list.data, limit: list.limit };
+      subscriptionId,
+      async () => {
+        const list = await this.api.forProfile(profileId, 'authenticated', (client) =>
+          client.listSubUsers(subscriptionId, { priority }),
+        );
+        return { data: list.data, limit: list.limit };
+      },
+      this.now,
+    );
+    const changed = before
+      ? JSON.stringify(before.view.data) !== JSON.stringify(view.data)
+      : priority === 'background';
+    if (changed)
+      this.events.emit('subscriptions:changed', {
+        profileId,
+        changed: [],
+        subUsers: { [subscriptionId]: view.data },
+      });
+    return view;
   }
 
   /** Announces subscriptions whose state main learned of (after a write, or a background read). */

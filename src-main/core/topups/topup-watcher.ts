@@ -22,6 +22,13 @@ export interface WatchedTopUp {
   nextCheckAt: string;
   /** Failed reads in a row (backoff). */
   errors: number;
+  /**
+   * When the user last paid attention to it in this app (created, opened, declared): ISO time, or
+   * null (absent in entries stored before the back-off) for a top-up only listed or found at start.
+   */
+  attentionAt?: string | null;
+  /** Reads in a row of an expired or rejected top-up nobody is paying, unchanged (its back-off). */
+  quietReads?: number;
 }
 
 /** Watched top-ups per profile, per top-up id: the watch resumes from here after a restart or crash. */
@@ -65,6 +72,17 @@ export interface TopUpWatcherOptions {
 /** The spec's polling guidance for `GET /v1/topups/{id}`: 10 s while verifying, 30 s while waiting for payment. */
 export const VERIFYING_POLL_MS = POLLING_LIMITS.topUpVerifyingSeconds.min * 1000;
 export const AWAITING_POLL_MS = POLLING_LIMITS.topUpAwaitingPaymentSeconds.min * 1000;
+/**
+ * How long after the user last touched a top-up in this app (created, opened, declared) it counts
+ * as being paid: the spec's cadence holds for that long even once it has expired or been rejected.
+ */
+export const PAYING_WINDOW_MS = 30 * 60_000;
+/**
+ * The longest wait between reads of an expired or rejected top-up nobody is paying (an abandoned
+ * one): it stays non-final for 72 hours, and a late payment still turns it `verifying`, so it is read
+ * after 1, 2 and 4 minutes, then every 5 minutes. A late payment is seen within 5 minutes.
+ */
+export const ABANDONED_MAX_POLL_MS = 5 * 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** Statuses a non-final top-up can have (credited is always final). */
 const OPEN_STATUSES = ['awaiting_payment', 'verifying', 'expired', 'rejected'] as const;
@@ -73,7 +91,9 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * Watches every non-final top-up of every profile until the service says `final`, reading each one
- * exactly as often as the spec recommends (slower only when the settings say so). The set lives in
+ * the user is paying exactly as often as the spec recommends (slower only when the settings say so),
+ * and an abandoned one (expired or rejected, left for 72 hours until its txid deadline) at most every
+ * 5 minutes (`cadenceFor`). The set lives in
  * the job store, so a restart or a crash resumes the watch; the wait comes from there too
  * (`DeadlineJob`). Runs only in the process that owns background jobs.
  */
@@ -149,11 +169,29 @@ export class TopUpWatcher implements Lifecycle {
   }
 
   /**
+   * The wait before the next read of a top-up in `status`. Verifying and awaiting payment: the spec's
+   * pace (`intervalFor`). Expired or rejected, not final yet (a late payment or a new declaration is
+   * still taken until `txidDeadline`): the spec's pace while the user is paying it in this app (they
+   * touched it within `PAYING_WINDOW_MS`), else a back-off: 30 s doubled per unchanged read nobody
+   * was paying (`quietReads`: 1 minute, 2, 4), up to `ABANDONED_MAX_POLL_MS`.
+   */
+  cadenceFor(status: string, attentionAt: string | null, quietReads: number): number {
+    const spec = this.intervalFor(status);
+    if (status === 'verifying' || status === 'awaiting_payment') return spec;
+    const now = this.options.clock.now();
+    if (attentionAt !== null && now - Date.parse(attentionAt) < PAYING_WINDOW_MS) return spec;
+    return Math.max(spec, Math.min(AWAITING_POLL_MS * 2 ** quietReads, ABANDONED_MAX_POLL_MS));
+  }
+
+  /**
    * Starts (or refreshes) watching a top-up main just learned of (created, declared, read): stored
    * before it returns; a final one is dropped. The next read is one interval after this answer.
+   * `attention`: the user is paying it in this app (created, opened or declared it just now), so it
+   * is read at the spec's pace again, however long it had been left.
    */
-  async watch(profileId: string, topUp: TopUp): Promise<void> {
+  async watch(profileId: string, topUp: TopUp, options: { attention?: boolean } = {}): Promise<void> {
     let changedSchedule = false;
+    const now = this.options.clock.now();
     await this.options.store.update((current) => {
       const state = current ?? {};
       const previous = state[profileId]?.[topUp.id];
@@ -165,12 +203,21 @@ export class TopUpWatcher implements Lifecycle {
         }
         return state;
       }
-      // A fresh answer with the same status keeps the cadence: reading it again early is not needed.
+      const attentionAt = options.attention ? iso(now) : (previous?.attentionAt ?? null);
+      const sameStatus = previous?.status === topUp.status;
+      const quietReads = sameStatus && !options.attention ? (previous.quietReads ?? 0) : 0;
+      const wait = this.cadenceFor(topUp.status, attentionAt, quietReads);
+      // A fresh answer with the same status keeps the cadence (reading it again early is not needed),
+      // unless the user's attention brings the next read closer.
       const nextCheckAt =
-        previous && previous.status === topUp.status
+        previous && sameStatus && Date.parse(previous.nextCheckAt) <= now + wait
           ? previous.nextCheckAt
-          : iso(this.options.clock.now() + this.intervalFor(topUp.status));
-      (state[profileId] ??= {})[topUp.id] = entryOf(topUp, nextCheckAt, previous?.errors ?? 0);
+          : iso(now + wait);
+      (state[profileId] ??= {})[topUp.id] = {
+        ...entryOf(topUp, nextCheckAt, previous?.errors ?? 0),
+        attentionAt,
+        quietReads,
+      };
       changedSchedule = previous?.nextCheckAt !== nextCheckAt;
       return state;
     });
@@ -224,7 +271,7 @@ export class TopUpWatcher implements Lifecycle {
         await this.save(profileId, entry.topUpId, null);
         return;
       }
-      const interval = this.intervalFor(entry.status);
+      const interval = this.cadenceFor(entry.status, entry.attentionAt ?? null, entry.quietReads ?? 0);
       const errors = entry.errors + 1;
       // 429: wait at least what the service asked; other failures: double the wait each time.
       const wait =
@@ -235,7 +282,16 @@ export class TopUpWatcher implements Lifecycle {
       await this.save(profileId, entry.topUpId, { ...entry, errors, nextCheckAt: iso(clock.now() + wait) });
       return;
     }
-    const next = topUp.final ? null : entryOf(topUp, iso(clock.now() + this.intervalFor(topUp.status)), 0);
+    const attentionAt = entry.attentionAt ?? null;
+    const paying = attentionAt !== null && clock.now() - Date.parse(attentionAt) < PAYING_WINDOW_MS;
+    const quietReads = topUp.status === entry.status && !paying ? (entry.quietReads ?? 0) + 1 : 0;
+    const next = topUp.final
+      ? null
+      : {
+          ...entryOf(topUp, iso(clock.now() + this.cadenceFor(topUp.status, attentionAt, quietReads)), 0),
+          attentionAt,
+          quietReads,
+        };
     await this.save(profileId, entry.topUpId, next);
     this.options.publish(profileId, [topUp]);
     for (const notice of noticesFor(profileId, entry, topUp)) {

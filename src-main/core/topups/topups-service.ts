@@ -27,6 +27,7 @@ import type { JobSection } from '../storage/job-section';
 import type { TOP_UP_STATUSES } from '../../../src-shared/contract/topups';
 import { type DemoPayments, demoOnly } from '../demo/demo-payments';
 import { readPaymentUri } from './payment-uri';
+import { runWithCallOptions } from '../../api/call-context';
 import { publishTopUpChanges } from './topup-changes';
 import {
   IDEMPOTENCY_KEY_TTL_MS,
@@ -61,7 +62,12 @@ export interface TopUpsServiceOptions {
   onProfileChange?: (listener: (change: { profileId: string; kind: string }) => void) => () => void;
   newIdempotencyKey?: () => string;
   log?: (line: string) => void;
+  /** A page main read less than this ago is answered without reading the service again. Default 5 s. */
+  freshForMs?: number;
 }
+
+/** Top-up pages main keeps per process (the most recently used; a page is small). */
+const HELD_PAGES = 8;
 
 type TopUpStatusFilter = (typeof TOP_UP_STATUSES)[number];
 
@@ -104,11 +110,22 @@ export class TopUpsService implements DomainService<'topups'> {
   private resuming: Promise<void> = Promise.resolve();
   /** Creates in flight per attempt: a double click waits for the first one instead of racing it. */
   private readonly inFlight = new Map<string, Promise<TopUp>>();
+  /**
+   * Main's snapshot of the top-up pages screens read, per profile and query: answered at once and
+   * read again behind the answer (stale-while-revalidate); kept current by what main publishes.
+   */
+  private readonly pages = new Map<string, { profileId: string; page: TopUpPage; readAt: number }>();
+  private readonly pageReads = new Map<string, Promise<TopUpPage>>();
+  private readonly readTokens = new Map<string, symbol>();
 
   constructor(private readonly options: TopUpsServiceOptions) {
     this.links = options.links ?? new TopUpLinks();
     this.newKey = options.newIdempotencyKey ?? randomUUID;
     this.log = options.log ?? (() => undefined);
+    // Another key or base URL is another account: its pages are not this one's.
+    options.onProfileChange?.(({ profileId, kind }) => {
+      if (kind === 'key' || kind === 'connection' || kind === 'deleted') this.forgetPages(profileId);
+    });
   }
 
   handlers(): DomainHandlers<'topups'> {
@@ -129,24 +146,89 @@ export class TopUpsService implements DomainService<'topups'> {
     return this.options.api;
   }
 
-  /** A page of the active profile's top-ups; the open ones are watched (in the jobs owner). */
+  /**
+   * A page of the active profile's top-ups; the open ones are watched (in the jobs owner). From main's
+   * snapshot of that page at once when it has one (read again behind it when older than a few
+   * seconds: what changed comes as `topups:changed`), else from the service.
+   */
   async list(input?: ParsedCallInput<'topups:list'>): Promise<TopUpPage> {
     const query = {
       ...(input?.page !== undefined ? { page: input.page } : {}),
       ...(input?.perPage !== undefined ? { perPage: input.perPage } : {}),
       ...(input?.status !== undefined ? { status: input.status } : {}),
     };
-    const { profileId, value } = await this.api.active('authenticated', (client) => client.listTopUps(query));
-    for (const topUp of value.data) {
-      this.links.remember(topUp);
-      if (!topUp.final) await this.watch(profileId, topUp);
+    const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
+    const key = `${profileId}\n${JSON.stringify(query)}`;
+    const kept = this.pages.get(key);
+    if (!kept) return this.readPage(profileId, key, query, 'interactive');
+    if (this.options.now() - kept.readAt >= (this.options.freshForMs ?? 5_000) && !this.pageReads.has(key)) {
+      const before = kept.page;
+      void runWithCallOptions({}, () => this.readPage(profileId, key, query, 'background')).then(
+        (after) => {
+          const old = new Map(before.data.map((topUp) => [topUp.id, JSON.stringify(topUp)]));
+          const changed = after.data.filter((topUp) => old.get(topUp.id) !== JSON.stringify(topUp));
+          if (changed.length > 0) this.publish(profileId, changed);
+        },
+        (error: unknown) => this.log(`[topups] reading a page again failed: ${String(error)}`),
+      );
     }
-    return value;
+    return kept.page;
+  }
+
+  /** One read of a page (joined with one under way) into main's snapshot. */
+  private readPage(
+    profileId: string,
+    key: string,
+    query: { page?: number; perPage?: number; status?: TopUpStatusFilter },
+    priority: 'interactive' | 'background',
+  ): Promise<TopUpPage> {
+    const running = this.pageReads.get(key);
+    if (running) return running;
+    // Stored only while this read is still the page's (a forgotten profile's read is not).
+    const token = Symbol(key);
+    const read: Promise<TopUpPage> = (async () => {
+      const value = await this.api.forProfile(profileId, 'authenticated', (client) =>
+        client.listTopUps(query, { priority }),
+      );
+      for (const topUp of value.data) {
+        this.links.remember(topUp);
+        // Listed, not opened: an abandoned one among them is read at the back-off's pace.
+        if (!topUp.final) await this.watch(profileId, topUp, false);
+      }
+      if (this.readTokens.get(key) === token) {
+        this.pages.delete(key);
+        this.pages.set(key, { profileId, page: value, readAt: this.options.now() });
+        for (const oldest of this.pages.keys()) {
+          if (this.pages.size <= HELD_PAGES) break;
+          this.pages.delete(oldest);
+        }
+      }
+      return value;
+    })().finally(() => {
+      if (this.readTokens.get(key) === token) {
+        this.pageReads.delete(key);
+        this.readTokens.delete(key);
+      }
+    });
+    this.pageReads.set(key, read);
+    this.readTokens.set(key, token);
+    return read;
+  }
+
+  /** Drops a profile's pages (another account, or a new top-up that belongs first on page 1). */
+  private forgetPages(profileId: string): void {
+    for (const [key, held] of this.pages) if (held.profileId === profileId) this.pages.delete(key);
+    for (const key of this.pageReads.keys()) {
+      if (!key.startsWith(`${profileId}\n`)) continue;
+      this.pageReads.delete(key);
+      this.readTokens.delete(key);
+    }
   }
 
   async get(topUpId: string): Promise<TopUp> {
     const { profileId, value } = await this.api.active('authenticated', (client) => client.getTopUp(topUpId));
-    await this.watch(profileId, value);
+    // Opened (the wizard's live view): the user may be paying it now.
+    await this.watch(profileId, value, true);
     this.publish(profileId, [value]);
     return value;
   }
@@ -194,7 +276,9 @@ export class TopUpsService implements DomainService<'topups'> {
       if (!created) throw new Error('unreachable: a definite refusal throws');
       return created;
     });
-    await this.watch(profileId, topUp);
+    await this.watch(profileId, topUp, true);
+    // A new top-up moves every page: the next list reads them again.
+    this.forgetPages(profileId);
     this.publish(profileId, [topUp]);
     return topUp;
   }
@@ -289,7 +373,7 @@ export class TopUpsService implements DomainService<'topups'> {
           this.send(client, intent),
         );
         if (topUp) {
-          await this.watch(intent.profileId, topUp);
+          await this.watch(intent.profileId, topUp, true);
           this.publish(intent.profileId, [topUp]);
         }
       } catch (error) {
@@ -326,7 +410,7 @@ export class TopUpsService implements DomainService<'topups'> {
         throw explainDeclareError(error);
       }
     });
-    await this.watch(profileId, declared);
+    await this.watch(profileId, declared, true);
     this.publish(profileId, [declared]);
     return declared;
   }
@@ -334,8 +418,12 @@ export class TopUpsService implements DomainService<'topups'> {
   // Payment details --------------------------------------------------------------------------
 
   async paymentDetails(topUpId: string): Promise<TopUpPaymentDetails> {
-    const { value: topUp } = await this.api.active('authenticated', (client) => client.getTopUp(topUpId));
+    const { profileId, value: topUp } = await this.api.active('authenticated', (client) =>
+      client.getTopUp(topUpId),
+    );
     this.links.remember(topUp);
+    // The pay step is on screen: the user is paying it.
+    await this.watch(profileId, topUp, true);
     return describePayment(topUp);
   }
 
@@ -405,7 +493,7 @@ export class TopUpsService implements DomainService<'topups'> {
     if (!this.options.demo) throw demoOnly();
     await this.options.demo.simulatePayment(profileId, topUp, kind);
     const after = await this.api.forProfile(profileId, 'authenticated', (client) => client.getTopUp(topUpId));
-    await this.watch(profileId, after);
+    await this.watch(profileId, after, true);
     this.publish(profileId, [after]);
     return after;
   }
@@ -421,13 +509,20 @@ export class TopUpsService implements DomainService<'topups'> {
 
   /** Announces top-ups whose state main learned of (after a write, or a background read). */
   publish(profileId: string, changed: TopUp[]): void {
+    // Main's pages show them as they are now (a new one: the pages are read again, see `create`).
+    const byId = new Map(changed.map((topUp) => [topUp.id, topUp]));
+    for (const held of this.pages.values()) {
+      if (held.profileId !== profileId || !held.page.data.some((topUp) => byId.has(topUp.id))) continue;
+      held.page = { ...held.page, data: held.page.data.map((topUp) => byId.get(topUp.id) ?? topUp) };
+    }
     publishTopUpChanges(this.options.events, this.links, profileId, changed);
   }
 
-  private async watch(profileId: string, topUp: TopUp): Promise<void> {
+  /** `attention`: the user created, opened or declared it in this app (the watcher's full pace). */
+  private async watch(profileId: string, topUp: TopUp, attention: boolean): Promise<void> {
     const { watcher } = this.options;
     if (!watcher || !(this.options.ownsJobs?.() ?? true)) return;
-    await watcher.watch(profileId, topUp);
+    await watcher.watch(profileId, topUp, { attention });
   }
 }
 

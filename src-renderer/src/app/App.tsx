@@ -6,6 +6,7 @@ import { ErrorMessage } from '../shared/components/ErrorMessage';
 import { watchAccountScope } from './account-scope';
 import { AppShell, OnboardingShell } from './AppShell';
 import { connectEventBridge } from './event-bridge';
+import { watchNavigation } from './screen-data';
 import { useDensitySetting, useTheme } from './use-theme';
 
 function StartupProblem() {
@@ -37,8 +38,11 @@ export function App() {
     // The scope watches the app store before the bridge feeds it, so the first switch is seen too.
     const stopWatchingScope = watchAccountScope();
     const disconnect = connectEventBridge();
+    // A screen's data is asked for as the navigation starts, not after the screen mounts.
+    const stopWatchingNavigation = watchNavigation();
     void useSettingsStore.getState().load();
     return () => {
+      stopWatchingNavigation();
       disconnect();
       stopWatchingScope();
     };

@@ -75,6 +75,12 @@ function isListChanged(payload: unknown): boolean {
   );
 }
 
+/** The ids a list's `changed` event says are gone, when they have the expected shape. */
+function removedOf(payload: unknown): string[] | undefined {
+  if (!isObject(payload) || !Array.isArray(payload.removed)) return undefined;
+  return payload.removed.every((id) => typeof id === 'string') ? payload.removed : undefined;
+}
+
 /** The sub-user lists a `subscriptions:changed` carries, when they have the expected shape. */
 function subUsersOf(payload: unknown): Record<string, SubUser[]> | undefined {
   if (!isObject(payload) || !isObject(payload.subUsers)) return undefined;
@@ -172,8 +178,11 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       api.ports.onChanged((payload: PortsChanged) => {
         if (!isListChanged(payload) || !isActiveProfile(payload.profileId)) return;
         const relocations = Array.isArray(payload.relocations) ? payload.relocations : undefined;
-        usePortsStore.getState().applyChanges(payload.changed, relocations);
-        refreshOverview();
+        const removed = removedOf(payload);
+        const asOf = typeof payload.asOf === 'string' ? payload.asOf : undefined;
+        usePortsStore.getState().applyChanges(payload.changed, relocations, removed, asOf);
+        // A read of the whole list where nothing moved only says how old the list is now.
+        if (payload.changed.length || removed?.length || relocations?.length) refreshOverview();
       }),
       api.ports.onRotation((payload) => {
         if (!isRotationEvent(payload) || !isActiveProfile(payload.profileId)) return;
@@ -191,8 +200,11 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       }),
       api.subscriptions.onChanged((payload) => {
         forActiveProfile((changed: Subscription[]) => {
-          useSubscriptionsStore.getState().applyChanges(changed, subUsersOf(payload));
-          refreshOverview();
+          const subUsers = subUsersOf(payload);
+          const removed = removedOf(payload);
+          useSubscriptionsStore.getState().applyChanges(changed, subUsers, removed);
+          // A read of the whole list where nothing moved changes nothing the overview shows.
+          if (changed.length || subUsers || removed?.length) refreshOverview();
         })(payload);
       }),
       api.localProxies.onChanged((payload) => {

@@ -65,6 +65,11 @@ export interface LoadableSlice<S, T, A extends readonly unknown[]> {
   updateLoaded: (change: (data: T, args: A) => T) => void;
   /** Forgets requests in flight and what was asked: the store was reset (another account). */
   forget: () => void;
+  /**
+   * Puts data main sent unasked (its snapshot in the first state) in place as if `args` had been
+   * loaded; nothing when that list is loaded or loading already.
+   */
+  seed: (args: A, data: T) => void;
 }
 
 export function createLoadableSlice<S, T, A extends readonly unknown[]>(
@@ -121,6 +126,12 @@ export function createLoadableSlice<S, T, A extends readonly unknown[]>(
     forget: () => {
       inFlight.clear();
       argsByKey.clear();
+    },
+    seed: (args, data) => {
+      const key = keyOf(...args);
+      if (!needsLoad(place.read(store.getState(), key), false)) return;
+      argsByKey.set(key, args);
+      store.setState((state) => place.write(state, key, { status: 'ready', data, error: null }));
     },
   };
 }

@@ -23,7 +23,7 @@ const DEFAULT_SCREEN: ScreenId = 'overview';
  * Screens live in the URL fragment (`#/catalog`) so that Back, Forward and reload work the same in
  * the desktop app (file://) and in web mode. Web mode reads its `#token=` before the first render.
  */
-function screenFromHash(hash: string): ScreenId {
+export function screenFromHash(hash: string): ScreenId {
   const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
   return SCREENS.find((screen) => screen.id === id)?.id ?? DEFAULT_SCREEN;
 }

@@ -261,6 +261,25 @@ describe('TopUpsService against the sandbox', () => {
     expect(await other.watch.read()).toBeUndefined();
   });
 
+  it('answers a page from main’s snapshot at once, reads it again behind it, and a new top-up reads the pages again', async () => {
+    const listReads = async () =>
+      (await sandbox.requests()).filter((r) => r.method === 'GET' && /\/v1\/topups(\?|$)/.test(r.path))
+        .length;
+    await sandbox.control('DELETE', '/requests');
+    const first = await handlers()['topups:list']({ perPage: 20 });
+    await kit.clock.advance(1_000);
+    expect(await handlers()['topups:list']({ perPage: 20 })).toEqual(first);
+    expect(await listReads()).toBe(1);
+    await kit.clock.advance(10_000);
+    expect(await handlers()['topups:list']({ perPage: 20 })).toEqual(first);
+    await expect.poll(listReads).toBe(2);
+
+    const created = await handlers()['topups:create'](BTC);
+    const after = await handlers()['topups:list']({ perPage: 20 });
+    expect(after.data.map((topUp) => topUp.id)).toContain(created.id);
+    expect(await listReads()).toBe(3);
+  });
+
   it('plans come from the user own subscriptions and ports', async () => {
     const plans = await handlers()['topups:plans'](undefined);
     expect(plans.length).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import { App } from '../../../src-renderer/src/app/App';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
 import { fail, ok } from '../support/fake-api';
 import {
+  portsAnswer,
   appState,
   countries,
   demoProfile,
@@ -18,7 +19,7 @@ describe('App', () => {
   const fake = useFakeApi(() => ({
     'app:getState': () => ok(appState()),
     'settings:get': () => ok(settingsView()),
-    'ports:list': () => ok([port()]),
+    'ports:list': () => ok(portsAnswer([port()])),
     'catalog:countries': () => ok(countries()),
     'overview:get': () =>
       ok({
@@ -259,7 +260,9 @@ describe('App', () => {
     await screen.findByText('Sneaker drops LA');
     await act(() => useCatalogStore.getState().loadCountries('all'));
     expect(useCatalogStore.getState().countries.all?.status).toBe('ready');
-    fake.current.handle('ports:list', () => ok([port({ id: 'port_other', label: 'Other account port' })]));
+    fake.current.handle('ports:list', () =>
+      ok(portsAnswer([port({ id: 'port_other', label: 'Other account port' })])),
+    );
     act(() =>
       fake.current.emitState(appState({ activeProfile: profile({ id: 'prof_other', name: 'Other' }) })),
     );

@@ -6,14 +6,23 @@ import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-st
 import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
 import { deferred, ok } from '../support/fake-api';
-import { appState, countries, port, profile, subscription, topUp, topUpPage } from '../support/fixtures';
+import {
+  portsAnswer,
+  appState,
+  countries,
+  port,
+  profile,
+  subscription,
+  topUp,
+  topUpPage,
+} from '../support/fixtures';
 import { useFakeApi } from '../support/renderer-test-kit';
 
 const ACCOUNT_STORES = [usePortsStore, useSubscriptionsStore, useTopUpsStore, useCatalogStore] as const;
 
 describe('account scope', () => {
   const fake = useFakeApi(() => ({
-    'ports:list': () => ok([port()]),
+    'ports:list': () => ok(portsAnswer([port()])),
     'subscriptions:list': () => ok([subscription()]),
     'topups:list': () => ok(topUpPage([topUp()])),
     'catalog:countries': () => ok(countries()),
@@ -75,7 +84,7 @@ describe('account scope', () => {
     useAppStore
       .getState()
       .applyState(appState({ activeProfile: profile({ id: 'prof_home', name: 'Home' }) }));
-    slow.resolve(ok([port({ label: 'Old account port' })]));
+    slow.resolve(ok(portsAnswer([port({ label: 'Old account port' })])));
     await loading;
     expect(usePortsStore.getState().ports.status).toBe('idle');
     expect(usePortsStore.getState().ports.data).toBeNull();

@@ -11,7 +11,16 @@ import { TopUpsScreen } from '../../../src-renderer/src/features/topups/TopUpsSc
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
 import type { RendererApi } from '../../../src-shared/contract';
 import { ok } from '../support/fake-api';
-import { appState, port, profile, settingsView, subscription, topUp, topUpPage } from '../support/fixtures';
+import {
+  portsAnswer,
+  appState,
+  port,
+  profile,
+  settingsView,
+  subscription,
+  topUp,
+  topUpPage,
+} from '../support/fixtures';
 import { settle, useFakeApi } from '../support/renderer-test-kit';
 
 const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -34,7 +43,7 @@ const portIds = () => usePortsStore.getState().ports.data?.map((p) => `${p.id}:$
 describe('event bridge', () => {
   const fake = useFakeApi(() => ({
     'app:getState': () => ok(appState()),
-    'ports:list': () => ok([port(), port({ id: 'port_2', currentIp: '10.0.0.2' })]),
+    'ports:list': () => ok(portsAnswer([port(), port({ id: 'port_2', currentIp: '10.0.0.2' })])),
     'subscriptions:list': (input) =>
       ok(
         [
@@ -187,7 +196,7 @@ describe('event bridge', () => {
     await flush();
     expect(fake.current.calls.slice(callsBefore).map((c) => c.channel)).toEqual(['app:getState']);
 
-    fake.current.handle('ports:list', () => ok([port({ currentIp: '10.1.1.1' })]));
+    fake.current.handle('ports:list', () => ok(portsAnswer([port({ currentIp: '10.1.1.1' })])));
     connections.open(true);
     await flush();
     await flush();

@@ -16,7 +16,8 @@ import type {
 } from '../../../src-shared/contract';
 import { defaultSettings } from '../../../src-main/core/settings/settings-schema';
 import { toSettingsView } from '../../../src-main/core/settings/settings-service';
-import type { MobilePortView } from '../../../src-shared/contract';
+import type { MobilePortView, PortsListView } from '../../../src-shared/contract';
+import { portsListView } from '../../../src-main/core/ports/port-rows';
 
 export function profile(overrides: Partial<ProfileSummary> = {}): ProfileSummary {
   return {
@@ -251,3 +252,15 @@ export const topUpPage = (data: TopUp[], page = 1, totalPages = 1, total = data.
   data,
   pagination: { page, perPage: 20, total, totalPages },
 });
+
+/** `ports:list`'s answer for these ports: the lean table main sends (`src-main/core/ports/port-rows.ts`). */
+export function portsAnswer(
+  ports: MobilePortView[],
+  options: { profileId?: string; asOf?: string; revalidating?: boolean } = {},
+): PortsListView {
+  return portsListView(options.profileId ?? 'prof_work', {
+    items: ports,
+    readAt: Date.parse(options.asOf ?? new Date().toISOString()),
+    revalidating: options.revalidating ?? false,
+  });
+}

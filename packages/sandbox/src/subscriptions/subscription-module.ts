@@ -142,7 +142,7 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
         const sub = loadSubscription(params.subscriptionId, now);
         return {
           status: 200,
-          body: { data: liveSubUsers(sub).map(subUserView), limit: MAX_SUB_USERS },
+          body: { data: liveSubUsers(sub).map(subUserView), limit: sub.subUserLimit ?? MAX_SUB_USERS },
         };
       },
     },
@@ -159,10 +159,11 @@ export function createSubscriptionsModule(world: SandboxWorld): SandboxModule {
         const password = readPassword(reader);
         const trafficLimitBytes = readTrafficLimit(reader);
         reader.throwIfAny();
-        if (liveSubUsers(sub).length >= MAX_SUB_USERS) {
+        const limit = sub.subUserLimit ?? MAX_SUB_USERS;
+        if (liveSubUsers(sub).length >= limit) {
           throw conflict(
             'sub_user_limit_reached',
-            `A subscription can have at most ${MAX_SUB_USERS} sub-users; delete one first`,
+            `A subscription can have at most ${limit} sub-users; delete one first`,
           );
         }
         const subUser = addSubUser(world.state.subscriptions, sub, world, {

@@ -61,6 +61,8 @@ export interface SubscriptionRecord {
   main: TrafficConsumer;
   /** In creation order, deleted ones included (see `deletedAt`). */
   subUsers: SubUserRecord[];
+  /** The sub-user limit when it is not `MAX_SUB_USERS` (a scale sandbox's large subscription). */
+  subUserLimit?: number;
   /** Traffic is accounted up to this instant; expiry at or before it has been handled. */
   settledAt: number;
   /** Automatic renewals, for the record (`--data` files and debugging). */

@@ -249,6 +249,65 @@ export function seedTopUpsState(context: SeedContext): TopUpsState {
   return state;
 }
 
+/**
+ * Scale data (`SandboxScale.topUps`): `total` top-ups in all, oldest first. `abandoned` of them were
+ * created in the last 72 hours and never paid: they expire as the sandbox settles and stay non-final
+ * (their amount reserved, a late payment still matched) until their txid deadline. The others are
+ * history older than any deadline: credited (two in three) or expired unpaid, final either way.
+ */
+export function seedScaleTopUps(
+  context: SeedContext,
+  state: TopUpsState,
+  total: number,
+  abandoned: number,
+): void {
+  const open = Math.min(abandoned, total);
+  const pairs = COINS.flatMap((coin) =>
+    coin.networks.map((entry) => ({ coin: coin.code, network: entry.network })),
+  );
+  const day = 24 * HOUR_MS;
+  for (let index = state.items.length; index < total - open; index += 1) {
+    const pair = pairs[index % pairs.length] as (typeof pairs)[number];
+    seedHistoricTopUp(context, state, {
+      coin: pair.coin,
+      network: pair.network,
+      amountUsd: `${25 + (index % 400)}.00`,
+      rate: state.rates[pair.coin],
+      createdAt: context.now - (4 + (total - index) * 0.25) * day,
+      paidAfterMs: index % 3 === 2 ? null : 5 * MINUTE_MS,
+    });
+  }
+  for (let index = 0; index < open; index += 1) {
+    const pair = pairs[index % pairs.length] as (typeof pairs)[number];
+    const found = findCoinNetwork(pair.coin, pair.network);
+    if (!found) continue;
+    const amountUsd = `${100 + index}.00`;
+    const rate = state.rates[pair.coin];
+    const base = baseCryptoUnits(amountUsd, rate, found.coin.precision);
+    // A distinct USD amount each: no two share a base, so offset 1 is free for all of them.
+    state.items.push(
+      newTopUpRecord({
+        id: context.newId('topup'),
+        seq: state.nextSeq++,
+        coin: pair.coin,
+        network: pair.network,
+        amountUsd,
+        amountCrypto: fromUnits(base + 1n, found.coin.precision),
+        baseUnits: base,
+        offset: 1,
+        rate,
+        // Spread over the 72 hours, each past its 30-minute validity.
+        createdAt:
+          context.now -
+          TOP_UP_VALIDITY_MS -
+          MINUTE_MS -
+          Math.floor(((open - index) * 70 * HOUR_MS) / (open + 1)),
+        purchase: null,
+      }),
+    );
+  }
+}
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** True once the top-up can no longer change: stop polling. */

@@ -1,8 +1,9 @@
 import { create } from 'zustand';
-import type { AppState, IpcError } from '../../../../src-shared/contract';
+import type { AppState, InitialState, IpcError } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { downloadInBrowser, type TextFile } from '../../shared/browser-download';
 import { safeFileName } from '../../shared/file-name';
+import { screenFromHash } from '../../shared/routes';
 
 /** What became of a file the page asked to save (`saveTextFile`). */
 export type SaveOutcome =
@@ -16,6 +17,11 @@ export type SaveOutcome =
 interface AppStore {
   /** Null until the first `app:getState` answers. */
   state: AppState | null;
+  /**
+   * Main's snapshot of the list of the screen the window opened on (`app:getState` with `screen`),
+   * until the screen's store takes it (`app/screen-data.ts`).
+   */
+  snapshots: InitialState['snapshots'] | null;
   /** Why the first load failed (no token, server gone, …); null while it is pending or once it succeeded. */
   loadError: IpcError | null;
   /** Ids of notices whose dismissal is in flight (their button is disabled meanwhile). */
@@ -45,6 +51,7 @@ interface AppStore {
 
 export const useAppStore = create<AppStore>()((set, get) => ({
   state: null,
+  snapshots: null,
   loadError: null,
   dismissing: [],
   actionError: null,
@@ -52,9 +59,18 @@ export const useAppStore = create<AppStore>()((set, get) => ({
 
   load: async () => {
     set({ loadError: null });
-    const result = await callApi((api) => api.app.getState());
-    if (result.ok) get().applyState(result.value);
-    else set({ loadError: result.error });
+    // The screen in the URL, when main can send its list with the state (rendered without another call).
+    const screen = screenFromHash(window.location.hash);
+    const result = await callApi((api) =>
+      api.app.getState(screen === 'ports' || screen === 'subscriptions' ? { screen } : undefined),
+    );
+    if (!result.ok) {
+      set({ loadError: result.error });
+      return;
+    }
+    const { snapshots, ...state } = result.value;
+    if (snapshots) set({ snapshots });
+    get().applyState(state);
   },
 
   listenFailed: (error) =>

@@ -1,7 +1,8 @@
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
-import type { MobilePortView, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
+import type { PortRow, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
+import { ListAge } from '../../shared/components/ListAge';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
@@ -39,7 +40,7 @@ function nextRunSortValue(schedules: ScheduleIndex, portId: string): number | nu
   return at && !schedules.paused ? Date.parse(at) : null;
 }
 
-export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
+export function rotationText(port: Pick<PortRow, 'rotation'>): string {
   if (port.rotation.mode === 'manual') return 'Manual';
   if (port.rotation.mode === 'interval')
     return port.rotation.intervalMinutes === null
@@ -48,7 +49,7 @@ export function rotationText(port: Pick<MobilePortView, 'rotation'>): string {
   return port.rotation.mode;
 }
 
-function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<MobilePortView>[] {
+function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<PortRow>[] {
   return [
     {
       id: 'label',
@@ -137,7 +138,7 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<M
   ];
 }
 
-function PortsTable({ ports, places }: { ports: MobilePortView[]; places: PlaceNames }) {
+function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames }) {
   const selected = usePortsStore((state) => state.selected);
   const setSelected = usePortsStore((state) => state.setSelected);
   const rotateMany = usePortsStore((state) => state.rotateMany);
@@ -146,7 +147,7 @@ function PortsTable({ ports, places }: { ports: MobilePortView[]; places: PlaceN
   const [scheduling, setScheduling] = useState(false);
   const columns = useMemo(() => portColumns(places, schedules), [places, schedules]);
   const searchText = useCallback(
-    (port: MobilePortView) =>
+    (port: PortRow) =>
       [
         port.label,
         port.id,
@@ -212,7 +213,7 @@ function PortsTable({ ports, places }: { ports: MobilePortView[]; places: PlaceN
 }
 
 /** The test-all targets, rebuilt only when the list changes (not on every store update). */
-function PortsTestAll({ ports }: { ports: MobilePortView[] }) {
+function PortsTestAll({ ports }: { ports: PortRow[] }) {
   const targets = useMemo(
     () =>
       ports.map((port) => ({
@@ -224,7 +225,7 @@ function PortsTestAll({ ports }: { ports: MobilePortView[] }) {
   return <TestAll what="ports" targets={targets} />;
 }
 
-const portKey = (port: MobilePortView) => port.id;
+const portKey = (port: PortRow) => port.id;
 
 /** A port's URL before the list is read, or of a port this account does not have. */
 function MissingPort({
@@ -233,7 +234,7 @@ function MissingPort({
   onRetry,
 }: {
   portId: string;
-  loadable: Loadable<MobilePortView[]> | undefined;
+  loadable: Loadable<PortRow[]> | undefined;
   onRetry: () => void;
 }) {
   return (
@@ -250,7 +251,32 @@ function MissingPort({
   );
 }
 
-const NO_PORTS: MobilePortView[] = [];
+const NO_PORTS: PortRow[] = [];
+
+/**
+ * A port's detail: the whole port (`ports:get`: credentials, plan) read as it opens; the list's row
+ * (already on screen) is not enough for the tabs.
+ */
+function OpenPort({ row }: { row: PortRow }) {
+  const detail = usePortsStore((state) => state.details[row.id]);
+  const loadDetail = usePortsStore((state) => state.loadDetail);
+  useEffect(() => {
+    void loadDetail(row.id);
+  }, [loadDetail, row.id]);
+  if (detail?.data) return <PortDetail key={row.id} port={detail.data} />;
+  return (
+    <Screen title={row.label || row.id} description={<a href={portHref(null)}>← All ports</a>}>
+      <AsyncContent
+        loadable={detail}
+        what="port"
+        onRetry={() => void loadDetail(row.id, true)}
+        isEmpty={() => false}
+      >
+        {() => null}
+      </AsyncContent>
+    </Screen>
+  );
+}
 
 export function PortsScreen() {
   // Asked for as the screen opens, before the ports (effects run in order): main answers schedules
@@ -262,12 +288,13 @@ export function PortsScreen() {
     void loadSchedules();
   }, [loadSchedules]);
   const { loadable, refresh } = usePorts();
+  const age = usePortsStore((state) => state.portsAge);
   const ports = loadable?.data ?? NO_PORTS;
   const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));
   const openPortId = useOpenPortId();
   if (openPortId !== null) {
     const openPort = loadable?.data?.find((port) => port.id === openPortId);
-    if (openPort) return <PortDetail key={openPort.id} port={openPort} />;
+    if (openPort) return <OpenPort key={openPort.id} row={openPort} />;
     return <MissingPort portId={openPortId} loadable={loadable} onRetry={refresh} />;
   }
   return (
@@ -276,6 +303,7 @@ export function PortsScreen() {
       description="Dedicated 4G/5G mobile ports: their exit IP, location and rotation."
       actions={
         <>
+          <ListAge age={age} />
           <PauseSchedulesToggle />
           <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="ports" />
         </>

@@ -5,7 +5,7 @@ import { useFromHash } from '../../shared/routes';
  * subscription's: a port can be linked to, Back closes the detail (and returns to it after another
  * screen), and a notification's route opens it. The app's router only reads the first part.
  */
-function portIdFromHash(hash: string): string | null {
+export function portIdFromHash(hash: string): string | null {
   const match = /^#\/?ports\/([^/?#]+)/.exec(hash);
   if (!match?.[1]) return null;
   try {

@@ -2,6 +2,7 @@ import { useLoadable } from '../../shared/loadable-slice';
 import { portsList, usePortsStore } from './ports-store';
 
 export function usePorts() {
-  const { loadable, retry } = useLoadable(usePortsStore, portsList);
-  return { loadable, refresh: retry };
+  const { loadable } = useLoadable(usePortsStore, portsList);
+  // Refresh and Retry wait for the service (`fresh`), not main's snapshot.
+  return { loadable, refresh: () => void usePortsStore.getState().load(true) };
 }

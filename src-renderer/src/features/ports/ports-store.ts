@@ -6,6 +6,8 @@ import type {
   IpHistoryExport,
   IpHistoryView,
   MobilePortView,
+  PortRow,
+  PortsListView,
   PortsRotation,
   RelocationProgress,
   RotationReceipt,
@@ -18,6 +20,8 @@ import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
+import type { ListAgeValue } from '../../shared/components/ListAge';
+import { rowsOfTable } from '../../shared/wire-table';
 
 /**
  * One port's rotation as the screens show it: in progress (5-15 s), its receipt, or why it failed.
@@ -45,7 +49,12 @@ export interface ScheduleInput {
 
 /** Mobile ports of the active account, their rotations, relocations, IP history and usage. */
 interface PortsStore {
-  ports: Loadable<MobilePortView[]>;
+  /** The list as the Ports screen shows it (`ports:list`: lean rows, no secrets). */
+  ports: Loadable<PortRow[]>;
+  /** How old main's list is and whether main is reading it again (`ports:list`, `ports:changed`). */
+  portsAge: ListAgeValue | null;
+  /** Whole ports, for the detail (`ports:get`: credentials, plan, rotation link flag). */
+  details: Record<string, Loadable<MobilePortView>>;
   selected: Set<string>;
   rotations: Record<string, RotationState>;
   relocations: Record<string, RelocationProgress>;
@@ -60,8 +69,20 @@ interface PortsStore {
   load: (force?: boolean) => Promise<void>;
   /** Loads the list again if it was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
-  /** Ports that main says changed (`ports:changed`): replaced in place, new ones added at the end. */
-  applyChanges: (changed: MobilePortView[], relocations?: RelocationProgress[]) => void;
+  /**
+   * Ports that main says changed (`ports:changed`): replaced in place, new ones added at the end,
+   * `removed` ones dropped; `asOf` (after main read the whole list) is the list's new age.
+   */
+  applyChanges: (
+    changed: MobilePortView[],
+    relocations?: RelocationProgress[],
+    removed?: string[],
+    asOf?: string,
+  ) => void;
+  /** Main's snapshot of the list sent with the first state: in place at once, as if loaded. */
+  seed: (view: PortsListView) => void;
+  /** The whole port for the detail (`ports:get`), read as the detail opens; `force` reads it again. */
+  loadDetail: (portId: string, force?: boolean) => Promise<void>;
   /** `ports:rotation`: a rotation started or ended, whoever started it (tray, schedule, another window). */
   applyRotation: (event: PortsRotation) => void;
   setSelected: (keys: Set<string>) => void;
@@ -107,7 +128,9 @@ interface PortsStore {
 
 /** The state of a store with no account behind it: also what `reset` goes back to. */
 const empty = () => ({
-  ports: idle<MobilePortView[]>(),
+  ports: idle<PortRow[]>(),
+  portsAge: null,
+  details: {},
   selected: new Set<string>(),
   rotations: {},
   relocations: {},
@@ -123,10 +146,60 @@ const retryAtOf = (error: IpcError, now: number) =>
   error.retryAfterMs === undefined ? null : now + error.retryAfterMs;
 
 /** The port as the receipt left it, until main's own `ports:changed` arrives. */
-function withReceipt(list: MobilePortView[], receipt: RotationReceipt): MobilePortView[] {
-  return list.map((port) =>
-    port.id === receipt.portId ? { ...port, currentIp: receipt.ip, ipChangedAt: receipt.finishedAt } : port,
-  );
+function withReceipt<T extends PortRow>(port: T, receipt: RotationReceipt): T {
+  return port.id === receipt.portId
+    ? { ...port, currentIp: receipt.ip, ipChangedAt: receipt.finishedAt }
+    : port;
+}
+
+/** What the list keeps of a port main sent whole (an event, a write's answer): its row. */
+function toPortRow(port: PortRow): PortRow {
+  return {
+    id: port.id,
+    label: port.label,
+    status: port.status,
+    country: port.country,
+    city: port.city,
+    carrierName: port.carrierName,
+    networkType: port.networkType,
+    currentIp: port.currentIp,
+    ipChangedAt: port.ipChangedAt,
+    expiresAt: port.expiresAt,
+    rotation: port.rotation,
+  };
+}
+
+/** The columns this page reads (`PORT_ROW_COLUMNS` in the contract; the type checks they are the same). */
+const PORT_COLUMNS: PortsListView['columns'] = [
+  'id',
+  'label',
+  'status',
+  'country',
+  'city',
+  'carrierName',
+  'networkType',
+  'currentIp',
+  'ipChangedAt',
+  'expiresAt',
+  'rotationMode',
+  'rotationMinutes',
+];
+
+/** `ports:list`'s table as rows. */
+function rowsOfPortsList(view: PortsListView): PortRow[] {
+  return rowsOfTable(view, PORT_COLUMNS, (values) => ({
+    id: values[0],
+    label: values[1],
+    status: values[2],
+    country: values[3],
+    city: values[4],
+    carrierName: values[5],
+    networkType: values[6],
+    currentIp: values[7],
+    ipChangedAt: values[8],
+    expiresAt: values[9],
+    rotation: { mode: values[10], intervalMinutes: values[11] },
+  }));
 }
 
 /**
@@ -159,7 +232,8 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     set((current) => ({ rotations: { ...current.rotations, [portId]: state } }));
   const finished = (receipt: RotationReceipt) => {
     setRotation(receipt.portId, { phase: 'done', receipt, error: null, retryAt: null });
-    portsList.updateLoaded((list) => withReceipt(list, receipt));
+    portsList.updateLoaded((list) => list.map((port) => withReceipt(port, receipt)));
+    detailList.updateLoaded((port) => withReceipt(port, receipt));
     // The history on screen shows the new IP at once, then what the service now says.
     historyList.updateLoaded((view, [portId, page]) =>
       portId === receipt.portId ? withRotationInHistory(view, receipt, page) : view,
@@ -186,7 +260,10 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       retryAt: null,
     });
   const merged = (result: IpcResult<MobilePortView>) => {
-    if (result.ok) portsList.updateLoaded((list) => mergeById(list, [result.value]));
+    if (result.ok) {
+      portsList.updateLoaded((list) => mergeById(list, [toPortRow(result.value)]));
+      detailList.updateLoaded((port) => (port.id === result.value.id ? result.value : port));
+    }
     return result;
   };
   /** A run log on screen is read again when a run may have been added (only logs already read). */
@@ -201,7 +278,8 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
 
   return {
     ...empty(),
-    load: (force = false) => portsList.load([], force),
+    // Refresh and Retry wait for the service; a plain load takes main's snapshot.
+    load: (force = false) => portsList.load(force ? [true] : [], force),
     reloadLoaded: async () => {
       // Relocation progress pushed while the socket was down was lost too; only worth asking for
       // when the ports were on screen.
@@ -214,8 +292,18 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
         traySlice.reloadLoaded(),
       ]);
     },
-    applyChanges: (changed, relocations) => {
-      portsList.updateLoaded((list) => mergeById(list, changed));
+    applyChanges: (changed, relocations, removed, asOf) => {
+      portsList.updateLoaded((list) => {
+        const merged = mergeById(list, changed.map(toPortRow));
+        if (!removed?.length) return merged;
+        const gone = new Set(removed);
+        return merged.filter((port) => !gone.has(port.id));
+      });
+      if (changed.length) {
+        const byId = new Map(changed.map((port) => [port.id, port]));
+        detailList.updateLoaded((port) => byId.get(port.id) ?? port);
+      }
+      if (asOf && get().ports.status !== 'idle') set({ portsAge: { asOf, revalidating: false } });
       if (relocations?.length)
         set((current) => ({
           relocations: {
@@ -231,6 +319,12 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       if (event.phase !== 'started') void refreshRuns([event.portId]);
     },
     setSelected: (selected) => set({ selected }),
+    loadDetail: (portId, force = false) => detailList.load([portId], force),
+    seed: (view) => {
+      if (get().ports.status !== 'idle') return;
+      portsList.seed([], rowsOfPortsList(view));
+      set({ portsAge: { asOf: view.asOf, revalidating: view.revalidating } });
+    },
 
     rotate: async (portId, options = {}) => {
       if (get().rotations[portId]?.phase === 'rotating') return;
@@ -312,6 +406,7 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     reset: () => {
       for (const slice of [
         portsList,
+        detailList,
         historyList,
         usageList,
         receiptsList,
@@ -325,9 +420,33 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
   };
 });
 
-export const portsList: LoadableSlice<PortsStore, MobilePortView[], []> = createLoadableSlice(usePortsStore, {
-  place: inField<PortsStore, MobilePortView[]>('ports'),
-  fetch: () => callApi((api) => api.ports.list()),
+/** The age of the last `ports:list` answer, written beside its rows when the slice keeps them. */
+let lastPortsAge: ListAgeValue | null = null;
+
+/** `ports:list` asked for: the rows, and the list's age beside them. `fresh`: Refresh waits for the service. */
+async function fetchPorts(fresh: boolean): Promise<IpcResult<PortRow[]>> {
+  const result = await callApi((api) => api.ports.list(fresh ? { fresh } : undefined));
+  if (!result.ok) return result;
+  lastPortsAge = { asOf: result.value.asOf, revalidating: result.value.revalidating };
+  return { ok: true, value: rowsOfPortsList(result.value) };
+}
+
+export const portsList: LoadableSlice<PortsStore, PortRow[], [fresh?: boolean]> = createLoadableSlice<
+  PortsStore,
+  PortRow[],
+  [fresh?: boolean]
+>(usePortsStore, {
+  place: inField<PortsStore, PortRow[]>('ports'),
+  key: () => '',
+  fetch: (fresh?: boolean) => fetchPorts(fresh === true),
+  alongside: () => ({ portsAge: lastPortsAge }),
+});
+
+const detailList: LoadableSlice<PortsStore, MobilePortView, [string]> = createLoadableSlice(usePortsStore, {
+  place: inMap<PortsStore, MobilePortView>('details'),
+  key: (portId) => portId,
+  supersede: true,
+  fetch: (portId) => callApi((api) => api.ports.get({ portId })),
 });
 
 const historyKey = (portId: string, page: number) => `${portId}|${page}`;

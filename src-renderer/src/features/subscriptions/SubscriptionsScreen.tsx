@@ -23,7 +23,9 @@ const FILTERS: readonly RadioOption<SubscriptionProductFilter>[] = [
 function SubscriptionsOverview() {
   const filter = useSubscriptionsStore((store) => store.filter);
   const setFilter = useSubscriptionsStore((store) => store.setFilter);
-  const { loadable, retry: refresh } = useLoadable(useSubscriptionsStore, subscriptionLists, filter);
+  const { loadable } = useLoadable(useSubscriptionsStore, subscriptionLists, filter);
+  // Refresh and Retry wait for the service (`fresh`), not main's snapshot.
+  const refresh = () => void useSubscriptionsStore.getState().load(filter, true);
   return (
     <Screen
       title="Subscriptions"

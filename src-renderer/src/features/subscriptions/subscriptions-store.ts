@@ -33,6 +33,8 @@ interface SubscriptionsStore {
   setSearch: (search: string) => void;
   setSort: (sort: SubscriptionSort) => void;
   load: (filter: SubscriptionProductFilter, force?: boolean) => Promise<void>;
+  /** Main's snapshot of the whole list sent with the first state: in place at once, as if loaded. */
+  seed: (subscriptions: Subscription[]) => void;
   /** Loads again every list that was loaded (after a reconnect: changes may have been missed). */
   reloadLoaded: () => Promise<void>;
   /**
@@ -40,7 +42,7 @@ interface SubscriptionsStore {
    * and detail; a new one is added to the lists whose filter it matches. `subUsers` replaces the
    * sub-user lists it names.
    */
-  applyChanges: (changed: Subscription[], subUsers?: Record<string, SubUser[]>) => void;
+  applyChanges: (changed: Subscription[], subUsers?: Record<string, SubUser[]>, removed?: string[]) => void;
   update: (input: CallInput<'subscriptions:update'>) => Promise<IpcResult<Subscription>>;
   resetPassword: (subscriptionId: string) => Promise<IpcResult<Subscription>>;
   createSubUser: (input: CallInput<'subscriptions:createSubUser'>) => Promise<IpcResult<SubUser>>;
@@ -85,7 +87,14 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
     setFilter: (filter) => set({ filter }),
     setSearch: (search) => set({ search }),
     setSort: (sort) => set({ sort }),
-    load: (filter, force = false) => subscriptionLists.load([filter], force),
+    load: (filter, force = false) => subscriptionLists.load(force ? [filter, true] : [filter], force),
+    seed: (subscriptions) => {
+      const { filter } = get();
+      subscriptionLists.seed(
+        [filter],
+        subscriptions.filter((subscription) => matches(filter, subscription)),
+      );
+    },
     reloadLoaded: async () => {
       await Promise.all([
         subscriptionLists.reloadLoaded(),
@@ -93,13 +102,15 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
         subUserLists.reloadLoaded(),
       ]);
     },
-    applyChanges: (changed, subUsers) => {
-      subscriptionLists.updateLoaded((list, [filter]) =>
-        mergeById(list, changed, (current, added) => {
+    applyChanges: (changed, subUsers, removed) => {
+      const gone = new Set(removed ?? []);
+      subscriptionLists.updateLoaded((list, [filter]) => {
+        const merged = mergeById(list, changed, (current, added) => {
           const fitting = added.filter((subscription) => matches(filter, subscription));
           return fitting.length === 0 ? current : [...current, ...fitting];
-        }),
-      );
+        });
+        return gone.size ? merged.filter((subscription) => !gone.has(subscription.id)) : merged;
+      });
       subscriptionDetails.updateLoaded(
         (current, [id]) => changed.find((subscription) => subscription.id === id) ?? current,
       );
@@ -167,16 +178,28 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
 const usageInput = ({ subscriptionId, from, to, subUserId }: UsageQuery) =>
   subUserId ? { subscriptionId, from, to, subUserId } : { subscriptionId, from, to };
 
+/** `fresh`: Refresh, Retry and a reconnect wait for the service instead of main's snapshot. */
 export const subscriptionLists: LoadableSlice<
   SubscriptionsStore,
   Subscription[],
-  [SubscriptionProductFilter]
-> = createLoadableSlice(useSubscriptionsStore, {
-  place: inMap<SubscriptionsStore, Subscription[]>('lists'),
-  key: (filter: SubscriptionProductFilter) => filter,
-  fetch: (filter) =>
-    callApi((api) => api.subscriptions.list(filter === 'all' ? undefined : { productId: filter })),
-});
+  [SubscriptionProductFilter, fresh?: boolean]
+> = createLoadableSlice<SubscriptionsStore, Subscription[], [SubscriptionProductFilter, fresh?: boolean]>(
+  useSubscriptionsStore,
+  {
+    place: inMap<SubscriptionsStore, Subscription[]>('lists'),
+    key: (filter: SubscriptionProductFilter) => filter,
+    fetch: (filter, fresh) =>
+      callApi((api) =>
+        api.subscriptions.list(
+          filter === 'all'
+            ? fresh
+              ? { fresh }
+              : undefined
+            : { productId: filter, ...(fresh ? { fresh } : {}) },
+        ),
+      ),
+  },
+);
 
 export const subscriptionDetails: LoadableSlice<SubscriptionsStore, Subscription, [string]> =
   createLoadableSlice(useSubscriptionsStore, {

@@ -1,28 +1,31 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortsScreen, rotationText } from '../../../../src-renderer/src/features/ports/PortsScreen';
+import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';
 import { COMPACT_ROW_HEIGHT } from '../../../../src-renderer/src/shared/components/DataTable';
 import { setDensity } from '../../../../src-renderer/src/shared/density';
 import { fail, ok } from '../../support/fake-api';
-import { cities, countries, port } from '../../support/fixtures';
+import { portsAnswer, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Ports screen', () => {
   const fake = useFakeApi(() => ({
     'ports:list': () =>
-      ok([
-        port(),
-        port({
-          id: 'port_2',
-          label: 'Berlin',
-          status: 'provisioning',
-          country: 'DE',
-          city: null,
-          carrierName: 'Telekom',
-          networkType: '4G',
-          rotation: { mode: 'manual', intervalMinutes: null },
-        }),
-      ]),
+      ok(
+        portsAnswer([
+          port(),
+          port({
+            id: 'port_2',
+            label: 'Berlin',
+            status: 'provisioning',
+            country: 'DE',
+            city: null,
+            carrierName: 'Telekom',
+            networkType: '4G',
+            rotation: { mode: 'manual', intervalMinutes: null },
+          }),
+        ]),
+      ),
     'catalog:countries': () => ok(countries()),
     // A name the id does not spell, so the test sees the catalog's name and not a prettified id.
     'catalog:cities': ({ countryCode }) =>
@@ -65,8 +68,13 @@ describe('Ports screen', () => {
     fake.current.handle('ports:receipts', () => ok([]));
     fake.current.handle('schedules:list', () => ok({ profileId: 'prof_work', paused: false, schedules: [] }));
     fake.current.handle('tray:get', () => ok({ profileId: 'prof_work', pinnedPortIds: [] }));
+    // The list has no credentials: the detail reads the whole port as it opens.
+    fake.current.handle('ports:get', ({ portId }) =>
+      ok(port({ id: portId, label: 'Berlin', country: 'DE', city: null, password: 'detail-only-pass' })),
+    );
     render(<PortsScreen />);
     const table = await screen.findByRole('table', { name: 'Mobile ports' });
+    expect(JSON.stringify(usePortsStore.getState().ports.data)).not.toContain('password');
     const link = within(table).getByRole('link', { name: 'Berlin' });
     expect(link.getAttribute('href')).toBe('#/ports/port_2');
     go('#/ports/port_2');
@@ -83,8 +91,10 @@ describe('Ports screen', () => {
     ]);
     expect(screen.getByRole('region', { name: 'App schedule' })).toBeTruthy();
     expect(screen.queryByRole('table', { name: 'Credential formats' })).toBeNull();
+    expect(fake.current.callsTo('ports:get')).toEqual([{ portId: 'port_2' }]);
     fireEvent.click(screen.getByRole('tab', { name: 'Credentials' }));
     expect(screen.getByRole('table', { name: 'Credential formats' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy password' })).toBeTruthy();
     expect(screen.getByRole('link', { name: '← All ports' }).getAttribute('href')).toBe('#/ports');
     go('#/ports');
     expect(await screen.findByRole('table', { name: 'Mobile ports' })).toBeTruthy();
@@ -101,7 +111,7 @@ describe('Ports screen', () => {
     const many = Array.from({ length: 200 }, (_, index) =>
       port({ id: `port_${index}`, label: `Port ${index}` }),
     );
-    fake.current.handle('ports:list', () => ok(many));
+    fake.current.handle('ports:list', () => ok(portsAnswer(many)));
     render(<PortsScreen />);
     const table = await screen.findByRole('table', { name: 'Mobile ports' });
     await settle();
@@ -125,10 +135,12 @@ describe('Ports screen', () => {
   it('refreshes on request and says when there are no ports', async () => {
     render(<PortsScreen />);
     await screen.findByRole('table', { name: 'Mobile ports' });
-    fake.current.handle('ports:list', () => ok([]));
+    fake.current.handle('ports:list', () => ok(portsAnswer([])));
     fireEvent.click(screen.getByRole('button', { name: 'Refresh ports' }));
     expect(await screen.findByText('This account has no mobile ports yet.')).toBeTruthy();
     expect(fake.current.callsTo('ports:list')).toHaveLength(2);
+    // The first list may come from main's snapshot; Refresh waits for the service.
+    expect(fake.current.callsTo('ports:list')).toEqual([undefined, { fresh: true }]);
   });
 
   it('keeps the ports on screen when a refresh fails, with the error and Retry', async () => {
@@ -161,11 +173,13 @@ describe('Ports list: search, selection and rotation', () => {
   });
   const fake = useFakeApi(() => ({
     'ports:list': () =>
-      ok([
-        port(),
-        port({ id: 'port_2', label: 'Berlin', country: 'DE', city: null }),
-        port({ id: 'port_3', label: 'Paris' }),
-      ]),
+      ok(
+        portsAnswer([
+          port(),
+          port({ id: 'port_2', label: 'Berlin', country: 'DE', city: null }),
+          port({ id: 'port_3', label: 'Paris' }),
+        ]),
+      ),
     'catalog:countries': () => ok(countries()),
     'catalog:cities': () => ok([]),
     'ports:rotateMany': ({ portIds }) =>

@@ -10,7 +10,7 @@ import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports
 import { PortsScreen } from '../../../../src-renderer/src/features/ports/PortsScreen';
 import { formOf, validateSchedule } from '../../../../src-renderer/src/features/ports/SchedulePanel';
 import { fail, ok } from '../../support/fake-api';
-import { appState, carriers, cities, countries, port } from '../../support/fixtures';
+import { portsAnswer, appState, carriers, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 import { receipt } from './port-fixtures';
 
@@ -113,7 +113,7 @@ describe('port detail: app schedule and run log', () => {
   let current = view([]);
   const fake = useFakeApi(() => ({
     'app:getState': () => ok(appState()),
-    'ports:list': () => ok([port()]),
+    'ports:list': () => ok(portsAnswer([port()])),
     'ports:receipts': () => ok([]),
     'ports:relocations': () => ok([]),
     'ports:ipHistory': ({ page }) =>
@@ -306,7 +306,13 @@ describe('ports list: next run and a group schedule', () => {
   let current = view([]);
   const fake = useFakeApi(() => ({
     'ports:list': () =>
-      ok([port(), port({ id: 'port_2', label: 'Berlin' }), port({ id: 'port_3', label: 'Paris' })]),
+      ok(
+        portsAnswer([
+          port(),
+          port({ id: 'port_2', label: 'Berlin' }),
+          port({ id: 'port_3', label: 'Paris' }),
+        ]),
+      ),
     'catalog:countries': () => ok(countries()),
     'catalog:cities': () => ok([]),
     'schedules:list': () => ok(current),

@@ -7,13 +7,13 @@ import { useAppStore } from '../../../../src-renderer/src/features/app/app-store
 import * as limits from '../../../../src-renderer/src/features/ports/port-limits';
 import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';
 import { fail, ok } from '../../support/fake-api';
-import { appState, port } from '../../support/fixtures';
+import { portsAnswer, appState, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 import { receipt } from './port-fixtures';
 
 describe('ports store', () => {
   const fake = useFakeApi(() => ({
-    'ports:list': () => ok([port(), port({ id: 'port_2' })]),
+    'ports:list': () => ok(portsAnswer([port(), port({ id: 'port_2' })])),
     'ports:rotate': () => ok(receipt()),
     'ports:relocations': () => ok([]),
   }));
@@ -63,7 +63,7 @@ describe('ports store', () => {
 
   it('follows rotations started elsewhere through the event bridge, for the active profile only', async () => {
     fake.current.handle('app:getState', () => ok(appState()));
-    fake.current.handle('ports:list', () => ok([port()]));
+    fake.current.handle('ports:list', () => ok(portsAnswer([port()])));
     const disconnect = connectEventBridge({ api: fake.current.api, onConnected: null });
     await settle();
     await usePortsStore.getState().load();
