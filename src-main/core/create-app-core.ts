@@ -1,34 +1,19 @@
 import type { Subscription } from '../../src-shared/api-types';
 import type { InitialState, PortsListView } from '../../src-shared/contract';
-import { AlertCenter, crossingsIn } from './alerts/alert-center';
-import { AlertsService } from './alerts/alerts-service';
-import type { AppCoreDependencies } from './app-core-dependencies';
 import { AppCore } from './app-core';
+import type { AppCoreDependencies } from './app-core-dependencies';
+import type { CoreServices } from './app-services';
 import { AppStateService } from './app-state';
 import { AutomationService } from './automation/automation-service';
-import type { CoreServices } from './app-services';
-import { CatalogCache } from './catalog/catalog-cache';
-import { CatalogService } from './catalog/catalog-service';
 import { ConnectionService } from './connection/connection-service';
 import { DemoService, DemoSession } from './demo/demo-service';
 import type { Lifecycle } from './domain-service';
 import { EventBus } from './events';
-import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import { AppNotifications } from './notifications/app-notifications';
-import { publishPortChanges } from './ports/port-changes';
-import { HeldAccountData } from './snapshots/held-lists';
-import { OverviewService } from './overview/overview-service';
-import { PortsService, toPortView } from './ports/ports-service';
-import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
-import { type ReceiptsState, RotationService } from './ports/rotation-service';
 import { ProfilesController } from './profiles/profiles-controller';
 import { ProfilesService } from './profiles/profiles-service';
-import { ProxyTestService } from './proxy-test/proxy-test-service';
 import { alwaysOwner, BackgroundJobs } from './runtime/background-jobs';
 import { systemClock } from './runtime/clock';
-import { RotationScheduler } from './schedules/rotation-scheduler';
-import { CachedStateSection, ROTATION_SCHEDULES_SECTION } from './schedules/rotation-scheduler-state';
-import { SchedulesService } from './schedules/schedules-service';
 import { SessionSecretStore } from './secrets/session-secret-store';
 import { ApiCaller } from './session/api-caller';
 import { ClientPool } from './session/client-pool';
@@ -36,17 +21,10 @@ import { ConnectionMonitor } from './session/connection-monitor';
 import { UiCalls } from './session/ui-calls';
 import { SettingsFollower } from './settings/settings-follower';
 import { SettingsService } from './settings/settings-service';
+import { HeldAccountData } from './snapshots/held-lists';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
-import { pollerPolicy } from './subscriptions/poller-policy';
-import { catalogTargeting, SubscriptionsService } from './subscriptions/subscriptions-service';
-import { UsagePoller, type UsagePollerState } from './subscriptions/usage-poller';
-import { publishTopUpChanges } from './topups/topup-changes';
-import type { TopUpIntentsState } from './topups/topup-intents';
 import { topUpLinkOpener, TopUpLinks } from './topups/topup-links';
-import { TopUpWatcher, type TopUpWatchState } from './topups/topup-watcher';
-import { TopUpsService } from './topups/topups-service';
-import { TrayStateService } from './tray/tray-state';
-
+import { wireAccountServices } from './wire-account-services';
 export type { AppCoreDependencies } from './app-core-dependencies';
 export type { DemoSandbox } from './demo/demo-service';
 
@@ -75,9 +53,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ...(deps.notifications ? { desktop: deps.notifications } : {}),
     listeners: { alert: deps.notifyAlert, relocation: deps.notifyRelocation, topUp: deps.notifyTopUp },
     // `held` is built below; labels are asked for only once the core runs.
-    knownLabel: (profileId, portId) =>
-      held.ports.get(profileId, Number.NEGATIVE_INFINITY)?.items.find((port) => port.id === portId)?.label ??
-      null,
+    knownLabel: (profileId, portId) => held.portLabel(profileId, portId),
   });
 
   // Session: profiles, their clients, the connection the status bar shows, the app state.
@@ -89,7 +65,6 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     keychainStatus: deps.keychainStatus,
     now,
   });
-  const activeProfileId = () => profiles.active()?.id ?? null;
   const pool = new ClientPool({ profiles, createClient: deps.createClient, log });
   const monitor = new ConnectionMonitor({ profiles, pool, events, now });
   const api = new ApiCaller(pool, monitor);
@@ -126,193 +101,43 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     state,
   });
 
-  // What the overview reads instead of asking the service item by item.
   // Main's snapshots per profile (ports, subscriptions, top-ups seen): the list screens, the overview
   // and the background jobs read and keep the same ones.
   const held = new HeldAccountData();
   held.listen(events);
-  profiles.onChange(({ profileId, kind }) => {
-    if (kind === 'key' || kind === 'connection' || kind === 'deleted') held.forget(profileId);
-  });
+  held.followProfiles((listener) => profiles.onChange(listener));
 
-  // Ports: rotations, relocations, the proxy test that verifies a rotation's exit IP.
-  const proxyTests = new ProxyTestService({
-    api,
-    clock,
-    onResult: (profileId, result) => held.proxyTests.record(profileId, result),
-    echoUrlFor: (profileId) => demo.echoUrlFor(profileId) ?? settings.get().proxyTest.ipEchoUrl,
-  });
-  const rotation = new RotationService({
-    api,
+  const account = wireAccountServices({
+    deps,
+    log,
     clock,
     events,
-    receipts: jobSection<ReceiptsState>('rotation-receipts'),
-    publishPort: (profileId, port) => publishPortChanges(events, profileId, [port]),
-    verifyExitIp: deps.verifyExitIp ?? proxyTests.verifyExitIp,
-    log,
-  });
-  const relocations = new RelocationTracker({
+    ownership,
+    jobSection,
+    notifications,
+    profiles,
+    sessionSecrets,
     api,
-    clock,
-    store: jobSection<RelocationsState>('relocations'),
-    publish: (profileId, changed, progress) => publishPortChanges(events, profileId, changed, progress),
-    toView: toPortView,
-    notify: notifications.relocation,
-    log,
-  });
-  const ports = new PortsService({
-    api,
-    events,
-    now: () => clock.now(),
-    ownsJobs,
-    rotation,
-    relocations,
-    held: held.ports,
-    log,
-  });
-
-  // Schedules: in every process's view; run (and changed) only by the owner of background jobs.
-  const scheduleState = new CachedStateSection(jobSection<unknown>(ROTATION_SCHEDULES_SECTION), log);
-  const scheduler = new RotationScheduler({
-    clock,
-    state: scheduleState,
-    rotate: rotation,
-    events,
-    activeProfileId,
-    ...(deps.notifyScheduledRun ? { onRun: deps.notifyScheduledRun } : {}),
-    log,
-  });
-  const schedules = new SchedulesService({
-    scheduler,
-    load: () => scheduleState.load(),
-    ...(jobState ? { reloadJobState: () => jobState.reload() } : {}),
-    jobs,
-    activeProfileId,
-    events,
-  });
-
-  // The catalog, subscriptions, and top-ups with the watcher that follows the open ones.
-  const catalogCache = new CatalogCache({
-    ...(deps.catalogCacheFile ? { file: deps.catalogCacheFile } : {}),
-    now: () => clock.now(),
-    log,
-  });
-  const catalog = new CatalogService(api, {
-    cache: catalogCache,
-    catalogOf: () => {
-      const profile = profiles.active();
-      return profile ? `${profile.baseUrl}|${profile.pathStyle}` : null;
-    },
-  });
-  const subscriptions = new SubscriptionsService({
-    api,
-    events,
-    now: () => clock.now(),
-    catalog: catalogTargeting(catalog),
-    log,
-    held: held.subscriptions,
-    heldSubUsers: held.subUsers,
-  });
-  const topUpWatcher = new TopUpWatcher({
-    api,
-    clock,
-    store: jobSection<TopUpWatchState>('topup-watch'),
-    publish: (profileId, changed) => publishTopUpChanges(events, topUpLinks, profileId, changed),
-    polling: () => settings.get().polling,
-    profileIds: () => profiles.list().map((profile) => profile.id),
-    notify: notifications.topUp,
-    log,
-  });
-  const topups = new TopUpsService({
-    api,
-    events,
-    intents: jobSection<TopUpIntentsState>('topup-intents'),
-    now: () => clock.now(),
-    ownsJobs,
-    watcher: topUpWatcher,
-    links: topUpLinks,
     demo,
-    onProfileChange: (listener) => profiles.onChange(listener),
-    log,
-  });
-
-  // The tray: a view of ports, schedules and pending payments.
-  const tray = new TrayStateService({
-    settings,
-    events,
-    clock,
-    activeProfileId,
-    ownsJobs,
-    listPorts: (profileId) => ports.refresh(profileId),
-    rotation,
-    schedules,
-    pendingPayments: () => topUpWatcher.pending(),
-    onPaymentsChange: (listener) => topUpWatcher.onChange(listener),
-    log,
-  });
-  deps.onDesktopParts?.({ tray, scheduler });
-
-  // Usage alerts: the poller reads, the alert center raises once per crossing.
-  const crossings = crossingsIn(jobSection<{ keys: string[] }>('alert-crossings'));
-  const alertCenter = new AlertCenter({
-    crossings,
-    now: () => new Date(clock.now()),
-    publish: (alert) => {
-      events.emit('alerts:raised', { alert });
-      notifications.alert(alert);
-    },
-  });
-  const usagePoller = new UsagePoller({
-    clock,
-    // Every profile: one without a usable key fails its read and backs off like any other error.
-    profiles: () => profiles.list().map((p) => p.id),
-    subscriptions,
-    ports,
-    store: jobSection<UsagePollerState>('usage-samples'),
-    alerts: alertCenter,
-    policy: () => pollerPolicy(settings.get()),
-    windowVisible: deps.windowVisible ?? true,
-    settingsChanges: (listener) => settings.subscribe(listener),
-    profileChanges: (listener) => profiles.onChange(listener),
-    log,
-  });
-
-  // Local proxies: listeners in the owner of background jobs, upstreams kept current from events.
-  const localProxies = new LocalProxiesService({
-    settings,
-    // A local password lives in the keychain; without one, in this run's memory only.
-    secrets: () => (deps.keychainStatus().available ? deps.keychain : sessionSecrets),
-    api,
-    events,
-    clock,
-    jobs,
-    oneShot: ownership.oneShot === true,
-    providedProfiles: {
-      kindOf: (profileId) => profiles.list().find((profile) => profile.id === profileId)?.provided ?? null,
-      idOf: (kind) => profiles.list().find((profile) => profile.provided === kind)?.id ?? null,
-    },
-    log,
-  });
-
-  const alerts = new AlertsService(alertCenter);
-
-  // The overview: what needs attention, from what the services above hold.
-  const overview = new OverviewService({
-    now: () => clock.now(),
-    api,
-    policy: () => pollerPolicy(settings.get()),
     held,
-    read: {
-      ports: (profileId) => ports.refresh(profileId),
-      subscriptions: (profileId) => subscriptions.refresh(profileId),
-    },
-    watchedTopUps: () => topUpWatcher.watched(),
-    schedules: (profileId) => schedules.view(profileId).schedules,
-    alerts: () => alerts.list(),
-    holdingAlertKeys: () => Promise.resolve(crossings.read()),
-    localProxies: (profileId) => localProxies.ofProfile(profileId),
+    topUpLinks,
   });
-
+  const {
+    proxyTests,
+    relocations,
+    ports,
+    schedules,
+    catalog,
+    catalogCache,
+    subscriptions,
+    topUpWatcher,
+    topups,
+    tray,
+    usagePoller,
+    localProxies,
+    alerts,
+    overview,
+  } = account;
   const settingsService = new SettingsService(settings, events);
   const services: CoreServices = {
     app: state,

@@ -245,6 +245,26 @@ export class HeldAccountData {
     };
   }
 
+  /**
+   * Forgets a profile's lists when its account may have changed (a new key or base URL) or it is
+   * deleted: what was held belonged to another account.
+   */
+  followProfiles(
+    onChange: (listener: (change: { profileId: string; kind: string }) => void) => unknown,
+  ): void {
+    onChange(({ profileId, kind }) => {
+      if (kind === 'key' || kind === 'connection' || kind === 'deleted') this.forget(profileId);
+    });
+  }
+
+  /** A port's label as last held, for a notification about it; null when not held. */
+  portLabel(profileId: string, portId: string): string | null {
+    return (
+      this.ports.get(profileId, Number.NEGATIVE_INFINITY)?.items.find((port) => port.id === portId)?.label ??
+      null
+    );
+  }
+
   /** The profile's account may have changed (key, base URL) or it is gone: its lists go. */
   forget(profileId: string): void {
     this.ports.forget(profileId);

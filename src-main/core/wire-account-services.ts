@@ -1,0 +1,261 @@
+import { AlertCenter, crossingsIn } from './alerts/alert-center';
+import { AlertsService } from './alerts/alerts-service';
+import type { AppCoreDependencies } from './app-core-dependencies';
+import { CatalogCache } from './catalog/catalog-cache';
+import { CatalogService } from './catalog/catalog-service';
+import type { DemoService } from './demo/demo-service';
+import type { EventBus } from './events';
+import { LocalProxiesService } from './local-proxies/local-proxies-service';
+import type { AppNotifications } from './notifications/app-notifications';
+import { OverviewService } from './overview/overview-service';
+import { publishPortChanges } from './ports/port-changes';
+import { PortsService, toPortView } from './ports/ports-service';
+import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
+import { type ReceiptsState, RotationService } from './ports/rotation-service';
+import type { ProfilesService } from './profiles/profiles-service';
+import { ProxyTestService } from './proxy-test/proxy-test-service';
+import type { JobsOwnership } from './runtime/background-jobs';
+import type { Clock } from './runtime/clock';
+import { RotationScheduler } from './schedules/rotation-scheduler';
+import { CachedStateSection, ROTATION_SCHEDULES_SECTION } from './schedules/rotation-scheduler-state';
+import { SchedulesService } from './schedules/schedules-service';
+import type { SessionSecretStore } from './secrets/session-secret-store';
+import type { ApiCaller } from './session/api-caller';
+import type { HeldAccountData } from './snapshots/held-lists';
+import type { JobSection } from './storage/job-section';
+import { pollerPolicy } from './subscriptions/poller-policy';
+import { catalogTargeting, SubscriptionsService } from './subscriptions/subscriptions-service';
+import { UsagePoller, type UsagePollerState } from './subscriptions/usage-poller';
+import { publishTopUpChanges } from './topups/topup-changes';
+import type { TopUpIntentsState } from './topups/topup-intents';
+import type { TopUpLinks } from './topups/topup-links';
+import { TopUpWatcher, type TopUpWatchState } from './topups/topup-watcher';
+import { TopUpsService } from './topups/topups-service';
+import { TrayStateService } from './tray/tray-state';
+
+/** What the account's services are built from: the session layer and the process's plumbing. */
+export interface AccountWiring {
+  deps: AppCoreDependencies;
+  log: (line: string) => void;
+  clock: Clock;
+  events: EventBus;
+  ownership: JobsOwnership;
+  jobSection: <T>(name: string) => JobSection<T>;
+  notifications: AppNotifications;
+  profiles: ProfilesService;
+  sessionSecrets: SessionSecretStore;
+  api: ApiCaller;
+  demo: DemoService;
+  held: HeldAccountData;
+  topUpLinks: TopUpLinks;
+}
+
+/**
+ * The second half of the composition root: the services of an account (ports, schedules, the
+ * catalog, subscriptions, top-ups, the tray, alerts, local proxies, the overview), in dependency
+ * order. Wiring only, like `create-app-core.ts`, which builds the session before and assembles the
+ * lifecycle after.
+ */
+export function wireAccountServices(wiring: AccountWiring) {
+  const { deps, log, clock, events, ownership, jobSection, notifications, profiles, sessionSecrets } = wiring;
+  const { api, demo, held, topUpLinks } = wiring;
+  const { settings, jobState } = deps;
+  const jobs = () => ownership.status();
+  const ownsJobs = () => jobs().owner;
+  const activeProfileId = () => profiles.active()?.id ?? null;
+
+  // Ports: rotations, relocations, the proxy test that verifies a rotation's exit IP.
+  const proxyTests = new ProxyTestService({
+    api,
+    clock,
+    onResult: (profileId, result) => held.proxyTests.record(profileId, result),
+    echoUrlFor: (profileId) => demo.echoUrlFor(profileId) ?? settings.get().proxyTest.ipEchoUrl,
+  });
+  const rotation = new RotationService({
+    api,
+    clock,
+    events,
+    receipts: jobSection<ReceiptsState>('rotation-receipts'),
+    publishPort: (profileId, port) => publishPortChanges(events, profileId, [port]),
+    verifyExitIp: deps.verifyExitIp ?? proxyTests.verifyExitIp,
+    log,
+  });
+  const relocations = new RelocationTracker({
+    api,
+    clock,
+    store: jobSection<RelocationsState>('relocations'),
+    publish: (profileId, changed, progress) => publishPortChanges(events, profileId, changed, progress),
+    toView: toPortView,
+    notify: notifications.relocation,
+    log,
+  });
+  const ports = new PortsService({
+    api,
+    events,
+    now: () => clock.now(),
+    ownsJobs,
+    rotation,
+    relocations,
+    held: held.ports,
+    log,
+  });
+
+  // Schedules: in every process's view; run (and changed) only by the owner of background jobs.
+  const scheduleState = new CachedStateSection(jobSection<unknown>(ROTATION_SCHEDULES_SECTION), log);
+  const scheduler = new RotationScheduler({
+    clock,
+    state: scheduleState,
+    rotate: rotation,
+    events,
+    activeProfileId,
+    ...(deps.notifyScheduledRun ? { onRun: deps.notifyScheduledRun } : {}),
+    log,
+  });
+  const schedules = new SchedulesService({
+    scheduler,
+    load: () => scheduleState.load(),
+    ...(jobState ? { reloadJobState: () => jobState.reload() } : {}),
+    jobs,
+    activeProfileId,
+    events,
+  });
+
+  // The catalog, subscriptions, and top-ups with the watcher that follows the open ones.
+  const catalogCache = new CatalogCache({
+    ...(deps.catalogCacheFile ? { file: deps.catalogCacheFile } : {}),
+    now: () => clock.now(),
+    log,
+  });
+  const catalog = new CatalogService(api, {
+    cache: catalogCache,
+    catalogOf: () => {
+      const profile = profiles.active();
+      return profile ? `${profile.baseUrl}|${profile.pathStyle}` : null;
+    },
+  });
+  const subscriptions = new SubscriptionsService({
+    api,
+    events,
+    now: () => clock.now(),
+    catalog: catalogTargeting(catalog),
+    log,
+    held: held.subscriptions,
+    heldSubUsers: held.subUsers,
+  });
+  const topUpWatcher = new TopUpWatcher({
+    api,
+    clock,
+    store: jobSection<TopUpWatchState>('topup-watch'),
+    publish: (profileId, changed) => publishTopUpChanges(events, topUpLinks, profileId, changed),
+    polling: () => settings.get().polling,
+    profileIds: () => profiles.list().map((profile) => profile.id),
+    notify: notifications.topUp,
+    log,
+  });
+  const topups = new TopUpsService({
+    api,
+    events,
+    intents: jobSection<TopUpIntentsState>('topup-intents'),
+    now: () => clock.now(),
+    ownsJobs,
+    watcher: topUpWatcher,
+    links: topUpLinks,
+    demo,
+    onProfileChange: (listener) => profiles.onChange(listener),
+    log,
+  });
+
+  // The tray: a view of ports, schedules and pending payments.
+  const tray = new TrayStateService({
+    settings,
+    events,
+    clock,
+    activeProfileId,
+    ownsJobs,
+    listPorts: (profileId) => ports.refresh(profileId),
+    rotation,
+    schedules,
+    pendingPayments: () => topUpWatcher.pending(),
+    onPaymentsChange: (listener) => topUpWatcher.onChange(listener),
+    log,
+  });
+  deps.onDesktopParts?.({ tray, scheduler });
+
+  // Usage alerts: the poller reads, the alert center raises once per crossing.
+  const crossings = crossingsIn(jobSection<{ keys: string[] }>('alert-crossings'));
+  const alertCenter = new AlertCenter({
+    crossings,
+    now: () => new Date(clock.now()),
+    publish: (alert) => {
+      events.emit('alerts:raised', { alert });
+      notifications.alert(alert);
+    },
+  });
+  const usagePoller = new UsagePoller({
+    clock,
+    // Every profile: one without a usable key fails its read and backs off like any other error.
+    profiles: () => profiles.list().map((p) => p.id),
+    subscriptions,
+    ports,
+    store: jobSection<UsagePollerState>('usage-samples'),
+    alerts: alertCenter,
+    policy: () => pollerPolicy(settings.get()),
+    windowVisible: deps.windowVisible ?? true,
+    settingsChanges: (listener) => settings.subscribe(listener),
+    profileChanges: (listener) => profiles.onChange(listener),
+    log,
+  });
+
+  // Local proxies: listeners in the owner of background jobs, upstreams kept current from events.
+  const localProxies = new LocalProxiesService({
+    settings,
+    // A local password lives in the keychain; without one, in this run's memory only.
+    secrets: () => (deps.keychainStatus().available ? deps.keychain : sessionSecrets),
+    api,
+    events,
+    clock,
+    jobs,
+    oneShot: ownership.oneShot === true,
+    providedProfiles: {
+      kindOf: (profileId) => profiles.list().find((profile) => profile.id === profileId)?.provided ?? null,
+      idOf: (kind) => profiles.list().find((profile) => profile.provided === kind)?.id ?? null,
+    },
+    log,
+  });
+
+  const alerts = new AlertsService(alertCenter);
+
+  // The overview: what needs attention, from what the services above hold.
+  const overview = new OverviewService({
+    now: () => clock.now(),
+    api,
+    policy: () => pollerPolicy(settings.get()),
+    held,
+    read: {
+      ports: (profileId) => ports.refresh(profileId),
+      subscriptions: (profileId) => subscriptions.refresh(profileId),
+    },
+    watchedTopUps: () => topUpWatcher.watched(),
+    schedules: (profileId) => schedules.view(profileId).schedules,
+    alerts: () => alerts.list(),
+    holdingAlertKeys: () => Promise.resolve(crossings.read()),
+    localProxies: (profileId) => localProxies.ofProfile(profileId),
+  });
+
+  return {
+    proxyTests,
+    relocations,
+    ports,
+    schedules,
+    catalog,
+    catalogCache,
+    subscriptions,
+    topUpWatcher,
+    topups,
+    tray,
+    usagePoller,
+    localProxies,
+    alerts,
+    overview,
+  };
+}
