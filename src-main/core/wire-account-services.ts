@@ -123,7 +123,7 @@ export function wireAccountServices(wiring: AccountWiring) {
   // The catalog, subscriptions, and top-ups with the watcher that follows the open ones.
   const catalogCache = new CatalogCache({
     ...(deps.catalogCacheFile ? { file: deps.catalogCacheFile } : {}),
-    now: () => clock.now(),
+    clock,
     log,
   });
   const catalog = new CatalogService(api, {

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { runWithCallOptions } from '../../api/call-context';
+import type { Clock } from '../runtime/clock';
 import { writeFileAtomic } from '../../lib/atomic-file';
 
 /**
@@ -13,7 +14,8 @@ import { writeFileAtomic } from '../../lib/atomic-file';
 export interface CatalogCacheOptions {
   /** Where the cache is kept across restarts; memory only without it (tests, a second process may share it). */
   file?: string;
-  now: () => number;
+  /** Ages of lists and the delayed write (tests: a FakeClock). */
+  clock: Pick<Clock, 'now' | 'sleep'>;
   /** Lists older than this are read again in the background when asked for. Default 24 hours. */
   refreshAfterMs?: number;
   /** Catalogs kept (least recently used go first): a demo's sandbox has a new port every run. Default 4. */
@@ -47,7 +49,8 @@ export class CatalogCache {
   private readonly refreshAfterMs: number;
   private readonly maxCatalogs: number;
   private readonly log: (line: string) => void;
-  private writeTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The delayed write waiting on the clock; aborted when `flush` writes first. */
+  private pendingWrite: AbortController | null = null;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: CatalogCacheOptions) {
@@ -88,7 +91,7 @@ export class CatalogCache {
     const entry = this.catalogs.get(catalog)?.lists.get(list);
     if (entry) {
       this.touch(catalog);
-      if (this.options.now() - entry.fetchedAt >= this.refreshAfterMs) {
+      if (this.options.clock.now() - entry.fetchedAt >= this.refreshAfterMs) {
         // Outside the asking call: its Cancel is not this refresh's.
         void runWithCallOptions({}, () => this.read(catalog, list, read)).catch((error: unknown) => {
           this.log(`[catalog-cache] refresh of ${list} failed, the cached one stays: ${String(error)}`);
@@ -101,9 +104,9 @@ export class CatalogCache {
 
   /** Writes what is pending now (at shutdown). */
   async flush(): Promise<void> {
-    if (this.writeTimer !== null) {
-      clearTimeout(this.writeTimer);
-      this.writeTimer = null;
+    if (this.pendingWrite !== null) {
+      this.pendingWrite.abort();
+      this.pendingWrite = null;
       this.writing = this.writing.then(() => this.write());
     }
     await this.writing;
@@ -116,7 +119,7 @@ export class CatalogCache {
     const promise = read()
       .then((value) => {
         const lists = this.touch(catalog);
-        lists.set(list, { value, fetchedAt: this.options.now() });
+        lists.set(list, { value, fetchedAt: this.options.clock.now() });
         this.scheduleWrite();
         return value;
       })
@@ -131,7 +134,7 @@ export class CatalogCache {
       entry = { usedAt: 0, lists: new Map() };
       this.catalogs.set(catalog, entry);
     }
-    entry.usedAt = this.options.now();
+    entry.usedAt = this.options.clock.now();
     while (this.catalogs.size > this.maxCatalogs) {
       const oldest = [...this.catalogs.entries()].sort((a, b) => a[1].usedAt - b[1].usedAt)[0];
       if (!oldest) break;
@@ -141,12 +144,17 @@ export class CatalogCache {
   }
 
   private scheduleWrite(): void {
-    if (!this.options.file || this.writeTimer !== null) return;
-    this.writeTimer = setTimeout(() => {
-      this.writeTimer = null;
-      this.writing = this.writing.then(() => this.write());
-    }, this.options.writeDelayMs ?? 1000);
-    this.writeTimer.unref?.();
+    if (!this.options.file || this.pendingWrite !== null) return;
+    const pending = new AbortController();
+    this.pendingWrite = pending;
+    this.options.clock.sleep(this.options.writeDelayMs ?? 1000, pending.signal).then(
+      () => {
+        if (this.pendingWrite !== pending) return; // `flush` wrote it meanwhile
+        this.pendingWrite = null;
+        this.writing = this.writing.then(() => this.write());
+      },
+      () => undefined, // aborted by `flush`
+    );
   }
 
   private async write(): Promise<void> {

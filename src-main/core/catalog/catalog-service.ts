@@ -1,3 +1,4 @@
+import { systemClock } from '../runtime/clock';
 import type { ProxyServiceClient } from '../../api';
 import type { Asn, CatalogProduct, City, Coin, Country, State, Carrier } from '../../../src-shared/api-types';
 import type { DomainHandlers } from '../../../src-shared/contract';
@@ -24,7 +25,7 @@ export class CatalogService implements DomainService<'catalog'> {
     private readonly api: Pick<ApiCaller, 'active'>,
     private readonly options: CatalogServiceOptions = {},
   ) {
-    this.cache = options.cache ?? new CatalogCache({ now: Date.now });
+    this.cache = options.cache ?? new CatalogCache({ clock: systemClock });
   }
 
   handlers(): DomainHandlers<'catalog'> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogCache } from '../../../src-main/core/catalog/catalog-cache';
 import { CatalogService } from '../../../src-main/core/catalog/catalog-service';
+import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import type { ProxyServiceClient } from '../../../src-main/api';
 
 const DAY_MS = 86_400_000;
@@ -22,44 +23,44 @@ describe('the catalog cache (countries and cities, across restarts)', () => {
 
   it('answers from the file after a restart without asking the service, then refreshes a day-old list behind it', async () => {
     const path = file();
-    let now = Date.parse('2026-03-10T12:00:00Z');
+    const clock = new FakeClock(Date.parse('2026-03-10T12:00:00Z'));
     const reads: string[] = [];
     const read = (value: string[]) => () => {
       reads.push(value.join(','));
       return Promise.resolve(value);
     };
 
-    const first = new CatalogCache({ file: path, now: () => now, writeDelayMs: 0 });
+    const first = new CatalogCache({ file: path, clock, writeDelayMs: 0 });
     await first.load();
     expect(await first.get(CATALOG, 'countries:all', read(['US', 'DE']))).toEqual(['US', 'DE']);
     await first.flush();
     expect(JSON.parse(readFileSync(path, 'utf8')).version).toBe(1);
 
     // A restart: a new cache reads the file, and the service is not asked.
-    const second = new CatalogCache({ file: path, now: () => now, writeDelayMs: 0 });
+    const second = new CatalogCache({ file: path, clock, writeDelayMs: 0 });
     await second.load();
     expect(await second.get(CATALOG, 'countries:all', read(['never']))).toEqual(['US', 'DE']);
     expect(reads).toEqual(['US,DE']);
 
     // A day later: the cached list at once, the service read behind it, the new list next time.
-    now += DAY_MS + 1;
+    await clock.advance(DAY_MS + 1);
     expect(await second.get(CATALOG, 'countries:all', read(['US', 'DE', 'FR']))).toEqual(['US', 'DE']);
     await expect.poll(() => reads.length).toBe(2);
     await expect.poll(() => second.peek<string[]>(CATALOG, 'countries:all')).toEqual(['US', 'DE', 'FR']);
     await second.flush();
 
     // The refreshed list is what the next start finds.
-    const third = new CatalogCache({ file: path, now: () => now });
+    const third = new CatalogCache({ file: path, clock });
     await third.load();
     expect(third.peek(CATALOG, 'countries:all')).toEqual(['US', 'DE', 'FR']);
   });
 
   it('keeps the old list when a refresh fails, and starts empty from a damaged file', async () => {
     const path = file();
-    let now = 0;
-    const cache = new CatalogCache({ file: path, now: () => now, writeDelayMs: 0 });
+    const clock = new FakeClock(0);
+    const cache = new CatalogCache({ file: path, clock, writeDelayMs: 0 });
     await cache.get(CATALOG, 'cities:US|all', () => Promise.resolve(['la']));
-    now += DAY_MS + 1;
+    await clock.advance(DAY_MS + 1);
     expect(await cache.get(CATALOG, 'cities:US|all', () => Promise.reject(new Error('offline')))).toEqual([
       'la',
     ]);
@@ -67,7 +68,7 @@ describe('the catalog cache (countries and cities, across restarts)', () => {
     expect(cache.peek(CATALOG, 'cities:US|all')).toEqual(['la']);
 
     writeFileSync(path, '{not json');
-    const damaged = new CatalogCache({ file: path, now: () => now });
+    const damaged = new CatalogCache({ file: path, clock });
     await damaged.load();
     expect(damaged.peek(CATALOG, 'cities:US|all')).toBeUndefined();
   });
@@ -96,7 +97,7 @@ describe('the catalog cache (countries and cities, across restarts)', () => {
           value: await run(client),
         }),
       } as never,
-      { cache: new CatalogCache({ now: () => 0 }), catalogOf: () => catalog },
+      { cache: new CatalogCache({ clock: new FakeClock(0) }), catalogOf: () => catalog },
     );
     const handlers = service.handlers();
     await handlers['catalog:countries'](undefined);
