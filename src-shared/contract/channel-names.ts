@@ -26,6 +26,7 @@ export const CALL_CHANNELS = [
   'catalog:countries',
   'catalog:states',
   'catalog:cities',
+  'catalog:citiesOf',
   'catalog:asns',
   'catalog:carriers',
   'catalog:coins',

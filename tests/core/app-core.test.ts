@@ -252,6 +252,20 @@ describe('AppCore against the sandbox', () => {
       expect.arrayContaining(['BTC', 'USDT']),
     );
   });
+
+  it('names several countries’ cities in one call, leaving out a country the service does not know', async () => {
+    await h.call('demo:start');
+    const us = await h.call('catalog:cities', { countryCode: 'US' });
+    const byCountry = await h.call('catalog:citiesOf', { countryCodes: ['US', 'DE', 'US', 'ZZ'] });
+    expect(Object.keys(byCountry).sort()).toEqual(['DE', 'US']);
+    expect(byCountry.US).toEqual(us);
+    expect(byCountry.DE?.length).toBeGreaterThan(0);
+    const mobile = await h.call('catalog:citiesOf', { countryCodes: ['US'], product: 'mobile' });
+    expect(mobile.US).toEqual(await h.call('catalog:cities', { countryCode: 'US', product: 'mobile' }));
+    // Nothing could be read: that is the error, not an empty answer.
+    const unknown = await h.dispatch('catalog:citiesOf', { countryCodes: ['ZZ', 'QQ'] });
+    expect(unknown.ok).toBe(false);
+  });
 });
 
 describe('AppCore start-up notices', () => {

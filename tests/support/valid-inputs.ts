@@ -22,6 +22,7 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'catalog:countries': { product: 'mobile' },
   'catalog:states': { countryCode: 'US' },
   'catalog:cities': { countryCode: 'DE', product: 'residential' },
+  'catalog:citiesOf': { countryCodes: ['DE', 'US'], product: 'residential' },
   'catalog:asns': { countryCode: 'US' },
   'catalog:carriers': { countryCode: 'US' },
   'catalog:coins': undefined,

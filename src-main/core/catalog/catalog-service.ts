@@ -6,6 +6,9 @@ import type { DomainService } from '../domain-service';
 import type { ApiCaller } from '../session/api-caller';
 import { CatalogCache } from './catalog-cache';
 
+/** Countries whose cities `citiesOf` reads from the service at the same time (on a cold cache). */
+const CITY_READS_AT_ONCE = 6;
+
 export interface CatalogServiceOptions {
   /** Countries and cities as main last read them, per catalog, across restarts. Default: memory only. */
   cache?: CatalogCache;
@@ -33,6 +36,7 @@ export class CatalogService implements DomainService<'catalog'> {
       'catalog:countries': (input) => this.countries(input?.product),
       'catalog:states': ({ countryCode }) => this.states(countryCode),
       'catalog:cities': ({ countryCode, product }) => this.cities(countryCode, product),
+      'catalog:citiesOf': ({ countryCodes, product }) => this.citiesOf(countryCodes, product),
       'catalog:asns': ({ countryCode }) => this.asns(countryCode),
       'catalog:carriers': ({ countryCode }) => this.carriers(countryCode),
       'catalog:coins': () => this.coins(),
@@ -53,6 +57,32 @@ export class CatalogService implements DomainService<'catalog'> {
     return this.cached(`cities:${countryCode}|${product ?? 'all'}`, (client) =>
       client.listCities(countryCode, product ? { product } : {}),
     );
+  }
+
+  /**
+   * Several countries' cities in one answer: a list names the places of all its rows at once (one
+   * call from the window instead of one per country). Read from the cache; what it lacks is read a
+   * few countries at a time. A country whose read failed is left out (its places show as ids) unless
+   * none could be read, which is the error.
+   */
+  async citiesOf(countryCodes: readonly string[], product?: CatalogProduct): Promise<Record<string, City[]>> {
+    const codes = [...new Set(countryCodes)];
+    const answer: Record<string, City[]> = {};
+    const failures: unknown[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < codes.length) {
+        const code = codes[next++] as string;
+        try {
+          answer[code] = await this.cities(code, product);
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CITY_READS_AT_ONCE, codes.length) }, worker));
+    if (failures.length > 0 && Object.keys(answer).length === 0) throw failures[0];
+    return answer;
   }
 
   asns(countryCode: string): Promise<Asn[]> {

@@ -46,6 +46,11 @@ export interface LoadableSliceOptions<S, T, A extends readonly unknown[]> {
   key?: (...args: A) => string;
   fetch: (...args: A) => Promise<IpcResult<T>>;
   /**
+   * Reads several lists in one call (one answer per query, in order). With it, `loadMany` asks once
+   * and writes every answer in one store update; without it, `loadMany` loads each list on its own.
+   */
+  fetchMany?: (queries: A[]) => Promise<IpcResult<T>[]>;
+  /**
    * A forced load while one is in flight starts anyway and the newest answer wins (a page the user
    * has just asked for). By default the load in flight is kept and the forced one is skipped.
    */
@@ -59,6 +64,8 @@ export interface LoadableSlice<S, T, A extends readonly unknown[]> {
   read: (state: S, key: string) => Loadable<T> | undefined;
   /** Loads unless the list is loaded or loading; `force` reloads (Refresh, Retry). */
   load: (args: A, force?: boolean) => Promise<void>;
+  /** `load` for several lists: those that need it are marked, asked for and written together. */
+  loadMany: (queries: A[], force?: boolean) => Promise<void>;
   /** Loads again every list that holds something: events may have been missed. */
   reloadLoaded: () => Promise<void>;
   /** Applies `change` to the data of every loaded list (pushed changes); the status stays. */
@@ -76,7 +83,7 @@ export function createLoadableSlice<S, T, A extends readonly unknown[]>(
   store: Store<S>,
   options: LoadableSliceOptions<S, T, A>,
 ): LoadableSlice<S, T, A> {
-  const { place, fetch, supersede = false, alongside } = options;
+  const { place, fetch, fetchMany, supersede = false, alongside } = options;
   const keyOf = options.key ?? (() => '');
   /** The request whose answer may still land, per key; a reset or a newer request replaces it. */
   const inFlight = new Map<string, symbol>();
@@ -99,13 +106,62 @@ export function createLoadableSlice<S, T, A extends readonly unknown[]>(
     }));
   }
 
+  async function loadMany(queries: A[], force = false): Promise<void> {
+    if (!fetchMany) {
+      await Promise.all(queries.map((args) => load(args, force)));
+      return;
+    }
+    const wanted = new Map<string, A>();
+    for (const args of queries) {
+      const key = keyOf(...args);
+      if (!wanted.has(key) && ((supersede && force) || needsLoad(place.read(store.getState(), key), force)))
+        wanted.set(key, args);
+    }
+    if (wanted.size === 0) return;
+    const requests = new Map<string, symbol>();
+    for (const [key, args] of wanted) {
+      requests.set(key, Symbol(key));
+      inFlight.set(key, requests.get(key) as symbol);
+      argsByKey.set(key, args);
+    }
+    const write = (state: S, each: (key: string, index: number) => Loadable<T> | null): Partial<S> => {
+      let next = state;
+      let patch: Partial<S> = {};
+      [...wanted.keys()].forEach((key, index) => {
+        const value = each(key, index);
+        if (value === null) return;
+        patch = { ...patch, ...place.write(next, key, value) };
+        next = { ...next, ...patch };
+      });
+      return patch;
+    };
+    store.setState((state) => write(state, (key) => loading(place.read(state, key))));
+    const results = await fetchMany([...wanted.values()]);
+    store.setState((state) => {
+      let alongsideAll: Partial<S> = {};
+      const patch = write(state, (key, index) => {
+        const result = results[index];
+        // Dropped: a reset or a newer request since (its answer is the one that lands).
+        if (!result || inFlight.get(key) !== requests.get(key)) return null;
+        inFlight.delete(key);
+        if (result.ok && alongside) alongsideAll = { ...alongsideAll, ...alongside(result.value, wanted.get(key) as A) };
+        return settled(place.read(state, key), result);
+      });
+      return { ...patch, ...alongsideAll };
+    });
+  }
+
   return {
     key: keyOf,
     read: place.read,
     load,
+    loadMany,
     reloadLoaded: async () => {
       const keys = place.keys(store.getState()).filter((key) => argsByKey.has(key));
-      await Promise.all(keys.map((key) => load(argsByKey.get(key) as A, true)));
+      await loadMany(
+        keys.map((key) => argsByKey.get(key) as A),
+        true,
+      );
     },
     updateLoaded: (change) => {
       store.setState((state) => {

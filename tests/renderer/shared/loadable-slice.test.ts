@@ -101,4 +101,43 @@ describe('loadable slice', () => {
     expect(store.getState().lists.US).toEqual({ status: 'ready', data: ['US', 'changed'], error: null });
     expect(store.getState().lists.DE?.data).toEqual(['DE']);
   });
+
+  it('loads several lists with one fetch and one update, skipping what is loaded, dropping what a reset forgot', async () => {
+    const store = create<TestStore>()(() => ({ lists: {}, one: idle(), query: null }));
+    const batches: string[][] = [];
+    let pending = deferred<IpcResult<string[]>[]>();
+    const many = createLoadableSlice(store, {
+      place: inMap<TestStore, string[]>('lists'),
+      key: (query: string) => query,
+      fetch: (query) => Promise.resolve(ok([query])),
+      fetchMany: (queries) => {
+        batches.push(queries.map(([query]) => query));
+        return pending.promise;
+      },
+    });
+    let updates = 0;
+    store.subscribe(() => (updates += 1));
+    const first = many.loadMany([['US'], ['DE'], ['US']]);
+    expect(store.getState().lists.US?.status).toBe('loading');
+    pending.resolve([ok(['us']), fail('not_found', 'No such country.')]);
+    await first;
+    expect(batches).toEqual([['US', 'DE']]);
+    expect(updates).toBe(2);
+    expect(store.getState().lists.US).toEqual({ status: 'ready', data: ['us'], error: null });
+    expect(store.getState().lists.DE?.error?.code).toBe('not_found');
+    // US is loaded: only DE (failed) is asked again.
+    pending = deferred();
+    const second = many.loadMany([['US'], ['DE']]);
+    expect(batches).toEqual([['US', 'DE'], ['DE']]);
+    many.forget();
+    pending.resolve([ok(['de'])]);
+    await second;
+    expect(store.getState().lists.DE?.status).toBe('loading');
+  });
+
+  it('without fetchMany, loadMany loads each list on its own', async () => {
+    const { calls, keyed } = setup();
+    await keyed.loadMany([['US'], ['DE']]);
+    expect(calls).toEqual(['US', 'DE']);
+  });
 });

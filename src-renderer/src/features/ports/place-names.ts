@@ -22,7 +22,8 @@ export interface PlaceNames {
 
 /**
  * Country and city names from the public catalog for the countries the ports are in: the countries
- * once, each country's cities once (the catalog store caches them per account). Ids are shown,
+ * once, the cities of every country not yet known in one call (the catalog store caches them per
+ * account). Ids are shown,
  * readable, while the catalog loads or when it does not know a place.
  */
 export function usePlaceNames(countryCodes: readonly string[]): PlaceNames {
@@ -31,7 +32,7 @@ export function usePlaceNames(countryCodes: readonly string[]): PlaceNames {
   useEffect(() => {
     const store = useCatalogStore.getState();
     void store.loadCountries('all');
-    for (const code of codes) void store.loadCities(code, 'all');
+    if (codes.length > 0) void store.loadCitiesOf(codes, 'all');
   }, [codes]);
   // The names these places read as, as text, read straight from the catalog store: the screen renders
   // again, and the rows' `PlaceNames` is rebuilt, only when that text changes. A loading flag, another

@@ -16,7 +16,12 @@ describe('Catalog screen', () => {
     'catalog:countries': (input) =>
       ok(input?.product ? countries().filter((c) => c.products.includes(input.product!)) : countries()),
     'catalog:states': () => ok(states()),
-    'catalog:cities': (input) => ok(input.product === 'mobile' ? cities().slice(0, 1) : cities()),
+    'catalog:citiesOf': (input) =>
+      ok(
+        Object.fromEntries(
+          input.countryCodes.map((code) => [code, input.product === 'mobile' ? cities().slice(0, 1) : cities()]),
+        ),
+      ),
     'catalog:asns': () => ok([{ asn: 7922, name: 'Comcast' }]),
     'catalog:carriers': () => ok(carriers()),
     'catalog:coins': () => ok(coins()),
@@ -93,9 +98,9 @@ describe('Catalog screen', () => {
     expect(rowNames(within(detail).getByRole('table', { name: 'Cities of US' }))).toEqual([
       'Los Angeleslos_angeles',
     ]);
-    expect(fake.current.callsTo('catalog:cities')).toEqual([
-      { countryCode: 'US' },
-      { countryCode: 'US', product: 'mobile' },
+    expect(fake.current.callsTo('catalog:citiesOf')).toEqual([
+      { countryCodes: ['US'] },
+      { countryCodes: ['US'], product: 'mobile' },
     ]);
 
     fireEvent.click(within(detail).getByRole('tab', { name: 'ASNs' }));
@@ -169,6 +174,6 @@ describe('Catalog screen', () => {
     expect(tron.textContent).toBe('Tron (TRC-20)tron');
     // An id the catalog does not know stays visible as it is.
     expect(screen.getByText('US · atlantis')).toBeTruthy();
-    expect(fake.current.callsTo('catalog:cities')).toEqual([{ countryCode: 'US' }]);
+    expect(fake.current.callsTo('catalog:citiesOf')).toEqual([{ countryCodes: ['US'] }]);
   });
 });

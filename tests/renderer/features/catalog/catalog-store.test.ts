@@ -7,7 +7,7 @@ import { useFakeApi } from '../../support/renderer-test-kit';
 describe('catalog store', () => {
   const fake = useFakeApi(() => ({
     'catalog:countries': () => ok(countries()),
-    'catalog:cities': () => ok(cities()),
+    'catalog:citiesOf': ({ countryCodes }) => ok(Object.fromEntries(countryCodes.map((code) => [code, cities()]))),
     'catalog:coins': () => ok(coins()),
   }));
 
@@ -54,13 +54,46 @@ describe('catalog store', () => {
   it('caches cities per country and product', async () => {
     await useCatalogStore.getState().loadCities('US', 'mobile');
     await useCatalogStore.getState().loadCities('US', 'all');
-    expect(fake.current.callsTo('catalog:cities')).toEqual([
-      { countryCode: 'US', product: 'mobile' },
-      { countryCode: 'US' },
+    expect(fake.current.callsTo('catalog:citiesOf')).toEqual([
+      { countryCodes: ['US'], product: 'mobile' },
+      { countryCodes: ['US'] },
     ]);
     expect(Object.keys(useCatalogStore.getState().cities).sort()).toEqual(
       [citiesKey('US', 'all'), citiesKey('US', 'mobile')].sort(),
     );
+  });
+
+  it('asks for the cities of several countries in one call, writing every answer in one update', async () => {
+    // Main left FR out (the service could not answer for it): that country alone is an error.
+    fake.current.handle('catalog:citiesOf', ({ countryCodes }) =>
+      ok(Object.fromEntries(countryCodes.filter((code) => code !== 'FR').map((code) => [code, cities()]))),
+    );
+    const store = useCatalogStore.getState();
+    let updates = 0;
+    const stop = useCatalogStore.subscribe(() => (updates += 1));
+    await store.loadCitiesOf(['US', 'DE', 'FR', 'US'], 'all');
+    stop();
+    // Marked loading together, answered together.
+    expect(updates).toBe(2);
+    await store.loadCitiesOf(['US', 'DE'], 'all');
+    await store.loadCities('US', 'mobile');
+    expect(fake.current.callsTo('catalog:citiesOf')).toEqual([
+      { countryCodes: ['US', 'DE', 'FR'] },
+      { countryCodes: ['US'], product: 'mobile' },
+    ]);
+    const lists = useCatalogStore.getState().cities;
+    expect(lists[citiesKey('DE', 'all')]).toMatchObject({ status: 'ready', data: cities() });
+    expect(lists[citiesKey('US', 'mobile')]?.status).toBe('ready');
+    expect(lists[citiesKey('FR', 'all')]).toMatchObject({ status: 'error', error: { code: 'not_found' } });
+  });
+
+  it('gives every country of a call the error when the call fails', async () => {
+    fake.current.handle('catalog:citiesOf', () => fail('network_error', 'Cannot reach the service.'));
+    const store = useCatalogStore.getState();
+    await store.loadCitiesOf(['US', 'DE'], 'all');
+    const lists = useCatalogStore.getState().cities;
+    expect(lists[citiesKey('US', 'all')]?.error?.code).toBe('network_error');
+    expect(lists[citiesKey('DE', 'all')]?.error?.code).toBe('network_error');
   });
 
   it('drops an answer that arrives after a reset (the account changed meanwhile)', async () => {

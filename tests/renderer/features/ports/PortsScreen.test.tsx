@@ -28,8 +28,12 @@ describe('Ports screen', () => {
       ),
     'catalog:countries': () => ok(countries()),
     // A name the id does not spell, so the test sees the catalog's name and not a prettified id.
-    'catalog:cities': ({ countryCode }) =>
-      ok(countryCode === 'US' ? [{ ...cities()[0]!, name: 'City of Los Angeles' }] : []),
+    'catalog:citiesOf': ({ countryCodes }) =>
+      ok(
+        Object.fromEntries(
+          countryCodes.map((code) => [code, code === 'US' ? [{ ...cities()[0]!, name: 'City of Los Angeles' }] : []]),
+        ),
+      ),
   }));
 
   it('shows label, status, location, carrier and network, IP and its change time, and rotation', async () => {
@@ -47,7 +51,8 @@ describe('Ports screen', () => {
     expect(second?.textContent).toContain('Provisioning');
     expect(second?.textContent).toContain('Manual');
     expect(second?.textContent).toContain('Germany');
-    expect(fake.current.callsTo('catalog:cities')).toEqual([{ countryCode: 'DE' }, { countryCode: 'US' }]);
+    // Every country's cities in one call.
+    expect(fake.current.callsTo('catalog:citiesOf')).toEqual([{ countryCodes: ['DE', 'US'] }]);
   });
 
   it('asks for the schedules before the ports, so that their answers land in the same render of the rows', async () => {
@@ -181,7 +186,7 @@ describe('Ports list: search, selection and rotation', () => {
         ]),
       ),
     'catalog:countries': () => ok(countries()),
-    'catalog:cities': () => ok([]),
+    'catalog:citiesOf': () => ok({}),
     'ports:rotateMany': ({ portIds }) =>
       ok(
         portIds.map((portId) =>

@@ -9,10 +9,11 @@ import { settle, useFakeApi } from '../../support/renderer-test-kit';
 describe('usePlaceNames', () => {
   const fake = useFakeApi(() => ({
     'catalog:countries': () => ok(countries()),
-    'catalog:cities': ({ countryCode }) => ok(countryCode === 'US' ? cities() : []),
+    'catalog:citiesOf': ({ countryCodes }) =>
+      ok(Object.fromEntries(countryCodes.map((code) => [code, code === 'US' ? cities() : []]))),
   }));
 
-  it('names places from the catalog, asking once per country', async () => {
+  it('names places from the catalog, asking for every country’s cities in one call', async () => {
     const codes = ['US', 'DE', 'US'];
     const { result } = renderHook(() => usePlaceNames(codes));
     expect(result.current.location('US', 'los_angeles')).toBe('Los Angeles, US');
@@ -20,7 +21,7 @@ describe('usePlaceNames', () => {
     expect(result.current.location('US', 'los_angeles')).toBe('Los Angeles, United States');
     expect(result.current.location('DE', 'some_town')).toBe('Some Town, Germany');
     expect(result.current.location('DE', null)).toBe('Germany');
-    expect(fake.current.callsTo('catalog:cities')).toEqual([{ countryCode: 'DE' }, { countryCode: 'US' }]);
+    expect(fake.current.callsTo('catalog:citiesOf')).toEqual([{ countryCodes: ['DE', 'US'] }]);
   });
 
   it('keeps the same names object (no re-render of every row) when unrelated catalog lists change', async () => {
@@ -68,7 +69,7 @@ describe('usePlaceNames', () => {
     expect(names.location('ZZ', 'some_town')).toBe('Some Town, ZZ');
     await settle();
     expect(fake.current.callsTo('catalog:countries')).toHaveLength(1);
-    expect(fake.current.callsTo('catalog:cities')).toEqual([{ countryCode: 'ZZ' }]);
+    expect(fake.current.callsTo('catalog:citiesOf')).toEqual([{ countryCodes: ['ZZ'] }]);
     expect(result.current).toBe(names);
     // Not even the component asking renders again (on the ports screen: the whole screen).
     expect(renders).toBe(rendersBefore);
