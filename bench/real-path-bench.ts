@@ -2,7 +2,8 @@
  * `npm run bench:real-path`: the list screens on the real path, and what the app costs at rest.
  *
  *   npm run bench:real-path -- [--runs N] [--root DIR] [--no-build] [--ports N] [--sub-users N]
- *                              [--topups N] [--idle-seconds S] [--only ports,sub-users,topups,idle]
+ *                              [--topups N] [--idle-seconds S] [--click-after settled|online]
+ *                              [--only ports,sub-users,topups,idle]
  *
  * Nothing is faked: a scale sandbox (1,000 ports, 5,000 sub-users, 300 top-ups by default) answers
  * over HTTP on loopback like the service; web mode of `--root` (default: this checkout) runs the core
@@ -12,7 +13,8 @@
  *
  * For each list, each run:
  *   - after a reload: the page is reloaded on another screen (Settings; for sub-users, the
- *     subscription's Overview tab), then the link (tab) is clicked;
+ *     subscription's Overview tab), then the link (tab) is clicked once the window has settled (no
+ *     request for 0.5 s: it has read what it reads at start; `--click-after online`: at once);
  *   - warm: another screen, then the same click again.
  * Timed in the page from the click to the first row in the DOM and to the end of the next frame, as
  * the in-page benches do (`bench/browser-bench-kit.ts`), with the React commits from the click.
@@ -73,10 +75,13 @@ function readOptions() {
       'sub-users': { type: 'string', default: '5000' },
       topups: { type: 'string', default: '300' },
       'idle-seconds': { type: 'string', default: '60' },
+      'click-after': { type: 'string', default: 'settled' },
       only: { type: 'string' },
     },
     strict: true,
   });
+  const clickAfter = values['click-after'];
+  if (clickAfter !== 'settled' && clickAfter !== 'online') throw new Error('--click-after takes settled or online');
   const only = values.only?.split(',').map((part) => part.trim()) ?? [...PARTS];
   for (const part of only) {
     if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--only takes ${PARTS.join(', ')}`);
@@ -89,9 +94,17 @@ function readOptions() {
     subUsers: wholeOption('sub-users', values['sub-users'], 1, 50_000),
     topUps: wholeOption('topups', values.topups, 1, 20_000),
     idleSeconds: wholeOption('idle-seconds', values['idle-seconds'], 5, 3600),
+    clickAfter,
     only: new Set(only),
   };
 }
+
+/**
+ * When the click after a reload comes: `settled`, once the window has read what it reads at start
+ * (no request for 0.5 s, which a person's first click does not beat); `online`, as soon as the page
+ * says it is connected (start-up work still running: the worst case, and this bench's first method).
+ */
+type ClickAfter = 'settled' | 'online';
 
 const online = (page: Page) =>
   page.locator('[data-testid="connection-status"][data-status="online"]').waitFor({ timeout: 60_000 });
@@ -168,6 +181,7 @@ async function measureList(
   client: CDPSession,
   scenario: ListScenario,
   runs: number,
+  clickAfter: ClickAfter,
 ): Promise<{ reload: Timing[]; warm: Timing[] }> {
   // One unmeasured click: the first pays for compiling the screen's code, in the page and in main.
   await scenario.prepare(page);
@@ -179,6 +193,7 @@ async function measureList(
     await page.reload();
     await online(page);
     await scenario.prepare(page);
+    if (clickAfter === 'settled') await page.waitForLoadState('networkidle');
     reload.push(await scenario.time(page, client));
     await scenario.leave(page);
     warm.push(await scenario.time(page, client));
@@ -254,7 +269,7 @@ async function main(): Promise<void> {
     const all = scenarios(await scaleSubscriptionId(sandbox));
     for (const name of LISTS) {
       if (!options.only.has(name)) continue;
-      const { reload, warm } = await measureList(page, client, all[name], options.runs);
+      const { reload, warm } = await measureList(page, client, all[name], options.runs, options.clickAfter);
       const summary = {
         rows: reload[0]?.rows ?? 0,
         reloadDomMs: summarise(reload.map((t) => t.domMs)),
@@ -270,7 +285,7 @@ async function main(): Promise<void> {
         metGoal: summary.reloadFrameMs.median <= GOAL_MS && summary.warmFrameMs.median <= GOAL_MS,
       };
       lines.push(
-        `\n${name}: click to rows, real path, ${options.runs} runs (ms)`,
+        `\n${name}: click to rows, real path, ${options.runs} runs, the click after a reload once ${options.clickAfter} (ms)`,
         summaryLine('after a reload: rows in DOM', summary.reloadDomMs),
         summaryLine('after a reload: end of next frame', summary.reloadFrameMs),
         summaryLine('warm: rows in DOM', summary.warmDomMs),
@@ -313,6 +328,7 @@ async function main(): Promise<void> {
     subUsers: options.subUsers,
     topUps: options.topUps,
     runs: options.runs,
+    clickAfter: options.clickAfter,
     load,
     ...results,
   };

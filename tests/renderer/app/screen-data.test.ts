@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { watchNavigation } from '../../../src-renderer/src/app/screen-data';
 import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
 import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
@@ -10,6 +10,7 @@ import {
   port,
   portsAnswer,
   profile,
+  subscription,
   topUp,
   topUpPage,
 } from '../support/fixtures';
@@ -101,5 +102,82 @@ describe('the first state of a window carries the list of the screen it opens on
     expect(fake.current.callsTo('schedules:list')).toHaveLength(1);
     stop();
     await settle();
+  });
+});
+
+describe('the lists behind the navigation are read ahead once the window settles', () => {
+  const fake = useFakeApi(() => ({
+    'ports:list': () => ok(portsAnswer([port(), port({ id: 'port_2', country: 'DE' })])),
+    'schedules:list': () => ok({ profileId: 'prof_work', paused: false, schedules: [] }),
+    'catalog:countries': () => ok(countries()),
+    'catalog:citiesOf': ({ countryCodes }) => ok(Object.fromEntries(countryCodes.map((code) => [code, []]))),
+    'subscriptions:list': () => ok([subscription()]),
+    'topups:list': () => ok(topUpPage([topUp()])),
+    'subscriptions:subUsers': () => ok({ data: [], limit: null }),
+  }));
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The browser's idle callback, run by the test when it says the window is idle. */
+  const idleCallbacks = () => {
+    const pending = new Map<number, () => void>();
+    let next = 1;
+    vi.stubGlobal('requestIdleCallback', (callback: () => void) => {
+      pending.set(next, callback);
+      return next++;
+    });
+    vi.stubGlobal('cancelIdleCallback', (handle: number) => pending.delete(handle));
+    return {
+      pending,
+      runAll: () => {
+        for (const [handle, callback] of pending) {
+          pending.delete(handle);
+          callback();
+        }
+      },
+    };
+  };
+
+  it('reads ports (with their cities), subscriptions and top-ups when idle, not before', async () => {
+    const idle = idleCallbacks();
+    window.location.hash = '#/overview';
+    const stop = watchNavigation();
+    useAppStore.getState().applyState(appState({ activeProfile: profile() }));
+    expect(fake.current.callsTo('ports:list')).toHaveLength(0);
+    expect(idle.pending.size).toBe(1);
+    idle.runAll();
+    await settle();
+    expect(fake.current.callsTo('ports:list')).toHaveLength(1);
+    expect(fake.current.callsTo('subscriptions:list')).toHaveLength(1);
+    expect(fake.current.callsTo('topups:list')).toHaveLength(1);
+    // The list's countries' cities, in one call, once the list was there.
+    expect(fake.current.callsTo('catalog:citiesOf')).toEqual([{ countryCodes: ['DE', 'US'] }]);
+    // A click on Ports now finds everything loaded: nothing is asked again.
+    const anchor = document.createElement('a');
+    anchor.href = '#/ports';
+    document.body.append(anchor);
+    anchor.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    await settle();
+    expect(fake.current.callsTo('ports:list')).toHaveLength(1);
+    expect(fake.current.callsTo('catalog:citiesOf')).toHaveLength(1);
+    stop();
+  });
+
+  it('a subscription’s detail asks for its sub-users as it opens', async () => {
+    const stop = watchNavigation();
+    useAppStore.getState().applyState(appState({ activeProfile: profile() }));
+    window.location.hash = '#/subscriptions/sub_1';
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(fake.current.callsTo('subscriptions:subUsers')).toEqual([{ subscriptionId: 'sub_1' }]);
+    stop();
+    await settle();
+  });
+
+  it('drops the read-ahead when the window stops watching before it is idle', () => {
+    const idle = idleCallbacks();
+    const stop = watchNavigation();
+    useAppStore.getState().applyState(appState({ activeProfile: profile() }));
+    expect(idle.pending.size).toBe(1);
+    stop();
+    expect(idle.pending.size).toBe(0);
   });
 });
