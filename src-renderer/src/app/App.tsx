@@ -3,6 +3,7 @@ import { WEB_TOKEN_MISSING, WEB_TOKEN_REJECTED } from '../api/web-transport';
 import { useAppStore } from '../features/app/app-store';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { ErrorMessage } from '../shared/components/ErrorMessage';
+import { followLinksAtOnce } from '../shared/routes';
 import { watchAccountScope } from './account-scope';
 import { AppShell, OnboardingShell } from './AppShell';
 import { connectEventBridge } from './event-bridge';
@@ -40,8 +41,10 @@ export function App() {
     const disconnect = connectEventBridge();
     // A screen's data is asked for as the navigation starts, not after the screen mounts.
     const stopWatchingNavigation = watchNavigation();
+    const stopFollowingLinks = followLinksAtOnce();
     void useSettingsStore.getState().load();
     return () => {
+      stopFollowingLinks();
       stopWatchingNavigation();
       disconnect();
       stopWatchingScope();

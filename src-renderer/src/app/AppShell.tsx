@@ -1,4 +1,4 @@
-import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
+import { startTransition, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { DemoBanner } from '../features/app/DemoBanner';
 import { JobsBanner } from '../features/app/JobsBanner';
 import { Navigation } from '../features/app/Navigation';
@@ -13,7 +13,7 @@ import { PortsScreen } from '../features/ports/PortsScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { SubscriptionsScreen } from '../features/subscriptions/SubscriptionsScreen';
 import { TopUpsScreen } from '../features/topups/TopUpsScreen';
-import { useScreen, type ScreenId } from '../shared/routes';
+import { SCREENS, useScreen, type ScreenId } from '../shared/routes';
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
   overview: () => <OverviewScreen />,
@@ -72,8 +72,44 @@ function focusAfterNextFrame(target: () => HTMLElement | null | undefined): () =
   };
 }
 
+/**
+ * Runs `then` once the frame after this one has been painted (a frame callback, then a task after
+ * it). Answers a cancel function.
+ */
+function afterNextPaint(then: () => void): () => void {
+  let timeout: number | undefined;
+  const frame = window.requestAnimationFrame(() => {
+    timeout = window.setTimeout(then, 0);
+  });
+  return () => {
+    window.cancelAnimationFrame(frame);
+    if (timeout !== undefined) window.clearTimeout(timeout);
+  };
+}
+
+/**
+ * The screen just left, kept (hidden) until the new one has been painted: removing a screen tears
+ * down its whole tree (a settings screen of forms: 10 ms of a click on this machine), work the user
+ * should not wait for before seeing where they went. Answers the screen being left, or null.
+ */
+function useLeavingScreen(screen: ScreenId): ScreenId | null {
+  const [shown, setShown] = useState(screen);
+  const [leaving, setLeaving] = useState<ScreenId | null>(null);
+  // Derived from the route during render (React's pattern for state that follows a prop).
+  if (screen !== shown) {
+    setShown(screen);
+    setLeaving(shown);
+  }
+  useEffect(() => {
+    if (leaving === null) return;
+    return afterNextPaint(() => startTransition(() => setLeaving(null)));
+  }, [leaving]);
+  return leaving === screen ? null : leaving;
+}
+
 export function AppShell() {
   const screen = useScreen();
+  const leaving = useLeavingScreen(screen);
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
@@ -83,7 +119,9 @@ export function AppShell() {
       firstRender.current = false;
       return;
     }
-    return focusAfterNextFrame(() => mainRef.current?.querySelector<HTMLElement>('h1'));
+    return focusAfterNextFrame(() =>
+      mainRef.current?.querySelector<HTMLElement>(`[data-screen="${screen}"] h1`),
+    );
   }, [screen]);
 
   return (
@@ -95,7 +133,12 @@ export function AppShell() {
       <Notices />
       <SlowCallNotice />
       <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
-        {SCREEN_COMPONENTS[screen]()}
+        {/* Keyed slots: the new screen's tree stays where it is when the one left is removed. */}
+        {SCREENS.filter(({ id }) => id === screen || id === leaving).map(({ id }) => (
+          <div key={id} className="screen-slot" data-screen={id} hidden={id !== screen}>
+            {SCREEN_COMPONENTS[id]()}
+          </div>
+        ))}
       </main>
       <StatusBar />
     </div>

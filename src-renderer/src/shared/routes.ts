@@ -30,9 +30,39 @@ export function screenFromHash(hash: string): ScreenId {
 
 export const hrefOf = (screen: ScreenId) => `#/${screen}`;
 
+/** Fired at once when a link click changes the fragment (`followLinksAtOnce`). */
+const NAVIGATED = 'app:navigated';
+
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('hashchange', onChange);
-  return () => window.removeEventListener('hashchange', onChange);
+  window.addEventListener(NAVIGATED, onChange);
+  return () => {
+    window.removeEventListener('hashchange', onChange);
+    window.removeEventListener(NAVIGATED, onChange);
+  };
+}
+
+/**
+ * A click on one of the page's own links (`#/…`) changes the screen within the click, not one task
+ * later when the browser fires `hashchange`: the new screen's render starts a few milliseconds
+ * sooner. The URL (and the history entry) is the browser's own, set as the link would set it; the
+ * later `hashchange` finds nothing new. Clicks a handler took over (`preventDefault`), with a
+ * modifier (a new tab in web mode) or another button are left to the browser. Answers a stop function.
+ */
+export function followLinksAtOnce(): () => void {
+  const onClick = (event: MouseEvent) => {
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const anchor = event.target instanceof Element ? event.target.closest('a[href^="#/"]') : null;
+    const href = anchor?.getAttribute('href');
+    if (!href || anchor?.hasAttribute('target') || anchor?.hasAttribute('download')) return;
+    event.preventDefault();
+    if (window.location.hash !== href) window.location.hash = href;
+    window.dispatchEvent(new Event(NAVIGATED));
+  };
+  // Bubbling, on the document: after React's own handlers (its root is inside), which may take the click.
+  document.addEventListener('click', onClick);
+  return () => document.removeEventListener('click', onClick);
 }
 
 /** What `read` makes of the URL fragment, read again on each change (`read` answers a string or null). */

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 
 interface ScreenProps {
   title: string;
@@ -14,14 +14,16 @@ interface ScreenProps {
  * keyboard and screen-reader users land at its start; it also names the window.
  */
 export function Screen({ title, description, actions, children }: ScreenProps) {
+  // The screen being left stays in the page until the new one is painted (AppShell): ids are each one's.
+  const titleId = useId();
   useEffect(() => {
     document.title = `${title} · Proxy Manager`;
   }, [title]);
   return (
-    <section className="screen" aria-labelledby="screen-title">
+    <section className="screen" aria-labelledby={titleId}>
       <div className="screen__header">
         <div>
-          <h1 id="screen-title" tabIndex={-1}>
+          <h1 id={titleId} tabIndex={-1}>
             {title}
           </h1>
           {description ? <p className="screen__description">{description}</p> : null}
