@@ -96,7 +96,9 @@ export type {
   CredentialFormat,
   ProxyStringResult,
   SubscriptionsChanged,
-  SubUsersView,
+  SubUserRow,
+  SubUserRowValues,
+  SubUsersListView,
   TextExport,
 } from './subscriptions';
 export type { TrayView } from './tray';
