@@ -260,9 +260,12 @@ export const subscriptionDetails: LoadableSlice<SubscriptionsStore, Subscription
     fetch: (subscriptionId) => callApi((api) => api.subscriptions.get({ subscriptionId })),
   });
 
-async function fetchSubUsers(subscriptionId: string): Promise<IpcResult<SubUserRows>> {
-  const result = await callApi((api) => api.subscriptions.subUsers({ subscriptionId }));
-  return result.ok ? { ok: true, value: rowsOfSubUsersList(result.value) } : result;
+/** Decoded inside `callApi`: a table of other columns is a failed call on screen, not a spinner left turning. */
+function fetchSubUsers(subscriptionId: string): Promise<IpcResult<SubUserRows>> {
+  return callApi(async (api) => {
+    const result = await api.subscriptions.subUsers({ subscriptionId });
+    return result.ok ? { ok: true, value: rowsOfSubUsersList(result.value) } : result;
+  });
 }
 
 export const subUserLists: LoadableSlice<SubscriptionsStore, SubUserRows, [string]> = createLoadableSlice(
