@@ -97,7 +97,6 @@ export type {
   ProxyStringResult,
   SubscriptionsChanged,
   SubUserRow,
-  SubUserRowValues,
   SubUsersListView,
   TextExport,
 } from './subscriptions';

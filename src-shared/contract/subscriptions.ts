@@ -43,7 +43,7 @@ export const SUB_USER_ROW_COLUMNS = [
   'createdAt',
 ] as const;
 
-export type SubUserRowValues = [
+type SubUserRowValues = [
   id: string,
   label: string,
   username: string,

@@ -231,9 +231,8 @@ describe('results', () => {
 
   it('subs subusers list prints the rows, and --json is the lean table without passwords', async () => {
     const subscriptionId = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data[0].id;
-    const whole = (
-      await sandbox.request('GET', `/v1/residential/subscriptions/${subscriptionId}/sub-users`)
-    ).json.data as { label: string; password: string }[];
+    const whole = (await sandbox.request('GET', `/v1/residential/subscriptions/${subscriptionId}/sub-users`))
+      .json.data as { label: string; password: string }[];
     expect(whole.length).toBeGreaterThan(0);
     const shown = await runCapture(['subs', 'subusers', 'list', subscriptionId], env);
     expect(shown.code).toBe(0);

@@ -300,7 +300,10 @@ describe('SubscriptionsService against the sandbox', () => {
     it('builds for a sub-user with its own credentials, and answers the password it put in the line', async () => {
       const sub = byLabel('Price monitoring');
       const subUser = (await listSubUsers(sandbox, sub.id))[0];
-      const { lines, password } = await build({}, { subUserId: subUser?.id, format: 'user_pass_at_host_port' });
+      const { lines, password } = await build(
+        {},
+        { subUserId: subUser?.id, format: 'user_pass_at_host_port' },
+      );
       expect(lines).toEqual([
         `${subUser?.username}:${subUser?.password}@${sub.endpoint.host}:${sub.endpoint.httpPort}`,
       ]);

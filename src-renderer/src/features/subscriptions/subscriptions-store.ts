@@ -55,7 +55,11 @@ interface SubscriptionsStore {
    * and detail; a new one is added to the lists whose filter it matches. `subUsers` replaces the
    * sub-user lists it names.
    */
-  applyChanges: (changed: Subscription[], subUsers?: Record<string, SubUserRow[]>, removed?: string[]) => void;
+  applyChanges: (
+    changed: Subscription[],
+    subUsers?: Record<string, SubUserRow[]>,
+    removed?: string[],
+  ) => void;
   update: (input: CallInput<'subscriptions:update'>) => Promise<IpcResult<Subscription>>;
   resetPassword: (subscriptionId: string) => Promise<IpcResult<Subscription>>;
   createSubUser: (input: CallInput<'subscriptions:createSubUser'>) => Promise<IpcResult<SubUser>>;

@@ -114,7 +114,9 @@ describe('Proxy string builder', () => {
     );
     fake.current.handle('subscriptions:buildProxyString', (input) =>
       ok({
-        lines: [input.subUserId ? 'http://u-su1:Zq9%3Asub@gw.example.com:8000' : 'http://u:p@gw.example.com:8000'],
+        lines: [
+          input.subUserId ? 'http://u-su1:Zq9%3Asub@gw.example.com:8000' : 'http://u:p@gw.example.com:8000',
+        ],
         host: 'gw.example.com',
         port: 8000,
         password: input.subUserId ? 'Zq9:sub' : 'p',
@@ -124,7 +126,9 @@ describe('Proxy string builder', () => {
     fireEvent.change(within(form).getByLabelText('User'), { target: { value: 'su_1' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Build' }));
     await settle();
-    expect(fake.current.callsTo('subscriptions:buildProxyString').at(-1)).toMatchObject({ subUserId: 'su_1' });
+    expect(fake.current.callsTo('subscriptions:buildProxyString').at(-1)).toMatchObject({
+      subUserId: 'su_1',
+    });
     const shown = within(form).getByLabelText('Proxy string');
     expect(shown.textContent).toBe('http://u-su1:••••••••@gw.example.com:8000');
     expect(document.body.textContent).not.toContain('Zq9');
