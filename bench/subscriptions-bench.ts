@@ -96,7 +96,6 @@ function installFakeApi(config: { subUsers: number; now: string }): void {
     id: `su_${String(index + 1).padStart(5, '0')}`,
     label: `Worker ${index + 1}`,
     username: `ubench_w${index + 1}`,
-    password: 'secret',
     trafficLimitBytes: index % 3 === 0 ? null : 1_000_000_000 * (1 + (index % 50)),
     trafficUsedBytes: (index * 7_919_000) % 900_000_000,
     enabled: index % 17 !== 0,
@@ -129,10 +128,28 @@ function installFakeApi(config: { subUsers: number; now: string }): void {
   const answers: BenchAnswers = {
     'subscriptions:list': () => [subscription],
     'subscriptions:get': () => subscription,
-    'subscriptions:subUsers': () => ({ data: subUsers, limit: null }),
+    // The lean table main answers (`SubUsersListView`): no passwords.
+    'subscriptions:subUsers': () => ({
+      columns: ['id', 'label', 'username', 'trafficLimitBytes', 'trafficUsedBytes', 'enabled', 'createdAt'],
+      rows: subUsers.map((u) => [
+        u.id,
+        u.label,
+        u.username,
+        u.trafficLimitBytes,
+        u.trafficUsedBytes,
+        u.enabled,
+        u.createdAt,
+      ]),
+      limit: null,
+    }),
     'subscriptions:usage': (input: { from: string; to: string }) => usage(input),
     // The detail's Overview builds the main user's line on open.
-    'subscriptions:buildProxyString': () => ({ lines: ['http://ubench:secret@gw.example.com:8000'] }),
+    'subscriptions:buildProxyString': () => ({
+      lines: ['http://ubench:secret@gw.example.com:8000'],
+      host: 'gw.example.com',
+      port: 8000,
+      password: 'secret',
+    }),
   };
   Object.assign((globalThis as unknown as { benchAnswers: BenchAnswers }).benchAnswers, answers);
 }

@@ -220,6 +220,8 @@ export function wireAccountServices(wiring: AccountWiring) {
       kindOf: (profileId) => profiles.list().find((profile) => profile.id === profileId)?.provided ?? null,
       idOf: (kind) => profiles.list().find((profile) => profile.provided === kind)?.id ?? null,
     },
+    heldSubUsers: (profileId, subscriptionId) =>
+      held.subUsers.get(profileId, subscriptionId)?.view.data ?? null,
     log,
   });
 

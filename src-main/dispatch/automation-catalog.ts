@@ -101,8 +101,10 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
   },
   'subscriptions:exportUsage': { description: 'The usage report as CSV text (a long field).' },
   'subscriptions:subUsers': {
-    description: 'List the sub-users of a subscription, each with its own credentials and traffic cap.',
-    list: { path: 'data' },
+    description:
+      'List the sub-users of a subscription: id, label, username, traffic used and cap, enabled, creation time. No passwords: subscriptions_build_proxy_string and subscriptions_export_credentials (secrets scope) give the credentials.',
+    // The lean `SubUsersListView` table: its rows are paged, as objects, beside `limit`.
+    list: { path: 'rows', table: true },
   },
   'subscriptions:createSubUser': {
     description: 'Add a sub-user to a subscription, optionally with a traffic cap in bytes.',

@@ -96,7 +96,8 @@ export type {
   CredentialFormat,
   ProxyStringResult,
   SubscriptionsChanged,
-  SubUsersView,
+  SubUserRow,
+  SubUsersListView,
   TextExport,
 } from './subscriptions';
 export type { TrayView } from './tray';

@@ -3,6 +3,7 @@ import type { SubUser, Subscription, UsageReport } from '../api-types';
 import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
+import type { WireTable } from './list-views';
 import type { IpcError } from './results';
 import { countryCode, dayRangeCheck, isoDay, labelInput, resourceId } from './shared-inputs';
 
@@ -14,14 +15,63 @@ export interface SubscriptionsChanged {
   removed?: string[];
   /** After a read of the whole list: when main read it (ISO 8601), the age the list screen shows. */
   asOf?: string;
-  /** Sub-users main read or wrote, per subscription id (the whole list of that subscription). */
-  subUsers?: Record<string, SubUser[]>;
+  /**
+   * Sub-users main read or wrote, per subscription id (the whole list of that subscription), as the
+   * list shows them: no passwords (main keeps those; the renderer never needs them).
+   */
+  subUsers?: Record<string, SubUserRow[]>;
 }
 
-/** `{data, limit}` as the service answers; `limit` as it comes (the sandbox says 20 sub-users at most). */
-export interface SubUsersView {
-  data: SubUser[];
+/**
+ * A sub-user as the sub-user list, the usage and proxy string pickers and the CLI show it. No
+ * password: the proxy string builder has it answered with the lines it asks for, the credential
+ * export writes it in main.
+ */
+export type SubUserRow = Pick<
+  SubUser,
+  'id' | 'label' | 'username' | 'trafficLimitBytes' | 'trafficUsedBytes' | 'enabled' | 'createdAt'
+>;
+
+/** The columns of `subscriptions:subUsers` on the wire, in order. */
+export const SUB_USER_ROW_COLUMNS = [
+  'id',
+  'label',
+  'username',
+  'trafficLimitBytes',
+  'trafficUsedBytes',
+  'enabled',
+  'createdAt',
+] as const;
+
+type SubUserRowValues = [
+  id: string,
+  label: string,
+  username: string,
+  trafficLimitBytes: number | null,
+  trafficUsedBytes: number,
+  enabled: boolean,
+  createdAt: string,
+];
+
+/**
+ * `subscriptions:subUsers`: the sub-users as a table of `SUB_USER_ROW_COLUMNS`, and `limit` as the
+ * service answers it (the sandbox says 20 sub-users at most; null when it says none).
+ */
+export type SubUsersListView = WireTable<typeof SUB_USER_ROW_COLUMNS, SubUserRowValues> & {
   limit: number | null;
+};
+
+/** `subscriptions:subUsers`'s table as rows (for main's surfaces; the renderer has its own copy: it imports types only). */
+export function subUserRowsOf(view: Pick<SubUsersListView, 'rows'>): SubUserRow[] {
+  return view.rows.map((values) => ({
+    id: values[0],
+    label: values[1],
+    username: values[2],
+    trafficLimitBytes: values[3],
+    trafficUsedBytes: values[4],
+    enabled: values[5],
+    createdAt: values[6],
+  }));
 }
 
 /** A text file main built for the user to save (CSV or credential lines). */
@@ -47,6 +97,11 @@ export interface ProxyStringResult {
   lines: string[];
   host: string;
   port: number;
+  /**
+   * The password inside the lines (the chosen user's): the screen masks it in the line it shows
+   * without reading it from a list (`subscriptions:subUsers` carries none).
+   */
+  password: string;
 }
 
 const CREDENTIAL_FORMATS = [
@@ -166,7 +221,8 @@ export const subscriptionsCalls = {
   'subscriptions:usage': call<UsageReport>('read')(subscriptionUsageInput),
   /** The usage report as CSV: one row per day, then the by-country rows. */
   'subscriptions:exportUsage': call<TextExport>('read')(subscriptionUsageInput),
-  'subscriptions:subUsers': call<SubUsersView>('read')(subscriptionOnly),
+  /** The list's columns only (`SubUsersListView`, no passwords); `exportCredentials` writes the credentials. */
+  'subscriptions:subUsers': call<SubUsersListView>('read')(subscriptionOnly),
   'subscriptions:createSubUser': call<SubUser>('manage')(
     z.strictObject({
       subscriptionId,

@@ -229,6 +229,23 @@ describe('results', () => {
     expect(bad.stderr).toBe('error: --limit: a size such as 1.5GB or 500MB, or none\n');
   });
 
+  it('subs subusers list prints the rows, and --json is the lean table without passwords', async () => {
+    const subscriptionId = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data[0].id;
+    const whole = (await sandbox.request('GET', `/v1/residential/subscriptions/${subscriptionId}/sub-users`))
+      .json.data as { label: string; password: string }[];
+    expect(whole.length).toBeGreaterThan(0);
+    const shown = await runCapture(['subs', 'subusers', 'list', subscriptionId], env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^ID\s+LABEL\s+USERNAME\s+ENABLED\s+USED\s+LIMIT/);
+    for (const subUser of whole) expect(shown.stdout).toContain(subUser.label);
+    const json = await runCapture(['subs', 'subusers', 'list', subscriptionId, '--json'], env);
+    expect(json.code).toBe(0);
+    expect(json.json()).toMatchObject({ columns: expect.arrayContaining(['id', 'username']), limit: 20 });
+    expect(json.json().rows).toHaveLength(whole.length);
+    expect(json.stdout).not.toMatch(/password/i);
+    for (const subUser of whole) expect(json.stdout).not.toContain(subUser.password);
+  });
+
   it('profiles list shows the profile this run uses (a key from the environment, never saved)', async () => {
     const run = await runCapture(['profiles', 'list', '--json'], env);
     expect(run.code).toBe(0);

@@ -42,21 +42,38 @@ describe('web mode in a browser: subscriptions', () => {
     await row.waitFor();
     expect(await row.innerText()).toMatch(/of 1\.50 GB/);
 
-    const stored = await page.evaluate(async (id) => {
-      const result = await window.api!.subscriptions.subUsers({ subscriptionId: id });
-      return result.ok ? result.value.data.find((s) => s.label === 'e2e-capped') : null;
-    }, subscriptionId);
+    // The list carries no password: the proxy string the page can build for the sub-user says it.
+    const readSubUser = (id: string) =>
+      page.evaluate(async (subscriptionId) => {
+        const listed = await window.api!.subscriptions.subUsers({ subscriptionId });
+        if (!listed.ok) return null;
+        const values = listed.value.rows.find((row) => row[1] === 'e2e-capped');
+        if (!values) return null;
+        const built = await window.api!.subscriptions.buildProxyString({
+          subscriptionId,
+          subUserId: values[0],
+          targeting: {},
+          format: 'http_url',
+          protocol: 'http',
+        });
+        return {
+          listedWithPassword: JSON.stringify(listed.value).includes('password'),
+          trafficLimitBytes: values[3],
+          enabled: values[5],
+          password: built.ok ? built.value.password : null,
+        };
+      }, id);
+    const stored = await readSubUser(subscriptionId);
+    expect(stored?.listedWithPassword).toBe(false);
     expect(stored?.trafficLimitBytes).toBe(1_500_000_000);
     const firstPassword = stored?.password;
+    expect(firstPassword).toBeTruthy();
 
     await row.getByRole('button', { name: 'Disable e2e-capped' }).click();
     await row.getByRole('button', { name: 'Enable e2e-capped' }).waitFor();
     await row.getByRole('button', { name: 'New password for e2e-capped' }).click();
     await page.getByText('New password for e2e-capped').waitFor();
-    const after = await page.evaluate(async (id) => {
-      const result = await window.api!.subscriptions.subUsers({ subscriptionId: id });
-      return result.ok ? result.value.data.find((s) => s.label === 'e2e-capped') : null;
-    }, subscriptionId);
+    const after = await readSubUser(subscriptionId);
     expect(after?.enabled).toBe(false);
     expect(after?.password).not.toBe(firstPassword);
     await screenshot(page, 'subscriptions-sub-users');

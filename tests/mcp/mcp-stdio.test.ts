@@ -122,6 +122,28 @@ describe('proxy-manager mcp (read only, the default)', () => {
     expect(all.value.items.every((port: object) => !('password' in port))).toBe(true);
   });
 
+  it('pages subscriptions_sub_users as row objects, with the limit beside them and no password', async () => {
+    const subscriptions = await callJson(session, 'subscriptions_list', { productId: 'residential' });
+    const withSubUsers = subscriptions.value.items.find(
+      (subscription: { subUserCount: number }) => subscription.subUserCount > 1,
+    );
+    expect(withSubUsers).toBeDefined();
+    const first = await callJson(session, 'subscriptions_sub_users', {
+      subscriptionId: withSubUsers.id,
+      limit: 1,
+    });
+    expect(first.isError).toBe(false);
+    expect(first.value.items).toHaveLength(1);
+    expect(first.value.total).toBe(withSubUsers.subUserCount);
+    expect(first.value).toMatchObject({ limit: expect.any(Number) });
+    expect(first.value).not.toHaveProperty('rows');
+    expect(Object.keys(first.value.items[0]).sort()).toEqual(
+      ['createdAt', 'enabled', 'id', 'label', 'trafficLimitBytes', 'trafficUsedBytes', 'username'].sort(),
+    );
+    const all = await callJson(session, 'subscriptions_sub_users', { subscriptionId: withSubUsers.id });
+    expect(JSON.stringify(all.value)).not.toMatch(/password/i);
+  });
+
   it('answers a refused scope, an unknown tool and a bad input as tool errors, and keeps serving', async () => {
     const refused = await callJson(session, 'ports_rotate', { portId: portIds[0] });
     expect(refused.isError).toBe(true);

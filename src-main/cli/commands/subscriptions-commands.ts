@@ -1,5 +1,11 @@
 import type { SubUser, Subscription } from '../../../src-shared/api-types';
-import type { ProxyStringResult, SubUsersView, TextExport } from '../../../src-shared/contract';
+import type {
+  ProxyStringResult,
+  SubUserRow,
+  SubUsersListView,
+  TextExport,
+} from '../../../src-shared/contract';
+import { subUserRowsOf } from '../../../src-shared/contract/subscriptions';
 import {
   type CommandContext,
   type CommandSpec,
@@ -52,7 +58,7 @@ function renderSubscriptions(subscriptions: Subscription[], context: CommandCont
   ]);
 }
 
-function renderSubUsers(subUsers: SubUser[], context: CommandContext): string {
+function renderSubUsers(subUsers: SubUserRow[], context: CommandContext): string {
   return table(context.out, subUsers, [
     { header: 'ID', value: (u) => u.id },
     { header: 'LABEL', value: (u) => u.label },
@@ -115,8 +121,8 @@ export const subscriptionsCommands = {
     summary: 'List the sub-users of a subscription',
     examples: ['proxy-manager subs subusers list sub_1'],
     fields: subscriptionArg,
-    render: (view: SubUsersView, context) =>
-      `${renderSubUsers(view.data, context)}${view.limit !== null ? `\n\n${view.data.length} of at most ${view.limit}` : ''}`,
+    render: (view: SubUsersListView, context) =>
+      `${renderSubUsers(subUserRowsOf(view), context)}${view.limit !== null ? `\n\n${view.rows.length} of at most ${view.limit}` : ''}`,
   },
   subUsersAdd: {
     path: ['subs', 'subusers', 'add'],

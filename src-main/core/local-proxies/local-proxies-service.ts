@@ -73,6 +73,12 @@ export interface LocalProxiesServiceOptions {
     kindOf: (profileId: string) => ProvidedProfileKind | null;
     idOf: (kind: ProvidedProfileKind) => string | null;
   };
+  /**
+   * Main's whole sub-user list of a subscription (`HeldAccountData.subUsers`), null when not held:
+   * `subscriptions:changed` carries rows without passwords, and the service holds the list it
+   * announces before announcing it, so a sub-user's new password is found here.
+   */
+  heldSubUsers?: (profileId: string, subscriptionId: string) => readonly SubUser[] | null;
   limits?: Partial<LocalProxyLimits>;
   log?: (line: string) => void;
 }
@@ -209,7 +215,14 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
           }
           const list = subUsers?.[upstream.subscriptionId];
           if (list && upstream.subUserId !== undefined) {
-            const subUser = list.find((candidate) => candidate.id === upstream.subUserId);
+            const { subUserId } = upstream;
+            const listed = list.some((candidate) => candidate.id === subUserId);
+            const subUser = listed
+              ? this.options
+                  .heldSubUsers?.(profileId, upstream.subscriptionId)
+                  ?.find((candidate) => candidate.id === subUserId)
+              : undefined;
+            // Listed but not held whole: read again at the next request rather than keep a stale password.
             if (subUser) {
               runtime.resolver.update({
                 username: targetedUsername(subUser.username, upstream.targeting ?? {}),

@@ -1,5 +1,5 @@
-import type { MobilePortView, ProxyTestResult, SubUsersView } from '../../../src-shared/contract';
-import type { Subscription, TopUp } from '../../../src-shared/api-types';
+import type { MobilePortView, ProxyTestResult } from '../../../src-shared/contract';
+import type { SubUser, Subscription, TopUp } from '../../../src-shared/api-types';
 import type { EventBus } from '../events';
 
 /** A whole list as last read for one profile, kept current by the changes main announces. */
@@ -79,20 +79,33 @@ export class HeldListStore<T extends { id: string }> {
   }
 }
 
+/**
+ * One subscription's sub-users whole, with their passwords, as main reads them: the local proxies,
+ * the credential export and the proxy strings need those. The surfaces get the rows only
+ * (`SubUsersListView`).
+ */
+export interface SubUsersSnapshot {
+  data: SubUser[];
+  limit: number | null;
+}
+
 /** One subscription's sub-users as last read (`subscriptions:subUsers`), and when. */
 export interface HeldSubUserList {
-  view: SubUsersView;
+  view: SubUsersSnapshot;
   readAt: number;
 }
 
 /**
  * Each subscription's sub-users as main last read them, for the most recently used few (a list may
  * hold thousands): the sub-user screen is answered from here at once and read again behind it.
- * Kept current by `subscriptions:changed`'s whole lists; forgotten with the profile.
+ * Kept current by the subscriptions service's own reads (after every write too: the events carry
+ * rows without passwords, which could not replace a whole list); forgotten with the profile.
  */
 export class HeldSubUsers {
   private readonly lists = new Map<string, HeldSubUserList>();
-  private readonly reads = new Map<string, Promise<SubUsersView>>();
+  private readonly reads = new Map<string, Promise<SubUsersSnapshot>>();
+  /** Reads started per list, to tell the newest. */
+  private readonly started = new Map<string, number>();
   private readonly generations = new Map<string, number>();
 
   constructor(private readonly limit = 8) {}
@@ -105,8 +118,8 @@ export class HeldSubUsers {
     return this.reads.has(keyOf(profileId, subscriptionId));
   }
 
-  /** A whole list main learned of (a read, or an event after a write); `readAt` stays when not given. */
-  record(profileId: string, subscriptionId: string, view: SubUsersView, readAt?: number): void {
+  /** A whole list main learned of; `readAt` stays when not given. */
+  record(profileId: string, subscriptionId: string, view: SubUsersSnapshot, readAt?: number): void {
     const key = keyOf(profileId, subscriptionId);
     const previous = this.lists.get(key);
     if (readAt === undefined && !previous) return;
@@ -119,20 +132,27 @@ export class HeldSubUsers {
     }
   }
 
-  /** One read of a list (joined with one under way), recorded unless the profile was forgotten meanwhile. */
+  /**
+   * One read of a list, recorded unless the profile was forgotten meanwhile. It joins one under way,
+   * unless `join` is false: after a write, a read that started before it may not show it.
+   */
   read(
     profileId: string,
     subscriptionId: string,
-    run: () => Promise<SubUsersView>,
+    run: () => Promise<SubUsersSnapshot>,
     now: () => number,
-  ): Promise<SubUsersView> {
+    join = true,
+  ): Promise<SubUsersSnapshot> {
     const key = keyOf(profileId, subscriptionId);
     const running = this.reads.get(key);
-    if (running) return running;
+    if (running && join) return running;
     const generation = this.generations.get(profileId) ?? 0;
+    const started = (this.started.get(key) ?? 0) + 1;
+    this.started.set(key, started);
     const promise = run()
       .then((view) => {
-        if ((this.generations.get(profileId) ?? 0) === generation)
+        // An older read landing after a newer one (not joined) must not put its list back.
+        if ((this.generations.get(profileId) ?? 0) === generation && this.started.get(key) === started)
           this.record(profileId, subscriptionId, view, now());
         return view;
       })
@@ -231,13 +251,9 @@ export class HeldAccountData {
       events.on('ports:changed', ({ profileId, changed, removed }) =>
         this.ports.merge(profileId, changed, removed),
       ),
-      events.on('subscriptions:changed', ({ profileId, changed, removed, subUsers }) => {
-        this.subscriptions.merge(profileId, changed, removed);
-        for (const [subscriptionId, data] of Object.entries(subUsers ?? {})) {
-          const held = this.subUsers.get(profileId, subscriptionId);
-          if (held) this.subUsers.record(profileId, subscriptionId, { ...held.view, data });
-        }
-      }),
+      events.on('subscriptions:changed', ({ profileId, changed, removed }) =>
+        this.subscriptions.merge(profileId, changed, removed),
+      ),
       events.on('topups:changed', ({ profileId, changed }) => this.topUps.note(profileId, changed)),
     ];
     return () => {

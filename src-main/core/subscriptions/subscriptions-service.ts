@@ -10,12 +10,12 @@ import {
   type CreateSubUsersOutcome,
   type ProxyStringResult,
   SUBSCRIPTION_USAGE_MAX_DAYS,
-  type SubUsersView,
+  type SubUsersListView,
   type TextExport,
 } from '../../../src-shared/contract/subscriptions';
 import { toIpcError } from '../wire-error';
 import { runWithCallOptions } from '../../api/call-context';
-import { HeldListStore, HeldSubUsers } from '../snapshots/held-lists';
+import { HeldListStore, HeldSubUsers, type SubUsersSnapshot } from '../snapshots/held-lists';
 import { SnapshotList } from '../snapshots/snapshot-list';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
@@ -32,6 +32,7 @@ import {
   targetedUsername,
   validateTargeting,
 } from './proxy-string';
+import { subUsersListView, toSubUserRow } from './sub-user-rows';
 import { credentialsText, usageCsv } from './subscription-exports';
 
 const CLOCK_SKEW_MS = 120_000;
@@ -204,19 +205,20 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
    * Reads one subscription's sub-users for a background job; the UI hears of the whole list when it
    * differs from main's snapshot (or main had none): a read where nothing moved sends nothing.
    */
-  refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersView> {
+  refreshSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersSnapshot> {
     return this.readSubUsers(profileId, subscriptionId, 'background');
   }
 
   /**
    * `subscriptions:subUsers`: stale-while-revalidate from main's snapshot of the list (thousands of
    * sub-users are not read from the service on every visit); a list older than a few seconds is read
-   * again behind the answer and comes as `subscriptions:changed` when it changed.
+   * again behind the answer and comes as `subscriptions:changed` when it changed. Main holds the
+   * sub-users whole; the answer is their rows, without passwords.
    */
-  private async servedSubUsers(subscriptionId: string): Promise<SubUsersView> {
+  private async servedSubUsers(subscriptionId: string): Promise<SubUsersListView> {
     const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
     const kept = this.heldSubUsers.get(profileId, subscriptionId);
-    if (!kept) return this.readSubUsers(profileId, subscriptionId, 'interactive');
+    if (!kept) return subUsersListView(await this.readSubUsers(profileId, subscriptionId, 'interactive'));
     if (
       this.now() - kept.readAt >= this.freshForMs &&
       !this.heldSubUsers.reading(profileId, subscriptionId)
@@ -225,7 +227,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
         (error: unknown) => this.log(`[subscriptions] reading sub-users again failed: ${String(error)}`),
       );
     }
-    return kept.view;
+    return subUsersListView(kept.view);
   }
 
   /** One read of a sub-user list into main's snapshot; announced when it changed (not to its own asker). */
@@ -233,7 +235,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     profileId: string,
     subscriptionId: string,
     priority: 'interactive' | 'background',
-  ): Promise<SubUsersView> {
+  ): Promise<SubUsersSnapshot> {
     const before = this.heldSubUsers.get(profileId, subscriptionId);
     const view = await this.heldSubUsers.read(
       profileId,
@@ -249,13 +251,38 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     const changed = before
       ? JSON.stringify(before.view.data) !== JSON.stringify(view.data)
       : priority === 'background';
-    if (changed)
-      this.events.emit('subscriptions:changed', {
-        profileId,
-        changed: [],
-        subUsers: { [subscriptionId]: view.data },
-      });
+    if (changed) this.announceSubUsers(profileId, subscriptionId, view);
     return view;
+  }
+
+  /**
+   * Reads a sub-user list again after a write, past a read under way (it may have started before the
+   * write), into main's snapshot, and announces it.
+   */
+  private async rereadSubUsers(profileId: string, subscriptionId: string): Promise<SubUsersSnapshot> {
+    const view = await this.heldSubUsers.read(
+      profileId,
+      subscriptionId,
+      async () => {
+        const list = await this.api.forProfile(profileId, 'authenticated', (client) =>
+          client.listSubUsers(subscriptionId),
+        );
+        return { data: list.data, limit: list.limit };
+      },
+      this.now,
+      false,
+    );
+    this.announceSubUsers(profileId, subscriptionId, view);
+    return view;
+  }
+
+  /** The rows go out; the passwords stay in main's snapshot (the local proxies read them there). */
+  private announceSubUsers(profileId: string, subscriptionId: string, view: SubUsersSnapshot): void {
+    this.events.emit('subscriptions:changed', {
+      profileId,
+      changed: [],
+      subUsers: { [subscriptionId]: view.data.map(toSubUserRow) },
+    });
   }
 
   /** Announces subscriptions whose state main learned of (after a write, or a background read). */
@@ -271,7 +298,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return value;
   }
 
-  async subUsers(subscriptionId: string): Promise<SubUsersView> {
+  private async subUsers(subscriptionId: string): Promise<SubUsersSnapshot> {
     const { value } = await this.api.active('authenticated', (client) => client.listSubUsers(subscriptionId));
     return { data: value.data, limit: value.limit };
   }
@@ -279,14 +306,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
   private async publishSubUsersQuietly(profileId: string, subscriptionId: string): Promise<void> {
     // The write succeeded; a failed re-read only leaves other windows to refresh on their own.
     try {
-      const { value } = await this.api.active('authenticated', (client) =>
-        client.listSubUsers(subscriptionId),
-      );
-      this.events.emit('subscriptions:changed', {
-        profileId,
-        changed: [],
-        subUsers: { [subscriptionId]: value.data },
-      });
+      await this.rereadSubUsers(profileId, subscriptionId);
     } catch {
       /* see above */
     }
@@ -349,14 +369,8 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     known: ReadonlySet<string>,
     sentAt: number,
   ): Promise<SubUser | null> {
-    const { profileId, value } = await this.api.active('authenticated', (client) =>
-      client.listSubUsers(subscriptionId),
-    );
-    this.events.emit('subscriptions:changed', {
-      profileId,
-      changed: [],
-      subUsers: { [subscriptionId]: value.data },
-    });
+    const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
+    const value = await this.rereadSubUsers(profileId, subscriptionId);
     // Not one that was there before (known ids, or made more than two minutes, a generous clock skew, before sending).
     const matches = value.data.filter(
       (subUser) =>
@@ -487,7 +501,8 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     });
     const { endpoint } = value.subscription;
     const port = portForFormat(endpoint, format, protocol);
-    const base = { host: endpoint.host, port, password: value.user.password };
+    const { password } = value.user;
+    const base = { host: endpoint.host, port, password };
     const lines =
       count === undefined
         ? [formatProxyLine({ ...base, username: targetedUsername(value.user.username, targeting) }, format)]
@@ -498,7 +513,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
             count,
             sessionPrefix ?? 's',
           );
-    return { lines, host: endpoint.host, port };
+    return { lines, host: endpoint.host, port, password };
   }
 }
 

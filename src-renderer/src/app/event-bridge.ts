@@ -1,4 +1,4 @@
-import type { SubUser, Subscription } from '../../../src-shared/api-types';
+import type { Subscription } from '../../../src-shared/api-types';
 import type {
   AppState,
   LocalProxiesChanged,
@@ -6,6 +6,7 @@ import type {
   PortsRotation,
   RendererApi,
   SchedulesChanged,
+  SubUserRow,
   TrayView,
 } from '../../../src-shared/contract';
 
@@ -82,10 +83,10 @@ function removedOf(payload: unknown): string[] | undefined {
 }
 
 /** The sub-user lists a `subscriptions:changed` carries, when they have the expected shape. */
-function subUsersOf(payload: unknown): Record<string, SubUser[]> | undefined {
+function subUsersOf(payload: unknown): Record<string, SubUserRow[]> | undefined {
   if (!isObject(payload) || !isObject(payload.subUsers)) return undefined;
   const lists = Object.entries(payload.subUsers).filter(
-    (entry): entry is [string, SubUser[]] =>
+    (entry): entry is [string, SubUserRow[]] =>
       Array.isArray(entry[1]) && entry[1].every((item) => isObject(item) && typeof item.id === 'string'),
   );
   return Object.fromEntries(lists);

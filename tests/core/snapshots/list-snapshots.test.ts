@@ -3,12 +3,15 @@ import { HeldAccountData } from '../../../src-main/core/snapshots/held-lists';
 import { PortsService } from '../../../src-main/core/ports/ports-service';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { PORT_ROW_COLUMNS, portRowsOf } from '../../../src-shared/contract/ports';
-import { TEST_START_TIME, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { SUB_USER_ROW_COLUMNS, subUserRowsOf } from '../../../src-shared/contract/subscriptions';
+import { listSubUsers, TEST_START_TIME, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PROFILE, RecordingEvents, sandboxApi } from '../ports/ports-test-kit';
 import { SubscriptionsService } from '../../../src-main/core/subscriptions/subscriptions-service';
 
 /** The size of `ports:list` for 1,000 ports before the lean answer (objects with every field). */
 const BEFORE_BYTES_PER_1000 = 568_000;
+/** The size of `subscriptions:subUsers` for 5,000 sub-users before the lean answer (objects, with passwords). */
+const SUB_USERS_BEFORE_BYTES_PER_5000 = 1_096_976;
 
 describe('ports:list: lean, from main’s snapshot, read again behind it', () => {
   let sandbox: TestSandbox;
@@ -199,6 +202,33 @@ describe('subscriptions:subUsers from main’s snapshot', () => {
     await expect.poll(() => events.of('subscriptions:changed').length).toBe(1);
     const announced = events.of('subscriptions:changed')[0]?.subUsers?.[subscription.id] ?? [];
     expect(announced.map((subUser) => subUser.label)).toContain('Made elsewhere');
-    expect((await subUsers()).data.map((subUser) => subUser.label)).toContain('Made elsewhere');
+    expect(subUserRowsOf(await subUsers()).map((subUser) => subUser.label)).toContain('Made elsewhere');
+    // Main still holds them whole: the local proxies and the exports need the passwords.
+    expect(held.subUsers.get(PROFILE, subscription.id)?.view.data.every((s) => s.password.length > 0)).toBe(
+      true,
+    );
+  });
+
+  it('5,000 sub-users: no password in the answer, and under half of the old 1,097 kB', async () => {
+    sandbox = await TestSandbox.start({ scale: { subUsers: 5000 } });
+    const clock = new FakeClock(Date.parse(TEST_START_TIME));
+    const service = new SubscriptionsService({
+      api: sandboxApi(sandbox, clock),
+      events: new RecordingEvents(),
+      now: () => clock.now(),
+      catalog: () => Promise.resolve({ stateIds: [], cityIds: [] }),
+    });
+    const handlers = service.handlers();
+    const scaleTeam = (await handlers['subscriptions:list']({ productId: 'residential' })).find(
+      (subscription) => subscription.subUserCount >= 5000,
+    )!;
+    const answer = await handlers['subscriptions:subUsers']({ subscriptionId: scaleTeam.id });
+    expect(answer.rows).toHaveLength(5000);
+    expect(answer.columns).toEqual(SUB_USER_ROW_COLUMNS);
+    const json = JSON.stringify(answer);
+    expect(json).not.toMatch(/password/i);
+    const passwords = new Set((await listSubUsers(sandbox, scaleTeam.id)).map((s) => s.password as string));
+    expect(answer.rows.flat().some((value) => typeof value === 'string' && passwords.has(value))).toBe(false);
+    expect(Buffer.byteLength(json)).toBeLessThan(SUB_USERS_BEFORE_BYTES_PER_5000 / 2);
   });
 });

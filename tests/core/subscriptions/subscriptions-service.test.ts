@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../src-main/api';
 import { AppError } from '../../../src-main/core/errors';
 import { ipcCalls } from '../../../src-shared/contract';
-import { trafficLimitToBytes } from '../../../src-shared/contract/subscriptions';
-import { TestSandbox } from '@proxy-manager/sandbox/testing';
+import {
+  SUB_USER_ROW_COLUMNS,
+  subUserRowsOf,
+  trafficLimitToBytes,
+} from '../../../src-shared/contract/subscriptions';
+import { listSubUsers, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { subscriptionsKit } from './subscriptions-kit';
 
 type Kit = ReturnType<typeof subscriptionsKit>;
@@ -103,11 +107,11 @@ describe('SubscriptionsService against the sandbox', () => {
     const posts = (await sandbox.requests()).filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(1);
     const listed = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
-    expect(listed.data.find((s) => s.id === created.id)?.trafficLimitBytes).toBe(1_500_000_000);
+    expect(subUserRowsOf(listed).find((s) => s.id === created.id)?.trafficLimitBytes).toBe(1_500_000_000);
     expect(listed.limit).toBe(20);
     // Other windows hear of the new list.
     expect(kit.events.of('subscriptions:changed').at(-1)?.subUsers?.[sub.id]).toHaveLength(
-      listed.data.length,
+      listed.rows.length,
     );
   });
 
@@ -152,7 +156,7 @@ describe('SubscriptionsService against the sandbox', () => {
     const sub = byLabel('Price monitoring');
     const before = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
     await kit.handlers['subscriptions:createSubUser']({ subscriptionId: sub.id, label: 'bot-2' });
-    const room = 20 - before.data.length - 1;
+    const room = 20 - before.rows.length - 1;
     const outcome = await kit.handlers['subscriptions:createSubUsers']({
       subscriptionId: sub.id,
       count: room + 2,
@@ -184,7 +188,7 @@ describe('SubscriptionsService against the sandbox', () => {
     expect(updated.password).not.toBe(made.password);
     await kit.handlers['subscriptions:deleteSubUser']({ subscriptionId: sub.id, subUserId: made.id });
     const after = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
-    expect(after.data.some((s) => s.id === made.id)).toBe(false);
+    expect(subUserRowsOf(after).some((s) => s.id === made.id)).toBe(false);
   });
 
   it('usage: a start more than 366 days before today is refused before any request; the CSV has every day', async () => {
@@ -215,8 +219,7 @@ describe('SubscriptionsService against the sandbox', () => {
 
   it("exports the chosen sub-users' credentials, one line each", async () => {
     const sub = byLabel('Price monitoring');
-    const list = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
-    const chosen = list.data.slice(0, 2);
+    const chosen = (await listSubUsers(sandbox, sub.id)).slice(0, 2);
     const exported = await kit.handlers['subscriptions:exportCredentials']({
       subscriptionId: sub.id,
       subUserIds: chosen.map((s) => s.id),
@@ -248,7 +251,8 @@ describe('SubscriptionsService against the sandbox', () => {
         id: string;
       }[];
       const state = states[0]?.id as string;
-      const { lines } = await build({ country: 'US', state, session: 'abc' });
+      const { lines, password } = await build({ country: 'US', state, session: 'abc' });
+      expect(password).toBe(sub.password);
       expect(lines).toEqual([
         `http://${sub.username}-country-us-state-${state}-session-abc:${encodeURIComponent(sub.password)}@${sub.endpoint.host}:${sub.endpoint.httpPort}`,
       ]);
@@ -293,14 +297,56 @@ describe('SubscriptionsService against the sandbox', () => {
       expect(await fieldsOf(build({ country: 'US', state: 'atlantis' }))).toEqual(['targeting.state']);
     });
 
-    it('builds for a sub-user with its own credentials', async () => {
+    it('builds for a sub-user with its own credentials, and answers the password it put in the line', async () => {
       const sub = byLabel('Price monitoring');
-      const subUser = (await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id })).data[0];
-      const { lines } = await build({}, { subUserId: subUser?.id, format: 'user_pass_at_host_port' });
+      const subUser = (await listSubUsers(sandbox, sub.id))[0];
+      const { lines, password } = await build(
+        {},
+        { subUserId: subUser?.id, format: 'user_pass_at_host_port' },
+      );
       expect(lines).toEqual([
         `${subUser?.username}:${subUser?.password}@${sub.endpoint.host}:${sub.endpoint.httpPort}`,
       ]);
+      expect(password).toBe(subUser?.password);
     });
+  });
+
+  it('lists sub-users as a table of the list’s columns, and no password reaches the answer or the events', async () => {
+    const sub = byLabel('Price monitoring');
+    const whole = await listSubUsers(sandbox, sub.id);
+    expect(whole.length).toBeGreaterThan(0);
+    const listed = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
+    expect(listed.columns).toEqual(SUB_USER_ROW_COLUMNS);
+    expect(subUserRowsOf(listed).map((row) => row.id)).toEqual(whole.map((s) => s.id));
+    expect(subUserRowsOf(listed)[0]).toEqual({
+      id: whole[0].id,
+      label: whole[0].label,
+      username: whole[0].username,
+      trafficLimitBytes: whole[0].trafficLimitBytes,
+      trafficUsedBytes: whole[0].trafficUsedBytes,
+      enabled: whole[0].enabled,
+      createdAt: whole[0].createdAt,
+    });
+    // A write announces the list it read again: rows, without passwords either.
+    const made = await kit.handlers['subscriptions:createSubUser']({
+      subscriptionId: sub.id,
+      label: 'Secretive',
+      password: 'Only-in-main-1',
+    });
+    const regenerated = await kit.handlers['subscriptions:updateSubUser']({
+      subscriptionId: sub.id,
+      subUserId: made.id,
+      regeneratePassword: true,
+    });
+    const again = await kit.handlers['subscriptions:subUsers']({ subscriptionId: sub.id });
+    const announced = kit.events.of('subscriptions:changed').filter((event) => event.subUsers);
+    expect(announced.length).toBeGreaterThanOrEqual(2);
+    const passwords = [...whole.map((s) => s.password as string), made.password, regenerated.password];
+    for (const text of [JSON.stringify(listed), JSON.stringify(again), JSON.stringify(announced)]) {
+      expect(text).not.toMatch(/password/i);
+      for (const password of passwords) expect(text).not.toContain(password);
+    }
+    expect(subUserRowsOf(again).map((row) => row.label)).toContain('Secretive');
   });
 
   it('update and reset password announce the subscription', async () => {

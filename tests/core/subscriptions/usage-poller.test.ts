@@ -8,6 +8,7 @@ import {
   UsagePoller,
   type UsagePollerState,
 } from '../../../src-main/core/subscriptions/usage-poller';
+import { subUserRowsOf } from '../../../src-shared/contract/subscriptions';
 import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PROFILE, subscriptionsKit } from './subscriptions-kit';
 
@@ -192,8 +193,10 @@ describe('UsagePoller on the FakeClock against the sandbox', () => {
   });
 
   it('fires a sub-user cap alert once when a cap is crossed', async () => {
-    const subUsers = await kit.handlers['subscriptions:subUsers']({ subscriptionId: priceMonitoring });
-    const target = subUsers.data.find((s) => s.trafficUsedBytes > 0) ?? subUsers.data[0];
+    const subUsers = subUserRowsOf(
+      await kit.handlers['subscriptions:subUsers']({ subscriptionId: priceMonitoring }),
+    );
+    const target = subUsers.find((s) => s.trafficUsedBytes > 0) ?? subUsers[0];
     const cap = Math.ceil((target?.trafficUsedBytes ?? 0) / 0.9);
     await kit.handlers['subscriptions:updateSubUser']({
       subscriptionId: priceMonitoring,

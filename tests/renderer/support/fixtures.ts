@@ -4,6 +4,7 @@ import type {
   Coin,
   Country,
   State,
+  SubUser,
   Subscription,
   TopUp,
   TopUpPage,
@@ -13,11 +14,13 @@ import type {
   ConnectionTestResult,
   ProfileSummary,
   SettingsView,
+  SubUsersListView,
 } from '../../../src-shared/contract';
 import { defaultSettings } from '../../../src-main/core/settings/settings-schema';
 import { toSettingsView } from '../../../src-main/core/settings/settings-service';
 import type { MobilePortView, PortsListView } from '../../../src-shared/contract';
 import { portsListView } from '../../../src-main/core/ports/port-rows';
+import { subUsersListView } from '../../../src-main/core/subscriptions/sub-user-rows';
 
 export function profile(overrides: Partial<ProfileSummary> = {}): ProfileSummary {
   return {
@@ -263,4 +266,9 @@ export function portsAnswer(
     readAt: Date.parse(options.asOf ?? new Date().toISOString()),
     revalidating: options.revalidating ?? false,
   });
+}
+
+/** `subscriptions:subUsers`'s lean table of these sub-users, as main answers it (their passwords left out). */
+export function subUsersTable(subUsers: SubUser[] = [], limit: number | null = 20): SubUsersListView {
+  return subUsersListView({ data: subUsers, limit });
 }

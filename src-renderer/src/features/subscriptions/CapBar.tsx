@@ -1,9 +1,9 @@
-import type { SubUser } from '../../../../src-shared/api-types';
+import type { SubUserRow } from '../../../../src-shared/contract';
 import { formatBytes } from '../../shared/format/format';
 import { TrafficBar } from './TrafficBar';
 
 /** A sub-user's traffic against its cap, or its traffic alone when it has none. */
-export function CapBar({ subUser }: { subUser: SubUser }) {
+export function CapBar({ subUser }: { subUser: SubUserRow }) {
   const cap = subUser.trafficLimitBytes;
   if (cap === null) {
     return (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { SubUser } from '../../../../src-shared/api-types';
+import type { SubUserRow } from '../../../../src-shared/contract';
 import type { IpcError } from '../../../../src-shared/contract';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
@@ -14,7 +14,7 @@ export function EditSubUserForm({
   onDone,
 }: {
   subscriptionId: string;
-  subUser: SubUser;
+  subUser: SubUserRow;
   onDone: () => void;
 }) {
   const updateSubUser = useSubscriptionsStore((store) => store.updateSubUser);

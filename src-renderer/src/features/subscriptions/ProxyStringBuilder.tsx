@@ -136,7 +136,7 @@ function SessionTests(props: { built: ProxyTestTargetInput; sessionPrefix: strin
 export function ProxyStringBuilder({ subscription }: { subscription: Subscription }) {
   const buildProxyString = useSubscriptionsStore((store) => store.buildProxyString);
   const subUsers =
-    useLoadable(useSubscriptionsStore, subUserLists, subscription.id).loadable?.data?.data ?? [];
+    useLoadable(useSubscriptionsStore, subUserLists, subscription.id).loadable?.data?.rows ?? [];
   const countries = useCountries('all').loadable?.data ?? [];
   const [who, setWho] = useState('');
   const [country, setCountry] = useState('');
@@ -190,9 +190,7 @@ export function ProxyStringBuilder({ subscription }: { subscription: Subscriptio
     const result = await buildProxyString(input);
     setError(result.ok ? null : result.error);
     setLine(result.ok ? (result.value.lines[0] ?? '') : null);
-    setLinePassword(
-      who ? (subUsers.find((subUser) => subUser.id === who)?.password ?? '') : subscription.password,
-    );
+    setLinePassword(result.ok ? result.value.password : '');
     setBuilt(
       result.ok
         ? {

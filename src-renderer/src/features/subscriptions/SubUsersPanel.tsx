@@ -11,11 +11,11 @@ export function SubUsersPanel({ subscription }: { subscription: Subscription }) 
   return (
     <div className="stack">
       <p className="muted">
-        {loadable?.data ? `${loadable.data.data.length} sub-users` : null}
+        {loadable?.data ? `${loadable.data.rows.length} sub-users` : null}
         {limit ? ` · ${limit}` : null}
       </p>
       <AsyncContent loadable={loadable} what="sub-users" onRetry={retry} isEmpty={() => false}>
-        {(view) => <SubUsersTable subscription={subscription} subUsers={view.data} />}
+        {(view) => <SubUsersTable subscription={subscription} subUsers={view.rows} />}
       </AsyncContent>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { SubUser, Subscription } from '../../../../src-shared/api-types';
-import type { CredentialFormat, IpcError } from '../../../../src-shared/contract';
+import type { Subscription } from '../../../../src-shared/api-types';
+import type { CredentialFormat, IpcError, SubUserRow } from '../../../../src-shared/contract';
 import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
@@ -18,20 +18,20 @@ type Panel =
   | { kind: 'none' }
   | { kind: 'create' }
   | { kind: 'bulk' }
-  | { kind: 'edit'; subUser: SubUser }
-  | { kind: 'delete'; subUser: SubUser }
-  | { kind: 'local-proxy'; subUser: SubUser };
+  | { kind: 'edit'; subUser: SubUserRow }
+  | { kind: 'delete'; subUser: SubUserRow }
+  | { kind: 'local-proxy'; subUser: SubUserRow };
 
 // Stable, so that the table's memoised keys survive re-renders.
-const subUserKey = (s: SubUser) => s.id;
-const subUserName = (s: SubUser) => s.label;
+const subUserKey = (s: SubUserRow) => s.id;
+const subUserName = (s: SubUserRow) => s.label;
 
 export function SubUsersTable({
   subscription,
   subUsers,
 }: {
   subscription: Subscription;
-  subUsers: SubUser[];
+  subUsers: SubUserRow[];
 }) {
   const updateSubUser = useSubscriptionsStore((store) => store.updateSubUser);
   const deleteSubUser = useSubscriptionsStore((store) => store.deleteSubUser);
@@ -70,7 +70,7 @@ export function SubUsersTable({
     setExported({ outcome, rows: result.value.rows });
   };
 
-  const columns: DataColumn<SubUser>[] = [
+  const columns: DataColumn<SubUserRow>[] = [
     { id: 'label', header: 'Label', rowHeader: true, cell: (s) => s.label },
     { id: 'username', header: 'Username', cell: (s) => <code>{s.username}</code> },
     { id: 'enabled', header: 'Enabled', cell: (s) => (s.enabled ? 'Yes' : 'No') },

@@ -77,7 +77,7 @@ export function UsagePanel({ subscription }: { subscription: Subscription }) {
   const [exported, setExported] = useState<SaveOutcome | null>(null);
   const saveTextFile = useAppStore((store) => store.saveTextFile);
   const subUsers =
-    useLoadable(useSubscriptionsStore, subUserLists, subscription.id).loadable?.data?.data ?? [];
+    useLoadable(useSubscriptionsStore, subUserLists, subscription.id).loadable?.data?.rows ?? [];
   const exportUsage = useSubscriptionsStore((store) => store.exportUsage);
 
   const show = (range: { from: string; to: string }, who = subUserId) => {

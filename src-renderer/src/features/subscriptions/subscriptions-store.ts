@@ -1,13 +1,26 @@
 import { create } from 'zustand';
 import type { SubUser, Subscription, UsageReport } from '../../../../src-shared/api-types';
-import type { CallInput, IpcResult, RendererApi, SubUsersView } from '../../../../src-shared/contract';
+import type {
+  CallInput,
+  IpcResult,
+  RendererApi,
+  SubUserRow,
+  SubUsersListView,
+} from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import type { Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
+import { rowsOfTable } from '../../shared/wire-table';
 import type { SubscriptionSort } from './subscription-list';
 
 export type SubscriptionProductFilter = 'all' | 'residential' | 'mobile-gb';
+
+/** A subscription's sub-users as the screens show them (`subscriptions:subUsers`'s table as rows). */
+export interface SubUserRows {
+  rows: SubUserRow[];
+  limit: number | null;
+}
 
 export interface UsageQuery {
   subscriptionId: string;
@@ -27,7 +40,7 @@ interface SubscriptionsStore {
   sort: SubscriptionSort;
   lists: Partial<Record<SubscriptionProductFilter, Loadable<Subscription[]>>>;
   details: Partial<Record<string, Loadable<Subscription>>>;
-  subUsers: Partial<Record<string, Loadable<SubUsersView>>>;
+  subUsers: Partial<Record<string, Loadable<SubUserRows>>>;
   usage: Partial<Record<string, Loadable<UsageReport>>>;
   setFilter: (filter: SubscriptionProductFilter) => void;
   setSearch: (search: string) => void;
@@ -42,7 +55,11 @@ interface SubscriptionsStore {
    * and detail; a new one is added to the lists whose filter it matches. `subUsers` replaces the
    * sub-user lists it names.
    */
-  applyChanges: (changed: Subscription[], subUsers?: Record<string, SubUser[]>, removed?: string[]) => void;
+  applyChanges: (
+    changed: Subscription[],
+    subUsers?: Record<string, SubUserRow[]>,
+    removed?: string[],
+  ) => void;
   update: (input: CallInput<'subscriptions:update'>) => Promise<IpcResult<Subscription>>;
   resetPassword: (subscriptionId: string) => Promise<IpcResult<Subscription>>;
   createSubUser: (input: CallInput<'subscriptions:createSubUser'>) => Promise<IpcResult<SubUser>>;
@@ -68,14 +85,52 @@ const empty = () => ({ lists: {}, details: {}, subUsers: {}, usage: {} });
 const matches = (filter: SubscriptionProductFilter, subscription: Subscription) =>
   filter === 'all' || subscription.productId === filter;
 
-function replaceSubUser(view: SubUsersView, subUser: SubUser): SubUsersView {
-  return { ...view, data: mergeById(view.data, [subUser], (current, added) => [...current, ...added]) };
+/** What the list keeps of a sub-user a write answered whole: its row, without the password. */
+function toSubUserRow(subUser: SubUser | SubUserRow): SubUserRow {
+  return {
+    id: subUser.id,
+    label: subUser.label,
+    username: subUser.username,
+    trafficLimitBytes: subUser.trafficLimitBytes,
+    trafficUsedBytes: subUser.trafficUsedBytes,
+    enabled: subUser.enabled,
+    createdAt: subUser.createdAt,
+  };
+}
+
+function replaceSubUser(view: SubUserRows, subUser: SubUser): SubUserRows {
+  return { ...view, rows: mergeById(view.rows, [toSubUserRow(subUser)]) };
+}
+
+/** The columns this page reads (`SUB_USER_ROW_COLUMNS` in the contract; the type checks they are the same). */
+const SUB_USER_COLUMNS: SubUsersListView['columns'] = [
+  'id',
+  'label',
+  'username',
+  'trafficLimitBytes',
+  'trafficUsedBytes',
+  'enabled',
+  'createdAt',
+];
+
+/** `subscriptions:subUsers`'s table as rows. */
+function rowsOfSubUsersList(view: SubUsersListView): SubUserRows {
+  const rows = rowsOfTable(view, SUB_USER_COLUMNS, (values) => ({
+    id: values[0],
+    label: values[1],
+    username: values[2],
+    trafficLimitBytes: values[3],
+    trafficUsedBytes: values[4],
+    enabled: values[5],
+    createdAt: values[6],
+  }));
+  return { rows, limit: view.limit };
 }
 
 export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => {
   /** A subscription main answered after a write: every list and the detail show it. */
   const learned = (subscription: Subscription) => get().applyChanges([subscription]);
-  const subUserChanged = (subscriptionId: string, change: (view: SubUsersView) => SubUsersView) =>
+  const subUserChanged = (subscriptionId: string, change: (view: SubUserRows) => SubUserRows) =>
     subUserLists.updateLoaded((view, [id]) => (id === subscriptionId ? change(view) : view));
 
   return {
@@ -116,8 +171,9 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
       );
       if (subUsers) {
         subUserLists.updateLoaded((view, [id]) => {
-          const data = subUsers[id];
-          return data ? { ...view, data } : view;
+          const rows = subUsers[id];
+          // Rows only: a main of an older version may still send whole sub-users.
+          return rows ? { ...view, rows: rows.map(toSubUserRow) } : view;
         });
       }
     },
@@ -148,7 +204,7 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
       if (result.ok || result.error.code === 'not_found') {
         subUserChanged(subscriptionId, (view) => ({
           ...view,
-          data: view.data.filter((subUser) => subUser.id !== subUserId),
+          rows: view.rows.filter((subUser) => subUser.id !== subUserId),
         }));
       }
       return result;
@@ -208,12 +264,20 @@ export const subscriptionDetails: LoadableSlice<SubscriptionsStore, Subscription
     fetch: (subscriptionId) => callApi((api) => api.subscriptions.get({ subscriptionId })),
   });
 
-export const subUserLists: LoadableSlice<SubscriptionsStore, SubUsersView, [string]> = createLoadableSlice(
+/** Decoded inside `callApi`: a table of other columns is a failed call on screen, not a spinner left turning. */
+function fetchSubUsers(subscriptionId: string): Promise<IpcResult<SubUserRows>> {
+  return callApi(async (api) => {
+    const result = await api.subscriptions.subUsers({ subscriptionId });
+    return result.ok ? { ok: true, value: rowsOfSubUsersList(result.value) } : result;
+  });
+}
+
+export const subUserLists: LoadableSlice<SubscriptionsStore, SubUserRows, [string]> = createLoadableSlice(
   useSubscriptionsStore,
   {
-    place: inMap<SubscriptionsStore, SubUsersView>('subUsers'),
+    place: inMap<SubscriptionsStore, SubUserRows>('subUsers'),
     key: (id: string) => id,
-    fetch: (subscriptionId) => callApi((api) => api.subscriptions.subUsers({ subscriptionId })),
+    fetch: fetchSubUsers,
   },
 );
 

@@ -10,7 +10,7 @@ import {
   useSubscriptionsStore,
 } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { ok } from '../../support/fake-api';
-import { appState, subscription } from '../../support/fixtures';
+import { appState, subscription, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const alert = (overrides: Partial<AlertView> = {}): AlertView => ({
@@ -31,7 +31,7 @@ describe('alerts', () => {
     'app:getState': () => ok(appState()),
     'alerts:list': () => ok([alert()]),
     'alerts:dismiss': () => ok({ dismissed: true }),
-    'subscriptions:subUsers': () => ok({ data: [], limit: 20 }),
+    'subscriptions:subUsers': () => ok(subUsersTable()),
   }));
   // The alerts store is not in the shared kit's list of stores: reset it here.
   beforeEach(() => useAlertsStore.setState(useAlertsStore.getInitialState(), true));
@@ -88,7 +88,9 @@ describe('alerts', () => {
         subUsers: { sub_1: [fresh] },
       }),
     );
-    expect(useSubscriptionsStore.getState().subUsers.sub_1?.data?.data.map((s) => s.id)).toEqual(['su_9']);
+    expect(useSubscriptionsStore.getState().subUsers.sub_1?.data?.rows.map((s) => s.id)).toEqual(['su_9']);
+    // A main of an older version sent it whole: the store keeps the row, not the password.
+    expect(useSubscriptionsStore.getState().subUsers.sub_1?.data?.rows[0]).not.toHaveProperty('password');
     act(() =>
       fake.current.emit('subscriptions:changed', {
         profileId: 'prof_other',
@@ -96,7 +98,7 @@ describe('alerts', () => {
         subUsers: { sub_1: [] },
       }),
     );
-    expect(useSubscriptionsStore.getState().subUsers.sub_1?.data?.data).toHaveLength(1);
+    expect(useSubscriptionsStore.getState().subUsers.sub_1?.data?.rows).toHaveLength(1);
     disconnect();
   });
 });

@@ -8,7 +8,7 @@ import type {
 } from '../../../../src-shared/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { ok } from '../../support/fake-api';
-import { cities, countries, states, subscription } from '../../support/fixtures';
+import { cities, countries, states, subscription, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const tested = (target: ProxyTestTarget, index: number): ProxyTestResult => ({
@@ -25,12 +25,13 @@ const tested = (target: ProxyTestTarget, index: number): ProxyTestResult => ({
 describe('Proxy string builder', () => {
   const fake = useFakeApi(() => ({
     'subscriptions:get': () => ok(subscription()),
-    'subscriptions:subUsers': () => ok({ data: [], limit: 20 }),
+    'subscriptions:subUsers': () => ok(subUsersTable()),
     'subscriptions:buildProxyString': () =>
       ok({
         lines: ['http://u-state-california-zip-90001:p@gw.example.com:8000'],
         host: 'gw.example.com',
         port: 8000,
+        password: 'p',
       }),
     'catalog:countries': () => ok(countries()),
     'catalog:states': () => ok(states()),
@@ -92,5 +93,46 @@ describe('Proxy string builder', () => {
       expect(target).toMatchObject({ targeting: { country: 'US', state: 'california', zip: '90001' } });
     const results = within(form).getByRole('table', { name: 'Proxy test results: sessions' });
     expect(within(results).getByText('203.0.113.3')).toBeTruthy();
+  });
+
+  it('masks a sub-user’s password with the one main answered with the line (the list has none)', async () => {
+    fake.current.handle('subscriptions:subUsers', () =>
+      ok(
+        subUsersTable([
+          {
+            id: 'su_1',
+            label: 'Scraper',
+            username: 'u-su1',
+            password: 'left-in-main',
+            trafficLimitBytes: null,
+            trafficUsedBytes: 0,
+            enabled: true,
+            createdAt: '2026-03-02T00:00:00.000Z',
+          },
+        ]),
+      ),
+    );
+    fake.current.handle('subscriptions:buildProxyString', (input) =>
+      ok({
+        lines: [
+          input.subUserId ? 'http://u-su1:Zq9%3Asub@gw.example.com:8000' : 'http://u:p@gw.example.com:8000',
+        ],
+        host: 'gw.example.com',
+        port: 8000,
+        password: input.subUserId ? 'Zq9:sub' : 'p',
+      }),
+    );
+    const form = await openBuilder();
+    fireEvent.change(within(form).getByLabelText('User'), { target: { value: 'su_1' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Build' }));
+    await settle();
+    expect(fake.current.callsTo('subscriptions:buildProxyString').at(-1)).toMatchObject({
+      subUserId: 'su_1',
+    });
+    const shown = within(form).getByLabelText('Proxy string');
+    expect(shown.textContent).toBe('http://u-su1:••••••••@gw.example.com:8000');
+    expect(document.body.textContent).not.toContain('Zq9');
+    fireEvent.click(within(form).getByRole('button', { name: 'Show password' }));
+    expect(shown.textContent).toBe('http://u-su1:Zq9%3Asub@gw.example.com:8000');
   });
 });

@@ -2,8 +2,9 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { SubUser } from '../../../../src-shared/api-types';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
+import { useSubscriptionsStore } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { fail, ok } from '../../support/fake-api';
-import { subscription } from '../../support/fixtures';
+import { subscription, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const subUser = (overrides: Partial<SubUser> = {}): SubUser => ({
@@ -30,9 +31,9 @@ describe('Sub-users', () => {
   const fake = useFakeApi(() => ({
     'subscriptions:get': () => ok(subscription()),
     'subscriptions:buildProxyString': () =>
-      ok({ lines: ['http://u:p@gw.example.com:8000'], host: 'gw', port: 8000 }),
+      ok({ lines: ['http://u:p@gw.example.com:8000'], host: 'gw', port: 8000, password: 'p' }),
     'subscriptions:subUsers': () =>
-      ok({ data: [subUser(), subUser({ id: 'su_2', label: 'Free', trafficLimitBytes: null })], limit: 20 }),
+      ok(subUsersTable([subUser(), subUser({ id: 'su_2', label: 'Free', trafficLimitBytes: null })])),
     'alerts:list': () => ok([]),
   }));
 
@@ -64,6 +65,29 @@ describe('Sub-users', () => {
     expect(
       within(screen.getByRole('table', { name: 'Sub-users' })).getByRole('rowheader', { name: 'New' }),
     ).toBeTruthy();
+    expect(useSubscriptionsStore.getState().subUsers.sub_1?.data?.rows.at(-1)).toEqual({
+      id: 'su_3',
+      label: 'New',
+      username: 'u-su1',
+      trafficLimitBytes: 2_000_000_000,
+      trafficUsedBytes: 500_000_000,
+      enabled: true,
+      createdAt: '2026-03-02T00:00:00.000Z',
+    });
+  });
+
+  it('says so when main sends other columns than the page knows, rather than showing wrong fields', async () => {
+    fake.current.handle('subscriptions:subUsers', () =>
+      ok({ ...subUsersTable([subUser()]), columns: ['id', 'label'] as never }),
+    );
+    window.location.hash = '#/subscriptions/sub_1';
+    render(<SubscriptionsScreen />);
+    await screen.findByRole('tablist', { name: 'Subscription' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Sub-users' }));
+    await settle();
+    expect(screen.queryByRole('table', { name: 'Sub-users' })).toBeNull();
+    expect(useSubscriptionsStore.getState().subUsers.sub_1?.status).toBe('error');
+    expect(document.body.textContent).toContain("The list's columns are not the ones this page knows");
   });
 
   it('puts the server field errors on the field', async () => {
@@ -95,6 +119,13 @@ describe('Sub-users', () => {
     expect(within(table).getAllByRole('row')[1]?.textContent).toContain('No');
     fireEvent.click(within(table).getByRole('button', { name: 'New password for Scraper' }));
     await settle();
+    // The answer of the write is whole; the list keeps its row, not the new password.
+    const kept = useSubscriptionsStore.getState().subUsers.sub_1?.data?.rows;
+    expect(kept?.map((row) => [row.id, row.enabled])).toEqual([
+      ['su_1', true],
+      ['su_2', true],
+    ]);
+    expect(JSON.stringify(kept)).not.toMatch(/password|"new"/);
     fireEvent.click(within(table).getByRole('button', { name: 'Delete Scraper' }));
     expect(fake.current.callsTo('subscriptions:deleteSubUser')).toEqual([]);
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));

@@ -2,15 +2,20 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { ok } from '../../support/fake-api';
-import { subscription } from '../../support/fixtures';
+import { subscription, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Subscription detail', () => {
   const fake = useFakeApi(() => ({
     'subscriptions:get': () => ok(subscription()),
     'subscriptions:buildProxyString': (input) =>
-      ok({ lines: [`${input.format}://u:p@gw.example.com`], host: 'gw.example.com', port: 8000 }),
-    'subscriptions:subUsers': () => ok({ data: [], limit: 20 }),
+      ok({
+        lines: [`${input.format}://u:p@gw.example.com`],
+        host: 'gw.example.com',
+        port: 8000,
+        password: 'p',
+      }),
+    'subscriptions:subUsers': () => ok(subUsersTable()),
     'alerts:list': () => ok([]),
   }));
 
@@ -44,7 +49,12 @@ describe('Subscription detail', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     fake.current.handle('subscriptions:get', () => ok(subscription({ password: 's3cr:et' })));
     fake.current.handle('subscriptions:buildProxyString', () =>
-      ok({ lines: ['http://u:s3cr%3Aet@gw.example.com:8000'], host: 'gw.example.com', port: 8000 }),
+      ok({
+        lines: ['http://u:s3cr%3Aet@gw.example.com:8000'],
+        host: 'gw.example.com',
+        port: 8000,
+        password: 's3cr:et',
+      }),
     );
     await open();
     const line = screen.getByLabelText('Main user proxy line');
