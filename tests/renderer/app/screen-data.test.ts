@@ -11,6 +11,7 @@ import {
   portsAnswer,
   profile,
   subscription,
+  subUsersTable,
   topUp,
   topUpPage,
 } from '../support/fixtures';
@@ -113,7 +114,7 @@ describe('the lists behind the navigation are read ahead once the window settles
     'catalog:citiesOf': ({ countryCodes }) => ok(Object.fromEntries(countryCodes.map((code) => [code, []]))),
     'subscriptions:list': () => ok([subscription()]),
     'topups:list': () => ok(topUpPage([topUp()])),
-    'subscriptions:subUsers': () => ok({ data: [], limit: null }),
+    'subscriptions:subUsers': () => ok(subUsersTable()),
   }));
   afterEach(() => vi.unstubAllGlobals());
 
