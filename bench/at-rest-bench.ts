@@ -188,11 +188,10 @@ async function runScenario(modules: CoreModules, windowOpen: boolean): Promise<C
       const [ports] = await Promise.all([call('ports:list'), call('schedules:list')]);
       const list = portsOf(ports.ok ? ports.value : null);
       await call('catalog:countries');
-      await Promise.all(
-        [...new Set(list.map((port) => port.country))].map((countryCode) =>
-          call('catalog:cities', { countryCode }),
-        ),
-      );
+      const countryCodes = [...new Set(list.map((port) => port.country))];
+      if (countryCodes.length > 0) await call('catalog:citiesOf', { countryCodes });
+      // The window's read-ahead once it is idle: the other lists behind the navigation.
+      await Promise.all([call('subscriptions:list'), call('topups:list')]);
     }
     await quiet(0);
     const end = clock.now() + hours * 60 * MINUTE_MS;
