@@ -144,7 +144,8 @@ export function createLoadableSlice<S, T, A extends readonly unknown[]>(
         // Dropped: a reset or a newer request since (its answer is the one that lands).
         if (!result || inFlight.get(key) !== requests.get(key)) return null;
         inFlight.delete(key);
-        if (result.ok && alongside) alongsideAll = { ...alongsideAll, ...alongside(result.value, wanted.get(key) as A) };
+        if (result.ok && alongside)
+          alongsideAll = { ...alongsideAll, ...alongside(result.value, wanted.get(key) as A) };
         return settled(place.read(state, key), result);
       });
       return { ...patch, ...alongsideAll };

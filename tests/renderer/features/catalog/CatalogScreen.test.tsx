@@ -19,7 +19,10 @@ describe('Catalog screen', () => {
     'catalog:citiesOf': (input) =>
       ok(
         Object.fromEntries(
-          input.countryCodes.map((code) => [code, input.product === 'mobile' ? cities().slice(0, 1) : cities()]),
+          input.countryCodes.map((code) => [
+            code,
+            input.product === 'mobile' ? cities().slice(0, 1) : cities(),
+          ]),
         ),
       ),
     'catalog:asns': () => ok([{ asn: 7922, name: 'Comcast' }]),

@@ -7,7 +7,8 @@ import { useFakeApi } from '../../support/renderer-test-kit';
 describe('catalog store', () => {
   const fake = useFakeApi(() => ({
     'catalog:countries': () => ok(countries()),
-    'catalog:citiesOf': ({ countryCodes }) => ok(Object.fromEntries(countryCodes.map((code) => [code, cities()]))),
+    'catalog:citiesOf': ({ countryCodes }) =>
+      ok(Object.fromEntries(countryCodes.map((code) => [code, cities()]))),
     'catalog:coins': () => ok(coins()),
   }));
 

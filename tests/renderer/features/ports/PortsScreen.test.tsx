@@ -31,7 +31,10 @@ describe('Ports screen', () => {
     'catalog:citiesOf': ({ countryCodes }) =>
       ok(
         Object.fromEntries(
-          countryCodes.map((code) => [code, code === 'US' ? [{ ...cities()[0]!, name: 'City of Los Angeles' }] : []]),
+          countryCodes.map((code) => [
+            code,
+            code === 'US' ? [{ ...cities()[0]!, name: 'City of Los Angeles' }] : [],
+          ]),
         ),
       ),
   }));
