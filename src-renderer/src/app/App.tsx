@@ -7,7 +7,8 @@ import { followLinksAtOnce } from '../shared/routes';
 import { watchAccountScope } from './account-scope';
 import { AppShell, OnboardingShell } from './AppShell';
 import { connectEventBridge } from './event-bridge';
-import { watchNavigation } from './screen-data';
+import { LIST_SCREENS, watchNavigation } from './screen-data';
+import { warmUpScreens } from './warm-up';
 import { useDensitySetting, useTheme } from './use-theme';
 
 function StartupProblem() {
@@ -40,12 +41,19 @@ export function App() {
     const stopWatchingScope = watchAccountScope();
     const disconnect = connectEventBridge();
     // A screen's data is asked for as the navigation starts, not after the screen mounts.
-    const stopWatchingNavigation = watchNavigation();
+    let dropWarmUp = () => undefined as void;
+    const stopWatchingNavigation = watchNavigation({
+      afterReadAhead: () => {
+        dropWarmUp();
+        dropWarmUp = warmUpScreens(LIST_SCREENS);
+      },
+    });
     const stopFollowingLinks = followLinksAtOnce();
     void useSettingsStore.getState().load();
     return () => {
       stopFollowingLinks();
       stopWatchingNavigation();
+      dropWarmUp();
       disconnect();
       stopWatchingScope();
     };

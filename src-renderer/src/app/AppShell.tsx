@@ -5,25 +5,9 @@ import { Navigation } from '../features/app/Navigation';
 import { Notices } from '../features/app/Notices';
 import { SlowCallNotice } from '../features/app/SlowCallNotice';
 import { StatusBar } from '../features/app/StatusBar';
-import { CatalogScreen } from '../features/catalog/CatalogScreen';
-import { LocalProxiesScreen } from '../features/local-proxies/LocalProxiesScreen';
 import { OnboardingScreen } from '../features/onboarding/OnboardingScreen';
-import { OverviewScreen } from '../features/overview/OverviewScreen';
-import { PortsScreen } from '../features/ports/PortsScreen';
-import { SettingsScreen } from '../features/settings/SettingsScreen';
-import { SubscriptionsScreen } from '../features/subscriptions/SubscriptionsScreen';
-import { TopUpsScreen } from '../features/topups/TopUpsScreen';
 import { SCREENS, useScreen, type ScreenId } from '../shared/routes';
-
-const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
-  overview: () => <OverviewScreen />,
-  ports: () => <PortsScreen />,
-  subscriptions: () => <SubscriptionsScreen />,
-  topups: () => <TopUpsScreen />,
-  catalog: () => <CatalogScreen />,
-  'local-proxies': () => <LocalProxiesScreen />,
-  settings: () => <SettingsScreen />,
-};
+import { SCREEN_COMPONENTS } from './screen-components';
 
 /** Skips the header and navigation; a plain `#main` link would be read as a screen route. */
 function SkipLink() {

@@ -59,24 +59,30 @@ function loadPortCities(): Promise<void> {
 }
 
 /** The screens with lists behind the main navigation: read ahead once the window has settled. */
-const LIST_SCREENS: readonly ScreenId[] = ['ports', 'subscriptions', 'topups'];
+export const LIST_SCREENS: readonly ScreenId[] = ['ports', 'subscriptions', 'topups'];
 
 /**
  * Once the window has settled (the browser is idle after the first screen), the lists behind the
  * main navigation are read from main's memory, so that the first click on one after a start finds
  * its data in the renderer and renders at once, as a later visit does. Main answers from its
  * snapshots (the background jobs keep them), so this costs the service nothing when they are fresh.
- * Answers a cancel function.
+ * `then` runs once they are all in. Answers a cancel function.
  */
-function prefetchListsWhenIdle(): () => void {
+function prefetchListsWhenIdle(then: () => void): () => void {
   if (typeof window.requestIdleCallback !== 'function') return () => undefined;
+  let cancelled = false;
   const handle = window.requestIdleCallback(
     () => {
-      for (const screen of LIST_SCREENS) void prefetchScreen(hrefOf(screen));
+      void Promise.all(LIST_SCREENS.map((screen) => prefetchScreen(hrefOf(screen)))).then(() => {
+        if (!cancelled) then();
+      });
     },
     { timeout: IDLE_PREFETCH_TIMEOUT_MS },
   );
-  return () => window.cancelIdleCallback(handle);
+  return () => {
+    cancelled = true;
+    window.cancelIdleCallback(handle);
+  };
 }
 
 /** A window that never goes idle (a busy machine) still reads ahead after this long. */
@@ -92,11 +98,16 @@ function seedSnapshots(profileId: string): void {
     useSubscriptionsStore.getState().seed(snapshots.subscriptions.items);
 }
 
+export interface WatchNavigationOptions {
+  /** Runs once the lists behind the navigation have been read ahead (after each account's first state). */
+  afterReadAhead?: () => void;
+}
+
 /**
  * Follows navigations: clicks on the page's own links (in the capture phase, before the URL changes
  * and anything renders) and URL changes (Back, Forward, a typed address, a notification's route).
  */
-export function watchNavigation(): () => void {
+export function watchNavigation(options: WatchNavigationOptions = {}): () => void {
   const onClick = (event: MouseEvent) => {
     const target = event.target instanceof Element ? event.target : null;
     const href = target?.closest('a[href^="#/"]')?.getAttribute('href');
@@ -114,7 +125,7 @@ export function watchNavigation(): () => void {
     seedSnapshots(profileId);
     void prefetchScreen(window.location.hash);
     cancelReadAhead();
-    cancelReadAhead = prefetchListsWhenIdle();
+    cancelReadAhead = prefetchListsWhenIdle(options.afterReadAhead ?? (() => undefined));
   });
   return () => {
     cancelReadAhead();

@@ -183,6 +183,26 @@ describe('App', () => {
     expect(document.title).toBe('Catalog · Proxy Manager');
   });
 
+  it('a click on a screen’s link shows the screen within the click, before the browser’s hashchange', async () => {
+    onPorts();
+    render(<App />);
+    await screen.findByRole('heading', { level: 1, name: 'Ports' });
+    const catalog = screen.getByRole('link', { name: 'Catalog' });
+    // Nothing fires hashchange here: the screen changes in the click itself.
+    act(() => {
+      fireEvent.click(catalog);
+    });
+    expect(screen.getByRole('heading', { level: 1, name: 'Catalog' })).toBeTruthy();
+    expect(window.location.hash).toBe('#/catalog');
+    // A click with a modifier (a new tab in web mode) is the browser's.
+    const ports = screen.getByRole('link', { name: 'Ports' });
+    act(() => {
+      fireEvent.click(ports, { ctrlKey: true });
+    });
+    expect(window.location.hash).toBe('#/catalog');
+    expect(screen.getByRole('heading', { level: 1, name: 'Catalog' })).toBeTruthy();
+  });
+
   describe('focus after a navigation', () => {
     const FRAME_TIMERS = [
       'requestAnimationFrame',
@@ -219,6 +239,24 @@ describe('App', () => {
       expect(document.activeElement).toBe(link);
       act(() => void vi.advanceTimersByTime(1));
       expect(document.activeElement).toBe(heading);
+    });
+
+    it('keeps the screen left, hidden, until the new one was drawn, then removes it', async () => {
+      await startOnPorts();
+      goToSettings();
+      const main = document.getElementById('main')!;
+      const left = main.querySelector('[data-screen="ports"]');
+      expect(left?.hasAttribute('hidden')).toBe(true);
+      expect(main.querySelector('[data-screen="settings"]')?.hasAttribute('hidden')).toBe(false);
+      // Out of reach of a screen reader or a role query meanwhile.
+      expect(screen.queryByRole('heading', { level: 1, name: 'Ports' })).toBeNull();
+      act(() => void vi.advanceTimersToNextFrame());
+      expect(main.querySelector('[data-screen="ports"]')).not.toBeNull();
+      act(() => void vi.advanceTimersByTime(1));
+      // The removal is a transition React schedules on its own.
+      vi.useRealTimers();
+      await waitFor(() => expect(main.querySelector('[data-screen="ports"]')).toBeNull());
+      expect(main.querySelectorAll('[data-screen]')).toHaveLength(1);
     });
 
     it('stays where the user moved it before the new screen was drawn', async () => {

@@ -141,12 +141,16 @@ describe('the lists behind the navigation are read ahead once the window settles
   it('reads ports (with their cities), subscriptions and top-ups when idle, not before', async () => {
     const idle = idleCallbacks();
     window.location.hash = '#/overview';
-    const stop = watchNavigation();
+    const afterReadAhead = vi.fn();
+    const stop = watchNavigation({ afterReadAhead });
     useAppStore.getState().applyState(appState({ activeProfile: profile() }));
     expect(fake.current.callsTo('ports:list')).toHaveLength(0);
     expect(idle.pending.size).toBe(1);
     idle.runAll();
+    expect(afterReadAhead).not.toHaveBeenCalled();
     await settle();
+    // Told once every list is in (the shell then warms their screens up).
+    expect(afterReadAhead).toHaveBeenCalledTimes(1);
     expect(fake.current.callsTo('ports:list')).toHaveLength(1);
     expect(fake.current.callsTo('subscriptions:list')).toHaveLength(1);
     expect(fake.current.callsTo('topups:list')).toHaveLength(1);
