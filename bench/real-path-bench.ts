@@ -21,8 +21,8 @@
  *
  * Then the bytes on the wire: the largest answer body of each `/rpc/<channel>` the page received.
  *
- * Then the idle cost (`idle`): the page reloaded on Ports (a window open there, not one that has just
- * run the list benches), 10 s to settle, then with the 1,000 ports on screen and nothing touched for `--idle-seconds`
+ * First the idle cost (`idle`), before the list benches (their garbage, collected later, read as
+ * rest): the page reloaded on Ports (a window open there), 10 s to settle, then with the 1,000 ports on screen and nothing touched for `--idle-seconds`
  * (default 60), the CPU time of the main process (web mode's Node process) and of Chromium's renderer
  * process, per minute and as a share of one core, and the requests the sandbox received meanwhile,
  * per endpoint (see also `bench:at-rest`, which simulates a whole hour).
@@ -270,6 +270,21 @@ async function main(): Promise<void> {
     const bytes = recordRpcBytes(page);
     await page.goto(web.url);
     await online(page);
+    // At rest first: a window that has not run the list benches (their garbage, collected later,
+    // would be counted as rest).
+    if (options.only.has('idle')) {
+      const idle = await measureIdle(page, real, web, sandbox, options.idleSeconds);
+      results.idle = idle;
+      lines.push(
+        `\nAt rest for ${idle.seconds} s with ${options.ports} ports on screen:`,
+        `  main process (web mode): ${idle.mainCpuSecondsPerMinute} CPU s per minute (${idle.mainCpuPercent} % of a core)`,
+        `  renderer: ${idle.rendererCpuSecondsPerMinute} CPU s per minute (${idle.rendererCpuPercent} % of a core)`,
+        `  requests to the service: ${idle.requests}; per hour at this pace, per endpoint:`,
+        ...Object.entries(idle.requestsPerHour).map(
+          ([endpoint, count]) => `    ${endpoint.padEnd(44)} ${String(count).padStart(6)}`,
+        ),
+      );
+    }
     const all = scenarios(await scaleSubscriptionId(sandbox));
     for (const name of LISTS) {
       if (!options.only.has(name)) continue;
@@ -302,19 +317,6 @@ async function main(): Promise<void> {
     lines.push('\nLargest answer per channel on the wire (bytes):');
     for (const [channel, size] of [...bytes.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
       lines.push(`  ${channel.padEnd(32)} ${String(size).padStart(9)}`);
-    }
-    if (options.only.has('idle')) {
-      const idle = await measureIdle(page, real, web, sandbox, options.idleSeconds);
-      results.idle = idle;
-      lines.push(
-        `\nAt rest for ${idle.seconds} s with ${options.ports} ports on screen:`,
-        `  main process (web mode): ${idle.mainCpuSecondsPerMinute} CPU s per minute (${idle.mainCpuPercent} % of a core)`,
-        `  renderer: ${idle.rendererCpuSecondsPerMinute} CPU s per minute (${idle.rendererCpuPercent} % of a core)`,
-        `  requests to the service: ${idle.requests}; per hour at this pace, per endpoint:`,
-        ...Object.entries(idle.requestsPerHour).map(
-          ([endpoint, count]) => `    ${endpoint.padEnd(44)} ${String(count).padStart(6)}`,
-        ),
-      );
     }
   } finally {
     await real.close();
