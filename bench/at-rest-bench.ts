@@ -79,10 +79,13 @@ async function loadCore(): Promise<CoreModules> {
 }
 
 /** The ports of a `ports:list` answer: a list of ports, or (newer) an object with `rows`. */
-function portsOf(value: unknown): { country: string }[] {
-  if (Array.isArray(value)) return value as { country: string }[];
-  const rows = (value as { rows?: unknown } | null)?.rows;
-  return Array.isArray(rows) ? (rows as { country: string }[]) : [];
+/** The ports' countries, from a `ports:list` answer of either shape (`--root` may be older code). */
+function countriesOf(value: unknown): string[] {
+  if (Array.isArray(value)) return (value as { country: string }[]).map((port) => port.country);
+  const table = value as { columns?: unknown; rows?: unknown } | null;
+  const column = Array.isArray(table?.columns) ? table.columns.indexOf('country') : -1;
+  if (column < 0 || !Array.isArray(table?.rows)) return [];
+  return (table.rows as unknown[][]).map((values) => String(values[column]));
 }
 
 interface Counts {
@@ -186,9 +189,8 @@ async function runScenario(modules: CoreModules, windowOpen: boolean): Promise<C
       const call = dispatcherOf(core);
       await call('app:getState');
       const [ports] = await Promise.all([call('ports:list'), call('schedules:list')]);
-      const list = portsOf(ports.ok ? ports.value : null);
       await call('catalog:countries');
-      const countryCodes = [...new Set(list.map((port) => port.country))];
+      const countryCodes = [...new Set(countriesOf(ports.ok ? ports.value : null))];
       if (countryCodes.length > 0) await call('catalog:citiesOf', { countryCodes });
       // The window's read-ahead once it is idle: the other lists behind the navigation.
       await Promise.all([call('subscriptions:list'), call('topups:list')]);
