@@ -36,19 +36,14 @@ function AppHeader({ children }: { children?: ReactNode }) {
 }
 
 /**
- * Moves focus once the new screen has been laid out and painted. Focusing at once (even with
- * `preventScroll`) makes Chromium lay out the whole new screen synchronously, 1,000 table rows
- * included, before the rows can show; after the frame the layout is done and focusing costs nothing.
- * Focus the user has moved meanwhile is left where it is. Answers a cancel function.
+ * Runs `then` once the frame after this one has been painted (a frame callback, then a task after
+ * it). Answers a cancel function.
  */
-function focusAfterNextFrame(target: () => HTMLElement | null | undefined): () => void {
-  const focusedBefore = document.activeElement;
+function afterNextPaint(then: () => void): () => void {
   let timeout: number | undefined;
+  // The frame callback runs before that frame's layout; the task after it runs once it is painted.
   const frame = window.requestAnimationFrame(() => {
-    // The frame callback runs before that frame's layout; the task after it runs once it is painted.
-    timeout = window.setTimeout(() => {
-      if (document.activeElement === focusedBefore) target()?.focus();
-    }, 0);
+    timeout = window.setTimeout(then, 0);
   });
   return () => {
     window.cancelAnimationFrame(frame);
@@ -57,18 +52,16 @@ function focusAfterNextFrame(target: () => HTMLElement | null | undefined): () =
 }
 
 /**
- * Runs `then` once the frame after this one has been painted (a frame callback, then a task after
- * it). Answers a cancel function.
+ * Moves focus once the new screen has been laid out and painted. Focusing at once (even with
+ * `preventScroll`) makes Chromium lay out the whole new screen synchronously, 1,000 table rows
+ * included, before the rows can show; after the frame the layout is done and focusing costs nothing.
+ * Focus the user has moved meanwhile is left where it is. Answers a cancel function.
  */
-function afterNextPaint(then: () => void): () => void {
-  let timeout: number | undefined;
-  const frame = window.requestAnimationFrame(() => {
-    timeout = window.setTimeout(then, 0);
+function focusAfterNextFrame(target: () => HTMLElement | null | undefined): () => void {
+  const focusedBefore = document.activeElement;
+  return afterNextPaint(() => {
+    if (document.activeElement === focusedBefore) target()?.focus();
   });
-  return () => {
-    window.cancelAnimationFrame(frame);
-    if (timeout !== undefined) window.clearTimeout(timeout);
-  };
 }
 
 /**

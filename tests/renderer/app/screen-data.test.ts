@@ -15,7 +15,7 @@ import {
   topUp,
   topUpPage,
 } from '../support/fixtures';
-import { settle, useFakeApi } from '../support/renderer-test-kit';
+import { settle, stubIdleCallbacks, useFakeApi } from '../support/renderer-test-kit';
 
 describe('a screen’s data is asked for when the navigation starts', () => {
   const fake = useFakeApi(() => ({
@@ -118,28 +118,8 @@ describe('the lists behind the navigation are read ahead once the window settles
   }));
   afterEach(() => vi.unstubAllGlobals());
 
-  /** The browser's idle callback, run by the test when it says the window is idle. */
-  const idleCallbacks = () => {
-    const pending = new Map<number, () => void>();
-    let next = 1;
-    vi.stubGlobal('requestIdleCallback', (callback: () => void) => {
-      pending.set(next, callback);
-      return next++;
-    });
-    vi.stubGlobal('cancelIdleCallback', (handle: number) => pending.delete(handle));
-    return {
-      pending,
-      runAll: () => {
-        for (const [handle, callback] of pending) {
-          pending.delete(handle);
-          callback();
-        }
-      },
-    };
-  };
-
   it('reads ports (with their cities), subscriptions and top-ups when idle, not before', async () => {
-    const idle = idleCallbacks();
+    const idle = stubIdleCallbacks();
     window.location.hash = '#/overview';
     const afterReadAhead = vi.fn();
     const stop = watchNavigation({ afterReadAhead });
@@ -178,7 +158,7 @@ describe('the lists behind the navigation are read ahead once the window settles
   });
 
   it('drops the read-ahead when the window stops watching before it is idle', () => {
-    const idle = idleCallbacks();
+    const idle = stubIdleCallbacks();
     const stop = watchNavigation();
     useAppStore.getState().applyState(appState({ activeProfile: profile() }));
     expect(idle.pending.size).toBe(1);

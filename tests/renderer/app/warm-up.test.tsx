@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { warmUpScreens } from '../../../src-renderer/src/app/warm-up';
 import { ok } from '../support/fake-api';
 import { subscription, topUp, topUpPage } from '../support/fixtures';
-import { useFakeApi } from '../support/renderer-test-kit';
+import { stubIdleCallbacks, useFakeApi } from '../support/renderer-test-kit';
 
 describe('the list screens are rendered once off the page after the read-ahead', () => {
   const fake = useFakeApi(() => ({
@@ -12,28 +12,8 @@ describe('the list screens are rendered once off the page after the read-ahead',
   }));
   afterEach(() => vi.unstubAllGlobals());
 
-  /** The browser's idle callbacks, run when the test says the browser is idle. */
-  const idleCallbacks = () => {
-    const pending = new Map<number, () => void>();
-    let next = 1;
-    vi.stubGlobal('requestIdleCallback', (callback: () => void) => {
-      pending.set(next, callback);
-      return next++;
-    });
-    vi.stubGlobal('cancelIdleCallback', (handle: number) => pending.delete(handle));
-    return {
-      pending,
-      runAll: () => {
-        for (const [handle, callback] of [...pending]) {
-          pending.delete(handle);
-          act(() => callback());
-        }
-      },
-    };
-  };
-
   it('renders the screens not on screen, hidden, with none of their effects, and drops them when idle', async () => {
-    const idle = idleCallbacks();
+    const idle = stubIdleCallbacks();
     window.location.hash = '#/ports';
     document.title = 'Ports · Proxy Manager';
     const container = document.createElement('div');
@@ -57,7 +37,7 @@ describe('the list screens are rendered once off the page after the read-ahead',
   });
 
   it('is dropped at once by the function it answers, and does nothing without idle callbacks', async () => {
-    const idle = idleCallbacks();
+    const idle = stubIdleCallbacks();
     window.location.hash = '#/overview';
     const container = document.createElement('div');
     const drop = warmUpScreens(['topups'], container);

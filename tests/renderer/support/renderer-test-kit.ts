@@ -1,5 +1,5 @@
 import { act, cleanup } from '@testing-library/react';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { useAppStore } from '../../../src-renderer/src/features/app/app-store';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
 import { useLocalProxiesStore } from '../../../src-renderer/src/features/local-proxies/local-proxies-store';
@@ -60,3 +60,26 @@ export function useFakeApi(handlers: () => FakeHandlers = () => ({})): { current
 
 /** Lets pending promises (store actions) and the renders they cause finish. */
 export const settle = () => act(() => Promise.resolve());
+
+/**
+ * Stands in for the browser's idle callbacks: they wait until the test says the browser is idle
+ * (`runAll`, which runs those pending then, not the ones they ask for). Undo with `vi.unstubAllGlobals`.
+ */
+export function stubIdleCallbacks(): { pending: Map<number, () => void>; runAll: () => void } {
+  const pending = new Map<number, () => void>();
+  let next = 1;
+  vi.stubGlobal('requestIdleCallback', (callback: () => void) => {
+    pending.set(next, callback);
+    return next++;
+  });
+  vi.stubGlobal('cancelIdleCallback', (handle: number) => pending.delete(handle));
+  return {
+    pending,
+    runAll: () => {
+      for (const [handle, callback] of [...pending]) {
+        pending.delete(handle);
+        act(() => callback());
+      }
+    },
+  };
+}
