@@ -4,6 +4,7 @@ import type { Asn, CatalogProduct, City, Coin, Country, State, Carrier } from '.
 import type { DomainHandlers } from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
 import type { ApiCaller } from '../session/api-caller';
+import { mapBounded } from '../../lib/map-bounded';
 import { CatalogCache } from './catalog-cache';
 
 /** Countries whose cities `citiesOf` reads from the service at the same time (on a cold cache). */
@@ -66,22 +67,17 @@ export class CatalogService implements DomainService<'catalog'> {
    * none could be read, which is the error.
    */
   async citiesOf(countryCodes: readonly string[], product?: CatalogProduct): Promise<Record<string, City[]>> {
-    const codes = [...new Set(countryCodes)];
-    const answer: Record<string, City[]> = {};
-    const failures: unknown[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < codes.length) {
-        const code = codes[next++] as string;
-        try {
-          answer[code] = await this.cities(code, product);
-        } catch (error) {
-          failures.push(error);
-        }
+    const reads = await mapBounded([...new Set(countryCodes)], CITY_READS_AT_ONCE, async (code) => {
+      try {
+        return { code, ok: true as const, cities: await this.cities(code, product) };
+      } catch (error) {
+        return { code, ok: false as const, error };
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(CITY_READS_AT_ONCE, codes.length) }, worker));
-    if (failures.length > 0 && Object.keys(answer).length === 0) throw failures[0];
+    });
+    const answer: Record<string, City[]> = {};
+    for (const read of reads) if (read.ok) answer[read.code] = read.cities;
+    const failure = reads.find((read) => !read.ok);
+    if (failure && Object.keys(answer).length === 0) throw failure.error;
     return answer;
   }
 

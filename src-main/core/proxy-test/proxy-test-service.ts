@@ -5,6 +5,7 @@ import type {
   ProxyTestResult,
   ProxyTestTarget,
 } from '../../../src-shared/contract';
+import { mapBounded } from '../../lib/map-bounded';
 import { toIpcError } from '../wire-error';
 import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
@@ -41,24 +42,6 @@ export interface ProxyTestServiceOptions {
 /** Credentials as found for a target: they stay in main and go only to the proxy. */
 interface ResolvedProxy {
   request: Omit<ProbeRequest, 'echoUrl' | 'deadlineMs'>;
-}
-
-/** Runs `run` over `items` with at most `limit` at a time; results in the items' order. */
-export async function mapBounded<T, R>(
-  items: readonly T[],
-  limit: number,
-  run: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await run(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
-  return results;
 }
 
 /** Reads the credentials of targets through one client, asking for each port or sub-user list once. */

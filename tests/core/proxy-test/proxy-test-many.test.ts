@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MobilePort, ProxyServiceClient } from '../../../src-main/api';
-import { mapBounded, ProxyTestService } from '../../../src-main/core/proxy-test/proxy-test-service';
+import { ProxyTestService } from '../../../src-main/core/proxy-test/proxy-test-service';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 
 /*
@@ -121,20 +121,6 @@ describe('proxy:testMany concurrency and deadlines', () => {
     expect(settled).toBe(false);
     await clock.advance(1);
     expect(await pending).toBeNull();
-  });
-
-  it('mapBounded keeps order and never runs more than the limit', async () => {
-    let running = 0;
-    let peak = 0;
-    const out = await mapBounded([5, 1, 4, 2, 3, 0, 6], 3, async (n) => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await new Promise((resolve) => setImmediate(resolve));
-      running -= 1;
-      return n * 2;
-    });
-    expect(out).toEqual([10, 2, 8, 4, 6, 0, 12]);
-    expect(peak).toBe(3);
   });
 });
 
