@@ -41,7 +41,9 @@ function prefetchScreen(hash: string): Promise<unknown> {
       ]);
     }
     case 'topups':
-      return useTopUpsStore.getState().load();
+      // The coins name each top-up's network: with them asked for here, the rows' first render has
+      // the names (not the ids, then a second render).
+      return Promise.all([useTopUpsStore.getState().load(), useCatalogStore.getState().loadCoins()]);
     case 'overview':
     case 'catalog':
     case 'local-proxies':

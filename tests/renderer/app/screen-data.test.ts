@@ -24,6 +24,7 @@ describe('a screen’s data is asked for when the navigation starts', () => {
     'schedules:list': () => ok({ profileId: 'prof_work', paused: false, schedules: [] }),
     'catalog:countries': () => ok(countries()),
     'topups:list': () => ok(topUpPage([topUp()])),
+    'catalog:coins': () => ok([]),
   }));
 
   const link = (href: string) => {
@@ -53,6 +54,8 @@ describe('a screen’s data is asked for when the navigation starts', () => {
 
     link('#/topups').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
     expect(fake.current.callsTo('topups:list')).toHaveLength(1);
+    // The coins name the top-ups' networks.
+    expect(fake.current.callsTo('catalog:coins')).toHaveLength(1);
     stop();
     ports.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
     await settle();
@@ -115,6 +118,7 @@ describe('the lists behind the navigation are read ahead once the window settles
     'subscriptions:list': () => ok([subscription()]),
     'topups:list': () => ok(topUpPage([topUp()])),
     'subscriptions:subUsers': () => ok(subUsersTable()),
+    'catalog:coins': () => ok([]),
   }));
   afterEach(() => vi.unstubAllGlobals());
 
@@ -134,6 +138,7 @@ describe('the lists behind the navigation are read ahead once the window settles
     expect(fake.current.callsTo('ports:list')).toHaveLength(1);
     expect(fake.current.callsTo('subscriptions:list')).toHaveLength(1);
     expect(fake.current.callsTo('topups:list')).toHaveLength(1);
+    expect(fake.current.callsTo('catalog:coins')).toHaveLength(1);
     // The list's countries' cities, in one call, once the list was there.
     expect(fake.current.callsTo('catalog:citiesOf')).toEqual([{ countryCodes: ['DE', 'US'] }]);
     // A click on Ports now finds everything loaded: nothing is asked again.

@@ -17,7 +17,7 @@ describe('the list screens are rendered once off the page after the read-ahead',
     window.location.hash = '#/ports';
     document.title = 'Ports · Proxy Manager';
     const container = document.createElement('div');
-    warmUpScreens(['ports', 'subscriptions', 'topups'], container);
+    warmUpScreens(['ports', 'subscriptions', 'topups'], container, 1);
     // React renders a hidden Activity at idle priority: its headings arrive in the detached element.
     await waitFor(() => expect(container.textContent).toContain('Top-ups'));
     expect(container.textContent).toContain('Subscriptions');
@@ -30,6 +30,26 @@ describe('the list screens are rendered once off the page after the read-ahead',
     expect(fake.current.callsTo('topups:list')).toHaveLength(0);
     // Dropped once the browser has been idle twice.
     idle.runAll();
+    expect(container.textContent).not.toBe('');
+    idle.runAll();
+    expect(container.textContent).toBe('');
+    expect(idle.pending.size).toBe(0);
+  });
+
+  it('mounts the screens afresh once per round, each when the browser is idle, then drops them', async () => {
+    const idle = stubIdleCallbacks();
+    window.location.hash = '#/ports';
+    const container = document.createElement('div');
+    warmUpScreens(['ports', 'topups'], container, 3);
+    const headings: Element[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      await waitFor(() => expect(container.querySelector('h1')).not.toBeNull());
+      // A new heading each round: mounted again, as a visit does, not re-rendered in place.
+      const heading = container.querySelector('h1');
+      expect(headings).not.toContain(heading);
+      headings.push(heading as Element);
+      idle.runAll();
+    }
     expect(container.textContent).not.toBe('');
     idle.runAll();
     expect(container.textContent).toBe('');

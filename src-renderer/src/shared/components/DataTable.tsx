@@ -251,8 +251,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
     observeElementRect: observeRectAfterLayout,
     scrollToFn: scrollUnlessFresh,
   });
-  // A density change resizes every row: the virtualiser's sizes are read again.
+  // A density change resizes every row: the virtualiser's sizes are read again. Not as it mounts:
+  // its sizes are new then, and measuring re-renders the whole table a second time before paint.
+  const measuredRowHeight = useRef(rowHeight);
   useLayoutEffect(() => {
+    if (measuredRowHeight.current === rowHeight) return;
+    measuredRowHeight.current = rowHeight;
     virtualizer.measure();
   }, [virtualizer, rowHeight]);
   const items = virtualizer.getVirtualItems();

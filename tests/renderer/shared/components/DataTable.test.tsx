@@ -1,11 +1,12 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { useState } from 'react';
+import { Profiler, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DataTable,
   visibleRows,
   type DataColumn,
 } from '../../../../src-renderer/src/shared/components/DataTable';
+import { setDensity } from '../../../../src-renderer/src/shared/density';
 
 interface Item {
   id: string;
@@ -170,6 +171,40 @@ describe('DataTable rendering cost', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select id_1' }));
     expect(Object.fromEntries(renders)).toEqual({ id_1: 1 });
     expect(bodyRows()[1]?.getAttribute('aria-selected')).toBe('false');
+  });
+
+  it('mounts in one commit, and a density change sizes the rows again', () => {
+    // As in a browser: the scroll area's size comes after the first layout, not while it mounts.
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+        unobserve() {}
+      },
+    );
+    const commits: string[] = [];
+    render(
+      <Profiler id="table" onRender={(_id, phase) => commits.push(phase)}>
+        <Harness rows={items(1000)} />
+      </Profiler>,
+    );
+    // A second commit before paint would render the whole table twice on every visit to a list.
+    expect(commits).toEqual(['mount']);
+    const spacerHeight = () => {
+      const pads = screen
+        .getByRole('table', { name: 'Things' })
+        .querySelectorAll<HTMLElement>('tr.data-table__pad');
+      return Number.parseFloat(pads[pads.length - 1]?.style.height ?? '0');
+    };
+    const comfortable = spacerHeight();
+    act(() => setDensity('compact'));
+    try {
+      // The rows below the screenful are sized at the compact height: the spacer shrinks.
+      expect(spacerHeight()).toBeLessThan(comfortable);
+    } finally {
+      act(() => setDensity('comfortable'));
+    }
   });
 
   it('sizes the view from a ResizeObserver, without reading the layout or scrolling while it mounts', () => {
