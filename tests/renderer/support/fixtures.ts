@@ -268,6 +268,19 @@ export function portsAnswer(
   });
 }
 
+/** A sub-user as main holds it (the API's whole object, password included). */
+export const subUser = (overrides: Partial<SubUser> = {}): SubUser => ({
+  id: 'su_1',
+  label: 'Scraper',
+  username: 'u-su1',
+  password: 'pw',
+  trafficLimitBytes: 2_000_000_000,
+  trafficUsedBytes: 500_000_000,
+  enabled: true,
+  createdAt: '2026-03-02T00:00:00.000Z',
+  ...overrides,
+});
+
 /** `subscriptions:subUsers`'s lean table of these sub-users, as main answers it (their passwords left out). */
 export function subUsersTable(subUsers: SubUser[] = [], limit: number | null = 20): SubUsersListView {
   return subUsersListView({ data: subUsers, limit });

@@ -10,7 +10,7 @@ import {
   useSubscriptionsStore,
 } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { ok } from '../../support/fake-api';
-import { appState, subscription, subUsersTable } from '../../support/fixtures';
+import { appState, subscription, subUser, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const alert = (overrides: Partial<AlertView> = {}): AlertView => ({
@@ -71,16 +71,14 @@ describe('alerts', () => {
     const disconnect = connectEventBridge({ onConnected: null });
     await settle();
     await subUserLists.load(['sub_1']);
-    const fresh = {
+    const fresh = subUser({
       id: 'su_9',
       label: 'Pushed',
       username: 'u9',
       password: 'p',
       trafficLimitBytes: null,
       trafficUsedBytes: 0,
-      enabled: true,
-      createdAt: '2026-03-02T00:00:00.000Z',
-    };
+    });
     act(() =>
       fake.current.emit('subscriptions:changed', {
         profileId: 'prof_work',

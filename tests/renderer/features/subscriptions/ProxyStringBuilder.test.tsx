@@ -8,7 +8,7 @@ import type {
 } from '../../../../src-shared/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { ok } from '../../support/fake-api';
-import { cities, countries, states, subscription, subUsersTable } from '../../support/fixtures';
+import { cities, countries, states, subscription, subUser, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const tested = (target: ProxyTestTarget, index: number): ProxyTestResult => ({
@@ -98,18 +98,7 @@ describe('Proxy string builder', () => {
   it('masks a sub-user’s password with the one main answered with the line (the list has none)', async () => {
     fake.current.handle('subscriptions:subUsers', () =>
       ok(
-        subUsersTable([
-          {
-            id: 'su_1',
-            label: 'Scraper',
-            username: 'u-su1',
-            password: 'left-in-main',
-            trafficLimitBytes: null,
-            trafficUsedBytes: 0,
-            enabled: true,
-            createdAt: '2026-03-02T00:00:00.000Z',
-          },
-        ]),
+        subUsersTable([subUser({ password: 'left-in-main', trafficLimitBytes: null, trafficUsedBytes: 0 })]),
       ),
     );
     fake.current.handle('subscriptions:buildProxyString', (input) =>

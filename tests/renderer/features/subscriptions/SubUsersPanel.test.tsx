@@ -1,23 +1,10 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { SubUser } from '../../../../src-shared/api-types';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { useSubscriptionsStore } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { fail, ok } from '../../support/fake-api';
-import { subscription, subUsersTable } from '../../support/fixtures';
+import { subscription, subUser, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
-
-const subUser = (overrides: Partial<SubUser> = {}): SubUser => ({
-  id: 'su_1',
-  label: 'Scraper',
-  username: 'u-su1',
-  password: 'pw',
-  trafficLimitBytes: 2_000_000_000,
-  trafficUsedBytes: 500_000_000,
-  enabled: true,
-  createdAt: '2026-03-02T00:00:00.000Z',
-  ...overrides,
-});
 
 async function openSubUsers() {
   window.location.hash = '#/subscriptions/sub_1';

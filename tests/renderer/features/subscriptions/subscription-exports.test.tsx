@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { fail, ok } from '../../support/fake-api';
-import { appState, subscription, subUsersTable } from '../../support/fixtures';
+import { appState, subscription, subUser, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 /** The text of the status line or error that names `text`. */
@@ -86,20 +86,7 @@ describe('subscription exports on the desktop (saved through main, never a downl
 
   it('sub-user credentials: "Saved to" with the number of lines', async () => {
     fake.current.handle('subscriptions:subUsers', () =>
-      ok(
-        subUsersTable([
-          {
-            id: 'su_1',
-            label: 'Scraper',
-            username: 'u-su1',
-            password: 'pw',
-            trafficLimitBytes: null,
-            trafficUsedBytes: 0,
-            enabled: true,
-            createdAt: '2026-03-02T00:00:00.000Z',
-          },
-        ]),
-      ),
+      ok(subUsersTable([subUser({ trafficLimitBytes: null, trafficUsedBytes: 0 })])),
     );
     fake.current.handle('subscriptions:exportCredentials', () =>
       ok({ fileName: 'subscription-sub_1-credentials.txt', text: 'gw:8000:u-su1:pw\n', rows: 1 }),
