@@ -116,7 +116,13 @@ export async function timeClick(page: Page, client: CDPSession, timing: ClickTim
         let commitsAtClick = 0;
         let commitsToDom = 0;
         const commitsNow = () => (hook ? hook.count - commitsAtClick : 0);
-        const rowsNow = () => document.querySelectorAll(rows).length;
+        // A screen kept hidden (the app keeps list screens mounted) has its rows in the DOM already:
+        // only rows outside a hidden element count, read from attributes (no layout forced).
+        const shown = (selector: string) =>
+          [...document.querySelectorAll(selector)].filter(
+            (element) => element.closest('[hidden], [style*="display: none"]') === null,
+          );
+        const rowsNow = () => shown(rows).length;
         const onClick = (event: Event) => {
           const target = event.target as HTMLElement | null;
           if (target?.closest('a, button')?.textContent?.trim() !== clickText) return;
@@ -126,7 +132,7 @@ export async function timeClick(page: Page, client: CDPSession, timing: ClickTim
         };
         document.addEventListener('click', onClick, true);
         const observer = new MutationObserver(() => {
-          if (!clickedAt || domMs >= 0 || document.querySelector(ready) === null) return;
+          if (!clickedAt || domMs >= 0 || shown(ready).length === 0) return;
           domMs = performance.now() - clickedAt;
           commitsToDom = commitsNow();
           observer.disconnect();
@@ -144,7 +150,12 @@ export async function timeClick(page: Page, client: CDPSession, timing: ClickTim
             ),
           );
         });
-        observer.observe(document.body, { childList: true, subtree: true });
+        observer.observe(document.body, {
+          childList: true,
+          subtree: true,
+          attributes: true,
+          attributeFilter: ['hidden', 'style'],
+        });
         setTimeout(() => fail(new Error(`no "${ready}" 30 s after clicking "${clickText}"`)), 30_000);
       });
     },

@@ -1,14 +1,13 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { WEB_TOKEN_MISSING, WEB_TOKEN_REJECTED } from '../api/web-transport';
-import { useAppStore } from '../features/app/app-store';
+import { accountKey, useAppStore } from '../features/app/app-store';
 import { useSettingsStore } from '../features/settings/settings-store';
 import { ErrorMessage } from '../shared/components/ErrorMessage';
 import { followLinksAtOnce } from '../shared/routes';
 import { watchAccountScope } from './account-scope';
 import { AppShell, OnboardingShell } from './AppShell';
 import { connectEventBridge } from './event-bridge';
-import { LIST_SCREENS, watchNavigation } from './screen-data';
-import { warmUpScreens } from './warm-up';
+import { watchNavigation } from './screen-data';
 import { useDensitySetting, useTheme } from './use-theme';
 
 function StartupProblem() {
@@ -33,6 +32,7 @@ function StartupProblem() {
 export function App() {
   const state = useAppStore((store) => store.state);
   const loadError = useAppStore((store) => store.loadError);
+  const [listsReadAheadFor, setListsReadAheadFor] = useState<string | null>(null);
   useTheme();
   useDensitySetting();
 
@@ -41,19 +41,15 @@ export function App() {
     const stopWatchingScope = watchAccountScope();
     const disconnect = connectEventBridge();
     // A screen's data is asked for as the navigation starts, not after the screen mounts.
-    let dropWarmUp = () => undefined as void;
+    // Once an account's lists are in, their screens are rendered (hidden) ahead of a first visit.
     const stopWatchingNavigation = watchNavigation({
-      afterReadAhead: () => {
-        dropWarmUp();
-        dropWarmUp = warmUpScreens(LIST_SCREENS);
-      },
+      afterReadAhead: () => setListsReadAheadFor(accountKey(useAppStore.getState().state)),
     });
     const stopFollowingLinks = followLinksAtOnce();
     void useSettingsStore.getState().load();
     return () => {
       stopFollowingLinks();
       stopWatchingNavigation();
-      dropWarmUp();
       disconnect();
       stopWatchingScope();
     };
@@ -68,5 +64,5 @@ export function App() {
       </main>
     );
   }
-  return state.activeProfile ? <AppShell /> : <OnboardingShell />;
+  return state.activeProfile ? <AppShell listsReadAheadFor={listsReadAheadFor} /> : <OnboardingShell />;
 }

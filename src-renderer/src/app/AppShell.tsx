@@ -1,4 +1,13 @@
-import { startTransition, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import {
+  Activity,
+  startTransition,
+  useEffect,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
+import { accountKey, useAppStore } from '../features/app/app-store';
 import { DemoBanner } from '../features/app/DemoBanner';
 import { JobsBanner } from '../features/app/JobsBanner';
 import { Navigation } from '../features/app/Navigation';
@@ -7,7 +16,8 @@ import { SlowCallNotice } from '../features/app/SlowCallNotice';
 import { StatusBar } from '../features/app/StatusBar';
 import { OnboardingScreen } from '../features/onboarding/OnboardingScreen';
 import { SCREENS, useScreen, type ScreenId } from '../shared/routes';
-import { SCREEN_COMPONENTS } from './screen-components';
+import { SCREEN_ELEMENTS } from './screen-components';
+import { LIST_SCREENS } from './screen-data';
 
 /** Skips the header and navigation; a plain `#main` link would be read as a screen route. */
 function SkipLink() {
@@ -84,9 +94,36 @@ function useLeavingScreen(screen: ScreenId): ScreenId | null {
   return leaving === screen ? null : leaving;
 }
 
-export function AppShell() {
+/**
+ * The list screens, kept mounted once visited (hidden, in an `Activity`), and all of them once their
+ * lists have been read ahead for this account: going to one shows what is already there, as a
+ * desktop app's views do, instead of building a screen of a thousand-row table in the click. Hidden,
+ * a screen runs none of its effects (no loads, no tickers, no subscriptions to the stores); shown
+ * again they run, and what changed meanwhile renders then. Another account drops the ones kept (with
+ * the search typed, the sort and the scroll of the account before), all but the screen on show.
+ */
+function useKeptScreens(screen: ScreenId, listsReadAheadFor: string | null): readonly ScreenId[] {
+  const account = useAppStore((store) => accountKey(store.state));
+  const [visited, setVisited] = useState<{ account: string | null; screens: readonly ScreenId[] }>({
+    account,
+    screens: [],
+  });
+  // Derived from the account and the route during render (React's pattern for state that follows them).
+  if (visited.account !== account) setVisited({ account, screens: [] });
+  else if (LIST_SCREENS.includes(screen) && !visited.screens.includes(screen))
+    setVisited({ account, screens: [...visited.screens, screen] });
+  return listsReadAheadFor !== null && listsReadAheadFor === account ? LIST_SCREENS : visited.screens;
+}
+
+export interface AppShellProps {
+  /** The account whose lists have been read ahead (`watchNavigation`): its list screens render hidden. */
+  listsReadAheadFor?: string | null;
+}
+
+export function AppShell({ listsReadAheadFor = null }: AppShellProps) {
   const screen = useScreen();
   const leaving = useLeavingScreen(screen);
+  const kept = useKeptScreens(screen, listsReadAheadFor);
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
@@ -111,10 +148,12 @@ export function AppShell() {
       <SlowCallNotice />
       <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
         {/* Keyed slots: the new screen's tree stays where it is when the one left is removed. */}
-        {SCREENS.filter(({ id }) => id === screen || id === leaving).map(({ id }) => (
-          <div key={id} className="screen-slot" data-screen={id} hidden={id !== screen}>
-            {SCREEN_COMPONENTS[id]()}
-          </div>
+        {SCREENS.filter(({ id }) => id === screen || id === leaving || kept.includes(id)).map(({ id }) => (
+          <Activity key={id} mode={id === screen || id === leaving ? 'visible' : 'hidden'}>
+            <div className="screen-slot" data-screen={id} hidden={id !== screen}>
+              {SCREEN_ELEMENTS[id]}
+            </div>
+          </Activity>
         ))}
       </main>
       <StatusBar />

@@ -8,13 +8,16 @@ import { SubscriptionsScreen } from '../features/subscriptions/SubscriptionsScre
 import { TopUpsScreen } from '../features/topups/TopUpsScreen';
 import type { ScreenId } from '../shared/routes';
 
-/** Each screen's component, for the shell and the warm-up. */
-export const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
-  overview: () => <OverviewScreen />,
-  ports: () => <PortsScreen />,
-  subscriptions: () => <SubscriptionsScreen />,
-  topups: () => <TopUpsScreen />,
-  catalog: () => <CatalogScreen />,
-  'local-proxies': () => <LocalProxiesScreen />,
-  settings: () => <SettingsScreen />,
+/**
+ * Each screen's element, made once: the shell's renders hand React the same element, so a screen
+ * kept hidden is not rendered again when the shell is (a new screen, a notice).
+ */
+export const SCREEN_ELEMENTS: Record<ScreenId, ReactNode> = {
+  overview: <OverviewScreen />,
+  ports: <PortsScreen />,
+  subscriptions: <SubscriptionsScreen />,
+  topups: <TopUpsScreen />,
+  catalog: <CatalogScreen />,
+  'local-proxies': <LocalProxiesScreen />,
+  settings: <SettingsScreen />,
 };

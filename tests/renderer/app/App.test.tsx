@@ -1,7 +1,8 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src-renderer/src/app/App';
 import { useCatalogStore } from '../../../src-renderer/src/features/catalog/catalog-store';
+import { usePortsStore } from '../../../src-renderer/src/features/ports/ports-store';
 import { fail, ok } from '../support/fake-api';
 import {
   portsAnswer,
@@ -12,8 +13,11 @@ import {
   port,
   profile,
   settingsView,
+  subscription,
+  topUp,
+  topUpPage,
 } from '../support/fixtures';
-import { settle, useFakeApi } from '../support/renderer-test-kit';
+import { settle, stubIdleCallbacks, useFakeApi } from '../support/renderer-test-kit';
 
 describe('App', () => {
   const fake = useFakeApi(() => ({
@@ -241,22 +245,71 @@ describe('App', () => {
       expect(document.activeElement).toBe(heading);
     });
 
-    it('keeps the screen left, hidden, until the new one was drawn, then removes it', async () => {
+    const goTo = (hash: string) =>
+      act(() => {
+        window.location.hash = hash;
+        window.dispatchEvent(new HashChangeEvent('hashchange'));
+      });
+    const slot = (id: string) => document.querySelector<HTMLElement>(`#main [data-screen="${id}"]`);
+    /** The frame after the navigation, then the task after it; the rest is React's own scheduling. */
+    const drawNewScreen = () => {
+      act(() => void vi.advanceTimersToNextFrame());
+      act(() => void vi.advanceTimersByTime(1));
+      vi.useRealTimers();
+    };
+
+    it('keeps a screen left that is not a list, hidden, until the new one was drawn, then removes it', async () => {
+      window.location.hash = '#/settings';
+      render(<App />);
+      await screen.findByRole('heading', { level: 1, name: 'Settings' });
+      vi.useFakeTimers({ toFake: [...FRAME_TIMERS] });
+      goTo('#/catalog');
+      expect(slot('settings')?.hasAttribute('hidden')).toBe(true);
+      expect(slot('catalog')?.hasAttribute('hidden')).toBe(false);
+      // Out of reach of a screen reader or a role query meanwhile.
+      expect(screen.queryByRole('heading', { level: 1, name: 'Settings' })).toBeNull();
+      act(() => void vi.advanceTimersToNextFrame());
+      expect(slot('settings')).not.toBeNull();
+      drawNewScreen();
+      // The removal is a transition React schedules on its own.
+      await waitFor(() => expect(slot('settings')).toBeNull());
+    });
+
+    it('keeps a list screen left mounted, hidden and idle, and shows it again with what changed meanwhile', async () => {
+      await startOnPorts();
+      const heading = screen.getByRole('heading', { level: 1, name: 'Ports' });
+      goToSettings();
+      expect(slot('ports')?.hasAttribute('hidden')).toBe(true);
+      drawNewScreen();
+      // Hidden by React's Activity once the new screen was drawn: still there, out of reach.
+      await waitFor(() => expect(slot('ports')?.style.display).toBe('none'));
+      expect(screen.queryByRole('heading', { level: 1, name: 'Ports' })).toBeNull();
+      expect(document.title).toMatch(/^Settings/);
+      // The list changes while the screen is hidden: no render of it until it is shown.
+      fake.current.handle('ports:list', () => ok(portsAnswer([port({ label: 'Renamed meanwhile' })])));
+      await act(() => usePortsStore.getState().load(true));
+      expect(slot('ports')?.textContent).toContain('Sneaker drops LA');
+
+      goTo('#/ports');
+      // The same screen, shown again (not built anew), with the list as it is now.
+      expect(screen.getByRole('heading', { level: 1, name: 'Ports' })).toBe(heading);
+      expect(slot('ports')?.style.display).toBe('');
+      expect(screen.getByText('Renamed meanwhile')).toBeTruthy();
+      expect(screen.queryByText('Sneaker drops LA')).toBeNull();
+      // Its effects run again (the window's title is one).
+      await waitFor(() => expect(document.title).toMatch(/^Ports/));
+    });
+
+    it('drops the list screens kept for an account when another becomes active', async () => {
       await startOnPorts();
       goToSettings();
-      const main = document.getElementById('main')!;
-      const left = main.querySelector('[data-screen="ports"]');
-      expect(left?.hasAttribute('hidden')).toBe(true);
-      expect(main.querySelector('[data-screen="settings"]')?.hasAttribute('hidden')).toBe(false);
-      // Out of reach of a screen reader or a role query meanwhile.
-      expect(screen.queryByRole('heading', { level: 1, name: 'Ports' })).toBeNull();
-      act(() => void vi.advanceTimersToNextFrame());
-      expect(main.querySelector('[data-screen="ports"]')).not.toBeNull();
-      act(() => void vi.advanceTimersByTime(1));
-      // The removal is a transition React schedules on its own.
-      vi.useRealTimers();
-      await waitFor(() => expect(main.querySelector('[data-screen="ports"]')).toBeNull());
-      expect(main.querySelectorAll('[data-screen]')).toHaveLength(1);
+      drawNewScreen();
+      await waitFor(() => expect(slot('ports')?.style.display).toBe('none'));
+      act(() =>
+        fake.current.emitState(appState({ activeProfile: profile({ id: 'prof_other', name: 'Other' }) })),
+      );
+      expect(slot('ports')).toBeNull();
+      expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     });
 
     it('stays where the user moved it before the new screen was drawn', async () => {
@@ -267,6 +320,41 @@ describe('App', () => {
       act(() => void vi.advanceTimersByTime(100));
       expect(document.activeElement).toBe(portsLink);
     });
+  });
+
+  it('renders the list screens, hidden and idle, once their lists were read ahead; a first visit shows that one', async () => {
+    const idle = stubIdleCallbacks();
+    fake.current.handle('subscriptions:list', () => ok([subscription()]));
+    fake.current.handle('topups:list', () => ok(topUpPage([topUp()])));
+    try {
+      render(<App />);
+      await screen.findByRole('heading', { level: 1, name: 'Overview' });
+      expect(document.querySelector('#main [data-screen="ports"]')).toBeNull();
+      // The read-ahead waits for the window to be idle; then React renders the hidden screens at
+      // idle priority.
+      idle.runAll();
+      await waitFor(() =>
+        expect(document.querySelector('#main [data-screen="topups"]')?.textContent).toContain('Top-ups'),
+      );
+      const ports = document.querySelector<HTMLElement>('#main [data-screen="ports"]');
+      expect(ports?.style.display).toBe('none');
+      expect(ports?.textContent).toContain('Sneaker drops LA');
+      const prerendered = ports?.querySelector('h1');
+      // None of their effects ran: the title is the Overview's, each list was read once (the read-ahead).
+      expect(document.title).toMatch(/^Overview/);
+      expect(fake.current.callsTo('ports:list')).toHaveLength(1);
+      expect(screen.getAllByRole('heading', { level: 1 }).map((heading) => heading.textContent)).toEqual([
+        'Overview',
+      ]);
+
+      fireEvent.click(screen.getByRole('link', { name: 'Ports' }));
+      expect(screen.getByRole('heading', { level: 1, name: 'Ports' })).toBe(prerendered);
+      expect(screen.getByText('Sneaker drops LA')).toBeTruthy();
+    } finally {
+      // Unmounted while the idle callbacks are still stubbed: the shell cancels its own as it goes.
+      cleanup();
+      vi.unstubAllGlobals();
+    }
   });
 
   it('says, in a permanent banner, when another process runs the background jobs', async () => {

@@ -127,9 +127,17 @@ function observeRectAfterLayout(
   const element = instance.scrollElement;
   const view = instance.targetWindow;
   if (!element || !view) return;
+  let measured = false;
   const report = () => {
     const { clientWidth: width, clientHeight: height } = element;
-    callback(height > 0 ? { width, height } : FALLBACK_RECT);
+    if (height > 0) {
+      measured = true;
+      callback({ width, height });
+    } else if (!measured) {
+      callback(FALLBACK_RECT);
+    }
+    // Hidden after it was measured (a screen being left, or kept): the rows stay sized for the
+    // real area, so that showing it again draws them as they were, with no second layout.
   };
   if (!view.ResizeObserver) {
     report();
@@ -140,19 +148,15 @@ function observeRectAfterLayout(
   return () => observer.disconnect();
 }
 
-const scrolledOnce = new WeakSet<Element>();
-
 /**
- * The library's scrolling, minus its first write: as it mounts it scrolls the new area to 0, where a
- * new element already is, and `scrollTo` forces a synchronous layout of the whole screen (38 ms of a
- * cold "Ports" click in the list benchmark). Any later scroll (to a row, back to the top) is written.
+ * The library's scrolling, minus writes of the top where the area already is: as a table mounts,
+ * or a kept screen is shown again, the library writes its offset back to the scroll area, and
+ * `scrollTo` forces a synchronous layout of the whole screen (38 ms of a cold "Ports" click in the
+ * list benchmark, 29 ms of showing the kept Ports screen again). An offset away from the top is
+ * written: a kept screen left scrolled down comes back where it was.
  */
-const scrollUnlessFresh: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
-  const element = instance.scrollElement;
-  if (element && !scrolledOnce.has(element)) {
-    scrolledOnce.add(element);
-    if (offset + (options.adjustments ?? 0) === 0) return;
-  }
+const scrollUnlessAtTop: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
+  if (offset + (options.adjustments ?? 0) === 0 && (instance.scrollOffset ?? 0) === 0) return;
   elementScroll(offset, options, instance);
 };
 
@@ -249,7 +253,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     overscan: props.overscan ?? 8,
     initialRect: initialRect(props.height),
     observeElementRect: observeRectAfterLayout,
-    scrollToFn: scrollUnlessFresh,
+    scrollToFn: scrollUnlessAtTop,
   });
   // A density change resizes every row: the virtualiser's sizes are read again. Not as it mounts:
   // its sizes are new then, and measuring re-renders the whole table a second time before paint.

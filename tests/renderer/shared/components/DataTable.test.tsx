@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { Profiler, useState } from 'react';
+import { Activity, Profiler, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DataTable,
@@ -242,5 +242,56 @@ describe('DataTable rendering cost', () => {
     act(() => notify());
     expect(reads).toBeGreaterThan(0);
     expect(bodyRows().length).toBe(Math.ceil(220 / 44) + 8);
+  });
+
+  it('hidden and shown again (a kept screen), keeps its rows sized for its area and writes the scroll only away from the top', () => {
+    const observers: (() => void)[] = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: () => void) {
+          observers.push(callback);
+        }
+        observe() {}
+        disconnect() {}
+        unobserve() {}
+      },
+    );
+    const notify = () => act(() => observers.at(-1)?.());
+    let height = 220;
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(() => height);
+    const scrollTo = vi.fn();
+    Object.defineProperty(HTMLElement.prototype, 'scrollTo', { value: scrollTo, configurable: true });
+    try {
+      const kept = (mode: 'visible' | 'hidden') => (
+        <Activity mode={mode}>
+          <Harness rows={items(1000)} />
+        </Activity>
+      );
+      const { rerender } = render(kept('visible'));
+      notify();
+      const sized = Math.ceil(220 / 44) + 8;
+      expect(bodyRows()).toHaveLength(sized);
+      // The shell hides the screen being left before React does: the area measures 0 meanwhile.
+      height = 0;
+      notify();
+      expect(bodyRows()).toHaveLength(sized);
+      rerender(kept('hidden'));
+      rerender(kept('visible'));
+      // At the top, where a shown area is: no write (a forced layout of the whole screen).
+      expect(scrollTo).not.toHaveBeenCalled();
+      expect(bodyRows()).toHaveLength(sized);
+
+      height = 220;
+      const area = document.querySelector<HTMLElement>('.data-table__scroll') as HTMLElement;
+      Object.defineProperty(area, 'scrollTop', { value: 4400, configurable: true });
+      fireEvent.scroll(area);
+      rerender(kept('hidden'));
+      rerender(kept('visible'));
+      // Scrolled down when hidden: shown again where it was.
+      expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 4400 }));
+    } finally {
+      delete (HTMLElement.prototype as { scrollTo?: unknown }).scrollTo;
+    }
   });
 });
