@@ -157,7 +157,8 @@ function scenarios(subscriptionId: string): Record<ListName, ListScenario> {
       },
       leave: async (page) => {
         await tab(page, 'Overview').click();
-        await page.locator(SUB_USER_ROWS).first().waitFor({ state: 'detached' });
+        // Gone, or kept hidden (the tab stays built once its list is in).
+        await page.locator(SUB_USER_ROWS).first().waitFor({ state: 'hidden' });
       },
       time: (page, client) =>
         timeClick(page, client, {

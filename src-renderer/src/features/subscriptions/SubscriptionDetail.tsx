@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Activity, useEffect, useState } from 'react';
 import type { Subscription } from '../../../../src-shared/api-types';
 import type { CredentialFormat, IpcError } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
@@ -22,7 +22,7 @@ import { PRODUCTS } from './SubscriptionsList';
 import { TrafficBar } from './TrafficBar';
 import { UsagePanel } from './UsagePanel';
 import { subscriptionHref } from './subscription-route';
-import { subscriptionDetails, useSubscriptionsStore } from './subscriptions-store';
+import { subscriptionDetails, subUserLists, useSubscriptionsStore } from './subscriptions-store';
 
 const LABEL_MAX = 60;
 
@@ -243,6 +243,26 @@ function Overview({ subscription }: { subscription: Subscription }) {
   );
 }
 
+/**
+ * The Sub-users tab, rendered (hidden, in an `Activity`) as soon as its list is in, and kept when
+ * another tab is chosen: choosing it shows a table already built (5,000 sub-users) rather than
+ * building it in the click, and brings back the search, sort and scroll it was left with. Hidden,
+ * it runs no effects; what changed meanwhile renders as it shows. The other tabs mount when chosen.
+ */
+function KeptSubUsersTab({ subscription, shown }: { subscription: Subscription; shown: boolean }) {
+  const listIn = useSubscriptionsStore(
+    (state) => subUserLists.read(state, subUserLists.key(subscription.id))?.status === 'ready',
+  );
+  const [kept, setKept] = useState(shown);
+  if (shown && !kept) setKept(true);
+  if (!shown && !kept && !listIn) return null;
+  return (
+    <Activity mode={shown ? 'visible' : 'hidden'}>
+      <SubUsersPanel subscription={subscription} />
+    </Activity>
+  );
+}
+
 export function SubscriptionDetail({ id }: { id: string }) {
   const { loadable, retry } = useLoadable(useSubscriptionsStore, subscriptionDetails, id);
   const [tab, setTab] = useState<DetailTab>('overview');
@@ -257,7 +277,7 @@ export function SubscriptionDetail({ id }: { id: string }) {
         {(subscription) => (
           <Tabs label="Subscription" tabs={TABS} selected={tab} onSelect={setTab}>
             {tab === 'overview' ? <Overview subscription={subscription} /> : null}
-            {tab === 'sub-users' ? <SubUsersPanel subscription={subscription} /> : null}
+            <KeptSubUsersTab subscription={subscription} shown={tab === 'sub-users'} />
             {tab === 'usage' ? <UsagePanel subscription={subscription} /> : null}
             {tab === 'builder' ? <ProxyStringBuilder subscription={subscription} /> : null}
           </Tabs>

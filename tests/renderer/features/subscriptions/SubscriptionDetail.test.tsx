@@ -1,8 +1,9 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
+import { subUserLists } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { ok } from '../../support/fake-api';
-import { subscription, subUsersTable } from '../../support/fixtures';
+import { subscription, subUser, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Subscription detail', () => {
@@ -99,5 +100,37 @@ describe('Subscription detail', () => {
     expect(fake.current.callsTo('subscriptions:resetPassword')).toEqual([{ subscriptionId: 'sub_1' }]);
     fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
     expect(screen.getByText('fresh')).toBeTruthy();
+  });
+
+  it('builds the Sub-users tab, hidden, once its list is in, and keeps it (search and all) across tabs', async () => {
+    fake.current.handle('subscriptions:subUsers', () =>
+      ok(subUsersTable([subUser(), subUser({ id: 'su_2', label: 'Second helper' })])),
+    );
+    window.location.hash = '#/subscriptions/sub_1';
+    render(<SubscriptionsScreen />);
+    await screen.findByRole('tablist', { name: 'Subscription' });
+    expect(document.querySelector('table[aria-label="Sub-users"]')).toBeNull();
+    // The list read as the detail opens (the app asks for it with the navigation).
+    await act(() => subUserLists.load(['sub_1']));
+    await waitFor(() => expect(document.querySelector('table[aria-label="Sub-users"]')).not.toBeNull());
+    const built = document.querySelector('table[aria-label="Sub-users"]');
+    // Hidden and idle: out of reach, and the list was read once (by the load above, not the tab).
+    expect(screen.queryByRole('table', { name: 'Sub-users' })).toBeNull();
+    expect(fake.current.callsTo('subscriptions:subUsers')).toHaveLength(1);
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Sub-users' }));
+    expect(screen.getByRole('table', { name: 'Sub-users' })).toBe(built);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search sub-users' }), {
+      target: { value: 'second' },
+    });
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Overview' }));
+    expect(screen.queryByRole('table', { name: 'Sub-users' })).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Sub-users' }));
+    expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search sub-users' }).value).toBe(
+      'second',
+    );
+    expect(within(screen.getByRole('table', { name: 'Sub-users' })).getByText('Second helper')).toBeTruthy();
   });
 });
