@@ -250,8 +250,9 @@ function Overview({ subscription }: { subscription: Subscription }) {
  * it runs no effects; what changed meanwhile renders as it shows. The other tabs mount when chosen.
  */
 function KeptSubUsersTab({ subscription, shown }: { subscription: Subscription; shown: boolean }) {
+  // Held data counts (a refresh keeps it while loading): the hidden tab is not dropped meanwhile.
   const listIn = useSubscriptionsStore(
-    (state) => subUserLists.read(state, subUserLists.key(subscription.id))?.status === 'ready',
+    (state) => (subUserLists.read(state, subUserLists.key(subscription.id))?.data ?? null) !== null,
   );
   const [kept, setKept] = useState(shown);
   if (shown && !kept) setKept(true);
