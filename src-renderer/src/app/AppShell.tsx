@@ -76,8 +76,9 @@ function focusAfterNextFrame(target: () => HTMLElement | null | undefined): () =
 
 /**
  * The screen just left, kept (hidden) until the new one has been painted: removing a screen tears
- * down its whole tree (a settings screen of forms: 10 ms of a click on this machine), work the user
- * should not wait for before seeing where they went. Answers the screen being left, or null.
+ * down its whole tree (a settings screen of forms: 10 ms of a click on this machine), and hiding a
+ * kept one runs its effects' cleanups, work the user should not wait for before seeing where they
+ * went. Answers the screen being left, or null.
  */
 function useLeavingScreen(screen: ScreenId): ScreenId | null {
   const [shown, setShown] = useState(screen);

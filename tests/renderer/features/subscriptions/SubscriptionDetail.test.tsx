@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { describe, expect, it, vi } from 'vitest';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { subUserLists } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
-import { ok } from '../../support/fake-api';
+import { deferred, ok } from '../../support/fake-api';
 import { subscription, subUser, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
@@ -117,6 +117,15 @@ describe('Subscription detail', () => {
     // Hidden and idle: out of reach, and the list was read once (by the load above, not the tab).
     expect(screen.queryByRole('table', { name: 'Sub-users' })).toBeNull();
     expect(fake.current.callsTo('subscriptions:subUsers')).toHaveLength(1);
+
+    // A refresh while it is hidden holds the list: the built tab stays.
+    const refreshed = deferred<ReturnType<typeof ok>>();
+    fake.current.handle('subscriptions:subUsers', () => refreshed.promise as never);
+    const refresh = subUserLists.load(['sub_1'], true);
+    await settle();
+    expect(document.querySelector('table[aria-label="Sub-users"]')).toBe(built);
+    refreshed.resolve(ok(subUsersTable([subUser(), subUser({ id: 'su_2', label: 'Second helper' })])));
+    await act(() => refresh);
 
     fireEvent.click(screen.getByRole('tab', { name: 'Sub-users' }));
     expect(screen.getByRole('table', { name: 'Sub-users' })).toBe(built);
