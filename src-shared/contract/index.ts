@@ -62,9 +62,12 @@ export type {
   AttentionAction,
   AttentionItem,
   AttentionLevel,
+  AttentionLevelWord,
+  AttentionScreen,
   HealthSnapshot,
   HealthSourceState,
 } from './overview';
+export { ATTENTION_LEVEL_WORDS, ATTENTION_SCREENS } from './overview';
 export type { ProfileSummary } from './profiles';
 export type {
   ProxyExit,

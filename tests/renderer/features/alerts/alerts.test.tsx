@@ -23,6 +23,7 @@ const alert = (overrides: Partial<AlertView> = {}): AlertView => ({
   title: 'Price monitoring is running low',
   message: '4.0 GB left (8%).',
   raisedAt: '2026-03-15T10:00:00.000Z',
+  screen: 'subscriptions',
   ...overrides,
 });
 

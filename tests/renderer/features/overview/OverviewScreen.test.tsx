@@ -23,6 +23,11 @@ const item = (overrides: Partial<AttentionItem> = {}): AttentionItem => ({
   dueAt: '2026-03-11T08:00:00.000Z',
   action: { kind: 'enable_auto_renew', label: 'Turn on auto-renew', target: 'port', id: 'port_1' },
   route: '/ports/port_1',
+  levelWord: 'Soon',
+  dueIsForecast: false,
+  dueIn: 'within a day',
+  screen: 'ports',
+  alertKey: 'port_expiring:prof_work:port_1',
   ...overrides,
 });
 
@@ -35,6 +40,7 @@ const snapshot = (overrides: Partial<HealthSnapshot> = {}): HealthSnapshot => {
     items,
     counts: { error: 0, warning: items.length, info: 0 },
     totals: { ports: 4, subscriptions: 3, pendingTopUps: 0, schedules: 0 },
+    badges: { ports: 0, subscriptions: 0, topups: 0, 'local-proxies': 0 },
     sources: {
       ports: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
       subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
@@ -191,7 +197,7 @@ describe('Overview screen', () => {
       items: [],
       allGood: false,
       sources: {
-        ports: { state: 'failed', message: 'The service did not answer.' },
+        ports: { state: 'failed', message: 'The service did not answer.', lastReadAt: null },
         subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
         topups: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
       },
