@@ -1,7 +1,8 @@
 import { hrefOf, SCREENS, type ScreenId } from '../../shared/routes';
-import { AlertsBadge } from '../alerts/AlertsBadge';
+import { AttentionBadge, isBadgedScreen, useAttentionBadges } from '../overview/AttentionBadge';
 
 export function Navigation({ current }: { current: ScreenId }) {
+  useAttentionBadges();
   return (
     <nav className="navigation" aria-label="Main">
       <ul>
@@ -9,7 +10,7 @@ export function Navigation({ current }: { current: ScreenId }) {
           <li key={screen.id}>
             <a href={hrefOf(screen.id)} aria-current={screen.id === current ? 'page' : undefined}>
               {screen.label}
-              {screen.id === 'subscriptions' ? <AlertsBadge /> : null}
+              {isBadgedScreen(screen.id) ? <AttentionBadge screen={screen.id} /> : null}
             </a>
           </li>
         ))}

@@ -16,12 +16,8 @@ import { hrefOf } from '../../shared/routes';
 import { useTopUpWizardStore } from '../topups/topup-wizard-store';
 import { isCallAction, overviewSlice, useOverviewStore } from './overview-store';
 
-/** The level in words as well as in colour. */
-const LEVELS: Record<AttentionLevel, { label: string; tone: string }> = {
-  error: { label: 'Now', tone: 'bad' },
-  warning: { label: 'Soon', tone: 'warn' },
-  info: { label: 'FYI', tone: 'info' },
-};
+/** The level's colour; its word (Now / Soon / FYI) is the model's, the same in `health`. */
+const TONES: Record<AttentionLevel, string> = { error: 'bad', warning: 'warn', info: 'info' };
 
 const SOURCE_NAMES = {
   ports: 'the ports',
@@ -62,9 +58,19 @@ function Due({ item }: { item: AttentionItem }) {
   }
   if (item.kind === 'topup_declarable') return <DeclareBefore dueAt={item.dueAt} />;
   const expired = item.kind === 'port_expired' || item.kind === 'subscription_expired';
+  const what = item.dueIsForecast
+    ? 'Runs out about'
+    : expired
+      ? 'Expired'
+      : item.level === 'info'
+        ? 'Renews'
+        : 'Expires';
+  // The relative words are the model's (as in the title and in `health`), not a second day count.
+  const relative = item.dueIn ? ` (${item.dueIsForecast ? 'forecast: ' : ''}${item.dueIn})` : '';
   return (
     <p className="attention__due">
-      {expired ? 'Expired' : item.level === 'info' ? 'Renews' : 'Expires'} <Time iso={item.dueAt} />
+      {what} <Time iso={item.dueAt} />
+      {relative}
     </p>
   );
 }
@@ -105,14 +111,13 @@ function ItemAction({ item }: { item: AttentionItem }) {
 
 function AttentionRow({ item }: { item: AttentionItem }) {
   const error = useOverviewStore((store) => store.actionErrors[item.id]);
-  const level = LEVELS[item.level];
   const titleId = `attention-${item.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   // "Open" beside the action, when the action is something else and there is a page to open.
   const openLink =
     item.route && item.action.kind !== 'open' && item.subject.type !== 'topup' ? item.route : null;
   return (
     <li className={`attention attention--${item.level}`} aria-labelledby={titleId}>
-      <span className={`badge badge--${level.tone} attention__level`}>{level.label}</span>
+      <span className={`badge badge--${TONES[item.level]} attention__level`}>{item.levelWord}</span>
       <div className="attention__body">
         <h2 className="attention__title" id={titleId}>
           {item.title}
@@ -147,8 +152,9 @@ function SourceProblems({ sources }: { sources: HealthSnapshot['sources'] }) {
     <div className="message message--warn" role="alert">
       {failed.map(([name, source]) => (
         <p key={name}>
-          <strong>Could not read {SOURCE_NAMES[name]}:</strong> {source.message} What needs attention there
-          may be missing below; Refresh tries again.
+          <strong>Not known: could not read {SOURCE_NAMES[name]}</strong> (last read{' '}
+          {source.lastReadAt ? <Time iso={source.lastReadAt} relative /> : 'never'}): {source.message} What
+          needs attention there may be missing below; Refresh tries again.
         </p>
       ))}
     </div>

@@ -75,7 +75,10 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
   acting: {},
   actionErrors: {},
   load: (force = false) => overviewSlice.load([false], force),
-  refresh: () => overviewSlice.load([true], true),
+  refresh: async () => {
+    await overviewSlice.load([true], true);
+    await useAlertsStore.getState().reloadLoaded();
+  },
   reloadLoaded: () => overviewSlice.reloadLoaded(),
   refreshSoon: () => {
     if (get().snapshot.status === 'idle') return;
@@ -83,6 +86,8 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
     pending = setTimeout(() => {
       pending = null;
       void get().load(true);
+      // The alerts list is judged by the same model: a resolved cause leaves it with its item.
+      void useAlertsStore.getState().reloadLoaded();
     }, REFRESH_DELAY_MS);
   },
   act: async (item) => {
@@ -98,7 +103,7 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
       else actionErrors[item.id] = result.error;
       return { acting, actionErrors };
     });
-    if (result.ok) await get().load(true);
+    if (result.ok) await Promise.all([get().load(true), useAlertsStore.getState().reloadLoaded()]);
     return result;
   },
   reset: () => {

@@ -23,7 +23,7 @@ const item = (overrides: Partial<AttentionItem> = {}): AttentionItem => ({
   dueAt: '2026-03-11T08:00:00.000Z',
   action: { kind: 'enable_auto_renew', label: 'Turn on auto-renew', target: 'port', id: 'port_1' },
   route: '/ports/port_1',
-  levelWord: 'Soon',
+  levelWord: ({ error: 'Now', warning: 'Soon', info: 'FYI' } as const)[overrides.level ?? 'warning'],
   dueIsForecast: false,
   dueIn: 'within a day',
   screen: 'ports',
@@ -192,6 +192,32 @@ describe('Overview screen', () => {
     expect(screen.queryByRole('list', { name: 'Needs attention' })).toBeNull();
   });
 
+  it('says the due time with the model’s relative words, and a traffic forecast as a forecast', async () => {
+    current = snapshot({
+      items: [
+        item({ dueIn: 'in 2 days', title: 'Subscription “SEO” expires in 2 days' }),
+        item({
+          id: 'subscription_traffic_low:sub_1',
+          kind: 'subscription_traffic_low',
+          title: 'Subscription “Social accounts” is running out of traffic',
+          subject: { type: 'subscription', id: 'sub_1', label: 'Social accounts' },
+          dueAt: '2026-03-12T12:00:00.000Z',
+          dueIsForecast: true,
+          dueIn: 'in 2 days',
+          action: { kind: 'top_up', label: 'Top up…' },
+          route: '/subscriptions/sub_1',
+          screen: 'subscriptions',
+        }),
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Needs attention' });
+    const dues = [...list.querySelectorAll('.attention__due')].map((due) => due.textContent);
+    expect(dues[0]).toMatch(/^Expires .+ \(in 2 days\)$/);
+    expect(dues[1]).toMatch(/^Runs out about .+ \(forecast: in 2 days\)$/);
+  });
+
   it('never says all good when a list could not be read', async () => {
     current = snapshot({
       items: [],
@@ -199,14 +225,26 @@ describe('Overview screen', () => {
       sources: {
         ports: { state: 'failed', message: 'The service did not answer.', lastReadAt: null },
         subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
-        topups: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+        topups: {
+          state: 'failed',
+          message: 'The service did not answer.',
+          lastReadAt: '2026-03-10T11:50:00.000Z',
+        },
       },
     });
     render(<OverviewScreen />);
     await settle();
     expect(screen.queryByText('All good')).toBeNull();
-    expect(screen.getByRole('alert').textContent).toContain(
-      'Could not read the ports: The service did not answer.',
+    const problems = screen.getByRole('alert').textContent;
+    expect(problems).toContain(
+      'Not known: could not read the ports (last read never): The service did not answer.',
+    );
+    // When it was last read, in local time: the items about it are as of then.
+    expect(problems).toMatch(
+      /Not known: could not read the top-ups \(last read .+\): The service did not answer\./,
+    );
+    expect(screen.getByRole('alert').querySelector('time')?.getAttribute('dateTime')).toBe(
+      '2026-03-10T11:50:00.000Z',
     );
   });
 
