@@ -85,10 +85,12 @@ describe('proxy-manager health', () => {
         }),
       );
       expect(snapshot.sources.topups).toMatchObject({ state: 'read' });
-      // One list read per open status, never the top-ups one by one.
+      // One list read per open status (the spec's filter takes one), never the top-ups one by one.
       const reads = (await sandbox.requests()).filter((r) => r.path.includes('/topups'));
       expect(reads.map((r) => r.path.replace(/^.*\/v1\/topups/, '/v1/topups')).sort()).toEqual([
         '/v1/topups?perPage=100&status=awaiting_payment',
+        '/v1/topups?perPage=100&status=expired',
+        '/v1/topups?perPage=100&status=rejected',
         '/v1/topups?perPage=100&status=verifying',
       ]);
     }

@@ -28,10 +28,13 @@ type RaisedAlertView = Omit<AlertView, 'screen'>;
 const HELD_LIST_MAX_AGE_MS = 10 * 60_000;
 
 /**
- * The statuses of an open top-up the list is read for. The spec's `status` filter takes one value,
- * so this is one list request per status (100 each, the spec's largest page).
+ * The statuses of an open (non-final) top-up the list is read for: waiting for payment and verifying,
+ * and expired or rejected ones whose payment can still be declared until `txidDeadline` (the overview
+ * lists those too, so a one-shot command must know them as the app does). The spec's `status` filter
+ * takes one value, so this is one list request per status (100 each, the spec's largest page); final
+ * ones are left out.
  */
-const OPEN_LIST_STATUSES = ['awaiting_payment', 'verifying'] as const;
+const OPEN_LIST_STATUSES = ['awaiting_payment', 'verifying', 'expired', 'rejected'] as const;
 
 /**
  * The account's open top-ups: one list request per open status (`GET /v1/topups?status=…`). The
@@ -49,7 +52,7 @@ export async function readOpenTopUps(
       ),
     ),
   );
-  return pages.flatMap((page) => page.data);
+  return pages.flatMap((page) => page.data).filter((topUp) => !topUp.final);
 }
 
 export interface OverviewServiceOptions {

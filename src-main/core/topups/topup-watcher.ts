@@ -65,8 +65,8 @@ export interface TopUpWatcherOptions {
    */
   profileIds?: () => string[];
   /**
-   * The account's open top-ups (awaiting payment, verifying) in one list read shared with the
-   * overview (`held.openTopUps`); without it the start lists those statuses itself.
+   * The account's non-final top-ups in one list read shared with the overview (`held.openTopUps`);
+   * without it the start lists each open status itself.
    */
   listOpen?: (profileId: string) => Promise<readonly TopUp[]>;
   /** Longest wait after failed reads. Default 5 minutes. */
@@ -149,9 +149,8 @@ export class TopUpWatcher implements Lifecycle {
           for (const topUp of open) await this.watch(profileId, topUp);
           // Announced at once: a screen open since the start shows them now, not at their first read.
           this.options.publish(profileId, [...open]);
-          statuses = OPEN_STATUSES.filter(
-            (status) => status !== 'awaiting_payment' && status !== 'verifying',
-          );
+          // That one read covered every open status.
+          statuses = [];
         } catch (error) {
           this.log(`[topup-watcher] cannot list the open top-ups of a profile: ${describeError(error)}`);
           continue;
