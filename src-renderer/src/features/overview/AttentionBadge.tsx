@@ -9,7 +9,7 @@ const BADGED: readonly string[] = [
   'local-proxies',
 ] satisfies AttentionScreen[];
 
-export const isBadgedScreen = (screen: string): screen is AttentionScreen => BADGED.includes(screen);
+const isBadgedScreen = (screen: string): screen is AttentionScreen => BADGED.includes(screen);
 
 /**
  * The navigation's count of what needs the user (Now and Soon items) on one screen, from the same
@@ -27,6 +27,11 @@ export function AttentionBadge({ screen }: { screen: AttentionScreen }) {
       </span>
     </>
   );
+}
+
+/** A screen's badge, or nothing for a screen without one: the navigation's `badge`. */
+export function attentionBadgeOf(screen: string) {
+  return isBadgedScreen(screen) ? <AttentionBadge screen={screen} /> : null;
 }
 
 /** Reads the snapshot once for the badges (the event bridge keeps it current afterwards). */

@@ -14,6 +14,10 @@ import { startRestServer, type RunningRestServer } from '../../../../src-main/re
 import { AlertsList } from '../../../../src-renderer/src/features/alerts/AlertsList';
 import { useAlertsStore } from '../../../../src-renderer/src/features/alerts/alerts-store';
 import { Navigation } from '../../../../src-renderer/src/features/app/Navigation';
+import {
+  attentionBadgeOf,
+  useAttentionBadges,
+} from '../../../../src-renderer/src/features/overview/AttentionBadge';
 import { OverviewScreen } from '../../../../src-renderer/src/features/overview/OverviewScreen';
 import { useOverviewStore } from '../../../../src-renderer/src/features/overview/overview-store';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
@@ -190,13 +194,19 @@ async function everySurfaceAgrees(step: string): Promise<HealthSnapshot> {
 const itemOf = (model: HealthSnapshot, kind: AttentionItem['kind'], subjectId: string) =>
   model.items.find((item) => item.kind === kind && item.subject.id === subjectId);
 
+/** The navigation as the shell renders it: with the Overview's badges, read once. */
+function BadgedNavigation() {
+  useAttentionBadges();
+  return <Navigation current="overview" badge={attentionBadgeOf} />;
+}
+
 describe('one truth about the account', () => {
   useFakeApi(throughCore);
 
   it('every surface says what the one model says, after each fix and after an expiry', async () => {
     render(
       <>
-        <Navigation current="overview" />
+        <BadgedNavigation />
         <OverviewScreen />
         <AlertsList screen="subscriptions" />
       </>,

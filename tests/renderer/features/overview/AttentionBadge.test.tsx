@@ -2,6 +2,10 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { HealthSnapshot } from '../../../../src-shared/contract';
 import { Navigation } from '../../../../src-renderer/src/features/app/Navigation';
+import {
+  attentionBadgeOf,
+  useAttentionBadges,
+} from '../../../../src-renderer/src/features/overview/AttentionBadge';
 import { ok } from '../../support/fake-api';
 import { appState } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
@@ -24,6 +28,12 @@ const snapshot = (badges: HealthSnapshot['badges']): HealthSnapshot => ({
   allGood: false,
 });
 
+/** The navigation as the shell renders it: with the Overview's badges, read once. */
+function BadgedNavigation() {
+  useAttentionBadges();
+  return <Navigation current="overview" badge={attentionBadgeOf} />;
+}
+
 describe('the navigation’s badges', () => {
   useFakeApi(() => ({
     'app:getState': () => ok(appState()),
@@ -31,7 +41,7 @@ describe('the navigation’s badges', () => {
   }));
 
   it('puts a port’s item on Ports and a subscription’s on Subscriptions, and nothing where none is', async () => {
-    render(<Navigation current="overview" />);
+    render(<BadgedNavigation />);
     await settle();
     // Two words in the link's name, not "Ports1 needs attention".
     expect(screen.getByRole('link', { name: 'Ports 1 needs attention' })).toBeTruthy();
