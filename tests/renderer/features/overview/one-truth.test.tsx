@@ -8,6 +8,7 @@ import {
   ipcCalls,
 } from '../../../../src-shared/contract';
 import { FakeClock } from '../../../../src-main/core/runtime/fake-clock';
+import type { TrayStateService } from '../../../../src-main/core/tray/tray-state';
 import { buildTools } from '../../../../src-main/mcp/mcp-tools';
 import { TopUpQuotes } from '../../../../src-main/mcp/topup-quotes';
 import { startRestServer, type RunningRestServer } from '../../../../src-main/rest/rest-server';
@@ -34,7 +35,7 @@ import { useFakeApi } from '../../support/renderer-test-kit';
  * 5 GB for the low subscription), the model is built once per step (`overview:get` of the running
  * core) and every surface is checked against it: the Overview screen, the navigation's badges,
  * `proxy-manager health --json` (a one-shot command with no owner), MCP `health_snapshot`, the REST
- * API's `GET /v1/overview`, and the alerts list. Steps: as arranged, after each fix at the service
+ * API's `GET /v1/overview`, the alerts list and the tray's pending payments. Steps: as arranged, after each fix at the service
  * (auto-renew turned on from the screen for the port, then for the subscription, the 5 GB paid),
  * and after the clock moves past the port's expiry.
  */
@@ -44,6 +45,7 @@ let clock: FakeClock;
 let h: Harness;
 let rest: RunningRestServer;
 let account: ArrangedAccount;
+let tray: TrayStateService | null = null;
 
 /** Every channel goes to the running core through the guarded dispatcher, as the preload's would. */
 const throughCore = (): FakeHandlers =>
@@ -77,8 +79,15 @@ beforeAll(async () => {
     { coreClock: new FakeClock(clock.now()) },
   );
   expect(made.code, made.stderr).toBe(0);
-  h = await createHarness(sandbox, { clock });
+  h = await createHarness(sandbox, {
+    clock,
+    onDesktopParts: (parts) => {
+      tray = parts.tray;
+    },
+  });
   await h.core.start({ environment: { apiKey: DEMO_KEY, baseUrl: sandbox.baseUrl } });
+  // The tray runs in the desktop app only: started here as the shell starts it.
+  await tray!.start();
   rest = await startRestServer({
     port: 0,
     tokens: {
@@ -102,6 +111,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  tray?.stop();
   await rest?.close();
   await h?.core.dispose();
   await sandbox?.close();
@@ -170,6 +180,12 @@ async function everySurfaceAgrees(step: string): Promise<HealthSnapshot> {
   expect(overHttp.badges, step).toEqual(model.badges);
   expect(await mcpItems(), step).toEqual(
     model.items.filter((item) => item.level !== 'info').map((item) => expect.objectContaining(essence(item))),
+  );
+
+  // The tray: the open top-ups, in the items' words (what they buy included).
+  const payments = model.items.filter((item) => item.screen === 'topups').map((item) => item.title);
+  await vi.waitFor(() =>
+    expect(new Set(tray!.current.payments.map((payment) => payment.text)), step).toEqual(new Set(payments)),
   );
 
   // The alerts: each one is an item of the model, in the item's words; none outlives its item.
