@@ -62,7 +62,6 @@ export type {
   AttentionAction,
   AttentionItem,
   AttentionLevel,
-  AttentionLevelWord,
   AttentionScreen,
   HealthSnapshot,
   HealthSourceState,

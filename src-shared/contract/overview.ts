@@ -45,7 +45,7 @@ export type AttentionLevel = 'error' | 'warning' | 'info';
 
 /** The level in words, the same on the screen, in `health` and in the guide. */
 export const ATTENTION_LEVEL_WORDS = { error: 'Now', warning: 'Soon', info: 'FYI' } as const;
-export type AttentionLevelWord = (typeof ATTENTION_LEVEL_WORDS)[AttentionLevel];
+type AttentionLevelWord = (typeof ATTENTION_LEVEL_WORDS)[AttentionLevel];
 
 /**
  * The screen an item belongs to, for the navigation's badges: a badge counts the items (errors and

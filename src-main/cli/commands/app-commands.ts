@@ -83,7 +83,7 @@ async function runTest(context: CommandContext, input: unknown): Promise<ExitCod
 const pad = (value: number) => String(value).padStart(2, '0');
 
 /** `2026-11-29 16:05`, in this computer's time zone (as the screen shows times). */
-export function localTime(iso: string): string {
+function localTime(iso: string): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;

@@ -67,10 +67,10 @@ const EXPIRED_SHOWN_DAYS = 14;
 const quoted = (label: string, id: string) => `“${label || id}”`;
 
 /** The alert condition an item is: `kind:profileId:subjectId` (the alert center's key). */
-export const alertKeyOf = (kind: string, profileId: string, subjectId: string) =>
+const alertKeyOf = (kind: string, profileId: string, subjectId: string) =>
   `${kind}:${profileId}:${subjectId}`;
 
-export function trafficLow(sub: Subscription, threshold: TrafficThreshold): boolean {
+function trafficLow(sub: Subscription, threshold: TrafficThreshold): boolean {
   const remaining = sub.trafficRemainingBytes;
   if (threshold.bytes !== undefined && remaining < threshold.bytes) return true;
   if (threshold.percent !== undefined && sub.trafficTotalBytes > 0) {

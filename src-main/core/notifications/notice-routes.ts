@@ -3,7 +3,7 @@ import type { RaisedAlert } from '../alerts/alert-center';
 
 import { portRoute, subscriptionRoute } from '../alerts/attention-words';
 
-export { portRoute, subscriptionRoute, topUpRoute } from '../alerts/attention-words';
+export { portRoute, topUpRoute } from '../alerts/attention-words';
 
 /**
  * What an alert is about: the port for `port_expiring`, otherwise the subscription (a sub-user's

@@ -69,7 +69,7 @@ const LEVEL_RANK: Record<AttentionLevel, number> = { error: 0, warning: 1, info:
 const quoted = (label: string, id: string) => `“${label || id}”`;
 
 /** The open top-ups buying traffic, per subscription id: the subscription's item offers that payment. */
-export function pendingPurchases(topUps: readonly PendingTopUp[]): Map<string, PendingPurchase> {
+function pendingPurchases(topUps: readonly PendingTopUp[]): Map<string, PendingPurchase> {
   const found = new Map<string, PendingPurchase>();
   for (const pending of topUps) {
     const purchase = pending.topUp?.purchase;

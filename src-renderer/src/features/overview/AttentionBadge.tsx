@@ -15,7 +15,7 @@ const isBadgedScreen = (screen: string): screen is AttentionScreen => BADGED.inc
  * The navigation's count of what needs the user (Now and Soon items) on one screen, from the same
  * snapshot the Overview shows (`badges`): a port's item counts on Ports only. Nothing when none.
  */
-export function AttentionBadge({ screen }: { screen: AttentionScreen }) {
+function AttentionBadge({ screen }: { screen: AttentionScreen }) {
   const count = useOverviewStore((store) => store.snapshot.data?.badges[screen] ?? 0);
   if (count === 0) return null;
   // The space keeps the link's name words apart ("Ports 2 need attention", not "Ports2 …").
