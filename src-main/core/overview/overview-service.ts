@@ -298,7 +298,10 @@ export class OverviewService implements DomainService<'overview'> {
     notBefore: number,
   ): Promise<{ items: PendingTopUp[]; source: HealthSourceState }> {
     const store = this.options.held.openTopUps;
-    const held = store.get(profileId, notBefore);
+    let held = store.get(profileId, notBefore);
+    // A top-up the watcher follows but main has not seen whole (its amount, its deadline) is listed
+    // again rather than shown without them.
+    if (held && (await this.unseenWatched(profileId, held.items))) held = null;
     let source: HealthSourceState;
     if (held) {
       source = { state: 'held', readAt: iso(held.readAt) };
@@ -320,6 +323,21 @@ export class OverviewService implements DomainService<'overview'> {
       }
     }
     return { items: await this.heldOpenTopUps(profileId), source };
+  }
+
+  private async unseenWatched(profileId: string, listed: readonly TopUp[]): Promise<boolean> {
+    let watched: readonly { profileId: string; entry: WatchedTopUp }[];
+    try {
+      watched = await this.options.watchedTopUps();
+    } catch {
+      return false;
+    }
+    return watched.some(
+      ({ profileId: owner, entry }) =>
+        owner === profileId &&
+        !listed.some((topUp) => topUp.id === entry.topUpId) &&
+        !this.options.held.topUps.get(profileId, entry.topUpId),
+    );
   }
 
   /** The held open top-ups and the watcher's, each in the newest state main has seen; final ones left out. */
