@@ -60,6 +60,8 @@ export type {
 } from './local-proxies';
 export type {
   AttentionAction,
+  AttentionCard,
+  AttentionGroup,
   AttentionItem,
   AttentionLevel,
   AttentionScreen,

@@ -97,6 +97,46 @@ export interface AttentionItem {
   route: AppRoute | null;
 }
 
+/** The one-click action of a group: the same change for every member. */
+type AttentionGroupAction = {
+  kind: 'enable_auto_renew_all';
+  label: string;
+  target: 'port' | 'subscription';
+  ids: string[];
+};
+
+/**
+ * Items of one kind and level, said once ("14 ports expire within 2 days with auto-renew off"): what
+ * a large account shows on the Overview instead of one card per item.
+ */
+export interface AttentionGroup {
+  /** `group:kind:level` */
+  id: string;
+  kind: AttentionKind;
+  level: AttentionLevel;
+  levelWord: AttentionLevelWord;
+  title: string;
+  detail: string;
+  /** The members' item ids, most urgent first. */
+  itemIds: string[];
+  /** The members' subjects (port, subscription, top-up or local proxy ids), most urgent first. */
+  subjectIds: string[];
+  screen: AttentionScreen;
+  /** The soonest member's. */
+  dueAt: string | null;
+  dueIn: string | null;
+  /** Null when each member needs its own decision ("Show them" opens them). */
+  action: AttentionGroupAction | null;
+  /**
+   * "Show them": the list screen filtered to the members, `/ports?ids=a,b,c` (ids URL-encoded, comma
+   * separated; the list screens read it with `idsFromHash` in the renderer's `shared/routes.ts`).
+   */
+  listRoute: string;
+}
+
+/** One card of the Overview, most urgent first: an item on its own, or a group of items. */
+export type AttentionCard = { type: 'item'; itemId: string } | { type: 'group'; group: AttentionGroup };
+
 /** Where one kind of data came from for this snapshot. */
 export type HealthSourceState =
   /** Main already held it (a recent read, kept up to date by events). */
@@ -123,6 +163,11 @@ export interface HealthSnapshot {
   sources: { ports: HealthSourceState; subscriptions: HealthSourceState; topups: HealthSourceState };
   /** Errors and warnings per screen: the navigation's badges. */
   badges: Record<AttentionScreen, number>;
+  /**
+   * The Overview's cards, most urgent first: four or more items of one kind and level become one
+   * group; every item is in exactly one card. The screen shows the first 12.
+   */
+  cards: AttentionCard[];
   /**
    * True when no item is an error or a warning (`info` items, such as a port that renews itself, are
    * only worth knowing) and every source was read: a source that failed never reads as "all good".

@@ -19,6 +19,7 @@ import type { ApiCaller } from '../session/api-caller';
 import type { WatchedTopUp } from '../topups/topup-watcher';
 import { describeError } from '../runtime/deadline-job';
 import type { HeldAccountData, HeldListStore } from '../snapshots/held-lists';
+import { attentionCards } from './overview-groups';
 import { alertScreen, attentionItems, type PendingTopUp } from './overview-rules';
 
 /** An alert as the alert center raised it (the screen is the model's to say). */
@@ -159,6 +160,7 @@ export class OverviewService implements DomainService<'overview'> {
       },
       sources,
       badges: badgesOf(items),
+      cards: attentionCards(items, now),
       // Only what is worth knowing (a port that renews itself, a payment confirming) is still all good.
       allGood:
         counts.error + counts.warning === 0 &&

@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type {
+  AttentionGroup,
   AttentionItem,
   AttentionLevel,
   HealthSnapshot,
@@ -161,13 +162,79 @@ function SourceProblems({ sources }: { sources: HealthSnapshot['sources'] }) {
   );
 }
 
-function AttentionList({ items, label }: { items: readonly AttentionItem[]; label: string }) {
+/** A group of items of one kind and level: one action for all where one fits, and Show them. */
+function GroupRow({ group }: { group: AttentionGroup }) {
+  const actAll = useOverviewStore((store) => store.actAll);
+  const busy = useOverviewStore((store) => store.acting[group.id] ?? false);
+  const error = useOverviewStore((store) => store.actionErrors[group.id]);
+  const titleId = `attention-${group.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const { action } = group;
   return (
-    <ul className="attention-list" aria-label={label}>
-      {items.map((item) => (
-        <AttentionRow key={item.id} item={item} />
-      ))}
-    </ul>
+    <li className={`attention attention--${group.level} attention--group`} aria-labelledby={titleId}>
+      <span className={`badge badge--${TONES[group.level]} attention__level`}>{group.levelWord}</span>
+      <div className="attention__body">
+        <h2 className="attention__title" id={titleId}>
+          {group.title}
+        </h2>
+        <p className="attention__detail">{group.detail}</p>
+        {group.dueAt ? (
+          <p className="attention__due">
+            Soonest <Time iso={group.dueAt} />
+            {group.dueIn ? ` (${group.dueIn})` : ''}
+          </p>
+        ) : null}
+        {error ? (
+          <ErrorMessage error={error} title={`Could not ${action?.label.toLowerCase() ?? 'act'}`} />
+        ) : null}
+      </div>
+      <div className="attention__actions">
+        {action ? (
+          <button
+            type="button"
+            className="button button--primary"
+            aria-label={`${action.label}: ${group.title}`}
+            disabled={busy}
+            onClick={() => void actAll(group)}
+          >
+            {busy ? 'Working…' : action.label}
+          </button>
+        ) : null}
+        <a
+          className="button button--quiet"
+          href={hashOf(group.listRoute)}
+          aria-label={`Show them: ${group.title}`}
+        >
+          Show them
+        </a>
+      </div>
+    </li>
+  );
+}
+
+/** How many cards the first screen holds; the rest wait behind "Show … more". */
+const FIRST_SCREEN_CARDS = 12;
+
+/** The snapshot's cards (items, and groups of four or more of one kind and level), most urgent first. */
+function AttentionList({ snapshot, label }: { snapshot: HealthSnapshot; label: string }) {
+  const [everything, setEverything] = useState(false);
+  const items = new Map(snapshot.items.map((item) => [item.id, item]));
+  const cards = everything ? snapshot.cards : snapshot.cards.slice(0, FIRST_SCREEN_CARDS);
+  const more = snapshot.cards.length - cards.length;
+  return (
+    <>
+      <ul className="attention-list" aria-label={label}>
+        {cards.map((card) => {
+          if (card.type === 'group') return <GroupRow key={card.group.id} group={card.group} />;
+          const item = items.get(card.itemId);
+          return item ? <AttentionRow key={item.id} item={item} /> : null;
+        })}
+      </ul>
+      {more > 0 ? (
+        <button type="button" className="button button--quiet" onClick={() => setEverything(true)}>
+          Show {plural(more, 'more card', 'more cards')}
+        </button>
+      ) : null}
+    </>
   );
 }
 
@@ -179,7 +246,7 @@ function OverviewBody({ snapshot }: { snapshot: HealthSnapshot }) {
         {snapshot.items.length === 0 ? (
           <p>Nothing needs your attention in what could be read.</p>
         ) : (
-          <AttentionList items={snapshot.items} label="Needs attention" />
+          <AttentionList snapshot={snapshot} label="Needs attention" />
         )}
       </>
     );
@@ -198,7 +265,7 @@ function OverviewBody({ snapshot }: { snapshot: HealthSnapshot }) {
       {snapshot.items.length > 0 ? (
         <section className="overview-coming-up" aria-labelledby="coming-up-title">
           <h2 id="coming-up-title">Coming up</h2>
-          <AttentionList items={snapshot.items} label="Coming up" />
+          <AttentionList snapshot={snapshot} label="Coming up" />
         </section>
       ) : null}
     </>

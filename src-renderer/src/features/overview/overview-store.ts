@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type {
   AttentionAction,
+  AttentionGroup,
   AttentionItem,
   HealthSnapshot,
   IpcError,
@@ -41,6 +42,8 @@ interface OverviewStore {
   refreshSoon: () => void;
   /** Runs an item's action and reads the overview again. */
   act: (item: AttentionItem) => Promise<IpcResult<unknown>>;
+  /** Runs a group's action on every member (one after the other), then reads the overview again. */
+  actAll: (group: AttentionGroup) => Promise<IpcResult<unknown>>;
   reset: () => void;
 }
 
@@ -104,6 +107,31 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
       return { acting, actionErrors };
     });
     if (result.ok) await Promise.all([get().load(true), useAlertsStore.getState().reloadLoaded()]);
+    return result;
+  },
+  actAll: async (group) => {
+    const { action } = group;
+    if (!action || get().acting[group.id]) return { ok: true, value: null };
+    set((state) => ({ acting: { ...state.acting, [group.id]: true } }));
+    let failed: IpcResult<unknown> | null = null;
+    // One after the other: a large account's 14 ports are 14 small writes, not a burst at the service.
+    for (const id of action.ids) {
+      const result =
+        action.target === 'port'
+          ? await usePortsStore.getState().update(id, { autoRenew: true })
+          : await useSubscriptionsStore.getState().update({ subscriptionId: id, autoRenew: true });
+      if (!result.ok && failed === null) failed = result;
+    }
+    const result = failed ?? { ok: true as const, value: null };
+    set((state) => {
+      const acting = { ...state.acting };
+      delete acting[group.id];
+      const actionErrors = { ...state.actionErrors };
+      if (result.ok) delete actionErrors[group.id];
+      else actionErrors[group.id] = result.error;
+      return { acting, actionErrors };
+    });
+    await Promise.all([get().load(true), useAlertsStore.getState().reloadLoaded()]);
     return result;
   },
   reset: () => {

@@ -25,6 +25,7 @@ const snapshot = (badges: HealthSnapshot['badges']): HealthSnapshot => ({
     topups: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
   },
   badges,
+  cards: [],
   allGood: false,
 });
 

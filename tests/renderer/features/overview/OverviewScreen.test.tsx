@@ -41,6 +41,7 @@ const snapshot = (overrides: Partial<HealthSnapshot> = {}): HealthSnapshot => {
     counts: { error: 0, warning: items.length, info: 0 },
     totals: { ports: 4, subscriptions: 3, pendingTopUps: 0, schedules: 0 },
     badges: { ports: 0, subscriptions: 0, topups: 0, 'local-proxies': 0 },
+    cards: items.map((entry) => ({ type: 'item' as const, itemId: entry.id })),
     sources: {
       ports: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
       subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
@@ -324,6 +325,78 @@ describe('Overview screen', () => {
     emit({ stats: { requests: 4 }, lastError: { at: '2026-03-10T12:00:05.000Z', kind: 'credentials' } });
     expect(await reads()).toBe(first + 1);
     disconnect();
+  });
+
+  it('shows a group as one card: Turn on auto-renew for all, and Show them opens the filtered list', async () => {
+    const members = Array.from({ length: 14 }, (_, n) =>
+      item({
+        id: `port_expiring:port_${n}`,
+        subject: { type: 'port', id: `port_${n}`, label: `Port ${n}` },
+        action: { kind: 'enable_auto_renew', label: 'Turn on auto-renew', target: 'port', id: `port_${n}` },
+      }),
+    );
+    const ids = members.map((member) => member.subject.id);
+    current = snapshot({
+      items: members,
+      cards: [
+        {
+          type: 'group',
+          group: {
+            id: 'group:port_expiring:warning',
+            kind: 'port_expiring',
+            level: 'warning',
+            levelWord: 'Soon',
+            title: '14 ports expire within 2 days with auto-renew off',
+            detail: 'Auto-renew is off: it stops working when it expires.',
+            itemIds: members.map((member) => member.id),
+            subjectIds: ids,
+            screen: 'ports',
+            dueAt: '2026-03-11T08:00:00.000Z',
+            dueIn: 'within a day',
+            action: {
+              kind: 'enable_auto_renew_all',
+              label: 'Turn on auto-renew for all',
+              target: 'port',
+              ids,
+            },
+            listRoute: `/ports?ids=${ids.join(',')}`,
+          },
+        },
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Needs attention' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(1);
+    const title = '14 ports expire within 2 days with auto-renew off';
+    expect(
+      within(list)
+        .getByRole('link', { name: `Show them: ${title}` })
+        .getAttribute('href'),
+    ).toBe(`#/ports?ids=${ids.join(',')}`);
+    fireEvent.click(within(list).getByRole('button', { name: `Turn on auto-renew for all: ${title}` }));
+    await settle();
+    await settle();
+    expect(fake.current.callsTo('ports:update')).toEqual(ids.map((portId) => ({ portId, autoRenew: true })));
+    expect(fake.current.callsTo('overview:get').length).toBeGreaterThan(1);
+  });
+
+  it('holds at most 12 cards on the first screen, the rest behind Show more', async () => {
+    const many = Array.from({ length: 15 }, (_, n) =>
+      item({
+        id: `proxy_test_failed:port_${n}`,
+        title: `Card ${n}`,
+        kind: 'proxy_test_failed',
+        level: 'error',
+      }),
+    );
+    current = snapshot({ items: many });
+    render(<OverviewScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Needs attention' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(12);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 3 more cards' }));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(15);
   });
 
   it('sums up the account in words', () => {

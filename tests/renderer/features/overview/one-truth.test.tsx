@@ -154,8 +154,18 @@ async function everySurfaceAgrees(step: string): Promise<HealthSnapshot> {
   const model = await h.call('overview:get');
   const expected = model.items.map(essence);
 
-  // The screen: the same items, in the same order, in the same words.
-  expect(await screenRows(), step).toEqual(model.items.map(({ levelWord, title }) => ({ levelWord, title })));
+  // The screen: the same cards (items, and groups of one kind and level), in the same order and words.
+  const byId = new Map(model.items.map((item) => [item.id, item]));
+  expect(await screenRows(), step).toEqual(
+    model.cards.map((card) => {
+      const { levelWord, title } = card.type === 'group' ? card.group : byId.get(card.itemId)!;
+      return { levelWord, title };
+    }),
+  );
+  expect(
+    model.cards.flatMap((card) => (card.type === 'group' ? card.group.itemIds : [card.itemId])).sort(),
+    step,
+  ).toEqual(model.items.map((item) => item.id).sort());
   expect(Boolean(screen.queryByRole('heading', { name: 'All good' })), step).toBe(model.allGood);
 
   // The badges: each screen counts its own Now and Soon items.
