@@ -147,7 +147,12 @@ export function wireAccountServices(wiring: AccountWiring) {
   const listOpenTopUps = (profileId: string) =>
     held.openTopUps.read(
       profileId,
-      () => readOpenTopUps(api, profileId),
+      async () => {
+        const open = await readOpenTopUps(api, profileId);
+        // The newest state of each: what the overview shows them in.
+        held.topUps.note(profileId, open);
+        return open;
+      },
       () => clock.now(),
     );
   const topUpWatcher = new TopUpWatcher({

@@ -244,7 +244,7 @@ export class OverviewService implements DomainService<'overview'> {
     };
   }
 
-  /** The model's items with an alert, by alert key, from held lists only; null when neither list is held. */
+  /** The model's items with an alert, by alert key, from held lists only; null unless both lists are held. */
   private async heldModel(profileId: string): Promise<Map<string, AttentionItem> | null> {
     const { held } = this.options;
     const ports = held.ports.get(profileId, Number.NEGATIVE_INFINITY);
