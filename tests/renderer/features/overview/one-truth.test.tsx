@@ -8,6 +8,7 @@ import {
   ipcCalls,
 } from '../../../../src-shared/contract';
 import { FakeClock } from '../../../../src-main/core/runtime/fake-clock';
+import type { OsNotice } from '../../../../src-main/core/notifications/notification-kinds';
 import type { TrayStateService } from '../../../../src-main/core/tray/tray-state';
 import { buildTools } from '../../../../src-main/mcp/mcp-tools';
 import { TopUpQuotes } from '../../../../src-main/mcp/topup-quotes';
@@ -35,7 +36,8 @@ import { useFakeApi } from '../../support/renderer-test-kit';
  * 5 GB for the low subscription), the model is built once per step (`overview:get` of the running
  * core) and every surface is checked against it: the Overview screen, the navigation's badges,
  * `proxy-manager health --json` (a one-shot command with no owner), MCP `health_snapshot`, the REST
- * API's `GET /v1/overview`, the alerts list and the tray's pending payments. Steps: as arranged, after each fix at the service
+ * API's `GET /v1/overview`, the alerts list and the tray's pending payments (and, as arranged, the
+ * OS notification of the port's alert). Steps: as arranged, after each fix at the service
  * (auto-renew turned on from the screen for the port, then for the subscription, the 5 GB paid),
  * and after the clock moves past the port's expiry.
  */
@@ -46,6 +48,8 @@ let h: Harness;
 let rest: RunningRestServer;
 let account: ArrangedAccount;
 let tray: TrayStateService | null = null;
+/** What the OS was asked to show (no window has focus here). */
+const shown: OsNotice[] = [];
 
 /** Every channel goes to the running core through the guarded dispatcher, as the preload's would. */
 const throughCore = (): FakeHandlers =>
@@ -81,6 +85,7 @@ beforeAll(async () => {
   expect(made.code, made.stderr).toBe(0);
   h = await createHarness(sandbox, {
     clock,
+    notifications: { notifier: { show: (notice) => shown.push(notice) }, isWindowFocused: () => false },
     onDesktopParts: (parts) => {
       tray = parts.tray;
     },
@@ -258,6 +263,14 @@ describe('one truth about the account', () => {
       topUpId: account.purchase.id,
     });
     expect(model.items.filter((item) => item.kind === 'topup_awaiting_payment')).toHaveLength(2);
+    // The OS notification of the port's alert says what its item says.
+    const portItem = itemOf(model, 'port_expiring', account.port.id);
+    await vi.waitFor(() =>
+      expect(shown.map((notice) => [notice.title, notice.body])).toContainEqual([
+        portItem?.title,
+        portItem?.detail,
+      ]),
+    );
     expect(model.totals.pendingTopUps).toBe(2);
 
     // Fix 1: "Turn on auto-renew" for the port, from the screen.
