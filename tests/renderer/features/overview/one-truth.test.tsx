@@ -300,12 +300,17 @@ describe('one truth about the account', () => {
     model = await everySurfaceAgrees('traffic added');
     expect(model.totals.pendingTopUps).toBe(1);
 
-    // The clock moves past the port's expiry (16 hours): whatever the service did with it, every
-    // surface says the same.
+    // The clock moves past the port's expiry (16 hours): every surface says the same.
     await sandbox.advance(17 * 3600);
     await clock.advance(17 * 3600_000);
     await h.call('overview:get', { refresh: true });
     model = await everySurfaceAgrees('after the expiry');
-    expect(itemOf(model, 'port_expiring', account.port.id)?.title ?? '').not.toContain('within a day');
+    // The balance went on the 5 GB, so the service could not renew it: it expired, and says so now.
+    expect(itemOf(model, 'port_expired', account.port.id)).toMatchObject({
+      levelWord: 'Now',
+      title: `Port “${account.port.label}” expired less than a day ago`,
+    });
+    expect(itemOf(model, 'port_expiring', account.port.id)).toBeUndefined();
+    expect((await h.call('alerts:list')).map((alert) => alert.subjectId)).not.toContain(account.port.id);
   });
 });
