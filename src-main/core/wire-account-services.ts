@@ -173,6 +173,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     now: () => clock.now(),
     ownsJobs,
     watcher: topUpWatcher,
+    pendingPayments: () => overview.pendingPayments(),
     links: topUpLinks,
     demo,
     onProfileChange: (listener) => profiles.onChange(listener),
