@@ -14,6 +14,8 @@ export const EXIT = {
   pending: 3,
   /** `health --check`: something needs attention (an error or a warning of the overview). */
   attention: 4,
+  /** `health --check`: a list (ports, subscriptions, open top-ups) could not be read: not known. */
+  unknown: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -7,7 +7,8 @@ import type { DemoService } from './demo/demo-service';
 import type { EventBus } from './events';
 import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import type { AppNotifications } from './notifications/app-notifications';
-import { OverviewService } from './overview/overview-service';
+import { alertScreen } from './overview/overview-rules';
+import { OverviewService, readOpenTopUps } from './overview/overview-service';
 import { publishPortChanges } from './ports/port-changes';
 import { PortsService, toPortView } from './ports/ports-service';
 import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
@@ -142,6 +143,18 @@ export function wireAccountServices(wiring: AccountWiring) {
     held: held.subscriptions,
     heldSubUsers: held.subUsers,
   });
+  // The account's open top-ups: one list read shared by the watcher's start, the overview and the tray.
+  const listOpenTopUps = (profileId: string) =>
+    held.openTopUps.read(
+      profileId,
+      async () => {
+        const open = await readOpenTopUps(api, profileId);
+        // The newest state of each: what the overview shows them in.
+        held.topUps.note(profileId, open);
+        return open;
+      },
+      () => clock.now(),
+    );
   const topUpWatcher = new TopUpWatcher({
     api,
     clock,
@@ -149,6 +162,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     publish: (profileId, changed) => publishTopUpChanges(events, topUpLinks, profileId, changed),
     polling: () => settings.get().polling,
     profileIds: () => profiles.list().map((profile) => profile.id),
+    listOpen: (profileId) => listOpenTopUps(profileId),
     notify: notifications.topUp,
     log,
   });
@@ -159,6 +173,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     now: () => clock.now(),
     ownsJobs,
     watcher: topUpWatcher,
+    pendingPayments: () => overview.pendingPayments(),
     links: topUpLinks,
     demo,
     onProfileChange: (listener) => profiles.onChange(listener),
@@ -175,7 +190,8 @@ export function wireAccountServices(wiring: AccountWiring) {
     listPorts: (profileId) => ports.refresh(profileId),
     rotation,
     schedules,
-    pendingPayments: () => topUpWatcher.pending(),
+    // In the model's words (what a top-up buys included), as the overview says them.
+    pendingPayments: () => overview.pendingPayments(),
     onPaymentsChange: (listener) => topUpWatcher.onChange(listener),
     log,
   });
@@ -187,7 +203,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     crossings,
     now: () => new Date(clock.now()),
     publish: (alert) => {
-      events.emit('alerts:raised', { alert });
+      events.emit('alerts:raised', { alert: { ...alert, screen: alertScreen(alert) } });
       notifications.alert(alert);
     },
   });
@@ -225,10 +241,10 @@ export function wireAccountServices(wiring: AccountWiring) {
     log,
   });
 
-  const alerts = new AlertsService(alertCenter);
+  const alerts: AlertsService = new AlertsService(alertCenter, (raised) => overview.judgeAlerts(raised));
 
   // The overview: what needs attention, from what the services above hold.
-  const overview = new OverviewService({
+  const overview: OverviewService = new OverviewService({
     now: () => clock.now(),
     api,
     policy: () => pollerPolicy(settings.get()),
@@ -236,12 +252,19 @@ export function wireAccountServices(wiring: AccountWiring) {
     read: {
       ports: (profileId) => ports.refresh(profileId),
       subscriptions: (profileId) => subscriptions.refresh(profileId),
+      openTopUps: listOpenTopUps,
+    },
+    // Only the owner of background jobs follows them; a one-shot command has read them, and is done.
+    follow: async (profileId, listed) => {
+      if (!ownsJobs()) return;
+      for (const topUp of listed) if (!topUp.final) await topUpWatcher.watch(profileId, topUp);
     },
     watchedTopUps: () => topUpWatcher.watched(),
     schedules: (profileId) => schedules.view(profileId).schedules,
-    alerts: () => alerts.list(),
+    alerts: () => Promise.resolve(alerts.raised()),
     holdingAlertKeys: () => Promise.resolve(crossings.read()),
     localProxies: (profileId) => localProxies.ofProfile(profileId),
+    pace: (profileId) => usagePoller.paceOf(profileId),
   });
 
   return {

@@ -246,7 +246,7 @@ function healthSnapshotTool(context: ToolContext): McpTool {
     audited: 'overview:get',
     scope: 'read',
     description:
-      'What needs attention now, most urgent first: ports and subscriptions expiring or running out of traffic, failing proxy tests, failed schedule runs, top-ups waiting for payment. An empty list with allGood true means nothing needs attention. Paged: pass nextCursor as cursor for more.',
+      "What needs attention now, most urgent first (the app's Overview, the same items as `proxy-manager health`): ports and subscriptions expiring or running out of traffic (dueAt is then the forecast, dueIsForecast true), failing proxy tests, failed schedule runs, top-ups waiting for payment (with what they buy). levelWord is Now, Soon or FYI. An empty list with allGood true means nothing needs attention; unreadSources lists what could not be read (with lastReadAt, null for never): then it is not known. Paged: pass nextCursor as cursor for more.",
     inputSchema: withProperties(toJsonSchema(healthInput), PAGE_PROPERTIES),
     annotations: annotationsFor('read', 'health_snapshot'),
     run: async (args) => {
@@ -259,7 +259,7 @@ function healthSnapshotTool(context: ToolContext): McpTool {
       if (!result.ok) return result;
       const snapshot = result.value as HealthSnapshot;
       const failed = Object.entries(snapshot.sources).flatMap(([source, state]) =>
-        state.state === 'failed' ? [{ source, message: state.message }] : [],
+        state.state === 'failed' ? [{ source, message: state.message, lastReadAt: state.lastReadAt }] : [],
       );
       return shaped(
         {
@@ -271,12 +271,16 @@ function healthSnapshotTool(context: ToolContext): McpTool {
           items: snapshot.items
             .filter((item) => item.level !== 'info')
             .map((item) => ({
+              id: item.id,
               kind: item.kind,
               level: item.level,
+              levelWord: item.levelWord,
               title: item.title,
               detail: item.detail,
               subject: item.subject,
               dueAt: item.dueAt,
+              dueIsForecast: item.dueIsForecast,
+              dueIn: item.dueIn,
             })),
         },
         {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
+import type { AttentionScreen } from './overview';
 import { noInput } from './shared-inputs';
 
 export const ALERT_KIND_NAMES = [
@@ -25,6 +26,8 @@ export interface AlertView {
   title: string;
   message: string;
   raisedAt: string;
+  /** The screen it belongs to (a port's alert is on Ports, never counted on Subscriptions). */
+  screen: AttentionScreen;
 }
 
 export interface AlertRaised {
@@ -32,7 +35,10 @@ export interface AlertRaised {
 }
 
 export const alertsCalls = {
-  /** Recent alerts, newest first (dismissed ones left out). */
+  /**
+   * Recent alerts, newest first: dismissed ones left out, and those whose cause was resolved since
+   * (judged by the same model as the overview, in its current words).
+   */
   'alerts:list': call<AlertView[]>('read')(noInput),
   /** Hides one alert from the list; its condition stays crossed until it recovers. */
   'alerts:dismiss': call<{ dismissed: boolean }>('manage')(

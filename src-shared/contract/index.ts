@@ -60,11 +60,15 @@ export type {
 } from './local-proxies';
 export type {
   AttentionAction,
+  AttentionCard,
+  AttentionGroup,
   AttentionItem,
   AttentionLevel,
+  AttentionScreen,
   HealthSnapshot,
   HealthSourceState,
 } from './overview';
+export { ATTENTION_LEVEL_WORDS, ATTENTION_SCREENS } from './overview';
 export type { ProfileSummary } from './profiles';
 export type {
   ProxyExit,

@@ -68,6 +68,25 @@ const portIds = async (): Promise<string[]> =>
   (await sandbox.request('GET', '/v1/mobile')).json.data.map((port: { id: string }) => port.id);
 
 describe('while web mode owns the jobs', () => {
+  it('health through the owner (no window open) lists a top-up made at the service, with --refresh', async () => {
+    const made = await sandbox.request('POST', '/v1/topups', {
+      body: { amountUsd: '35.00', coin: 'USDT', network: 'tron' },
+    });
+    expect(made.status).toBe(201);
+    const run = await runCapture(['health', '--refresh', '--json'], { PROXY_MANAGER_DATA_DIR: ownerDir });
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    const snapshot = run.json();
+    expect(snapshot.items).toContainEqual(
+      expect.objectContaining({
+        kind: 'topup_awaiting_payment',
+        levelWord: 'Soon',
+        subject: expect.objectContaining({ id: made.json.id }),
+      }),
+    );
+    expect(snapshot.totals.pendingTopUps).toBeGreaterThanOrEqual(1);
+    expect(snapshot.sources.topups.state).toBe('read');
+  });
+
   it('two concurrent CLI rotations of one port go through the owner: one rotation, in its receipts', async () => {
     const portId = (await portIds())[0] ?? '';
     const env = { PROXY_MANAGER_DATA_DIR: ownerDir };

@@ -100,10 +100,8 @@ describe('web mode in a browser: traffic alerts', () => {
     const list = page.getByRole('list', { name: 'Alerts' });
     const ours = list
       .getByRole('listitem')
-      .filter({ hasText: 'Traffic running low' })
-      .filter({
-        hasText: `“${target.label}” has`,
-      });
+      // The alert says what the Overview's item says (one model words both).
+      .filter({ hasText: `Subscription “${target.label}” is running out of traffic` });
     await ours.first().waitFor({ timeout: 30_000 });
     expect(await ours.count()).toBe(1);
     await ours.first().scrollIntoViewIfNeeded();

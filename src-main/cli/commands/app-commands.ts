@@ -1,9 +1,12 @@
-import type {
-  AlertView,
-  AppState,
-  HealthSnapshot,
-  ProfileSummary,
-  ProxyTestResult,
+import {
+  ATTENTION_LEVEL_WORDS,
+  type AlertView,
+  type AppState,
+  type AttentionItem,
+  type HealthSnapshot,
+  type HealthSourceState,
+  type ProfileSummary,
+  type ProxyTestResult,
 } from '../../../src-shared/contract';
 import {
   CallFailed,
@@ -77,34 +80,81 @@ async function runTest(context: CommandContext, input: unknown): Promise<ExitCod
   return EXIT.failed;
 }
 
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** `2026-11-29 16:05`, in this computer's time zone (as the screen shows times). */
+function localTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** The DUE column: local time and the model's relative words; a forecast says so. */
+function dueText(item: AttentionItem): string {
+  if (item.dueAt === null) return '';
+  const relative = item.dueIn ? ` (${item.dueIsForecast ? 'forecast: ' : ''}${item.dueIn})` : '';
+  return `${item.dueIsForecast ? '~' : ''}${localTime(item.dueAt)}${relative}`;
+}
+
+const SOURCE_WORDS = {
+  ports: 'the ports',
+  subscriptions: 'the subscriptions',
+  topups: 'the top-ups',
+} as const;
+
+/** "Not known: the top-ups could not be read (last read 2026-11-29 16:05; never this run): …". */
+function unknownLines(snapshot: HealthSnapshot): string[] {
+  return (Object.entries(snapshot.sources) as [keyof typeof SOURCE_WORDS, HealthSourceState][]).flatMap(
+    ([name, source]) =>
+      source.state === 'failed'
+        ? [
+            `Not known: ${SOURCE_WORDS[name]} could not be read (last read ${source.lastReadAt ? localTime(source.lastReadAt) : 'never'}): ${source.message}`,
+          ]
+        : [],
+  );
+}
+
+/**
+ * What `health` prints: "All good" first when it is (what follows is only worth knowing), what
+ * could not be read first when something could not, then the items with the screen's words
+ * (Now / Soon / FYI) and local times.
+ */
 function renderHealth(snapshot: HealthSnapshot, context: CommandContext): string {
   const { totals } = snapshot;
   const holds = `${totals.ports} ports, ${totals.subscriptions} subscriptions, ${totals.pendingTopUps} pending top-ups`;
-  const failed = Object.entries(snapshot.sources)
-    .filter(([, source]) => source.state === 'failed')
-    .map(
-      ([name, source]) => `Could not read the ${name}: ${source.state === 'failed' ? source.message : ''}`,
+  const lines: string[] = [];
+  if (snapshot.allGood) {
+    lines.push(
+      snapshot.items.length === 0 ? `All good: ${holds}.` : `All good: ${holds}. Only worth knowing:`,
     );
-  if (snapshot.items.length === 0 && failed.length === 0) return `All good: ${holds}.`;
-  const lines = snapshot.items.length
-    ? [
-        table(context.out, snapshot.items, [
-          { header: 'LEVEL', value: (item) => item.level },
-          { header: 'DUE', value: (item) => item.dueAt ?? '' },
-          { header: 'WHAT', value: (item) => item.title },
-          { header: 'NEXT', value: (item) => item.detail },
-        ]),
-      ]
-    : [];
-  if (snapshot.allGood) lines.push(`All good: ${holds} (the rows above are only worth knowing).`);
-  return [...lines, ...failed].join('\n');
+  } else {
+    lines.push(...unknownLines(snapshot));
+  }
+  if (snapshot.items.length > 0) {
+    lines.push(
+      table(context.out, snapshot.items, [
+        { header: 'LEVEL', value: (item) => item.levelWord },
+        { header: 'DUE', value: dueText },
+        { header: 'WHAT', value: (item) => item.title },
+        { header: 'NEXT', value: (item) => item.detail },
+      ]),
+    );
+  } else if (!snapshot.allGood) {
+    lines.push('Nothing needs attention in what could be read.');
+  }
+  return lines.join('\n');
 }
 
-/** `health`: the overview's snapshot; with `--check`, exit code 4 when anything needs the user. */
+/**
+ * `health`: the overview's snapshot; with `--check`, exit code 5 when a source could not be read
+ * (what it would list is not known), else 4 when anything needs the user, else 0.
+ */
 async function runHealth(context: CommandContext, input: unknown): Promise<ExitCode> {
   const snapshot = await context.call('overview:get', input);
   printValue(context, appCommands.health, snapshot);
-  return context.options.check === true && !snapshot.allGood ? EXIT.attention : EXIT.done;
+  if (context.options.check !== true) return EXIT.done;
+  if (Object.values(snapshot.sources).some((source) => source.state === 'failed')) return EXIT.unknown;
+  return snapshot.allGood ? EXIT.done : EXIT.attention;
 }
 
 export const appCommands = {
@@ -122,7 +172,7 @@ export const appCommands = {
     extra: [
       {
         flags: '--check',
-        help: 'exit with code 4 when an error or a warning is listed (or a list could not be read), for monitoring',
+        help: 'for monitoring: exit 4 when an error or a warning is listed, 5 when a list could not be read (not known), else 0',
       },
     ],
     run: runHealth,
@@ -131,12 +181,13 @@ export const appCommands = {
   alertsList: {
     path: ['alerts', 'list'],
     channel: 'alerts:list',
-    summary: 'List recent alerts (traffic running out, caps reached, expiring ports), newest first',
+    summary:
+      'List recent alerts whose cause still stands (traffic running out, caps reached, expiring ports), newest first',
     examples: ['proxy-manager alerts list'],
     render: (alerts: AlertView[], context: CommandContext) =>
       table(context.out, alerts, [
-        { header: 'RAISED', value: (a) => a.raisedAt },
-        { header: 'LEVEL', value: (a) => a.level },
+        { header: 'RAISED', value: (a) => localTime(a.raisedAt) },
+        { header: 'LEVEL', value: (a) => ATTENTION_LEVEL_WORDS[a.level] },
         { header: 'KIND', value: (a) => a.kind },
         { header: 'SUBJECT', value: (a) => a.subjectId },
         { header: 'MESSAGE', value: (a) => a.message },

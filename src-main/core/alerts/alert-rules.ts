@@ -5,8 +5,21 @@
  *
  * A rule only reports on the subjects it was given, so a subscription whose sub-users were not read
  * this cycle keeps its sub-user crossings as they were.
+ *
+ * Ports and subscriptions are judged by the account's attention model (`attention-rules.ts`), the
+ * same items the overview lists: an alert about one holds exactly while its item stands, and says
+ * the item's title and detail, so the alerts and the overview never disagree.
  */
 import type { MobilePort, SubUser, Subscription } from '../../../src-shared/api-types';
+import {
+  type AttentionDraft,
+  portAttention,
+  subscriptionAttention,
+  type TrafficThreshold,
+} from './attention-rules';
+import { DAY_MS, daysFromNow, describeBytes } from './attention-words';
+
+export type { TrafficThreshold } from './attention-rules';
 
 export const ALERT_KINDS = [
   'traffic_low',
@@ -17,13 +30,6 @@ export const ALERT_KINDS = [
   'port_expiring',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
-
-export interface TrafficThreshold {
-  /** Remaining traffic below this share of the total (0-100). */
-  percent?: number | undefined;
-  /** Remaining traffic below this many bytes (entered as decimal GB, stored as exact bytes). */
-  bytes?: number | undefined;
-}
 
 export interface AlertPolicy {
   enabled: Record<AlertKind, boolean>;
@@ -60,21 +66,6 @@ export interface AlertCheck {
   level?: 'warning' | 'error';
 }
 
-const DAY_MS = 86_400_000;
-
-/** `1.5 GB`: decimal units, as the service bills. */
-export function describeBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (Math.abs(value) >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  return `${Number(value.toFixed(digits)).toString()} ${units[unit] ?? ''}`;
-}
-
 function check(
   kind: AlertKind,
   profileId: string,
@@ -86,41 +77,36 @@ function check(
   return { ...base, holds: true, level: alert.level ?? 'warning', ...alert };
 }
 
-function trafficLow(sub: Subscription, threshold: TrafficThreshold): boolean {
-  const remaining = sub.trafficRemainingBytes;
-  if (threshold.bytes !== undefined && remaining < threshold.bytes) return true;
-  if (threshold.percent !== undefined && sub.trafficTotalBytes > 0) {
-    return remaining * 100 < threshold.percent * sub.trafficTotalBytes;
-  }
-  return false;
+/** The alert of one attention item (or its absence), in the item's words. */
+function fromItem(
+  kind: AlertKind,
+  profileId: string,
+  subjectId: string,
+  item: AttentionDraft | undefined,
+): AlertCheck {
+  return check(
+    kind,
+    profileId,
+    subjectId,
+    item
+      ? { title: item.title, message: item.detail, level: item.level === 'error' ? 'error' : 'warning' }
+      : null,
+  );
 }
 
-function daysUntil(iso: string | null, now: Date): number | null {
-  if (iso === null) return null;
-  return (Date.parse(iso) - now.getTime()) / DAY_MS;
-}
+const withAlert = (items: readonly AttentionDraft[], kind: AlertKind) =>
+  items.find((item) => item.alertKey?.startsWith(`${kind}:`));
 
 function subscriptionChecks(snapshot: AlertSnapshot, policy: AlertPolicy, sub: Subscription): AlertCheck[] {
   const { profileId, now } = snapshot;
   const name = `“${sub.label}”`;
   const checks: AlertCheck[] = [];
+  const items = subscriptionAttention(
+    { profileId, now: now.getTime(), policy, pace: snapshot.dailyPaceBytes },
+    sub,
+  );
   if (policy.enabled.traffic_low) {
-    const threshold = policy.trafficBySubscription?.[sub.id] ?? policy.traffic;
-    const low = sub.status !== 'expired' && trafficLow(sub, threshold);
-    checks.push(
-      check(
-        'traffic_low',
-        profileId,
-        sub.id,
-        low
-          ? {
-              title: 'Traffic running low',
-              message: `${name} has ${describeBytes(sub.trafficRemainingBytes)} of ${describeBytes(sub.trafficTotalBytes)} left.`,
-              level: sub.trafficRemainingBytes <= 0 ? 'error' : 'warning',
-            }
-          : null,
-      ),
-    );
+    checks.push(fromItem('traffic_low', profileId, sub.id, withAlert(items, 'traffic_low')));
   }
   const pace = snapshot.dailyPaceBytes?.[sub.id];
   if (policy.enabled.traffic_runs_out && pace !== undefined) {
@@ -133,28 +119,16 @@ function subscriptionChecks(snapshot: AlertSnapshot, policy: AlertPolicy, sub: S
         sub.id,
         soon
           ? {
-              title: 'Traffic runs out soon',
-              message: `${name} runs out in about ${Math.max(1, Math.round(days))} day${Math.round(days) === 1 ? '' : 's'} at the last 7 days' pace (${describeBytes(pace)} a day).`,
+              title: `Subscription ${name} runs out of traffic soon`,
+              message: `At the last 7 days' pace (${describeBytes(pace)} a day) it runs out ${daysFromNow(days * DAY_MS)}.`,
             }
           : null,
       ),
     );
   }
   if (policy.enabled.subscription_expiring) {
-    const days = daysUntil(sub.expiresAt, now);
-    const expiring = !sub.autoRenew && days !== null && days >= 0 && days <= policy.expiryWarningDays;
     checks.push(
-      check(
-        'subscription_expiring',
-        profileId,
-        sub.id,
-        expiring
-          ? {
-              title: 'Subscription expires soon',
-              message: `${name} expires ${describeDays(days ?? 0)} and will not renew itself.`,
-            }
-          : null,
-      ),
+      fromItem('subscription_expiring', profileId, sub.id, withAlert(items, 'subscription_expiring')),
     );
   }
   return checks;
@@ -209,27 +183,8 @@ function subUserChecks(
 
 function portChecks(snapshot: AlertSnapshot, policy: AlertPolicy, port: MobilePort): AlertCheck[] {
   if (!policy.enabled.port_expiring) return [];
-  const days = daysUntil(port.expiresAt, snapshot.now);
-  const expiring = !port.autoRenew && days !== null && days >= 0 && days <= policy.expiryWarningDays;
-  return [
-    check(
-      'port_expiring',
-      snapshot.profileId,
-      port.id,
-      expiring
-        ? {
-            title: 'Port expires soon',
-            message: `Port “${port.label}” expires ${describeDays(days ?? 0)} and will not renew itself.`,
-          }
-        : null,
-    ),
-  ];
-}
-
-function describeDays(days: number): string {
-  if (days < 1) return 'within a day';
-  const whole = Math.floor(days);
-  return `in ${whole} day${whole === 1 ? '' : 's'}`;
+  const items = portAttention({ profileId: snapshot.profileId, now: snapshot.now.getTime(), policy }, port);
+  return [fromItem('port_expiring', snapshot.profileId, port.id, withAlert(items, 'port_expiring'))];
 }
 
 /** Every condition on every subject in the snapshot, holding or not. */

@@ -1,15 +1,9 @@
 import type { AppRoute } from '../../../src-shared/contract';
 import type { RaisedAlert } from '../alerts/alert-center';
 
-const route = (screen: 'ports' | 'subscriptions' | 'topups', id: string): AppRoute =>
-  `/${screen}/${encodeURIComponent(id)}`;
+import { portRoute, subscriptionRoute } from '../alerts/attention-words';
 
-/** A port's detail. */
-export const portRoute = (portId: string): AppRoute => route('ports', portId);
-/** A subscription's detail. */
-export const subscriptionRoute = (subscriptionId: string): AppRoute => route('subscriptions', subscriptionId);
-/** A top-up in the wizard's live view. */
-export const topUpRoute = (topUpId: string): AppRoute => route('topups', topUpId);
+export { portRoute, topUpRoute } from '../alerts/attention-words';
 
 /**
  * What an alert is about: the port for `port_expiring`, otherwise the subscription (a sub-user's

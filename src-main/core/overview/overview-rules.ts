@@ -7,23 +7,30 @@ import type {
   AlertView,
   AttentionItem,
   AttentionLevel,
+  AttentionScreen,
   LocalProxyView,
   MobilePortView,
   PortSchedule,
   ProxyTestResult,
 } from '../../../src-shared/contract';
 import type { Subscription, TopUp } from '../../../src-shared/api-types';
-import { type AlertPolicy, ALERT_KINDS, describeBytes, evaluateAlerts } from '../alerts/alert-rules';
-import { alertRoute, portRoute, subscriptionRoute, topUpRoute } from '../notifications/notice-routes';
+import {
+  type AttentionContext,
+  type AttentionDraft,
+  type AttentionPolicy,
+  finishItem,
+  type PendingPurchase,
+  portAttention,
+  subscriptionAttention,
+} from '../alerts/attention-rules';
+import { describePurchase, portRoute, topUpRoute } from '../alerts/attention-words';
+import { alertRoute } from '../notifications/notice-routes';
 
-const DAY_MS = 86_400_000;
 /**
  * A local proxy's last upstream error is a record, not a state: one older than this has likely been
  * followed by requests that got through (a reset since picked up), so it no longer needs the user.
  */
 const LOCAL_PROXY_ERROR_SHOWN_MS = 15 * 60_000;
-/** An expiry further back than this is history, not something to act on now. */
-const EXPIRED_SHOWN_DAYS = 14;
 
 /** A watched top-up as the watcher keeps it, with the full top-up when main has seen one. */
 export interface PendingTopUp {
@@ -43,14 +50,16 @@ export interface OverviewInput {
   profileId: string;
   now: number;
   /** Thresholds as the alerts use them (Settings → Alerts). */
-  policy: Pick<AlertPolicy, 'traffic' | 'trafficBySubscription' | 'expiryWarningDays'>;
+  policy: AttentionPolicy;
+  /** Bytes a day at the recent pace, per subscription id, where known (the traffic forecast). */
+  pace?: Readonly<Record<string, number>>;
   ports: readonly MobilePortView[] | null;
   subscriptions: readonly Subscription[] | null;
   topUps: readonly PendingTopUp[];
   schedules: readonly PortSchedule[];
   proxyTests: readonly ProxyTestResult[];
   /** Alerts not dismissed whose condition still holds, of this profile. */
-  alerts: readonly AlertView[];
+  alerts: readonly Omit<AlertView, 'screen'>[];
   /** This profile's local proxies, with their state and last upstream error. */
   localProxies: readonly LocalProxyView[];
 }
@@ -59,175 +68,45 @@ const LEVEL_RANK: Record<AttentionLevel, number> = { error: 0, warning: 1, info:
 
 const quoted = (label: string, id: string) => `“${label || id}”`;
 
-/** "within a day", "in 2 days" (to the nearest day: 1.9 days is "in 2 days", as the date beside it shows). */
-function inDays(ms: number): string {
-  if (ms < DAY_MS) return 'within a day';
-  const days = Math.round(ms / DAY_MS);
-  return `in ${days} day${days === 1 ? '' : 's'}`;
-}
-
-function agoDays(ms: number): string {
-  if (ms < DAY_MS) return 'less than a day ago';
-  const days = Math.floor(ms / DAY_MS);
-  return `${days} day${days === 1 ? '' : 's'} ago`;
-}
-
-function portItems(input: OverviewInput, port: MobilePortView): AttentionItem[] {
-  const name = quoted(port.label, port.id);
-  const subject = { type: 'port' as const, id: port.id, label: port.label || port.id };
-  const expiresAt = Date.parse(port.expiresAt);
-  const left = expiresAt - input.now;
-  const route = portRoute(port.id);
-  if (port.status === 'expired' || left <= 0) {
-    if (!Number.isFinite(left) || -left > EXPIRED_SHOWN_DAYS * DAY_MS) return [];
-    return [
-      {
-        id: `port_expired:${port.id}`,
-        kind: 'port_expired',
-        level: 'error',
-        // The service may say "expired" before this computer's clock reaches `expiresAt`.
-        title: left > 0 ? `Port ${name} has expired` : `Port ${name} expired ${agoDays(-left)}`,
-        detail: 'It no longer carries traffic. Buy it again with a top-up (its plan is offered there).',
-        subject,
-        dueAt: port.expiresAt,
-        action: { kind: 'top_up', label: 'Top up…' },
-        route,
-      },
-    ];
-  }
-  if (left > input.policy.expiryWarningDays * DAY_MS) return [];
-  return [
-    port.autoRenew
-      ? {
-          id: `port_expiring:${port.id}`,
-          kind: 'port_expiring',
-          level: 'info',
-          title: `Port ${name} renews ${inDays(left)}`,
-          detail: 'Auto-renew is on: the service renews it if the account can pay for it.',
-          subject,
-          dueAt: port.expiresAt,
-          action: { kind: 'open', label: 'Open port' },
-          route,
-        }
-      : {
-          id: `port_expiring:${port.id}`,
-          kind: 'port_expiring',
-          level: 'warning',
-          title: `Port ${name} expires ${inDays(left)}`,
-          detail: 'Auto-renew is off: it stops working when it expires.',
-          subject,
-          dueAt: port.expiresAt,
-          action: { kind: 'enable_auto_renew', label: 'Turn on auto-renew', target: 'port', id: port.id },
-          route,
-        },
-  ];
-}
-
-/** Which subscriptions are low on traffic, by the same thresholds (and code) as the alerts. */
-function lowOnTraffic(input: OverviewInput): Set<string> {
-  const enabled = Object.fromEntries(ALERT_KINDS.map((kind) => [kind, kind === 'traffic_low'])) as Record<
-    (typeof ALERT_KINDS)[number],
-    boolean
-  >;
-  const checks = evaluateAlerts(
-    { profileId: input.profileId, now: new Date(input.now), subscriptions: input.subscriptions ?? [] },
-    { ...input.policy, enabled, runsOutWithinDays: 0 },
-  );
-  return new Set(checks.filter((check) => check.holds).map((check) => check.subjectId));
-}
-
-function subscriptionItems(input: OverviewInput, sub: Subscription, low: Set<string>): AttentionItem[] {
-  const name = quoted(sub.label, sub.id);
-  const subject = { type: 'subscription' as const, id: sub.id, label: sub.label || sub.id };
-  const route = subscriptionRoute(sub.id);
-  const expiresAt = sub.expiresAt === null ? null : Date.parse(sub.expiresAt);
-  const left = expiresAt === null ? null : expiresAt - input.now;
-  if (sub.status === 'expired' || (left !== null && left <= 0)) {
-    if (left !== null && -left > EXPIRED_SHOWN_DAYS * DAY_MS) return [];
-    return [
-      {
-        id: `subscription_expired:${sub.id}`,
-        kind: 'subscription_expired',
-        level: 'error',
-        title:
-          left === null
-            ? `Subscription ${name} has expired`
-            : `Subscription ${name} expired ${agoDays(-left)}`,
-        detail: 'Its proxies refuse traffic. Buy it again with a top-up (its plan is offered there).',
-        subject,
-        dueAt: sub.expiresAt,
-        action: { kind: 'top_up', label: 'Top up…' },
-        route,
-      },
-    ];
-  }
-  const items: AttentionItem[] = [];
-  if (sub.status === 'depleted' || sub.trafficRemainingBytes <= 0) {
-    items.push({
-      id: `subscription_depleted:${sub.id}`,
-      kind: 'subscription_depleted',
-      level: 'error',
-      title: `Subscription ${name} has no traffic left`,
-      detail: `All ${describeBytes(sub.trafficTotalBytes)} are used: its proxies refuse traffic until you add more.`,
-      subject,
-      dueAt: null,
-      action: { kind: 'top_up', label: 'Top up…' },
-      route,
-    });
-  } else if (low.has(sub.id)) {
-    items.push({
-      id: `subscription_traffic_low:${sub.id}`,
-      kind: 'subscription_traffic_low',
-      level: 'warning',
-      title: `Subscription ${name} is running out of traffic`,
-      detail: `${describeBytes(sub.trafficRemainingBytes)} of ${describeBytes(sub.trafficTotalBytes)} left.`,
-      subject,
-      dueAt: null,
-      action: { kind: 'top_up', label: 'Top up…' },
-      route,
+/** The open top-ups buying traffic, per subscription id: the subscription's item offers that payment. */
+function pendingPurchases(topUps: readonly PendingTopUp[]): Map<string, PendingPurchase> {
+  const found = new Map<string, PendingPurchase>();
+  for (const pending of topUps) {
+    const purchase = pending.topUp?.purchase;
+    const subscriptionId = purchase?.options.subscriptionId;
+    if (!purchase || purchase.status !== 'pending' || typeof subscriptionId !== 'string') continue;
+    if (pending.status !== 'awaiting_payment' && pending.status !== 'verifying') continue;
+    // One is enough to say "do not pay twice"; the one waiting for payment is the one to continue.
+    if (found.get(subscriptionId)?.status === 'awaiting_payment') continue;
+    found.set(subscriptionId, {
+      topUpId: pending.topUpId,
+      what: describePurchase(purchase),
+      status: pending.status,
     });
   }
-  if (left !== null && left <= input.policy.expiryWarningDays * DAY_MS) {
-    items.push(
-      sub.autoRenew
-        ? {
-            id: `subscription_expiring:${sub.id}`,
-            kind: 'subscription_expiring',
-            level: 'info',
-            title: `Subscription ${name} renews ${inDays(left)}`,
-            detail: 'Auto-renew is on: the service renews it if the account can pay for it.',
-            subject,
-            dueAt: sub.expiresAt,
-            action: { kind: 'open', label: 'Open subscription' },
-            route,
-          }
-        : {
-            id: `subscription_expiring:${sub.id}`,
-            kind: 'subscription_expiring',
-            level: 'warning',
-            title: `Subscription ${name} expires ${inDays(left)}`,
-            detail: 'Auto-renew is off: its proxies stop working when it expires.',
-            subject,
-            dueAt: sub.expiresAt,
-            action: {
-              kind: 'enable_auto_renew',
-              label: 'Turn on auto-renew',
-              target: 'subscription',
-              id: sub.id,
-            },
-            route,
-          },
-    );
-  }
-  return items;
+  return found;
 }
 
-function topUpItem(input: OverviewInput, pending: PendingTopUp): AttentionItem {
+/** "Top-up of 30.00 USD buying 5 GB for “Social accounts”" (what it buys, when it carries a purchase). */
+function topUpHead(pending: PendingTopUp, subscriptions: readonly Subscription[]): string {
   const head = `Top-up of ${pending.amountUsd} USD`;
+  const purchase = pending.topUp?.purchase;
+  if (!purchase) return head;
+  const subscriptionId = purchase.options.subscriptionId;
+  const sub =
+    typeof subscriptionId === 'string'
+      ? subscriptions.find((candidate) => candidate.id === subscriptionId)
+      : null;
+  const target = typeof subscriptionId === 'string' ? ` for ${quoted(sub?.label ?? '', subscriptionId)}` : '';
+  return `${head} buying ${describePurchase(purchase)}${target}`;
+}
+
+function topUpItem(input: OverviewInput, pending: PendingTopUp): AttentionDraft {
+  const head = topUpHead(pending, input.subscriptions ?? []);
   const subject = { type: 'topup' as const, id: pending.topUpId, label: head };
   const route = topUpRoute(pending.topUpId);
   const action = { kind: 'continue_top_up' as const, label: 'Continue', topUpId: pending.topUpId };
-  const base = { subject, route, action };
+  const base = { subject, route, action, screen: 'topups' as const };
   switch (pending.status) {
     case 'awaiting_payment': {
       const expiresAt = pending.topUp?.expiresAt ?? null;
@@ -271,7 +150,7 @@ function topUpItem(input: OverviewInput, pending: PendingTopUp): AttentionItem {
   }
 }
 
-function scheduleItem(schedule: PortSchedule, label: string): AttentionItem | null {
+function scheduleItem(schedule: PortSchedule, label: string): AttentionDraft | null {
   const last = schedule.lastRuns[0];
   if (!last || last.result !== 'failed') return null;
   const name = quoted(label, schedule.portId);
@@ -289,10 +168,11 @@ function scheduleItem(schedule: PortSchedule, label: string): AttentionItem | nu
     dueAt: null,
     action: { kind: 'open', label: 'Open port' },
     route: portRoute(schedule.portId),
+    screen: 'ports',
   };
 }
 
-function proxyTestItem(result: ProxyTestResult, label: string): AttentionItem | null {
+function proxyTestItem(result: ProxyTestResult, label: string): AttentionDraft | null {
   if (result.ok || result.target.kind !== 'port') return null;
   const portId = result.target.portId;
   return {
@@ -305,11 +185,12 @@ function proxyTestItem(result: ProxyTestResult, label: string): AttentionItem | 
     dueAt: null,
     action: { kind: 'test_again', label: 'Test again', portId, protocol: result.target.protocol },
     route: portRoute(portId),
+    screen: 'ports',
   };
 }
 
 /** A local proxy that cannot listen (error), or whose upstream refused a tool recently (warning). */
-function localProxyItem(input: OverviewInput, proxy: LocalProxyView): AttentionItem | null {
+function localProxyItem(input: OverviewInput, proxy: LocalProxyView): AttentionDraft | null {
   const name = quoted(proxy.label, proxy.url);
   const base = {
     id: `local_proxy_failing:${proxy.id}`,
@@ -318,6 +199,7 @@ function localProxyItem(input: OverviewInput, proxy: LocalProxyView): AttentionI
     dueAt: null,
     action: { kind: 'open' as const, label: 'Open local proxies' },
     route: '/local-proxies' as const,
+    screen: 'local-proxies' as const,
   };
   if (proxy.state === 'failed') {
     return {
@@ -339,8 +221,8 @@ function localProxyItem(input: OverviewInput, proxy: LocalProxyView): AttentionI
 }
 
 /**
- * Alert kinds the overview judges itself from the same list and thresholds: with that list at hand
- * its own item says it (or, when the condition has passed since the alert, rightly says nothing).
+ * Alert kinds the model judges itself from the same list and thresholds: with that list at hand its
+ * own item says it (or, when the condition has passed since the alert, rightly says nothing).
  * Without the list (it could not be read) the alert stands in for it.
  */
 const JUDGED_FROM: Partial<Record<AlertView['kind'], 'ports' | 'subscriptions'>> = {
@@ -349,7 +231,11 @@ const JUDGED_FROM: Partial<Record<AlertView['kind'], 'ports' | 'subscriptions'>>
   traffic_low: 'subscriptions',
 };
 
-function alertItem(alert: AlertView): AttentionItem {
+/** The screen of what an alert is about: a port's on Ports, every other one on Subscriptions. */
+export const alertScreen = (alert: Pick<AlertView, 'kind'>): AttentionScreen =>
+  alert.kind === 'port_expiring' ? 'ports' : 'subscriptions';
+
+function alertItem(alert: Omit<AlertView, 'screen'>): AttentionDraft {
   return {
     id: `alert:${alert.key}`,
     kind: 'alert',
@@ -361,6 +247,8 @@ function alertItem(alert: AlertView): AttentionItem {
     alertKind: alert.kind,
     action: { kind: 'dismiss_alert', label: 'Dismiss', alertId: alert.id },
     route: alertRoute(alert),
+    screen: alertScreen(alert),
+    alertKey: alert.key,
   };
 }
 
@@ -373,31 +261,42 @@ function byUrgency(a: AttentionItem, b: AttentionItem): number {
   return a.title.localeCompare(b.title, 'en', { numeric: true });
 }
 
-/** Every item that needs the user, most urgent first. */
+/** Every item that needs the user, most urgent first: the one model every surface reads. */
 export function attentionItems(input: OverviewInput): AttentionItem[] {
   const labels = new Map((input.ports ?? []).map((port) => [port.id, port.label]));
-  const items: AttentionItem[] = [];
-  for (const port of input.ports ?? []) items.push(...portItems(input, port));
-  const low = lowOnTraffic(input);
-  for (const sub of input.subscriptions ?? []) items.push(...subscriptionItems(input, sub, low));
-  for (const pending of input.topUps) items.push(topUpItem(input, pending));
+  const context: AttentionContext = {
+    profileId: input.profileId,
+    now: input.now,
+    policy: input.policy,
+    pace: input.pace,
+    purchases: pendingPurchases(input.topUps),
+  };
+  const drafts: AttentionDraft[] = [];
+  for (const port of input.ports ?? []) drafts.push(...portAttention(context, port));
+  for (const sub of input.subscriptions ?? []) drafts.push(...subscriptionAttention(context, sub));
+  for (const pending of input.topUps) drafts.push(topUpItem(input, pending));
   for (const schedule of input.schedules) {
     const item = scheduleItem(schedule, labels.get(schedule.portId) ?? '');
-    if (item) items.push(item);
+    if (item) drafts.push(item);
   }
   for (const result of input.proxyTests) {
     const portId = result.target.kind === 'port' ? result.target.portId : '';
     const item = proxyTestItem(result, labels.get(portId) ?? '');
-    if (item) items.push(item);
+    if (item) drafts.push(item);
   }
   for (const proxy of input.localProxies) {
     const item = localProxyItem(input, proxy);
-    if (item) items.push(item);
+    if (item) drafts.push(item);
   }
+  // A forecast already on the subscription's own item says what a "runs out soon" alert would.
+  const forecastOn = new Set(
+    drafts.filter((draft) => draft.dueIsForecast === true).map((draft) => draft.subject.id),
+  );
   for (const alert of input.alerts) {
     const judgedFrom = JUDGED_FROM[alert.kind];
     if (judgedFrom && input[judgedFrom] !== null) continue;
-    items.push(alertItem(alert));
+    if (alert.kind === 'traffic_runs_out' && forecastOn.has(alert.subjectId)) continue;
+    drafts.push(alertItem(alert));
   }
-  return items.sort(byUrgency);
+  return drafts.map((draft) => finishItem(draft, input.now)).sort(byUrgency);
 }

@@ -47,6 +47,11 @@ export class HeldListStore<T extends { id: string }> {
     return { items: [...list.items.values()], readAt: list.readAt };
   }
 
+  /** The profiles whose list is held. */
+  profiles(): string[] {
+    return [...this.lists.keys()];
+  }
+
   /** Whether a whole read of the profile's list is under way (`read`). */
   reading(profileId: string): boolean {
     return this.reads.has(profileId);
@@ -243,6 +248,12 @@ export class HeldAccountData {
   readonly subscriptions = new HeldListStore<Subscription>();
   readonly subUsers = new HeldSubUsers();
   readonly topUps = new SeenTopUps();
+  /**
+   * The account's open top-ups (awaiting payment or verifying) as last listed, kept current by
+   * `topups:changed` (a top-up created here joins it, a status read updates it): the overview, the
+   * tray and the watcher's start share this one list read.
+   */
+  readonly openTopUps = new HeldListStore<TopUp>();
   readonly proxyTests = new LastProxyTests();
 
   /** Listens to the change events; answers the function that stops listening. */
@@ -254,7 +265,10 @@ export class HeldAccountData {
       events.on('subscriptions:changed', ({ profileId, changed, removed }) =>
         this.subscriptions.merge(profileId, changed, removed),
       ),
-      events.on('topups:changed', ({ profileId, changed }) => this.topUps.note(profileId, changed)),
+      events.on('topups:changed', ({ profileId, changed }) => {
+        this.topUps.note(profileId, changed);
+        this.openTopUps.merge(profileId, changed);
+      }),
     ];
     return () => {
       for (const stop of stops) stop();
@@ -286,5 +300,6 @@ export class HeldAccountData {
     this.ports.forget(profileId);
     this.subscriptions.forget(profileId);
     this.subUsers.forget(profileId);
+    this.openTopUps.forget(profileId);
   }
 }

@@ -210,6 +210,22 @@ export class UsagePoller {
     );
   }
 
+  /**
+   * Bytes a day over the stored samples of the last 7 days, per subscription id, where they span at
+   * least a day (the overview's traffic forecast; nothing is read).
+   */
+  async paceOf(profileId: string): Promise<Record<string, number>> {
+    const state = await this.options.store.read();
+    const pace: Record<string, number> = {};
+    for (const [subscriptionId, samples] of Object.entries(state?.samples[profileId] ?? {})) {
+      const first = samples[0];
+      const last = samples.at(-1);
+      if (!first || !last || last[0] - first[0] < DAY_MS) continue;
+      pace[subscriptionId] = ((last[1] - first[1]) * DAY_MS) / (last[0] - first[0]);
+    }
+    return pace;
+  }
+
   /** Stores this read's samples (before alerts go out) and gives the pace where samples allow. */
   private async recordSamples(
     profileId: string,

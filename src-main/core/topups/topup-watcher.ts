@@ -64,6 +64,11 @@ export interface TopUpWatcherOptions {
    * another machine, or before the watch existed) and watches the non-final ones.
    */
   profileIds?: () => string[];
+  /**
+   * The account's non-final top-ups in one list read shared with the overview (`held.openTopUps`);
+   * without it the start lists each open status itself.
+   */
+  listOpen?: (profileId: string) => Promise<readonly TopUp[]>;
   /** Longest wait after failed reads. Default 5 minutes. */
   maxBackoffMs?: number;
   log?: (line: string) => void;
@@ -136,7 +141,22 @@ export class TopUpWatcher implements Lifecycle {
    */
   async sweep(profileIds: readonly string[]): Promise<void> {
     for (const profileId of profileIds) {
-      for (const status of OPEN_STATUSES) {
+      const { listOpen } = this.options;
+      let statuses: readonly string[] = OPEN_STATUSES;
+      if (listOpen) {
+        try {
+          const open = (await listOpen(profileId)).filter((topUp) => !topUp.final);
+          for (const topUp of open) await this.watch(profileId, topUp);
+          // Announced at once: a screen open since the start shows them now, not at their first read.
+          this.options.publish(profileId, [...open]);
+          // That one read covered every open status.
+          statuses = [];
+        } catch (error) {
+          this.log(`[topup-watcher] cannot list the open top-ups of a profile: ${describeError(error)}`);
+          continue;
+        }
+      }
+      for (const status of statuses) {
         try {
           const page = await this.options.api.forProfile(profileId, 'authenticated', (client) =>
             client.listTopUps({ status, perPage: 100 }, { priority: 'background' }),

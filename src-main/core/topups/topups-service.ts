@@ -50,6 +50,11 @@ export interface TopUpsServiceOptions {
   ownsJobs?: () => boolean;
   /** Follows open top-ups until they end (`topups:pending` lists them); absent: none are watched. */
   watcher?: Pick<TopUpWatcher, 'watch' | 'pending'>;
+  /**
+   * `topups:pending` in the attention model's words (the overview's top-up items, what each buys
+   * included), so it says what the tray and the Overview say; default: the watcher's own lines.
+   */
+  pendingPayments?: () => Promise<PendingTopUpSummary[]>;
   /** The links main may open (shared with the watcher, which publishes too); default: its own. */
   links?: TopUpLinks;
   /** Demo mode's simulated payments (`DemoService`); absent: refused as `demo_only`. */
@@ -481,6 +486,7 @@ export class TopUpsService implements DomainService<'topups'> {
   }
 
   async pending(): Promise<PendingTopUpSummary[]> {
+    if (this.options.pendingPayments) return this.options.pendingPayments();
     return this.options.watcher ? this.options.watcher.pending() : [];
   }
 

@@ -11,6 +11,7 @@ import { accountKey, useAppStore } from '../features/app/app-store';
 import { DemoBanner } from '../features/app/DemoBanner';
 import { JobsBanner } from '../features/app/JobsBanner';
 import { Navigation } from '../features/app/Navigation';
+import { attentionBadgeOf, useAttentionBadges } from '../features/overview/AttentionBadge';
 import { Notices } from '../features/app/Notices';
 import { SlowCallNotice } from '../features/app/SlowCallNotice';
 import { StatusBar } from '../features/app/StatusBar';
@@ -123,6 +124,7 @@ export interface AppShellProps {
 
 export function AppShell({ listsReadAheadFor = null }: AppShellProps) {
   const screen = useScreen();
+  useAttentionBadges();
   const leaving = useLeavingScreen(screen);
   const kept = useKeptScreens(screen, listsReadAheadFor);
   const mainRef = useRef<HTMLElement>(null);
@@ -143,7 +145,7 @@ export function AppShell({ listsReadAheadFor = null }: AppShellProps) {
     <div className="app">
       <SkipLink />
       <AppHeader>
-        <Navigation current={screen} />
+        <Navigation current={screen} badge={attentionBadgeOf} />
       </AppHeader>
       <Notices />
       <SlowCallNotice />

@@ -71,3 +71,15 @@ export function useFromHash<T extends string | null>(read: (hash: string) => T):
 }
 
 export const useScreen = (): ScreenId => useFromHash(screenFromHash);
+
+/**
+ * The ids a link asks a list screen to show, `#/ports?ids=a,b,c` (what the Overview's "Show them"
+ * opens: the members of a group, each URL-encoded, comma separated), as written (still encoded), or
+ * null for the whole list. A list screen reads it with `useFromHash(idsFromHash)` (a string, so that
+ * React sees a stable value) and filters its rows to `value.split(',').map(decodeURIComponent)`.
+ */
+export function idsFromHash(hash: string): string | null {
+  const query = hash.split('?')[1] ?? '';
+  const ids = /(?:^|&)ids=([^&]*)/.exec(query)?.[1];
+  return ids === undefined || ids === '' ? null : ids;
+}

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MobilePort, SubUser, Subscription } from '../../../src-shared/api-types';
-import {
-  ALERT_KINDS,
-  describeBytes,
-  evaluateAlerts,
-  type AlertPolicy,
-} from '../../../src-main/core/alerts/alert-rules';
+import { ALERT_KINDS, evaluateAlerts, type AlertPolicy } from '../../../src-main/core/alerts/alert-rules';
+import { describeBytes } from '../../../src-main/core/alerts/attention-words';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const GB = 1_000_000_000;
@@ -102,7 +98,7 @@ describe('evaluateAlerts', () => {
     );
     const runsOut = fast.find((c) => c.kind === 'traffic_runs_out');
     expect(runsOut?.holds).toBe(true);
-    expect(runsOut?.message).toContain('about 2 days');
+    expect(runsOut?.message).toContain('runs out in 2 days');
     const slow = evaluateAlerts(
       { profileId: 'p', now: NOW, subscriptions: [sub], dailyPaceBytes: { 'sub-1': GB / 2 } },
       policy(),

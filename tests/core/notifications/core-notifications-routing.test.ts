@@ -73,7 +73,7 @@ describe('buildAppCore: top-up outcomes and usage alerts reach the OS notifier',
     // The tray lists it as a pending payment (desktop), until the watcher sees it credited.
     await until(() => (tray?.current.payments.length ?? 0) > 0);
     expect(tray?.current.payments).toEqual([
-      { topUpId: topUp.id, text: 'Top-up of 50.00 USD: awaiting payment' },
+      { topUpId: topUp.id, text: 'Top-up of 50.00 USD is waiting for your payment' },
     ]);
     await sandbox.advance(3 * 3600);
     await until(() => clock.pending.length > 0);

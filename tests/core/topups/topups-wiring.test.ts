@@ -41,7 +41,7 @@ describe('top-up calls through the composition root and the guarded dispatcher',
     expect(await posts()).toBe(before + 1);
     expect(h.allEvents.some((e) => e.channel === 'topups:changed')).toBe(true);
     expect(await h.call('topups:pending', undefined)).toEqual([
-      expect.objectContaining({ topUpId: topUp.id, text: 'Top-up of 50.00 USD: awaiting payment' }),
+      expect.objectContaining({ topUpId: topUp.id, text: 'Top-up of 50.00 USD is waiting for your payment' }),
     ]);
 
     const txidError = await h

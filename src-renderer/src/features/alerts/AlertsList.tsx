@@ -1,14 +1,19 @@
 import { useState } from 'react';
-import type { IpcError } from '../../../../src-shared/contract';
+import type { AttentionScreen, IpcError } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import { useLoadable } from '../../shared/loadable-slice';
 import { alertsList, useAlertsStore } from './alerts-store';
 
-/** The in-app list of alerts, newest first, each dismissable. */
-export function AlertsList() {
-  const { loadable, retry } = useLoadable(useAlertsStore, alertsList);
+/**
+ * The in-app list of alerts whose cause still stands (main judges them by the Overview's model),
+ * newest first, each dismissable; with `screen`, only the alerts about that screen's subjects.
+ */
+export function AlertsList({ screen }: { screen?: AttentionScreen }) {
+  const { loadable: all, retry } = useLoadable(useAlertsStore, alertsList);
+  const loadable =
+    all && screen && all.data ? { ...all, data: all.data.filter((alert) => alert.screen === screen) } : all;
   const dismiss = useAlertsStore((store) => store.dismiss);
   const [error, setError] = useState<IpcError | null>(null);
   return (

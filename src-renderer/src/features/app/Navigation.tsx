@@ -1,7 +1,17 @@
+import type { ReactNode } from 'react';
 import { hrefOf, SCREENS, type ScreenId } from '../../shared/routes';
-import { AlertsBadge } from '../alerts/AlertsBadge';
 
-export function Navigation({ current }: { current: ScreenId }) {
+/**
+ * The main navigation. `badge` renders a screen's count beside its name (the shell passes the
+ * Overview's per-screen badges; this feature does not import the overview, which imports the others).
+ */
+export function Navigation({
+  current,
+  badge,
+}: {
+  current: ScreenId;
+  badge?: (screen: ScreenId) => ReactNode;
+}) {
   return (
     <nav className="navigation" aria-label="Main">
       <ul>
@@ -9,7 +19,7 @@ export function Navigation({ current }: { current: ScreenId }) {
           <li key={screen.id}>
             <a href={hrefOf(screen.id)} aria-current={screen.id === current ? 'page' : undefined}>
               {screen.label}
-              {screen.id === 'subscriptions' ? <AlertsBadge /> : null}
+              {badge?.(screen.id) ?? null}
             </a>
           </li>
         ))}

@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type {
+  AttentionGroup,
   AttentionItem,
   AttentionLevel,
   HealthSnapshot,
@@ -16,12 +17,8 @@ import { hrefOf } from '../../shared/routes';
 import { useTopUpWizardStore } from '../topups/topup-wizard-store';
 import { isCallAction, overviewSlice, useOverviewStore } from './overview-store';
 
-/** The level in words as well as in colour. */
-const LEVELS: Record<AttentionLevel, { label: string; tone: string }> = {
-  error: { label: 'Now', tone: 'bad' },
-  warning: { label: 'Soon', tone: 'warn' },
-  info: { label: 'FYI', tone: 'info' },
-};
+/** The level's colour; its word (Now / Soon / FYI) is the model's, the same in `health`. */
+const TONES: Record<AttentionLevel, string> = { error: 'bad', warning: 'warn', info: 'info' };
 
 const SOURCE_NAMES = {
   ports: 'the ports',
@@ -62,9 +59,19 @@ function Due({ item }: { item: AttentionItem }) {
   }
   if (item.kind === 'topup_declarable') return <DeclareBefore dueAt={item.dueAt} />;
   const expired = item.kind === 'port_expired' || item.kind === 'subscription_expired';
+  const what = item.dueIsForecast
+    ? 'Runs out about'
+    : expired
+      ? 'Expired'
+      : item.level === 'info'
+        ? 'Renews'
+        : 'Expires';
+  // The relative words are the model's (as in the title and in `health`), not a second day count.
+  const relative = item.dueIn ? ` (${item.dueIsForecast ? 'forecast: ' : ''}${item.dueIn})` : '';
   return (
     <p className="attention__due">
-      {expired ? 'Expired' : item.level === 'info' ? 'Renews' : 'Expires'} <Time iso={item.dueAt} />
+      {what} <Time iso={item.dueAt} />
+      {relative}
     </p>
   );
 }
@@ -105,14 +112,13 @@ function ItemAction({ item }: { item: AttentionItem }) {
 
 function AttentionRow({ item }: { item: AttentionItem }) {
   const error = useOverviewStore((store) => store.actionErrors[item.id]);
-  const level = LEVELS[item.level];
   const titleId = `attention-${item.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   // "Open" beside the action, when the action is something else and there is a page to open.
   const openLink =
     item.route && item.action.kind !== 'open' && item.subject.type !== 'topup' ? item.route : null;
   return (
     <li className={`attention attention--${item.level}`} aria-labelledby={titleId}>
-      <span className={`badge badge--${level.tone} attention__level`}>{level.label}</span>
+      <span className={`badge badge--${TONES[item.level]} attention__level`}>{item.levelWord}</span>
       <div className="attention__body">
         <h2 className="attention__title" id={titleId}>
           {item.title}
@@ -147,21 +153,88 @@ function SourceProblems({ sources }: { sources: HealthSnapshot['sources'] }) {
     <div className="message message--warn" role="alert">
       {failed.map(([name, source]) => (
         <p key={name}>
-          <strong>Could not read {SOURCE_NAMES[name]}:</strong> {source.message} What needs attention there
-          may be missing below; Refresh tries again.
+          <strong>Not known: could not read {SOURCE_NAMES[name]}</strong> (last read{' '}
+          {source.lastReadAt ? <Time iso={source.lastReadAt} relative /> : 'never'}): {source.message} What
+          needs attention there may be missing below; Refresh tries again.
         </p>
       ))}
     </div>
   );
 }
 
-function AttentionList({ items, label }: { items: readonly AttentionItem[]; label: string }) {
+/** A group of items of one kind and level: one action for all where one fits, and Show them. */
+function GroupRow({ group }: { group: AttentionGroup }) {
+  const actAll = useOverviewStore((store) => store.actAll);
+  const busy = useOverviewStore((store) => store.acting[group.id] ?? false);
+  const error = useOverviewStore((store) => store.actionErrors[group.id]);
+  const titleId = `attention-${group.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const { action } = group;
   return (
-    <ul className="attention-list" aria-label={label}>
-      {items.map((item) => (
-        <AttentionRow key={item.id} item={item} />
-      ))}
-    </ul>
+    <li className={`attention attention--${group.level} attention--group`} aria-labelledby={titleId}>
+      <span className={`badge badge--${TONES[group.level]} attention__level`}>{group.levelWord}</span>
+      <div className="attention__body">
+        <h2 className="attention__title" id={titleId}>
+          {group.title}
+        </h2>
+        <p className="attention__detail">{group.detail}</p>
+        {group.dueAt ? (
+          <p className="attention__due">
+            Soonest <Time iso={group.dueAt} />
+            {group.dueIn ? ` (${group.dueIn})` : ''}
+          </p>
+        ) : null}
+        {error ? (
+          <ErrorMessage error={error} title={`Could not ${action?.label.toLowerCase() ?? 'act'}`} />
+        ) : null}
+      </div>
+      <div className="attention__actions">
+        {action ? (
+          <button
+            type="button"
+            className="button button--primary"
+            aria-label={`${action.label}: ${group.title}`}
+            disabled={busy}
+            onClick={() => void actAll(group)}
+          >
+            {busy ? 'Working…' : action.label}
+          </button>
+        ) : null}
+        <a
+          className="button button--quiet"
+          href={hashOf(group.listRoute)}
+          aria-label={`Show them: ${group.title}`}
+        >
+          Show them
+        </a>
+      </div>
+    </li>
+  );
+}
+
+/** How many cards the first screen holds; the rest wait behind "Show … more". */
+const FIRST_SCREEN_CARDS = 12;
+
+/** The snapshot's cards (items, and groups of four or more of one kind and level), most urgent first. */
+function AttentionList({ snapshot, label }: { snapshot: HealthSnapshot; label: string }) {
+  const [everything, setEverything] = useState(false);
+  const items = new Map(snapshot.items.map((item) => [item.id, item]));
+  const cards = everything ? snapshot.cards : snapshot.cards.slice(0, FIRST_SCREEN_CARDS);
+  const more = snapshot.cards.length - cards.length;
+  return (
+    <>
+      <ul className="attention-list" aria-label={label}>
+        {cards.map((card) => {
+          if (card.type === 'group') return <GroupRow key={card.group.id} group={card.group} />;
+          const item = items.get(card.itemId);
+          return item ? <AttentionRow key={item.id} item={item} /> : null;
+        })}
+      </ul>
+      {more > 0 ? (
+        <button type="button" className="button button--quiet" onClick={() => setEverything(true)}>
+          Show {plural(more, 'more card', 'more cards')}
+        </button>
+      ) : null}
+    </>
   );
 }
 
@@ -173,7 +246,7 @@ function OverviewBody({ snapshot }: { snapshot: HealthSnapshot }) {
         {snapshot.items.length === 0 ? (
           <p>Nothing needs your attention in what could be read.</p>
         ) : (
-          <AttentionList items={snapshot.items} label="Needs attention" />
+          <AttentionList snapshot={snapshot} label="Needs attention" />
         )}
       </>
     );
@@ -192,7 +265,7 @@ function OverviewBody({ snapshot }: { snapshot: HealthSnapshot }) {
       {snapshot.items.length > 0 ? (
         <section className="overview-coming-up" aria-labelledby="coming-up-title">
           <h2 id="coming-up-title">Coming up</h2>
-          <AttentionList items={snapshot.items} label="Coming up" />
+          <AttentionList snapshot={snapshot} label="Coming up" />
         </section>
       ) : null}
     </>

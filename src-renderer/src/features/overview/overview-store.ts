@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type {
   AttentionAction,
+  AttentionGroup,
   AttentionItem,
   HealthSnapshot,
   IpcError,
@@ -41,6 +42,8 @@ interface OverviewStore {
   refreshSoon: () => void;
   /** Runs an item's action and reads the overview again. */
   act: (item: AttentionItem) => Promise<IpcResult<unknown>>;
+  /** Runs a group's action on every member (one after the other), then reads the overview again. */
+  actAll: (group: AttentionGroup) => Promise<IpcResult<unknown>>;
   reset: () => void;
 }
 
@@ -75,7 +78,10 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
   acting: {},
   actionErrors: {},
   load: (force = false) => overviewSlice.load([false], force),
-  refresh: () => overviewSlice.load([true], true),
+  refresh: async () => {
+    await overviewSlice.load([true], true);
+    await useAlertsStore.getState().reloadLoaded();
+  },
   reloadLoaded: () => overviewSlice.reloadLoaded(),
   refreshSoon: () => {
     if (get().snapshot.status === 'idle') return;
@@ -83,6 +89,8 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
     pending = setTimeout(() => {
       pending = null;
       void get().load(true);
+      // The alerts list is judged by the same model: a resolved cause leaves it with its item.
+      void useAlertsStore.getState().reloadLoaded();
     }, REFRESH_DELAY_MS);
   },
   act: async (item) => {
@@ -98,7 +106,32 @@ export const useOverviewStore = create<OverviewStore>()((set, get) => ({
       else actionErrors[item.id] = result.error;
       return { acting, actionErrors };
     });
-    if (result.ok) await get().load(true);
+    if (result.ok) await Promise.all([get().load(true), useAlertsStore.getState().reloadLoaded()]);
+    return result;
+  },
+  actAll: async (group) => {
+    const { action } = group;
+    if (!action || get().acting[group.id]) return { ok: true, value: null };
+    set((state) => ({ acting: { ...state.acting, [group.id]: true } }));
+    let failed: IpcResult<unknown> | null = null;
+    // One after the other: a large account's 14 ports are 14 small writes, not a burst at the service.
+    for (const id of action.ids) {
+      const result =
+        action.target === 'port'
+          ? await usePortsStore.getState().update(id, { autoRenew: true })
+          : await useSubscriptionsStore.getState().update({ subscriptionId: id, autoRenew: true });
+      if (!result.ok && failed === null) failed = result;
+    }
+    const result = failed ?? { ok: true as const, value: null };
+    set((state) => {
+      const acting = { ...state.acting };
+      delete acting[group.id];
+      const actionErrors = { ...state.actionErrors };
+      if (result.ok) delete actionErrors[group.id];
+      else actionErrors[group.id] = result.error;
+      return { acting, actionErrors };
+    });
+    await Promise.all([get().load(true), useAlertsStore.getState().reloadLoaded()]);
     return result;
   },
   reset: () => {

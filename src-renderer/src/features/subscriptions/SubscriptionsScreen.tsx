@@ -52,7 +52,7 @@ function SubscriptionsOverview() {
           </>
         )}
       </AsyncContent>
-      <AlertsList />
+      <AlertsList screen="subscriptions" />
     </Screen>
   );
 }

@@ -4,7 +4,6 @@ import type { AlertView } from '../../../../src-shared/contract';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { AlertsList } from '../../../../src-renderer/src/features/alerts/AlertsList';
 import { useAlertsStore } from '../../../../src-renderer/src/features/alerts/alerts-store';
-import { Navigation } from '../../../../src-renderer/src/features/app/Navigation';
 import {
   subUserLists,
   useSubscriptionsStore,
@@ -23,6 +22,7 @@ const alert = (overrides: Partial<AlertView> = {}): AlertView => ({
   title: 'Price monitoring is running low',
   message: '4.0 GB left (8%).',
   raisedAt: '2026-03-15T10:00:00.000Z',
+  screen: 'subscriptions',
   ...overrides,
 });
 
@@ -36,34 +36,35 @@ describe('alerts', () => {
   // The alerts store is not in the shared kit's list of stores: reset it here.
   beforeEach(() => useAlertsStore.setState(useAlertsStore.getInitialState(), true));
 
-  it('lists alerts with a count in the navigation, adds a raised one once, and dismisses', async () => {
+  it('lists the alerts of its screen, adds a raised one once, and dismisses', async () => {
     const disconnect = connectEventBridge({ onConnected: null });
-    render(
-      <>
-        <Navigation current="subscriptions" />
-        <AlertsList />
-      </>,
-    );
+    render(<AlertsList screen="subscriptions" />);
     await settle();
-    expect(screen.getByLabelText('1 alert').textContent).toBe('1');
-    // Two words in the link's name, not "Subscriptions1 alert".
-    expect(screen.getByRole('link', { name: 'Subscriptions 1 alert' })).toBeTruthy();
     const raised = alert({ id: 'al_2', title: 'Scraper reached its cap', level: 'error' });
     act(() => fake.current.emit('alerts:raised', { alert: raised }));
     act(() => fake.current.emit('alerts:raised', { alert: raised }));
+    // A port's alert belongs to Ports: not listed (nor counted) on Subscriptions.
+    const portAlert = alert({
+      id: 'al_3',
+      key: 'port_expiring:prof_work:port_1',
+      kind: 'port_expiring',
+      subjectId: 'port_1',
+      title: 'Port “Social QA” expires within a day',
+      screen: 'ports',
+    });
+    act(() => fake.current.emit('alerts:raised', { alert: portAlert }));
     const items = within(screen.getByRole('list', { name: 'Alerts' })).getAllByRole('listitem');
     expect(items.map((item) => item.querySelector('strong')?.textContent)).toEqual([
       'Scraper reached its cap',
       'Price monitoring is running low',
     ]);
-    expect(screen.getByLabelText('2 alerts')).toBeTruthy();
     act(() => fake.current.emit('alerts:raised', { alert: 'not an alert' }));
-    expect(useAlertsStore.getState().alerts.data).toHaveLength(2);
+    expect(useAlertsStore.getState().alerts.data).toHaveLength(3);
 
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss Price monitoring is running low' }));
     await settle();
     expect(fake.current.callsTo('alerts:dismiss')).toEqual([{ alertId: 'al_1' }]);
-    expect(screen.getByLabelText('1 alert')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'Alerts' })).getAllByRole('listitem')).toHaveLength(1);
     disconnect();
   });
 

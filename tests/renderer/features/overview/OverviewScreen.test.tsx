@@ -23,6 +23,11 @@ const item = (overrides: Partial<AttentionItem> = {}): AttentionItem => ({
   dueAt: '2026-03-11T08:00:00.000Z',
   action: { kind: 'enable_auto_renew', label: 'Turn on auto-renew', target: 'port', id: 'port_1' },
   route: '/ports/port_1',
+  levelWord: ({ error: 'Now', warning: 'Soon', info: 'FYI' } as const)[overrides.level ?? 'warning'],
+  dueIsForecast: false,
+  dueIn: 'within a day',
+  screen: 'ports',
+  alertKey: 'port_expiring:prof_work:port_1',
   ...overrides,
 });
 
@@ -35,6 +40,8 @@ const snapshot = (overrides: Partial<HealthSnapshot> = {}): HealthSnapshot => {
     items,
     counts: { error: 0, warning: items.length, info: 0 },
     totals: { ports: 4, subscriptions: 3, pendingTopUps: 0, schedules: 0 },
+    badges: { ports: 0, subscriptions: 0, topups: 0, 'local-proxies': 0 },
+    cards: items.map((entry) => ({ type: 'item' as const, itemId: entry.id })),
     sources: {
       ports: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
       subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
@@ -186,21 +193,59 @@ describe('Overview screen', () => {
     expect(screen.queryByRole('list', { name: 'Needs attention' })).toBeNull();
   });
 
+  it('says the due time with the model’s relative words, and a traffic forecast as a forecast', async () => {
+    current = snapshot({
+      items: [
+        item({ dueIn: 'in 2 days', title: 'Subscription “SEO” expires in 2 days' }),
+        item({
+          id: 'subscription_traffic_low:sub_1',
+          kind: 'subscription_traffic_low',
+          title: 'Subscription “Social accounts” is running out of traffic',
+          subject: { type: 'subscription', id: 'sub_1', label: 'Social accounts' },
+          dueAt: '2026-03-12T12:00:00.000Z',
+          dueIsForecast: true,
+          dueIn: 'in 2 days',
+          action: { kind: 'top_up', label: 'Top up…' },
+          route: '/subscriptions/sub_1',
+          screen: 'subscriptions',
+        }),
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Needs attention' });
+    const dues = [...list.querySelectorAll('.attention__due')].map((due) => due.textContent);
+    expect(dues[0]).toMatch(/^Expires .+ \(in 2 days\)$/);
+    expect(dues[1]).toMatch(/^Runs out about .+ \(forecast: in 2 days\)$/);
+  });
+
   it('never says all good when a list could not be read', async () => {
     current = snapshot({
       items: [],
       allGood: false,
       sources: {
-        ports: { state: 'failed', message: 'The service did not answer.' },
+        ports: { state: 'failed', message: 'The service did not answer.', lastReadAt: null },
         subscriptions: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
-        topups: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },
+        topups: {
+          state: 'failed',
+          message: 'The service did not answer.',
+          lastReadAt: '2026-03-10T11:50:00.000Z',
+        },
       },
     });
     render(<OverviewScreen />);
     await settle();
     expect(screen.queryByText('All good')).toBeNull();
-    expect(screen.getByRole('alert').textContent).toContain(
-      'Could not read the ports: The service did not answer.',
+    const problems = screen.getByRole('alert').textContent;
+    expect(problems).toContain(
+      'Not known: could not read the ports (last read never): The service did not answer.',
+    );
+    // When it was last read, in local time: the items about it are as of then.
+    expect(problems).toMatch(
+      /Not known: could not read the top-ups \(last read .+\): The service did not answer\./,
+    );
+    expect(screen.getByRole('alert').querySelector('time')?.getAttribute('dateTime')).toBe(
+      '2026-03-10T11:50:00.000Z',
     );
   });
 
@@ -280,6 +325,78 @@ describe('Overview screen', () => {
     emit({ stats: { requests: 4 }, lastError: { at: '2026-03-10T12:00:05.000Z', kind: 'credentials' } });
     expect(await reads()).toBe(first + 1);
     disconnect();
+  });
+
+  it('shows a group as one card: Turn on auto-renew for all, and Show them opens the filtered list', async () => {
+    const members = Array.from({ length: 14 }, (_, n) =>
+      item({
+        id: `port_expiring:port_${n}`,
+        subject: { type: 'port', id: `port_${n}`, label: `Port ${n}` },
+        action: { kind: 'enable_auto_renew', label: 'Turn on auto-renew', target: 'port', id: `port_${n}` },
+      }),
+    );
+    const ids = members.map((member) => member.subject.id);
+    current = snapshot({
+      items: members,
+      cards: [
+        {
+          type: 'group',
+          group: {
+            id: 'group:port_expiring:warning',
+            kind: 'port_expiring',
+            level: 'warning',
+            levelWord: 'Soon',
+            title: '14 ports expire within 2 days with auto-renew off',
+            detail: 'Auto-renew is off: it stops working when it expires.',
+            itemIds: members.map((member) => member.id),
+            subjectIds: ids,
+            screen: 'ports',
+            dueAt: '2026-03-11T08:00:00.000Z',
+            dueIn: 'within a day',
+            action: {
+              kind: 'enable_auto_renew_all',
+              label: 'Turn on auto-renew for all',
+              target: 'port',
+              ids,
+            },
+            listRoute: `/ports?ids=${ids.join(',')}`,
+          },
+        },
+      ],
+    });
+    render(<OverviewScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Needs attention' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(1);
+    const title = '14 ports expire within 2 days with auto-renew off';
+    expect(
+      within(list)
+        .getByRole('link', { name: `Show them: ${title}` })
+        .getAttribute('href'),
+    ).toBe(`#/ports?ids=${ids.join(',')}`);
+    fireEvent.click(within(list).getByRole('button', { name: `Turn on auto-renew for all: ${title}` }));
+    await settle();
+    await settle();
+    expect(fake.current.callsTo('ports:update')).toEqual(ids.map((portId) => ({ portId, autoRenew: true })));
+    expect(fake.current.callsTo('overview:get').length).toBeGreaterThan(1);
+  });
+
+  it('holds at most 12 cards on the first screen, the rest behind Show more', async () => {
+    const many = Array.from({ length: 15 }, (_, n) =>
+      item({
+        id: `proxy_test_failed:port_${n}`,
+        title: `Card ${n}`,
+        kind: 'proxy_test_failed',
+        level: 'error',
+      }),
+    );
+    current = snapshot({ items: many });
+    render(<OverviewScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Needs attention' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(12);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 3 more cards' }));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(15);
   });
 
   it('sums up the account in words', () => {
