@@ -139,9 +139,21 @@ const NO_PROFILE: SubscriptionChoices = {
   none: 'No active profile: add or choose one to pick among its subscriptions.',
 };
 
+/** A subscription's label, or its id when it has none (a blank name says nothing). */
+const nameOf = (sub: Subscription) => sub.label.trim() || sub.id;
+
 function subscriptionName(subscriptions: readonly Subscription[] | null, id: string): string {
-  return subscriptions?.find((sub) => sub.id === id)?.label ?? id;
+  const sub = subscriptions?.find((known) => known.id === id);
+  return sub ? nameOf(sub) : id;
 }
+
+/** Case-insensitive match on the name and the id, so a pasted id finds its subscription. */
+function matches(sub: Subscription, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  return q === '' || nameOf(sub).toLowerCase().includes(q) || sub.id.toLowerCase().includes(q);
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function SubscriptionsLoading({
   loadable,
@@ -161,8 +173,11 @@ function SubUserAlerts({ alerts, choices }: { alerts: Alerts; choices: Subscript
   const update = useSettingsStore((store) => store.update);
   const saving = useSettingsStore((store) => store.saving.subUserAlerts ?? false);
   const error = useSettingsStore((store) => store.errors.subUserAlerts ?? null);
+  const [query, setQuery] = useState('');
   const chosen = alerts.subUserAlertSubscriptions;
   const absent = chosen.filter((id) => !subscriptions?.some((sub) => sub.id === id));
+  const shown = (subscriptions ?? []).filter((sub) => matches(sub, query));
+  const shownAbsent = absent.filter((id) => id.toLowerCase().includes(query.trim().toLowerCase()));
   const toggle = (id: string, on: boolean) => {
     const next = on ? [...chosen, id] : chosen.filter((known) => known !== id);
     void update(
@@ -171,6 +186,18 @@ function SubUserAlerts({ alerts, choices }: { alerts: Alerts; choices: Subscript
       `Sub-user cap alerts for “${subscriptionName(subscriptions, id)}”: ${on ? 'on' : 'off'}`,
     );
   };
+  // Bulk: what the search shows, in one update (one undo puts all of it back).
+  const toTurnOn = shown.filter((sub) => !chosen.includes(sub.id)).map((sub) => sub.id);
+  const toTurnOff = [...shown.map((sub) => sub.id), ...shownAbsent].filter((id) => chosen.includes(id));
+  const setMany = (ids: readonly string[], on: boolean) => {
+    const next = on ? [...chosen, ...ids] : chosen.filter((id) => !ids.includes(id));
+    void update(
+      'subUserAlerts',
+      { alerts: { subUserAlertSubscriptions: next } },
+      `Sub-user cap alerts: ${on ? 'on' : 'off'} for ${plural(ids.length, 'subscription')}`,
+    );
+  };
+  const total = subscriptions?.length ?? 0;
   return (
     <fieldset className="radio-group">
       <legend>Sub-user cap alerts</legend>
@@ -180,26 +207,64 @@ function SubUserAlerts({ alerts, choices }: { alerts: Alerts; choices: Subscript
       </p>
       {subscriptions === null ? <SubscriptionsLoading loadable={loadable} retry={retry} /> : null}
       {subscriptions?.length === 0 ? <p className="muted">{none}</p> : null}
-      {(subscriptions ?? []).map((sub) => (
-        <CheckboxOption
-          key={sub.id}
-          label={sub.label}
-          hint={`${sub.subUserCount} sub-user${sub.subUserCount === 1 ? '' : 's'}`}
-          checked={chosen.includes(sub.id)}
-          disabled={saving}
-          onChange={(on) => toggle(sub.id, on)}
-        />
-      ))}
-      {absent.map((id) => (
-        <CheckboxOption
-          key={id}
-          label={id}
-          hint="Not a subscription of the active profile (another profile’s, or deleted)."
-          checked
-          disabled={saving}
-          onChange={(on) => toggle(id, on)}
-        />
-      ))}
+      {total > 0 || absent.length > 0 ? (
+        <div className="pick-list__tools">
+          <TextField
+            label="Search subscriptions"
+            type="search"
+            value={query}
+            onChange={setQuery}
+            className="field--narrow"
+          />
+          <p className="muted" data-testid="cap-alerts-count">
+            On for {chosen.length} of {plural(total, 'subscription')}
+            {query.trim() ? ` · ${shown.length + shownAbsent.length} shown` : ''}
+          </p>
+          <div className="pick-list__bulk">
+            <button
+              type="button"
+              className="button button--small"
+              disabled={saving || toTurnOn.length === 0}
+              onClick={() => setMany(toTurnOn, true)}
+            >
+              Turn on for {plural(toTurnOn.length, 'shown subscription')}
+            </button>
+            <button
+              type="button"
+              className="button button--small"
+              disabled={saving || toTurnOff.length === 0}
+              onClick={() => setMany(toTurnOff, false)}
+            >
+              Turn off for {plural(toTurnOff.length, 'shown subscription')}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <div className="pick-list" data-testid="cap-alerts-list">
+        {shown.map((sub) => (
+          <CheckboxOption
+            key={sub.id}
+            label={nameOf(sub)}
+            hint={`${plural(sub.subUserCount, 'sub-user')}${sub.label.trim() ? '' : ' · no label'}`}
+            checked={chosen.includes(sub.id)}
+            disabled={saving}
+            onChange={(on) => toggle(sub.id, on)}
+          />
+        ))}
+        {shownAbsent.map((id) => (
+          <CheckboxOption
+            key={id}
+            label={id}
+            hint="Not a subscription of the active profile (another profile’s, or deleted)."
+            checked
+            disabled={saving}
+            onChange={(on) => toggle(id, on)}
+          />
+        ))}
+        {query.trim() && shown.length + shownAbsent.length === 0 ? (
+          <p className="muted">No subscription matches “{query.trim()}”.</p>
+        ) : null}
+      </div>
       {error ? <ErrorMessage error={error} title="Could not change the sub-user cap alerts" /> : null}
     </fieldset>
   );
@@ -337,7 +402,7 @@ function TrafficOverrides({ alerts, choices }: { alerts: Alerts; choices: Subscr
             >
               {addable.map((sub) => (
                 <option key={sub.id} value={sub.id}>
-                  {sub.label}
+                  {nameOf(sub)}
                 </option>
               ))}
             </select>
@@ -394,7 +459,9 @@ export function AlertsSection({ settings }: { settings: SettingsView }) {
   const hasProfile = useAppStore((store) => Boolean(store.state?.activeProfile));
   return (
     <section className="settings-section" aria-labelledby="alerts-settings-title">
-      <h2 id="alerts-settings-title">Alerts</h2>
+      <h2 id="alerts-settings-title" tabIndex={-1}>
+        Alerts
+      </h2>
       {/* Keyed by the values: an undo or a change from another window shows in the fields. */}
       <PreferenceForm
         key={JSON.stringify(ALERT_FIELDS.map((field) => field.read(settings)))}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
+import { formatDate, formatDayShort } from '../format/format';
 
 /** One bar per day (or any ISO date). */
 export interface ChartPoint {
@@ -141,6 +142,95 @@ function snappedBarsPath(chart: uPlot, seriesIndex: number, first: number, last:
   return { fill, stroke };
 }
 
+const HALF_DAY_S = 43_200;
+/** Roughly a label character's width at the axis font (12 px system-ui), with room for the tick. */
+const CHAR_PX = 7.5;
+const AXIS_PAD_PX = 18;
+
+/** An axis wide enough for its longest label, so that none is cut at the chart's edge. */
+export function axisSize(labels: readonly string[] | null | undefined, minimum = 50): number {
+  const longest = Math.max(0, ...(labels ?? []).map((label) => label.length));
+  return Math.max(minimum, Math.ceil(longest * CHAR_PX + AXIS_PAD_PX));
+}
+
+/** Every value axis starts at 0 (a bar's height is its value), with a little room above the top. */
+export function fromZero(_chart: unknown, _min: number | null, max: number | null): uPlot.Range.MinMax {
+  const top = max !== null && Number.isFinite(max) && max > 0 ? max * 1.08 : 1;
+  return [0, top];
+}
+
+/** Half a day either side of the first and last day: their bars are drawn whole, not cut in two. */
+export function wholeDays(_chart: unknown, min: number | null, max: number | null): uPlot.Range.MinMax {
+  if (min === null || max === null) return [min, max];
+  return [min - HALF_DAY_S, max + HALF_DAY_S];
+}
+
+/** The chart's uPlot options: days on x in the user's locale, values from 0, no clipped label. */
+export function chartOptions({
+  width,
+  height,
+  format,
+  valueHeader,
+  secondary,
+}: {
+  width: number;
+  height: number;
+  format: (value: number) => string;
+  valueHeader: string;
+  secondary?: ChartLine | undefined;
+}): uPlot.Options {
+  const secondFormat = secondary?.format ?? plain;
+  return {
+    width,
+    height,
+    legend: { show: secondary !== undefined },
+    scales: {
+      x: { time: true, range: wholeDays },
+      y: { range: fromZero },
+      ...(secondary ? { secondary: { range: fromZero } } : {}),
+    },
+    axes: [
+      { values: (_chart, ticks) => ticks.map((tick) => formatDayShort(tick * 1000)) },
+      {
+        values: (_chart, ticks) => ticks.map((tick) => format(tick)),
+        size: (_chart, labels) => axisSize(labels, 60),
+      },
+      ...(secondary
+        ? [
+            {
+              scale: 'secondary',
+              side: 1,
+              grid: { show: false },
+              values: (_chart: uPlot, ticks: number[]) => ticks.map((tick) => secondFormat(tick)),
+              size: (_chart: uPlot, labels: string[]) => axisSize(labels),
+            },
+          ]
+        : []),
+    ],
+    series: [
+      {},
+      {
+        label: valueHeader,
+        fill: 'rgba(37, 99, 235, 0.35)',
+        stroke: BAR_STROKE,
+        paths: snappedBarsPath,
+        pxAlign: 0,
+        value: (_chart, value) => (value === null ? '—' : format(value)),
+      },
+      ...(secondary
+        ? [
+            {
+              label: secondary.header,
+              scale: 'secondary',
+              stroke: 'rgb(217, 130, 43)',
+              value: (_chart: uPlot, value: number | null) => (value === null ? '—' : secondFormat(value)),
+            },
+          ]
+        : []),
+    ],
+  };
+}
+
 /**
  * A daily bar chart drawn with uPlot (small, canvas, fast with a year of points: one draw call per
  * series, not hundreds of SVG nodes; already a dependency), with the same numbers as a table for
@@ -163,50 +253,8 @@ export function BarChart({
     let plot: { destroy: () => void } | null = null;
     const draw = (UPlot: typeof uPlot) => {
       const width = Math.max(320, element.clientWidth || 640);
-      const secondFormat = secondary?.format ?? plain;
       plot = new UPlot(
-        {
-          width,
-          height,
-          legend: { show: secondary !== undefined },
-          scales: { x: { time: true } },
-          axes: [
-            {},
-            { values: (_chart, ticks) => ticks.map((tick) => format(tick)), size: 80 },
-            ...(secondary
-              ? [
-                  {
-                    scale: 'secondary',
-                    side: 1,
-                    grid: { show: false },
-                    values: (_chart: uPlot, ticks: number[]) => ticks.map((tick) => secondFormat(tick)),
-                  },
-                ]
-              : []),
-          ],
-          series: [
-            {},
-            {
-              label: valueHeader,
-              fill: 'rgba(37, 99, 235, 0.35)',
-              stroke: BAR_STROKE,
-              paths: snappedBarsPath,
-              pxAlign: 0,
-              value: (_chart, value) => (value === null ? '—' : format(value)),
-            },
-            ...(secondary
-              ? [
-                  {
-                    label: secondary.header,
-                    scale: 'secondary',
-                    stroke: 'rgb(217, 130, 43)',
-                    value: (_chart: uPlot, value: number | null) =>
-                      value === null ? '—' : secondFormat(value),
-                  },
-                ]
-              : []),
-          ],
-        },
+        chartOptions({ width, height, format, valueHeader, secondary }),
         chartColumns(points, secondary),
         element,
       );
@@ -253,7 +301,9 @@ export function BarChart({
           <tbody>
             {(rowsShown ? points : []).map((point, index) => (
               <tr key={point.date}>
-                <th scope="row">{point.date}</th>
+                <th scope="row">
+                  <time dateTime={point.date}>{formatDate(point.date)}</time>
+                </th>
                 <td className="numeric">{format(point.value)}</td>
                 {secondary ? <td className="numeric">{secondFormat(secondary.values[index] ?? 0)}</td> : null}
               </tr>

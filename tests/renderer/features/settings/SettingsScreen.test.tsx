@@ -1,7 +1,7 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
-import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
+import { SettingsScreen, UNDO_TOAST_MS } from '../../../../src-renderer/src/features/settings/SettingsScreen';
 import { fail, ok } from '../../support/fake-api';
 import {
   appState,
@@ -371,5 +371,49 @@ describe('Settings screen', () => {
       expect(screen.queryByRole('region', { name: 'Desktop' })).toBeNull();
       expect(screen.queryByRole('checkbox', { name: 'Keep running in the tray' })).toBeNull();
     });
+  });
+
+  it('has a side navigation of its groups; a group’s address brings its heading into focus', async () => {
+    renderSettings();
+    await screen.findByLabelText('Usage refresh, window open');
+    const nav = screen.getByRole('navigation', { name: 'Settings sections' });
+    const links = within(nav).getAllByRole('link');
+    // Web mode (no desktop group): every group the page shows, in its order.
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Profiles',
+      'Appearance',
+      'Polling',
+      'Alerts',
+      'Proxy test',
+      'Automation',
+    ]);
+    expect(links[3]?.getAttribute('href')).toBe('#/settings/alerts');
+    act(() => {
+      window.location.hash = '#/settings/alerts';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    expect(within(nav).getByRole('link', { name: 'Alerts' }).getAttribute('aria-current')).toBe('location');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Alerts' }));
+  });
+
+  it('lets the undo toast go after a few seconds, but not while the pointer is on it', async () => {
+    fake.current.handle('settings:update', (input) => ok(settingsView({ theme: input.theme ?? 'system' })));
+    renderSettings();
+    fireEvent.click(await screen.findByRole('radio', { name: 'Dark' }));
+    await settle();
+    vi.useFakeTimers();
+    try {
+      const toast = screen.getByTestId('settings-undo');
+      fireEvent.mouseEnter(toast);
+      act(() => void vi.advanceTimersByTime(UNDO_TOAST_MS * 3));
+      expect(screen.getByTestId('settings-undo')).toBeTruthy();
+      fireEvent.mouseLeave(toast);
+      act(() => void vi.advanceTimersByTime(UNDO_TOAST_MS - 1));
+      expect(screen.getByTestId('settings-undo')).toBeTruthy();
+      act(() => void vi.advanceTimersByTime(1));
+      expect(screen.queryByTestId('settings-undo')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
