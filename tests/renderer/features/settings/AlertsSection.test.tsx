@@ -270,7 +270,7 @@ describe('Settings screen: polling, alerts and the proxy test', () => {
     expect(within(group).getAllByRole('checkbox')).toHaveLength(111);
     fireEvent.click(within(group).getByRole('button', { name: 'Turn on for 111 shown subscriptions' }));
     await settle();
-    const sent = fake.current.callsTo('settings:update');
+    const sent = fake.current.callsTo('settings:update') as Update[];
     expect(sent).toHaveLength(1);
     expect(sent[0]?.alerts?.subUserAlertSubscriptions).toHaveLength(111);
     expect(toastText()).toContain('Sub-user cap alerts: on for 111 subscriptions');
@@ -278,9 +278,8 @@ describe('Settings screen: polling, alerts and the proxy test', () => {
     fireEvent.change(within(group).getByLabelText('Search subscriptions'), { target: { value: 'plan 19' } });
     fireEvent.click(within(group).getByRole('button', { name: 'Turn off for 11 shown subscriptions' }));
     await settle();
-    expect(fake.current.callsTo('settings:update').at(-1)?.alerts?.subUserAlertSubscriptions).toHaveLength(
-      100,
-    );
+    const last = fake.current.callsTo('settings:update').at(-1) as Update;
+    expect(last.alerts?.subUserAlertSubscriptions).toHaveLength(100);
     // The id finds it too (sub_7 and sub_70..sub_79).
     fireEvent.change(within(group).getByLabelText('Search subscriptions'), { target: { value: 'sub_7' } });
     expect(within(group).getAllByRole('checkbox')).toHaveLength(11);
