@@ -66,7 +66,47 @@ export interface BarRect {
 /** Share of a column a bar takes when there is room for a gap (as uPlot's `bars({ size: [0.7, …] })`). */
 const BAR_SHARE = 0.7;
 const MAX_BAR_PX = 40;
-const BAR_STROKE = 'rgb(37, 99, 235)';
+
+/** The chart's colours: the theme's tokens (`--chart-*` in styles/tokens.css), read when it draws. */
+export interface ChartColors {
+  text: string;
+  grid: string;
+  bar: string;
+  barFill: string;
+  line: string;
+}
+
+/** The light theme's, for where no style sheet is loaded (tests). */
+const DEFAULT_COLORS: ChartColors = {
+  text: '#4b5461',
+  grid: 'rgb(0 0 0 / 10%)',
+  bar: 'rgb(37 99 235)',
+  barFill: 'rgb(37 99 235 / 35%)',
+  line: 'rgb(180 83 9)',
+};
+
+function themeColors(): ChartColors {
+  const style = getComputedStyle(document.documentElement);
+  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    text: read('--chart-text', DEFAULT_COLORS.text),
+    grid: read('--chart-grid', DEFAULT_COLORS.grid),
+    bar: read('--chart-bar', DEFAULT_COLORS.bar),
+    barFill: read('--chart-bar-fill', DEFAULT_COLORS.barFill),
+    line: read('--chart-line', DEFAULT_COLORS.line),
+  };
+}
+
+/** The theme on <html> (`data-theme`), followed live: a chart is drawn again in the new colours. */
+function useThemeName(): string {
+  const [theme, setTheme] = useState(() => document.documentElement.dataset.theme ?? '');
+  useEffect(() => {
+    const observer = new MutationObserver(() => setTheme(document.documentElement.dataset.theme ?? ''));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, []);
+  return theme;
+}
 
 /**
  * Bars with every edge on a whole canvas pixel. uPlot's own bar builder stops snapping once the gap
@@ -133,7 +173,12 @@ function snappedBarsPath(chart: uPlot, seriesIndex: number, first: number, last:
   );
   const fill = new Path2D();
   for (const rect of rects) fill.rect(rect.x, rect.y, rect.width, rect.height);
-  if (dense) return { fill, stroke: null, _fill: BAR_STROKE };
+  if (dense) {
+    // uPlot keeps a series' stroke as a function once the chart is made: its colour is what it answers.
+    const stroke = series?.stroke;
+    const colour = typeof stroke === 'function' ? stroke(chart, seriesIndex) : stroke;
+    return { fill, stroke: null, _fill: typeof colour === 'string' ? colour : undefined };
+  }
   // The series is not shifted half a pixel (`pxAlign: 0`, which would put the fill's edges back
   // between pixels): the 1 px outline goes through the centres of the bar's outer pixels instead.
   const stroke = new Path2D();
@@ -172,14 +217,17 @@ export function chartOptions({
   format,
   valueHeader,
   secondary,
+  colors = DEFAULT_COLORS,
 }: {
   width: number;
   height: number;
   format: (value: number) => string;
   valueHeader: string;
   secondary?: ChartLine | undefined;
+  colors?: ChartColors;
 }): uPlot.Options {
   const secondFormat = secondary?.format ?? plain;
+  const axis = { stroke: colors.text, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid } };
   return {
     width,
     height,
@@ -190,14 +238,16 @@ export function chartOptions({
       ...(secondary ? { secondary: { range: fromZero } } : {}),
     },
     axes: [
-      { values: (_chart, ticks) => ticks.map((tick) => formatDayShort(tick * 1000)) },
+      { ...axis, values: (_chart, ticks) => ticks.map((tick) => formatDayShort(tick * 1000)) },
       {
+        ...axis,
         values: (_chart, ticks) => ticks.map((tick) => format(tick)),
         size: (_chart, labels) => axisSize(labels, 60),
       },
       ...(secondary
         ? [
             {
+              ...axis,
               scale: 'secondary',
               side: 1,
               grid: { show: false },
@@ -211,8 +261,8 @@ export function chartOptions({
       {},
       {
         label: valueHeader,
-        fill: 'rgba(37, 99, 235, 0.35)',
-        stroke: BAR_STROKE,
+        fill: colors.barFill,
+        stroke: colors.bar,
         paths: snappedBarsPath,
         pxAlign: 0,
         value: (_chart, value) => (value === null ? '—' : format(value)),
@@ -222,7 +272,7 @@ export function chartOptions({
             {
               label: secondary.header,
               scale: 'secondary',
-              stroke: 'rgb(217, 130, 43)',
+              stroke: colors.line,
               value: (_chart: uPlot, value: number | null) => (value === null ? '—' : secondFormat(value)),
             },
           ]
@@ -246,6 +296,7 @@ export function BarChart({
   secondary,
 }: BarChartProps) {
   const holder = useRef<HTMLDivElement>(null);
+  const theme = useThemeName();
   useEffect(() => {
     const element = holder.current;
     if (!element || !canChart() || points.length === 0) return;
@@ -254,7 +305,7 @@ export function BarChart({
     const draw = (UPlot: typeof uPlot) => {
       const width = Math.max(320, element.clientWidth || 640);
       plot = new UPlot(
-        chartOptions({ width, height, format, valueHeader, secondary }),
+        chartOptions({ width, height, format, valueHeader, secondary, colors: themeColors() }),
         chartColumns(points, secondary),
         element,
       );
@@ -272,7 +323,8 @@ export function BarChart({
       disposed = true;
       plot?.destroy();
     };
-  }, [points, format, height, valueHeader, secondary]);
+    // `theme`: drawn again in the new theme's colours (a canvas does not follow CSS by itself).
+  }, [points, format, height, valueHeader, secondary, theme]);
 
   // The table twin is built when it is opened (a closed <details> shows nobody its rows): a year of
   // rows is 1,500 elements that must not hold back the chart. Without a chart it is the content.
