@@ -13,6 +13,7 @@ import {
   subscriptionLists,
   useSubscriptionsStore,
 } from '../subscriptions/subscriptions-store';
+import { subscriptionHref } from '../subscriptions/subscription-route';
 import { CheckboxOption } from './CheckboxOption';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
@@ -366,7 +367,9 @@ function TrafficOverrides({ alerts, choices }: { alerts: Alerts; choices: Subscr
             <tbody>
               {rows.map(([id, threshold]) => (
                 <tr key={id}>
-                  <th scope="row">{subscriptionName(subscriptions, id)}</th>
+                  <th scope="row">
+                    <a href={subscriptionHref(id)}>{subscriptionName(subscriptions, id)}</a>
+                  </th>
                   <td>{describeThreshold(threshold)}</td>
                   <td>
                     <button

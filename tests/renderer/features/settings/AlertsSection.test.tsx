@@ -187,6 +187,10 @@ describe('Settings screen: polling, alerts and the proxy test', () => {
     });
     const table = within(alerts).getByRole('table', { name: 'Thresholds per subscription' });
     expect(within(table).getByRole('rowheader', { name: 'Scraping' })).toBeTruthy();
+    // The subscription named is a link to its page.
+    expect(within(table).getByRole('link', { name: 'Scraping' }).getAttribute('href')).toBe(
+      '#/subscriptions/sub_2',
+    );
     expect(within(table).getByText('20% left or 2.5 GB left')).toBeTruthy();
     expect(toastText()).toContain('Threshold for “Scraping”: 20% left or 2.5 GB left');
 
