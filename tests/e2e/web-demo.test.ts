@@ -74,6 +74,33 @@ describe('web mode in a browser: demo', () => {
     await page.close();
   });
 
+  it('Settings: a side navigation to each group, and no list taller than the window', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session);
+    await online(page).waitFor();
+    await openScreenOf(page, SCREENS[4]);
+    const nav = page.getByRole('navigation', { name: 'Settings sections' });
+    await nav.getByRole('link', { name: 'Automation' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Automation');
+    expect(page.url()).toMatch(/#\/settings\/automation$/);
+    // Kept in view while the groups scroll (sticky), in the window's first screen.
+    const box = await nav.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 800).toBe(true);
+    // The per-item list scrolls in its own box, never taller than half the window.
+    const heights = await page.evaluate(() => {
+      const list = document.querySelector<HTMLElement>('[data-testid="cap-alerts-list"]');
+      const lists = [...document.querySelectorAll<HTMLElement>('main .pick-list, main table, main ul')];
+      return {
+        maxHeight: list ? parseFloat(getComputedStyle(list).maxHeight) : null,
+        tallest: Math.max(...lists.map((element) => element.getBoundingClientRect().height)),
+      };
+    });
+    expect(heights.maxHeight).toBeLessThanOrEqual(400);
+    expect(heights.tallest).toBeLessThanOrEqual(800);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows real rows on the list screens', async (context) => {
     requireBrowser(context);
     const { page } = await openApp(session);

@@ -145,7 +145,7 @@ function PaymentDetails({ topUp, details }: { topUp: TopUp; details: TopUpPaymen
 }
 
 /** What the service's answer says of the purchase: its plan, quantity and total as priced at creation. */
-export function PurchaseSummary({ purchase }: { purchase: NonNullable<TopUp['purchase']> }) {
+function PurchaseSummary({ purchase }: { purchase: NonNullable<TopUp['purchase']> }) {
   return (
     <>
       <dt>Purchase</dt>

@@ -68,7 +68,7 @@ const BAR_SHARE = 0.7;
 const MAX_BAR_PX = 40;
 
 /** The chart's colours: the theme's tokens (`--chart-*` in styles/tokens.css), read when it draws. */
-export interface ChartColors {
+interface ChartColors {
   text: string;
   grid: string;
   bar: string;
@@ -199,13 +199,13 @@ export function axisSize(labels: readonly string[] | null | undefined, minimum =
 }
 
 /** Every value axis starts at 0 (a bar's height is its value), with a little room above the top. */
-export function fromZero(_chart: unknown, _min: number | null, max: number | null): uPlot.Range.MinMax {
+function fromZero(_chart: unknown, _min: number | null, max: number | null): uPlot.Range.MinMax {
   const top = max !== null && Number.isFinite(max) && max > 0 ? max * 1.08 : 1;
   return [0, top];
 }
 
 /** Half a day either side of the first and last day: their bars are drawn whole, not cut in two. */
-export function wholeDays(_chart: unknown, min: number | null, max: number | null): uPlot.Range.MinMax {
+function wholeDays(_chart: unknown, min: number | null, max: number | null): uPlot.Range.MinMax {
   if (min === null || max === null) return [min, max];
   return [min - HALF_DAY_S, max + HALF_DAY_S];
 }
