@@ -15,6 +15,7 @@ import {
 } from '../subscriptions/subscriptions-store';
 import { subscriptionHref } from '../subscriptions/subscription-route';
 import { CheckboxOption } from './CheckboxOption';
+import { PickList } from './PickList';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
 
@@ -148,12 +149,6 @@ function subscriptionName(subscriptions: readonly Subscription[] | null, id: str
   return sub ? nameOf(sub) : id;
 }
 
-/** Case-insensitive match on the name and the id, so a pasted id finds its subscription. */
-function matches(sub: Subscription, query: string): boolean {
-  const q = query.trim().toLowerCase();
-  return q === '' || nameOf(sub).toLowerCase().includes(q) || sub.id.toLowerCase().includes(q);
-}
-
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function SubscriptionsLoading({
@@ -174,11 +169,8 @@ function SubUserAlerts({ alerts, choices }: { alerts: Alerts; choices: Subscript
   const update = useSettingsStore((store) => store.update);
   const saving = useSettingsStore((store) => store.saving.subUserAlerts ?? false);
   const error = useSettingsStore((store) => store.errors.subUserAlerts ?? null);
-  const [query, setQuery] = useState('');
   const chosen = alerts.subUserAlertSubscriptions;
   const absent = chosen.filter((id) => !subscriptions?.some((sub) => sub.id === id));
-  const shown = (subscriptions ?? []).filter((sub) => matches(sub, query));
-  const shownAbsent = absent.filter((id) => id.toLowerCase().includes(query.trim().toLowerCase()));
   const toggle = (id: string, on: boolean) => {
     const next = on ? [...chosen, id] : chosen.filter((known) => known !== id);
     void update(
@@ -187,9 +179,6 @@ function SubUserAlerts({ alerts, choices }: { alerts: Alerts; choices: Subscript
       `Sub-user cap alerts for “${subscriptionName(subscriptions, id)}”: ${on ? 'on' : 'off'}`,
     );
   };
-  // Bulk: what the search shows, in one update (one undo puts all of it back).
-  const toTurnOn = shown.filter((sub) => !chosen.includes(sub.id)).map((sub) => sub.id);
-  const toTurnOff = [...shown.map((sub) => sub.id), ...shownAbsent].filter((id) => chosen.includes(id));
   const setMany = (ids: readonly string[], on: boolean) => {
     const next = on ? [...chosen, ...ids] : chosen.filter((id) => !ids.includes(id));
     void update(
@@ -198,76 +187,36 @@ function SubUserAlerts({ alerts, choices }: { alerts: Alerts; choices: Subscript
       `Sub-user cap alerts: ${on ? 'on' : 'off'} for ${plural(ids.length, 'subscription')}`,
     );
   };
-  const total = subscriptions?.length ?? 0;
   return (
-    <fieldset className="radio-group">
-      <legend>Sub-user cap alerts</legend>
-      <p className="field__hint">
-        The sub-users of the subscriptions ticked here are read at every usage refresh, for the 80% and 100%
-        cap alerts.
-      </p>
-      {subscriptions === null ? <SubscriptionsLoading loadable={loadable} retry={retry} /> : null}
-      {subscriptions?.length === 0 ? <p className="muted">{none}</p> : null}
-      {total > 0 || absent.length > 0 ? (
-        <div className="pick-list__tools">
-          <TextField
-            label="Search subscriptions"
-            type="search"
-            value={query}
-            onChange={setQuery}
-            className="field--narrow"
-          />
-          <p className="muted" data-testid="cap-alerts-count">
-            On for {chosen.length} of {plural(total, 'subscription')}
-            {query.trim() ? ` · ${shown.length + shownAbsent.length} shown` : ''}
-          </p>
-          <div className="pick-list__bulk">
-            <button
-              type="button"
-              className="button button--small"
-              disabled={saving || toTurnOn.length === 0}
-              onClick={() => setMany(toTurnOn, true)}
-            >
-              Turn on for {plural(toTurnOn.length, 'shown subscription')}
-            </button>
-            <button
-              type="button"
-              className="button button--small"
-              disabled={saving || toTurnOff.length === 0}
-              onClick={() => setMany(toTurnOff, false)}
-            >
-              Turn off for {plural(toTurnOff.length, 'shown subscription')}
-            </button>
-          </div>
-        </div>
-      ) : null}
-      <div className="pick-list" data-testid="cap-alerts-list">
-        {shown.map((sub) => (
-          <CheckboxOption
-            key={sub.id}
-            label={nameOf(sub)}
-            hint={`${plural(sub.subUserCount, 'sub-user')}${sub.label.trim() ? '' : ' · no label'}`}
-            checked={chosen.includes(sub.id)}
-            disabled={saving}
-            onChange={(on) => toggle(sub.id, on)}
-          />
-        ))}
-        {shownAbsent.map((id) => (
-          <CheckboxOption
-            key={id}
-            label={id}
-            hint="Not a subscription of the active profile (another profile’s, or deleted)."
-            checked
-            disabled={saving}
-            onChange={(on) => toggle(id, on)}
-          />
-        ))}
-        {query.trim() && shown.length + shownAbsent.length === 0 ? (
-          <p className="muted">No subscription matches “{query.trim()}”.</p>
-        ) : null}
-      </div>
+    <>
+      <PickList
+        legend="Sub-user cap alerts"
+        hint="The sub-users of the subscriptions ticked here are read at every usage refresh, for the 80% and 100% cap alerts."
+        items={
+          subscriptions?.map((sub) => ({
+            id: sub.id,
+            name: nameOf(sub),
+            hint: `${plural(sub.subUserCount, 'sub-user')}${sub.label.trim() ? '' : ' · no label'}`,
+          })) ?? null
+        }
+        chosen={chosen}
+        absent={absent}
+        absentHint="Not a subscription of the active profile (another profile’s, or deleted)."
+        noun="subscription"
+        saving={saving}
+        status={
+          subscriptions === null ? (
+            <SubscriptionsLoading loadable={loadable} retry={retry} />
+          ) : subscriptions.length === 0 ? (
+            <p className="muted">{none}</p>
+          ) : null
+        }
+        testId="cap-alerts"
+        onToggle={toggle}
+        onSetMany={setMany}
+      />
       {error ? <ErrorMessage error={error} title="Could not change the sub-user cap alerts" /> : null}
-    </fieldset>
+    </>
   );
 }
 

@@ -12,6 +12,7 @@ import { AutomationSection } from './AutomationSection';
 import { CheckboxOption } from './CheckboxOption';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
+import { TrayPinsSetting } from './TrayPinsSetting';
 
 type Theme = SettingsView['theme'];
 type Density = SettingsView['density'];
@@ -109,6 +110,7 @@ function DesktopSection({ preferences }: { preferences: DesktopPreferences }) {
         />
       ))}
       {error ? <ErrorMessage error={error} title="Could not change the desktop preferences" /> : null}
+      <TrayPinsSetting />
     </section>
   );
 }

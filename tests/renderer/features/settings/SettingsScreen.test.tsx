@@ -8,6 +8,8 @@ import {
   demoProfile,
   noProfileState,
   passedTest,
+  port,
+  portsAnswer,
   profile,
   settingsView,
   subscription,
@@ -362,6 +364,44 @@ describe('Settings screen', () => {
       renderSettings(appState({ mode: 'desktop', profiles: [work, home] }));
       fireEvent.click(await screen.findByRole('checkbox', { name: 'Start at login' }));
       expect(await screen.findByText('The system refused to add a login item.')).toBeTruthy();
+    });
+
+    it('lists the ports for the tray menu, searchable, with bulk pin and unpin in one call', async () => {
+      const many = Array.from({ length: 30 }, (_, i) =>
+        port({ id: `mp_${i}`, label: i === 4 ? '' : `Modem ${i}` }),
+      );
+      let pinned = ['mp_1'];
+      fake.current.handle('settings:get', () => ok(withDesktop()));
+      fake.current.handle('ports:list', () => ok(portsAnswer(many)));
+      fake.current.handle('tray:get', () => ok({ profileId: 'prof_work', pinnedPortIds: pinned }));
+      fake.current.handle('tray:setPinned', ({ portIds }) => {
+        pinned = portIds;
+        return ok({ profileId: 'prof_work', pinnedPortIds: pinned });
+      });
+      renderSettings(appState({ mode: 'desktop', profiles: [work, home] }));
+      const section = await screen.findByRole('region', { name: 'Desktop' });
+      const group = within(section).getByRole('group', { name: 'Ports in the tray menu' });
+      await within(group).findByRole('checkbox', { name: 'Modem 0' });
+      expect(within(group).getByRole<HTMLInputElement>('checkbox', { name: 'Modem 1' }).checked).toBe(true);
+      // Without a label a port is named by its id.
+      expect(within(group).getByRole('checkbox', { name: 'mp_4' })).toBeTruthy();
+      expect(within(group).getByTestId('tray-pins-count').textContent).toBe(
+        'On for 1 of 30 ports · at most 20',
+      );
+
+      // 30 would pass the tray's 20: the bulk button says so by being disabled; a search narrows it.
+      expect(
+        within(group).getByRole<HTMLButtonElement>('button', { name: 'Turn on for 29 shown ports' }).disabled,
+      ).toBe(true);
+      fireEvent.change(within(group).getByLabelText('Search ports'), { target: { value: 'modem 2' } });
+      fireEvent.click(within(group).getByRole('button', { name: 'Turn on for 11 shown ports' }));
+      await settle();
+      expect(fake.current.callsTo('tray:setPinned')).toHaveLength(1);
+      expect(pinned).toHaveLength(12);
+      expect(pinned[0]).toBe('mp_1');
+      fireEvent.click(within(group).getByRole('button', { name: 'Turn off for 11 shown ports' }));
+      await settle();
+      expect(pinned).toEqual(['mp_1']);
     });
 
     it('are not shown in web mode', async () => {
