@@ -281,7 +281,7 @@ describe('web mode in a browser: demo', () => {
     await page.close();
   });
 
-  it('saves the README screenshot of the demo when asked to (PROXY_MANAGER_UPDATE_SCREENSHOTS=1)', async (context) => {
+  it('saves the README and guide screenshots of the demo when asked to (PROXY_MANAGER_UPDATE_SCREENSHOTS=1)', async (context) => {
     requireBrowser(context);
     if (process.env.PROXY_MANAGER_UPDATE_SCREENSHOTS !== '1')
       context.skip('set PROXY_MANAGER_UPDATE_SCREENSHOTS=1 to refresh docs/screenshots/demo.png');
@@ -291,6 +291,15 @@ describe('web mode in a browser: demo', () => {
     const shot = await screenshot(page, 'readme-demo', true);
     mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
     copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'demo.png'));
+    // The user guide's Settings: its side navigation and the Alerts group with the cap-alerts list.
+    await openScreenOf(page, SCREENS[4]);
+    await page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'Alerts' })
+      .click();
+    await page.getByRole('group', { name: 'Sub-user cap alerts' }).scrollIntoViewIfNeeded();
+    const settings = await screenshot(page, 'guide-settings', true);
+    copyFileSync(settings, join(ROOT, 'docs', 'screenshots', 'settings.png'));
     await page.close();
   });
 });

@@ -1,10 +1,12 @@
 import jsQR from 'jsqr';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Coin, TopUp } from '../../src-shared/api-types';
 import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
 import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
+import { ROOT } from './support/web-mode';
 
 /**
  * The top-up wizard in web mode against the demo sandbox: a paid top-up with a purchase seen credited
@@ -122,6 +124,11 @@ describe('web mode in a browser: top-ups', () => {
       expect(await seriousAxeViolations(page), scheme).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
+    if (process.env.PROXY_MANAGER_UPDATE_SCREENSHOTS === '1') {
+      const shot = await screenshot(page, 'guide-topup-pay', true);
+      mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
+      copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'topup-pay.png'));
+    }
 
     await pay.getByRole('button', { name: 'Simulate payment: exact' }).click();
     // No Refresh: the watcher's events carry the top-up to credited.

@@ -58,10 +58,6 @@ function RestPanel() {
           hint="Applies when you leave the field or press Enter."
           error={fieldErrorsOf(error).port}
         />
-        {/* Enter applies; the button is only what makes Enter submit the form. */}
-        <button type="submit" className="visually-hidden" tabIndex={-1} disabled={saving}>
-          Apply
-        </button>
       </form>
       <p className="muted" data-testid="rest-status">
         {rest.enabled

@@ -142,6 +142,7 @@ describe('Settings → Automation', () => {
     render(<AutomationSection />);
     await screen.findByRole('table', { name: 'Tokens' });
     expect(screen.queryByRole('button', { name: 'Change port' })).toBeNull();
+    expect(screen.queryAllByRole('button', { name: /apply/i, hidden: true })).toEqual([]);
     const port = screen.getByLabelText('Port');
     fireEvent.change(port, { target: { value: '24081' } });
     fireEvent.blur(port);

@@ -436,6 +436,17 @@ describe('Settings screen', () => {
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Alerts' }));
   });
 
+  it('has no Apply button, not even a hidden one: Enter in a field applies it', async () => {
+    fake.current.handle('settings:update', () => ok(settingsView()));
+    renderSettings();
+    const field = await screen.findByLabelText('Usage refresh, window open');
+    expect(screen.queryAllByRole('button', { name: /apply/i, hidden: true })).toEqual([]);
+    fireEvent.change(field, { target: { value: '7' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await settle();
+    expect(fake.current.callsTo('settings:update')).toEqual([{ polling: { usageVisibleMinutes: 7 } }]);
+  });
+
   it('lets the undo toast go after a few seconds, but not while the pointer is on it', async () => {
     fake.current.handle('settings:update', (input) => ok(settingsView({ theme: input.theme ?? 'system' })));
     renderSettings();
