@@ -101,6 +101,51 @@ describe('web mode in a browser: demo', () => {
     await page.close();
   });
 
+  it('the pages changed for issue 36 pass axe in both themes: a port’s tabs, a subscription’s usage, Add a local proxy', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session);
+    await online(page).waitFor();
+    const violations: string[] = [];
+    const scan = async (where: string) => {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
+        violations.push(...(await seriousAxeViolations(page)).map((v) => `${where} (${scheme}): ${v}`));
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    };
+
+    await openScreenOf(page, SCREENS[0]);
+    await page.getByRole('table', { name: 'Mobile ports' }).locator('tbody tr th a').first().click();
+    const rotation = page.getByRole('region', { name: 'App schedule' });
+    await rotation.waitFor();
+    await scan('port: Rotation');
+    // The schedule points to the tab where server-side rotation is set, and that tab points back.
+    await rotation.getByRole('button', { name: 'Settings tab' }).click();
+    await page.getByRole('button', { name: 'Rotation tab' }).waitFor();
+    await scan('port: Settings');
+
+    await openScreenOf(page, SCREENS[1]);
+    await page.getByRole('table', { name: 'Traffic subscriptions' }).locator('tbody tr th a').first().click();
+    await page.getByRole('tab', { name: 'Usage' }).click();
+    await page.getByRole('img', { name: /Daily traffic/ }).waitFor();
+    await scan('subscription: Usage');
+
+    await openScreen(page, 'Local proxies');
+    await page.getByRole('button', { name: 'Add a local proxy…' }).click();
+    const form = page.getByRole('form', { name: 'Add a local proxy' });
+    await form.getByLabel('Port', { exact: true }).waitFor();
+    await expect
+      .poll(() => form.getByLabel('Port', { exact: true }).locator('option').count())
+      .toBeGreaterThan(0);
+    await scan('local proxies: Add');
+    await screenshot(page, 'local-proxies-add');
+
+    expect(violations).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows real rows on the list screens', async (context) => {
     requireBrowser(context);
     const { page } = await openApp(session);
