@@ -211,7 +211,10 @@ function UndoToast() {
   const change = useSettingsStore((store) => store.lastChange);
   const undoLast = useSettingsStore((store) => store.undoLast);
   const dismiss = useSettingsStore((store) => store.dismissLastChange);
-  const [held, setHeld] = useState(false);
+  // Held for one change: a toast dismissed while hovered or focused does not hold the next one.
+  const [heldFor, setHeldFor] = useState<typeof change>(null);
+  const held = change !== null && heldFor === change;
+  const setHeld = (on: boolean) => setHeldFor(on ? change : null);
   useEffect(() => {
     if (!change || held) return undefined;
     const timer = setTimeout(dismiss, UNDO_TOAST_MS);
@@ -260,10 +263,6 @@ function sectionFromHash(hash: string): SettingsSectionId | null {
   return SETTINGS_SECTIONS.find((known) => known.id === section)?.id ?? null;
 }
 
-/**
- * The side navigation: a link per group. Following one scrolls its group to the top and moves the
- * focus to its heading (so the keyboard continues there); Back returns to the group before.
- */
 /** Scrolls a group to the top and moves the focus to its heading, so the keyboard continues there. */
 function reveal(id: SettingsSectionId): void {
   const heading = document.getElementById(SETTINGS_SECTIONS.find((s) => s.id === id)?.heading ?? '');
