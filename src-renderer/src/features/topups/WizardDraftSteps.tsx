@@ -63,6 +63,10 @@ export function AmountStep() {
           {amount.warning}
         </p>
       ) : null}
+      <p className="muted small" data-testid="balance-unknown">
+        Your account’s balance is not shown here: the service’s API does not give it. What a credited top-up
+        added is shown once it is credited.
+      </p>
       {target ? (
         <p className="message message--info" data-testid="topup-target">
           For the {target.source} <strong>{target.label}</strong>: its plan{' '}

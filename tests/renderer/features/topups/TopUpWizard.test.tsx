@@ -526,6 +526,7 @@ describe('Top-up wizard', () => {
     expect(within(step).getByTestId('price-unknown').textContent).toMatch(
       /does not say a plan’s price or your balance/,
     );
+    expect(within(step).getByTestId('balance-unknown').textContent).toMatch(/balance is not shown here/);
 
     // What the answer gives: the purchase's total as the service priced it.
     fake.current.handle('topups:create', () =>
