@@ -164,7 +164,7 @@ function summarise(
   adopted: PathStyle | null,
   readings: readonly BaseUrlReading[],
 ): string {
-  if (adopted === null) return 'No reading of the base URL reached the catalog.';
+  if (adopted === null) return 'No address tried from this base URL answered as a proxy service.';
   const chosen = readings.find((r) => r.baseUrl === used && r.styles.includes(adopted)) as BaseUrlReading;
   const via = `Using ${PATH_STYLE_DESCRIPTIONS[adopted]} (${chosen.url}).`;
   if (used !== requested) {

@@ -130,7 +130,7 @@ describe('probeBaseUrl', () => {
 
     expect(result.adopted).toBeNull();
     expect(result.readings.every((r) => r.error?.kind === 'protocol')).toBe(true);
-    expect(result.summary).toMatch(/^No reading of the base URL reached the catalog/);
+    expect(result.summary).toMatch(/^No address tried from this base URL answered as a proxy service/);
   });
 
   it('reports unreachable hosts per reading, and refuses unusable base URLs', async () => {

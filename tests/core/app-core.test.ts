@@ -1,9 +1,19 @@
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { createHarness, type Harness } from './support/core-harness';
+
+/** An origin on this computer where nothing listens (a port taken, then released). */
+async function startClosedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return `http://127.0.0.1:${port}`;
+}
 
 describe('AppCore against the sandbox', () => {
   let sandbox: TestSandbox;
@@ -61,6 +71,20 @@ describe('AppCore against the sandbox', () => {
     expect(result.ok).toBe(false);
     expect(result.pathStyle).toBeNull();
     expect(result.authenticated.ok).toBe(false);
+    // Plain words for the welcome screen, not the probe's jargon ("no reading of it reached the catalog").
+    expect(result.message).toBe(
+      `${sandbox.controlUrl}/nothing answered, but not as a proxy service. Check the base URL your provider gave you (it usually ends in /api/v1).`,
+    );
+    expect(result.message).not.toMatch(/reading|catalog/);
+  });
+
+  it('tests a connection: a host that cannot be reached says so', async () => {
+    const closed = await startClosedPort();
+    const result = await h.call('connection:test', { baseUrl: `${closed}/api/v1`, apiKey: DEMO_KEY });
+    expect(result.ok).toBe(false);
+    expect(result.message).toBe(
+      `Could not reach ${closed}/api/v1: check the address, and that this computer is online and can reach it.`,
+    );
   });
 
   it('tests a base URL typed without /api/v1: adopts it with the suffix, and a save uses that', async () => {

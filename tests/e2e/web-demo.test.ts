@@ -74,6 +74,78 @@ describe('web mode in a browser: demo', () => {
     await page.close();
   });
 
+  it('Settings: a side navigation to each group, and no list taller than the window', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session);
+    await online(page).waitFor();
+    await openScreenOf(page, SCREENS[4]);
+    const nav = page.getByRole('navigation', { name: 'Settings sections' });
+    await nav.getByRole('link', { name: 'Automation' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Automation');
+    expect(page.url()).toMatch(/#\/settings\/automation$/);
+    // Kept in view while the groups scroll (sticky), in the window's first screen.
+    const box = await nav.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 800).toBe(true);
+    // The per-item list scrolls in its own box, never taller than half the window.
+    const heights = await page.evaluate(() => {
+      const list = document.querySelector<HTMLElement>('[data-testid="cap-alerts-list"]');
+      const lists = [...document.querySelectorAll<HTMLElement>('main .pick-list, main table, main ul')];
+      return {
+        maxHeight: list ? parseFloat(getComputedStyle(list).maxHeight) : null,
+        tallest: Math.max(...lists.map((element) => element.getBoundingClientRect().height)),
+      };
+    });
+    expect(heights.maxHeight).toBeLessThanOrEqual(400);
+    expect(heights.tallest).toBeLessThanOrEqual(800);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('the pages changed for issue 36 pass axe in both themes: a port’s tabs, a subscription’s usage, Add a local proxy', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session);
+    await online(page).waitFor();
+    const violations: string[] = [];
+    const scan = async (where: string) => {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
+        violations.push(...(await seriousAxeViolations(page)).map((v) => `${where} (${scheme}): ${v}`));
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    };
+
+    await openScreenOf(page, SCREENS[0]);
+    await page.getByRole('table', { name: 'Mobile ports' }).locator('tbody tr th a').first().click();
+    const rotation = page.getByRole('region', { name: 'App schedule' });
+    await rotation.waitFor();
+    await scan('port: Rotation');
+    // The schedule points to the tab where server-side rotation is set, and that tab points back.
+    await rotation.getByRole('button', { name: 'Settings tab' }).click();
+    await page.getByRole('button', { name: 'Rotation tab' }).waitFor();
+    await scan('port: Settings');
+
+    await openScreenOf(page, SCREENS[1]);
+    await page.getByRole('table', { name: 'Traffic subscriptions' }).locator('tbody tr th a').first().click();
+    await page.getByRole('tab', { name: 'Usage' }).click();
+    await page.getByRole('img', { name: /Daily traffic/ }).waitFor();
+    await scan('subscription: Usage');
+
+    await openScreen(page, 'Local proxies');
+    await page.getByRole('button', { name: 'Add a local proxy…' }).click();
+    const form = page.getByRole('form', { name: 'Add a local proxy' });
+    await form.getByLabel('Port', { exact: true }).waitFor();
+    await expect
+      .poll(() => form.getByLabel('Port', { exact: true }).locator('option').count())
+      .toBeGreaterThan(0);
+    await scan('local proxies: Add');
+    await screenshot(page, 'local-proxies-add');
+
+    expect(violations).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows real rows on the list screens', async (context) => {
     requireBrowser(context);
     const { page } = await openApp(session);
@@ -254,7 +326,7 @@ describe('web mode in a browser: demo', () => {
     await page.close();
   });
 
-  it('saves the README screenshot of the demo when asked to (PROXY_MANAGER_UPDATE_SCREENSHOTS=1)', async (context) => {
+  it('saves the README and guide screenshots of the demo when asked to (PROXY_MANAGER_UPDATE_SCREENSHOTS=1)', async (context) => {
     requireBrowser(context);
     if (process.env.PROXY_MANAGER_UPDATE_SCREENSHOTS !== '1')
       context.skip('set PROXY_MANAGER_UPDATE_SCREENSHOTS=1 to refresh docs/screenshots/demo.png');
@@ -264,6 +336,15 @@ describe('web mode in a browser: demo', () => {
     const shot = await screenshot(page, 'readme-demo', true);
     mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
     copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'demo.png'));
+    // The user guide's Settings: its side navigation and the Alerts group with the cap-alerts list.
+    await openScreenOf(page, SCREENS[4]);
+    await page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'Alerts' })
+      .click();
+    await page.getByRole('group', { name: 'Sub-user cap alerts' }).scrollIntoViewIfNeeded();
+    const settings = await screenshot(page, 'guide-settings', true);
+    copyFileSync(settings, join(ROOT, 'docs', 'screenshots', 'settings.png'));
     await page.close();
   });
 });

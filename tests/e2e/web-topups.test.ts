@@ -1,10 +1,12 @@
 import jsQR from 'jsqr';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Coin, TopUp } from '../../src-shared/api-types';
 import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
-import { requireBrowser, screenshot } from './support/browser';
+import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
+import { ROOT } from './support/web-mode';
 
 /**
  * The top-up wizard in web mode against the demo sandbox: a paid top-up with a purchase seen credited
@@ -104,6 +106,29 @@ describe('web mode in a browser: top-ups', () => {
     expect(await pay.getByTestId('amount-crypto').innerText()).toBe(created.amountCrypto);
     expect(await decodeQr(pay.getByRole('img'))).toBe(created.paymentUri);
     await screenshot(page, 'topups-wizard-pay');
+    // At 1280x800 what a payer needs is on the first screen: the QR code, the exact amount, the address.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const needed of [
+      pay.getByRole('img'),
+      pay.getByTestId('amount-crypto'),
+      pay.getByTestId('deposit-address'),
+    ]) {
+      const box = await needed.boundingBox();
+      expect(box && box.y + box.height).toBeLessThanOrEqual(800);
+    }
+    // What the service's answer says of the purchase: the plan and its total as priced.
+    expect(await pay.innerText()).toMatch(new RegExp(`1 × .* ${plans[0]!.planId}: \\d+\\.\\d{2} USD`));
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
+      expect(await seriousAxeViolations(page), scheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (process.env.PROXY_MANAGER_UPDATE_SCREENSHOTS === '1') {
+      const shot = await screenshot(page, 'guide-topup-pay', true);
+      mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
+      copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'topup-pay.png'));
+    }
 
     await pay.getByRole('button', { name: 'Simulate payment: exact' }).click();
     // No Refresh: the watcher's events carry the top-up to credited.

@@ -57,7 +57,7 @@ export class ConnectionService implements DomainService<'connection'> {
         pathStyle: null,
         ...address,
         duplicateOf: null,
-        message: 'The service did not answer at this base URL: no reading of it reached the catalog.',
+        message: notAnswered(probe.requestedBaseUrl, probe.readings),
         probes,
         authenticated: { ok: false, message: 'Not tried: the base URL did not answer.' },
       };
@@ -96,4 +96,18 @@ export class ConnectionService implements DomainService<'connection'> {
       await client.close().catch(() => undefined);
     }
   }
+}
+
+/**
+ * Why a base URL is not a proxy service, in the user's words: nothing answered (the host, the
+ * network), or something answered that is not the service (a website, a wrong path). The details of
+ * each address tried are in the report's list below it.
+ */
+function notAnswered(baseUrl: string, readings: readonly { error: { kind: string } | null }[]): string {
+  const unreachable =
+    readings.length > 0 && readings.every((r) => r.error?.kind === 'network' || r.error?.kind === 'timeout');
+  if (unreachable) {
+    return `Could not reach ${baseUrl}: check the address, and that this computer is online and can reach it.`;
+  }
+  return `${baseUrl} answered, but not as a proxy service. Check the base URL your provider gave you (it usually ends in /api/v1).`;
 }

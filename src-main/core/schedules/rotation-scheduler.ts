@@ -292,6 +292,8 @@ export class RotationScheduler {
         })
         .finally(() => {
           this.inFlight.delete(key);
+          // Announced only now: while it was in flight the view shows no next run for the port.
+          this.changed(schedule.profileId);
           this.job.trigger('run settled');
         });
       this.inFlight.set(key, task);
@@ -353,7 +355,6 @@ export class RotationScheduler {
       target.consecutiveFailures = failed ? target.consecutiveFailures + 1 : 0;
       this.replan(target, new Date(this.options.clock.now()));
     });
-    this.changed(profileId);
     this.options.onRun?.(profileId, portId, run);
   }
 

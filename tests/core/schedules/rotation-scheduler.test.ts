@@ -268,6 +268,25 @@ describe('RotationScheduler against the sandbox', () => {
     const changes = rig.emitted.filter((e) => e.channel === 'schedules:changed');
     expect(changes.length).toBeGreaterThanOrEqual(4);
   });
+  it('announces the next run once a run has settled, not a view with none while it ran', async () => {
+    await rig.scheduler.start();
+    await handlers()['schedules:set']({
+      portIds: [portA],
+      cadence: { kind: 'every', seconds: 10 * 60 },
+      jitterSeconds: 0,
+      staggerSeconds: 0,
+    });
+    await rig.runUntil(START + 11 * MINUTE);
+    expect(sentFor(portA)).toEqual([10 * MINUTE]);
+    const views = rig.emitted
+      .filter((e) => e.channel === 'schedules:changed')
+      .map((e) => e.payload as SchedulesView);
+    const last = views.at(-1)?.schedules.find((s) => s.portId === portA);
+    // The window shows the last view it was sent: after a run it must carry the next slot.
+    expect(last?.lastRuns).toHaveLength(1);
+    expect(last?.nextRunAt).toBe(new Date(START + 20 * MINUTE).toISOString());
+    expect(last?.nextRunAt).toBe(rig.scheduler.nextRunAt(PROFILE, portA));
+  });
 });
 
 describe('RotationScheduler for every profile', () => {

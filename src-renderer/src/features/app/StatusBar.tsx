@@ -38,9 +38,11 @@ export function StatusBar() {
             Fix the key in Settings
           </a>
         ) : null}
-        {connection.checkedAt ? (
+        {/* Online is kept true by every answer the service gives, not by the last check: saying
+            "checked 36 min ago" then reads as stale. The time matters when something is wrong. */}
+        {connection.checkedAt && connection.status !== 'online' ? (
           <span className="status-bar__time">
-            checked <Time iso={connection.checkedAt} relative />
+            last checked <Time iso={connection.checkedAt} relative />
           </span>
         ) : null}
       </div>

@@ -227,9 +227,15 @@ function CarriersPanel({ code }: { code: string }) {
 }
 
 export function CountryDetail({ code, country }: { code: string; country: Country | null }) {
-  const tab = useCatalogStore((store) => store.detailTab);
+  const chosenTab = useCatalogStore((store) => store.detailTab);
   const setTab = useCatalogStore((store) => store.setDetailTab);
   const selectCountry = useCatalogStore((store) => store.selectCountry);
+  // The country entry does not say whether it has states (the spec's fields have no count), so the
+  // list is read: a country without any (Germany) has no States tab and opens on its cities.
+  const states = useStates(code).loadable?.data ?? null;
+  const noStates = states !== null && states.length === 0;
+  const tabs = noStates ? TABS.filter((known) => known.key !== 'states') : TABS;
+  const tab = noStates && chosenTab === 'states' ? 'cities' : chosenTab;
   return (
     <section className="card country-detail" aria-labelledby="country-detail-title">
       <div className="card__header">
@@ -250,7 +256,7 @@ export function CountryDetail({ code, country }: { code: string; country: Countr
           {country.region} · {country.products.map(productLabel).join(', ') || 'no products'}
         </p>
       ) : null}
-      <Tabs label={`Details of ${country?.name ?? code}`} tabs={TABS} selected={tab} onSelect={setTab}>
+      <Tabs label={`Details of ${country?.name ?? code}`} tabs={tabs} selected={tab} onSelect={setTab}>
         {tab === 'states' ? <StatesPanel code={code} /> : null}
         {tab === 'cities' ? <CitiesPanel code={code} /> : null}
         {tab === 'asns' ? <AsnsPanel code={code} /> : null}

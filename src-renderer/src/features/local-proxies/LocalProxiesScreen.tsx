@@ -12,23 +12,25 @@ import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
+import { AddLocalProxyForm } from './AddLocalProxyForm';
 import { localProxiesList, useLocalProxiesStore } from './local-proxies-store';
 import { LocalProxyState } from './LocalProxyState';
+import { UpstreamLink } from './UpstreamLink';
 
-/** What a local proxy forwards to, in words (ids, as the screen of that port or subscription shows them). */
-function describeUpstream(upstream: LocalProxyUpstream): string {
-  if (upstream.kind === 'port') return `Port ${upstream.portId}`;
+/** What follows the target of a local proxy: the sub-user and the targeting of a subscription. */
+function upstreamDetails(upstream: LocalProxyUpstream): string {
+  if (upstream.kind === 'port') return '';
   const t = upstream.targeting ?? {};
   const where = [t.country, t.state, t.city, t.asn === undefined ? '' : `AS${t.asn}`, t.zip]
     .filter(Boolean)
     .join(' ');
   return [
-    `Subscription ${upstream.subscriptionId}`,
+    '',
     upstream.subUserId ? `sub-user ${upstream.subUserId}` : 'main user',
     where,
     t.session ? `session ${t.session}` : '',
   ]
-    .filter(Boolean)
+    .filter((part, index) => index === 0 || part)
     .join(' · ');
 }
 
@@ -183,7 +185,8 @@ function ProxyCard({ proxy, runsHere }: { proxy: LocalProxyView; runsHere: boole
         </span>
       </p>
       <p className="muted small">
-        Forwards to {describeUpstream(proxy.upstream)}
+        Forwards to <UpstreamLink upstream={proxy.upstream} />
+        {upstreamDetails(proxy.upstream)}
         {proxy.upstreamEndpoint ? ` at ${proxy.upstreamEndpoint.host}:${proxy.upstreamEndpoint.port}` : ''}
         {proxy.closeOnRotation ? ' · closes connections at a rotation' : ''}
       </p>
@@ -284,12 +287,31 @@ function ProxyCard({ proxy, runsHere }: { proxy: LocalProxyView; runsHere: boole
  */
 export function LocalProxiesScreen() {
   const { loadable, retry } = useLoadable(useLocalProxiesStore, localProxiesList);
+  const [adding, setAdding] = useState(false);
   return (
     <Screen
       title="Local proxies"
       description="Addresses on this computer (http://127.0.0.1:PORT, SOCKS5 on the same port) that forward to a port or subscription and add its credentials: tools need no password, and keep working through rotations, password resets and relocations."
-      actions={<RefreshButton onRefresh={retry} busy={loadable?.status === 'loading'} what="local proxies" />}
+      actions={
+        <>
+          <button
+            type="button"
+            className="button button--primary"
+            aria-expanded={adding}
+            onClick={() => setAdding(!adding)}
+          >
+            Add a local proxy…
+          </button>
+          <RefreshButton onRefresh={retry} busy={loadable?.status === 'loading'} what="local proxies" />
+        </>
+      }
     >
+      {adding ? (
+        <AddLocalProxyForm
+          suggestedPort={loadable?.data?.suggestedPort ?? null}
+          onDone={() => setAdding(false)}
+        />
+      ) : null}
       <AsyncContent
         loadable={loadable}
         what="local proxies"
@@ -297,8 +319,8 @@ export function LocalProxiesScreen() {
         isEmpty={(view) => view.proxies.length === 0}
         empty={
           <p>
-            No local proxies yet. Open a port, a subscription or a sub-user and choose{' '}
-            <strong>Local proxy…</strong>.
+            No local proxies yet. Choose <strong>Add a local proxy…</strong>, or open a port, a subscription
+            or a sub-user and choose <strong>Local proxy…</strong>.
           </p>
         }
       >

@@ -1,6 +1,7 @@
 import type { PortSchedule } from '../../../../src-shared/contract';
 import { Countdown } from '../../shared/components/Countdown';
 import { Time } from '../../shared/components/Time';
+import { formatUtc } from '../../shared/format/format';
 import { useNow } from '../../shared/ticker';
 
 /** Within this, the next run counts down by the second; further away it is a time with "in 3 h". */
@@ -18,7 +19,7 @@ export function NextRun({ schedule, paused }: { schedule: PortSchedule; paused: 
   const at = Date.parse(schedule.nextRunAt);
   if (at - now > COUNTDOWN_MS) return <Time iso={schedule.nextRunAt} relative />;
   return (
-    <time dateTime={schedule.nextRunAt} title={schedule.nextRunAt}>
+    <time dateTime={schedule.nextRunAt} title={formatUtc(schedule.nextRunAt)}>
       <Countdown until={at} prefix="in" done="due now" />
     </time>
   );

@@ -172,7 +172,7 @@ function validateSettings(label: string, mode: Mode, minutes: string): FieldErro
 
 const FIELD_ALIASES = { 'rotation.intervalMinutes': 'intervalMinutes', 'rotation.mode': 'mode' };
 
-function SettingsPanel({ port }: { port: MobilePortView }) {
+function SettingsPanel({ port, onShowRotation }: { port: MobilePortView; onShowRotation: () => void }) {
   const update = usePortsStore((store) => store.update);
   const [label, setLabel] = useState(port.label);
   const [autoRenew, setAutoRenew] = useState(port.autoRenew);
@@ -246,8 +246,12 @@ function SettingsPanel({ port }: { port: MobilePortView }) {
         ) : null}
         <p className="muted small">
           Server-side rotation keeps running when this app is closed, in whole minutes. The app&apos;s own
-          schedule (below, &ldquo;App schedule&rdquo;) can rotate every few seconds or minutes or on a cron
-          expression, add jitter and stagger a group of ports, but only while the app runs.
+          schedule (&ldquo;App schedule&rdquo;, in the{' '}
+          <button type="button" className="link-button" onClick={onShowRotation}>
+            Rotation tab
+          </button>
+          ) can rotate every few seconds or minutes or on a cron expression, add jitter and stagger a group of
+          ports, but only while the app runs.
         </p>
         <UnplacedErrors messages={unplaced} />
         {failure ? <ErrorMessage error={failure} title="Could not save" /> : null}
@@ -288,7 +292,7 @@ export function PortDetail({
   const name = port.label || port.id;
   return (
     <section className="screen port-detail" aria-labelledby="port-detail-heading">
-      <p>
+      <p className="back-link">
         <a href={portHref(null)}>← All ports</a>
       </p>
       <h1 id="port-detail-heading" tabIndex={-1}>
@@ -304,7 +308,11 @@ export function PortDetail({
         {tab === 'rotation' ? (
           <>
             <RotatePanel portId={port.id} label={name} />
-            <SchedulePanel key={`schedule-${port.id}`} portId={port.id} />
+            <SchedulePanel
+              key={`schedule-${port.id}`}
+              portId={port.id}
+              onShowServerRotation={() => setTab('settings')}
+            />
             <TrayPinPanel portId={port.id} />
           </>
         ) : null}
@@ -321,7 +329,9 @@ export function PortDetail({
             </section>
           </>
         ) : null}
-        {tab === 'settings' ? <SettingsPanel key={port.id} port={port} /> : null}
+        {tab === 'settings' ? (
+          <SettingsPanel key={port.id} port={port} onShowRotation={() => setTab('rotation')} />
+        ) : null}
         {tab === 'location' ? <RelocatePanel port={port} /> : null}
         {tab === 'history' ? <IpHistoryPanel portId={port.id} /> : null}
         {tab === 'usage' ? <UsagePanel portId={port.id} /> : null}

@@ -335,7 +335,14 @@ function RunLog({ portId }: { portId: string }) {
 }
 
 /** The port detail's section: the editor, the pause, the next run and the run log. */
-export function SchedulePanel({ portId }: { portId: string }) {
+export function SchedulePanel({
+  portId,
+  onShowServerRotation,
+}: {
+  portId: string;
+  /** Opens the port's Settings tab, where server-side rotation is set. */
+  onShowServerRotation: () => void;
+}) {
   const loadSchedules = usePortsStore((store) => store.loadSchedules);
   const schedules = usePortsStore((store) => store.schedules);
   const schedule = schedules.data?.schedules.find((candidate) => candidate.portId === portId);
@@ -348,7 +355,11 @@ export function SchedulePanel({ portId }: { portId: string }) {
       <p className="muted small">
         The app rotates this port on its own schedule: every few seconds or minutes, or on a cron expression,
         with jitter, and staggered across a group of ports. It runs only while the app runs (in the tray too).
-        Server-side rotation (above) keeps running when the app is closed, in whole minutes.
+        Server-side rotation (in the{' '}
+        <button type="button" className="link-button" onClick={onShowServerRotation}>
+          Settings tab
+        </button>
+        ) keeps running when the app is closed, in whole minutes.
       </p>
       {schedules.error ? <ErrorMessage error={schedules.error} title="Could not read the schedules" /> : null}
       {schedule ? (

@@ -4,7 +4,7 @@ import { BarChart } from '../../shared/components/BarChart';
 import { TextField } from '../../shared/components/TextField';
 import type { FieldErrors } from '../../shared/field-errors';
 import { fieldErrorsOf } from '../../shared/field-errors';
-import { formatBytes } from '../../shared/format/format';
+import { formatBytes, formatDate } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import { USAGE_RANGE_MAX_DAYS } from './port-limits';
 import { usageList, usePortsStore } from './ports-store';
@@ -102,7 +102,7 @@ export function UsagePanel({ portId }: { portId: string }) {
           <>
             <p>
               {formatBytes(report.totalBytes)} and {report.totalRequests.toLocaleString()} requests from{' '}
-              {report.from} to {report.to}.
+              {formatDate(report.from)} to {formatDate(report.to)}.
             </p>
             <BarChart label="Daily usage" points={points} format={formatBytes} valueHeader="Traffic" />
           </>

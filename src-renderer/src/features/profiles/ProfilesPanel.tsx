@@ -14,7 +14,9 @@ export function ProfilesPanel() {
   };
   return (
     <section className="settings-section" aria-labelledby="profiles-title">
-      <h2 id="profiles-title">Profiles</h2>
+      <h2 id="profiles-title" tabIndex={-1}>
+        Profiles
+      </h2>
       <p className="muted">
         One profile per account (base URL and API key). The key stays in main; only its last four characters
         are shown.

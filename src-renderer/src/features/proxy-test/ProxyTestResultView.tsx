@@ -1,14 +1,23 @@
-import type { ProxyTestResult } from '../../../../src-shared/contract';
+import type { ProxyExit } from '../../../../src-shared/contract';
+import { LocationName } from '../catalog/CatalogNames';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import type { ProxyTestEntry } from './proxy-test-store';
 
 export const ms = (value: number | null): string => (value === null ? '—' : `${value} ms`);
 
-export function placeOf(result: ProxyTestResult): string {
-  const exit = result.exit;
-  if (!exit) return '';
-  return [exit.country, exit.city, exit.carrier].filter(Boolean).join(' · ');
+/**
+ * Where the exit is, by its catalog names ("Ho Chi Minh City, Vietnam · Viettel"), the ids in the
+ * tooltip; the ids themselves until the catalog is read or when it does not know them.
+ */
+export function ExitPlace({ exit }: { exit: ProxyExit | null }) {
+  if (!exit || (!exit.country && !exit.city && !exit.carrier)) return null;
+  return (
+    <span className="exit-place">
+      {exit.country ? <LocationName countryCode={exit.country} cityId={exit.city} /> : exit.city}
+      {exit.carrier ? ` · ${exit.carrier}` : ''}
+    </span>
+  );
 }
 
 /** What one test found: the exit IP, where it is and how fast, or why the proxy refused. */
@@ -21,7 +30,8 @@ export function ProxyTestResultView({ entry }: { entry: ProxyTestEntry }) {
       {result.ok && result.exit ? (
         <p>
           Exit IP <code data-testid="exit-ip">{result.exit.ip}</code>
-          {placeOf(result) ? ` · ${placeOf(result)}` : ''}
+          {result.exit.country || result.exit.city || result.exit.carrier ? ' · ' : ''}
+          <ExitPlace exit={result.exit} />
         </p>
       ) : (
         <div className="message message--error" role="alert">

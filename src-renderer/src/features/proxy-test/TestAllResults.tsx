@@ -2,7 +2,7 @@ import type { ProxyTestTargetInput } from '../../../../src-shared/contract';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import { targetKey, useProxyTestStore } from './proxy-test-store';
-import { ms, placeOf } from './ProxyTestResultView';
+import { ExitPlace, ms } from './ProxyTestResultView';
 
 export interface NamedTarget {
   target: ProxyTestTargetInput;
@@ -58,7 +58,7 @@ export function TestAllResults({ targets, what }: { targets: NamedTarget[]; what
                       {!entry?.running && result ? (result.ok ? 'Works' : result.failure?.message) : null}
                     </td>
                     <td>{result?.exit ? <code>{result.exit.ip}</code> : '—'}</td>
-                    <td>{result ? placeOf(result) || '—' : '—'}</td>
+                    <td>{result?.exit ? <ExitPlace exit={result.exit} /> : '—'}</td>
                     <td className="numeric">{result ? ms(result.timings.connectMs) : '—'}</td>
                     <td className="numeric">{result ? ms(result.timings.firstByteMs) : '—'}</td>
                     <td>{result ? <Time iso={result.checkedAt} relative /> : '—'}</td>

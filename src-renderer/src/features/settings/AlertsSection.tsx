@@ -13,7 +13,9 @@ import {
   subscriptionLists,
   useSubscriptionsStore,
 } from '../subscriptions/subscriptions-store';
+import { subscriptionHref } from '../subscriptions/subscription-route';
 import { CheckboxOption } from './CheckboxOption';
+import { PickList } from './PickList';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
 
@@ -139,9 +141,15 @@ const NO_PROFILE: SubscriptionChoices = {
   none: 'No active profile: add or choose one to pick among its subscriptions.',
 };
 
+/** A subscription's label, or its id when it has none (a blank name says nothing). */
+const nameOf = (sub: Subscription) => sub.label.trim() || sub.id;
+
 function subscriptionName(subscriptions: readonly Subscription[] | null, id: string): string {
-  return subscriptions?.find((sub) => sub.id === id)?.label ?? id;
+  const sub = subscriptions?.find((known) => known.id === id);
+  return sub ? nameOf(sub) : id;
 }
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function SubscriptionsLoading({
   loadable,
@@ -171,37 +179,44 @@ function SubUserAlerts({ alerts, choices }: { alerts: Alerts; choices: Subscript
       `Sub-user cap alerts for “${subscriptionName(subscriptions, id)}”: ${on ? 'on' : 'off'}`,
     );
   };
+  const setMany = (ids: readonly string[], on: boolean) => {
+    const next = on ? [...chosen, ...ids] : chosen.filter((id) => !ids.includes(id));
+    void update(
+      'subUserAlerts',
+      { alerts: { subUserAlertSubscriptions: next } },
+      `Sub-user cap alerts: ${on ? 'on' : 'off'} for ${plural(ids.length, 'subscription')}`,
+    );
+  };
   return (
-    <fieldset className="radio-group">
-      <legend>Sub-user cap alerts</legend>
-      <p className="field__hint">
-        The sub-users of the subscriptions ticked here are read at every usage refresh, for the 80% and 100%
-        cap alerts.
-      </p>
-      {subscriptions === null ? <SubscriptionsLoading loadable={loadable} retry={retry} /> : null}
-      {subscriptions?.length === 0 ? <p className="muted">{none}</p> : null}
-      {(subscriptions ?? []).map((sub) => (
-        <CheckboxOption
-          key={sub.id}
-          label={sub.label}
-          hint={`${sub.subUserCount} sub-user${sub.subUserCount === 1 ? '' : 's'}`}
-          checked={chosen.includes(sub.id)}
-          disabled={saving}
-          onChange={(on) => toggle(sub.id, on)}
-        />
-      ))}
-      {absent.map((id) => (
-        <CheckboxOption
-          key={id}
-          label={id}
-          hint="Not a subscription of the active profile (another profile’s, or deleted)."
-          checked
-          disabled={saving}
-          onChange={(on) => toggle(id, on)}
-        />
-      ))}
+    <>
+      <PickList
+        legend="Sub-user cap alerts"
+        hint="The sub-users of the subscriptions ticked here are read at every usage refresh, for the 80% and 100% cap alerts."
+        items={
+          subscriptions?.map((sub) => ({
+            id: sub.id,
+            name: nameOf(sub),
+            hint: `${plural(sub.subUserCount, 'sub-user')}${sub.label.trim() ? '' : ' · no label'}`,
+          })) ?? null
+        }
+        chosen={chosen}
+        absent={absent}
+        absentHint="Not a subscription of the active profile (another profile’s, or deleted)."
+        noun="subscription"
+        saving={saving}
+        status={
+          subscriptions === null ? (
+            <SubscriptionsLoading loadable={loadable} retry={retry} />
+          ) : subscriptions.length === 0 ? (
+            <p className="muted">{none}</p>
+          ) : null
+        }
+        testId="cap-alerts"
+        onToggle={toggle}
+        onSetMany={setMany}
+      />
       {error ? <ErrorMessage error={error} title="Could not change the sub-user cap alerts" /> : null}
-    </fieldset>
+    </>
   );
 }
 
@@ -301,7 +316,9 @@ function TrafficOverrides({ alerts, choices }: { alerts: Alerts; choices: Subscr
             <tbody>
               {rows.map(([id, threshold]) => (
                 <tr key={id}>
-                  <th scope="row">{subscriptionName(subscriptions, id)}</th>
+                  <th scope="row">
+                    <a href={subscriptionHref(id)}>{subscriptionName(subscriptions, id)}</a>
+                  </th>
                   <td>{describeThreshold(threshold)}</td>
                   <td>
                     <button
@@ -337,7 +354,7 @@ function TrafficOverrides({ alerts, choices }: { alerts: Alerts; choices: Subscr
             >
               {addable.map((sub) => (
                 <option key={sub.id} value={sub.id}>
-                  {sub.label}
+                  {nameOf(sub)}
                 </option>
               ))}
             </select>
@@ -394,7 +411,9 @@ export function AlertsSection({ settings }: { settings: SettingsView }) {
   const hasProfile = useAppStore((store) => Boolean(store.state?.activeProfile));
   return (
     <section className="settings-section" aria-labelledby="alerts-settings-title">
-      <h2 id="alerts-settings-title">Alerts</h2>
+      <h2 id="alerts-settings-title" tabIndex={-1}>
+        Alerts
+      </h2>
       {/* Keyed by the values: an undo or a change from another window shows in the fields. */}
       <PreferenceForm
         key={JSON.stringify(ALERT_FIELDS.map((field) => field.read(settings)))}

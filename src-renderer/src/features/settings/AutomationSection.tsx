@@ -1,9 +1,12 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { Scope } from '../../../../src-shared/contract';
+import { CopyButton } from '../../shared/components/CopyButton';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { TextField } from '../../shared/components/TextField';
+import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf } from '../../shared/field-errors';
+import { formatDuration } from '../../shared/format/format';
 import { useAutomationStore } from './automation-store';
 import { CheckboxOption } from './CheckboxOption';
 
@@ -25,9 +28,14 @@ function RestPanel() {
   const [port, setPort] = useState<string | null>(null);
   if (!rest) return null;
   const shownPort = port ?? String(rest.port);
-  const savePort = async (event: FormEvent) => {
+  // Applies like every preference: when the field is left or Enter is pressed, no Apply button.
+  const applyPort = async () => {
+    if (port === null || port.trim() === String(rest.port)) return;
+    if (await setRest({ port: Number(port.trim()) })) setPort(null);
+  };
+  const savePort = (event: FormEvent) => {
     event.preventDefault();
-    if (await setRest({ port: Number(shownPort) })) setPort(null);
+    void applyPort();
   };
   return (
     <div className="settings-subsection">
@@ -39,18 +47,17 @@ function RestPanel() {
         disabled={saving}
         onChange={(enabled) => void setRest({ enabled })}
       />
-      <form className="form" onSubmit={(event) => void savePort(event)} noValidate aria-label="REST API port">
+      <form className="form" onSubmit={savePort} noValidate aria-label="REST API port">
         <TextField
           label="Port"
           inputMode="numeric"
           className="field--narrow"
           value={shownPort}
           onChange={setPort}
+          onBlur={() => void applyPort()}
+          hint="Applies when you leave the field or press Enter."
           error={fieldErrorsOf(error).port}
         />
-        <button type="submit" className="button" disabled={saving || port === null}>
-          Change port
-        </button>
       </form>
       <p className="muted" data-testid="rest-status">
         {rest.enabled
@@ -114,7 +121,10 @@ function CreatedToken() {
       <p>
         Token “{created.token.name}” ({created.token.scopes.join(', ')}). Copy it now: it is not shown again.
       </p>
-      <code className="code">{created.secret}</code>
+      <p className="created-token__value">
+        <code className="code">{created.secret}</code>{' '}
+        <CopyButton text={created.secret} what={`token ${created.token.name}`} />
+      </p>
       <button type="button" className="button" onClick={dismiss}>
         Done
       </button>
@@ -152,8 +162,10 @@ function TokensTable() {
                 <tr key={token.id}>
                   <td>{token.name}</td>
                   <td>{token.scopes.join(', ')}</td>
-                  <td>{token.createdAt}</td>
-                  <td>{token.lastUsedAt ?? 'never'}</td>
+                  <td>
+                    <Time iso={token.createdAt} />
+                  </td>
+                  <td>{token.lastUsedAt ? <Time iso={token.lastUsedAt} relative /> : 'never'}</td>
                   <td>
                     <button
                       type="button"
@@ -184,7 +196,7 @@ function AuditTable() {
     <div className="settings-subsection">
       <h3>Audit log</h3>
       <p className="field__hint">
-        Every MCP and REST call: when, who, what and how it ended. No inputs, no secrets.
+        Every MCP and REST call: when, who, what, how it ended and how long it took. No inputs, no secrets.
       </p>
       <RefreshButton onRefresh={() => void refresh()} busy={busy} what="the audit log" />
       {audit.error ? <ErrorMessage error={audit.error} title="Could not read the audit log" /> : null}
@@ -205,11 +217,15 @@ function AuditTable() {
             <tbody>
               {rows.map((entry, index) => (
                 <tr key={`${entry.at}-${index}`}>
-                  <td>{entry.at}</td>
+                  <td>
+                    <Time iso={entry.at} />
+                  </td>
                   <td>{entry.surface.toUpperCase()}</td>
                   <td>{entry.caller.kind === 'mcp' ? 'MCP server' : entry.caller.name}</td>
                   <td>{entry.channel}</td>
-                  <td>{entry.outcome}</td>
+                  <td>
+                    {entry.outcome} <span className="muted">· {formatDuration(entry.durationMs)}</span>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -228,10 +244,14 @@ export function AutomationSection() {
   }, [load]);
   return (
     <section className="settings-section" aria-labelledby="automation-title">
-      <h2 id="automation-title">Automation</h2>
+      <h2 id="automation-title" tabIndex={-1}>
+        Automation
+      </h2>
       <p className="field__hint">
-        Scripts and AI agents: the local REST API with tokens, and the MCP server (`proxy-manager mcp`). See
-        docs/automation.md.
+        Scripts and AI agents: the command line (<code>proxy-manager --help</code>), the MCP server (
+        <code>proxy-manager mcp</code> <CopyButton text="proxy-manager mcp" what="the MCP server command" />)
+        and the local REST API below, with tokens. Every command, tool and endpoint is described in the
+        automation guide (<code>automation.md</code>, in the project&apos;s documentation).
       </p>
       <RestPanel />
       <div className="settings-subsection">

@@ -62,7 +62,6 @@ export function PreferenceForm({
   const [draft, setDraft] = useState<Record<string, string>>(initial);
   const [localErrors, setLocalErrors] = useState<Record<string, string | undefined>>({});
   const update = useSettingsStore((store) => store.update);
-  const saving = useSettingsStore((store) => store.saving[section] ?? false);
   const error = useSettingsStore((store) => store.errors[section] ?? null);
   const clearFeedback = useSettingsStore((store) => store.clearFeedback);
   const serverErrors = fieldErrorsOf(error);
@@ -111,6 +110,13 @@ export function PreferenceForm({
           value={draft[field.name] ?? ''}
           onChange={set(field.name)}
           onBlur={() => void commit()}
+          onKeyDown={(event) => {
+            // Enter applies; a form of several fields has no implicit submit without a button.
+            if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              void commit();
+            }
+          }}
           error={localErrors[field.name] ?? serverErrors[field.name]}
           hint={field.hint}
           addon={field.unit ? <span className="field__unit">{field.unit}</span> : undefined}
@@ -120,10 +126,6 @@ export function PreferenceForm({
       {children}
       <UnplacedErrors messages={unplaced} />
       {error && !error.fields ? <ErrorMessage error={error} title="Could not save" /> : null}
-      {/* Enter applies too; the button is for keyboard users who expect one, not a second Save. */}
-      <button type="submit" className="visually-hidden" tabIndex={-1} disabled={saving}>
-        Apply
-      </button>
     </form>
   );
 }

@@ -1,9 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { DesktopPreferences, SettingsView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';
 import { Screen } from '../../shared/components/Screen';
+import { useFromHash } from '../../shared/routes';
 import { useAppStore } from '../app/app-store';
 import { ProfilesPanel } from '../profiles/ProfilesPanel';
 import { AlertsSection } from './AlertsSection';
@@ -11,6 +12,7 @@ import { AutomationSection } from './AutomationSection';
 import { CheckboxOption } from './CheckboxOption';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
+import { TrayPinsSetting } from './TrayPinsSetting';
 
 type Theme = SettingsView['theme'];
 type Density = SettingsView['density'];
@@ -25,7 +27,9 @@ function AppearanceSection({ theme, density }: { theme: Theme; density: Density 
   const densityError = useSettingsStore((store) => store.errors.density ?? null);
   return (
     <section className="settings-section" aria-labelledby="appearance-title">
-      <h2 id="appearance-title">Appearance</h2>
+      <h2 id="appearance-title" tabIndex={-1}>
+        Appearance
+      </h2>
       <RadioGroup
         legend="Theme"
         value={theme}
@@ -86,7 +90,9 @@ function DesktopSection({ preferences }: { preferences: DesktopPreferences }) {
   const error = useSettingsStore((store) => store.errors.desktop ?? null);
   return (
     <section className="settings-section" aria-labelledby="desktop-title">
-      <h2 id="desktop-title">Desktop</h2>
+      <h2 id="desktop-title" tabIndex={-1}>
+        Desktop
+      </h2>
       {DESKTOP_OPTIONS.map((option) => (
         <CheckboxOption
           key={option.key}
@@ -104,6 +110,7 @@ function DesktopSection({ preferences }: { preferences: DesktopPreferences }) {
         />
       ))}
       {error ? <ErrorMessage error={error} title="Could not change the desktop preferences" /> : null}
+      <TrayPinsSetting />
     </section>
   );
 }
@@ -162,7 +169,9 @@ const valuesKey = (fields: readonly PreferenceField[], settings: SettingsView) =
 function PollingSection({ settings }: { settings: SettingsView }) {
   return (
     <section className="settings-section" aria-labelledby="polling-title">
-      <h2 id="polling-title">Polling</h2>
+      <h2 id="polling-title" tabIndex={-1}>
+        Polling
+      </h2>
       <PreferenceForm
         key={valuesKey(POLLING_FIELDS, settings)}
         section="polling"
@@ -177,7 +186,9 @@ function PollingSection({ settings }: { settings: SettingsView }) {
 function ProxyTestSection({ settings }: { settings: SettingsView }) {
   return (
     <section className="settings-section" aria-labelledby="proxy-test-title">
-      <h2 id="proxy-test-title">Proxy test</h2>
+      <h2 id="proxy-test-title" tabIndex={-1}>
+        Proxy test
+      </h2>
       <PreferenceForm
         key={valuesKey(PROXY_TEST_FIELDS, settings)}
         section="proxyTest"
@@ -189,15 +200,37 @@ function ProxyTestSection({ settings }: { settings: SettingsView }) {
   );
 }
 
-/** The last preference change, with Undo: preferences apply at once, so this is the way back. */
+/** How long the undo toast stays: long enough to read and reach Undo, short enough not to cover the screen. */
+export const UNDO_TOAST_MS = 10_000;
+
+/**
+ * The last preference change, with Undo: preferences apply at once, so this is the way back. It goes
+ * away on its own after a few seconds, but not while the pointer or the focus is on it.
+ */
 function UndoToast() {
   const change = useSettingsStore((store) => store.lastChange);
   const undoLast = useSettingsStore((store) => store.undoLast);
   const dismiss = useSettingsStore((store) => store.dismissLastChange);
+  // Held for one change: a toast dismissed while hovered or focused does not hold the next one.
+  const [heldFor, setHeldFor] = useState<typeof change>(null);
+  const held = change !== null && heldFor === change;
+  const setHeld = (on: boolean) => setHeldFor(on ? change : null);
+  useEffect(() => {
+    if (!change || held) return undefined;
+    const timer = setTimeout(dismiss, UNDO_TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [change, held, dismiss]);
   return (
     <div className="toast-region" role="status" aria-live="polite">
       {change ? (
-        <div className="toast" data-testid="settings-undo">
+        <div
+          className="toast"
+          data-testid="settings-undo"
+          onMouseEnter={() => setHeld(true)}
+          onMouseLeave={() => setHeld(false)}
+          onFocus={() => setHeld(true)}
+          onBlur={() => setHeld(false)}
+        >
           <span>Applied. {change.description}.</span>
           <button type="button" className="button" onClick={() => void undoLast()}>
             Undo
@@ -208,6 +241,62 @@ function UndoToast() {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** The groups of Settings, in page order, each reached from the side navigation (`#/settings/alerts`). */
+const SETTINGS_SECTIONS = [
+  { id: 'profiles', label: 'Profiles', heading: 'profiles-title' },
+  { id: 'appearance', label: 'Appearance', heading: 'appearance-title' },
+  { id: 'desktop', label: 'Desktop', heading: 'desktop-title' },
+  { id: 'polling', label: 'Polling', heading: 'polling-title' },
+  { id: 'alerts', label: 'Alerts', heading: 'alerts-settings-title' },
+  { id: 'proxy-test', label: 'Proxy test', heading: 'proxy-test-title' },
+  { id: 'automation', label: 'Automation', heading: 'automation-title' },
+] as const;
+type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]['id'];
+
+/** `#/settings/alerts` -> `alerts`; null on `#/settings` or a word that names no group. */
+function sectionFromHash(hash: string): SettingsSectionId | null {
+  const [screen, section] = hash.replace(/^#\/?/, '').split(/[/?]/);
+  if (screen !== 'settings') return null;
+  return SETTINGS_SECTIONS.find((known) => known.id === section)?.id ?? null;
+}
+
+/** Scrolls a group to the top and moves the focus to its heading, so the keyboard continues there. */
+function reveal(id: SettingsSectionId): void {
+  const heading = document.getElementById(SETTINGS_SECTIONS.find((s) => s.id === id)?.heading ?? '');
+  heading?.closest('section')?.scrollIntoView?.({ block: 'start' });
+  heading?.focus({ preventScroll: true });
+}
+
+/** The side navigation: a link per group (Back returns to the group before). */
+function SettingsNav({ desktop, ready }: { desktop: boolean; ready: boolean }) {
+  const current = useFromHash(sectionFromHash);
+  const sections = SETTINGS_SECTIONS.filter((section) => desktop || section.id !== 'desktop');
+  useEffect(() => {
+    // Once the groups are there, and each time the address names another group.
+    if (ready && current !== null) reveal(current);
+  }, [current, ready]);
+  return (
+    <nav className="settings-nav" aria-label="Settings sections">
+      <ul>
+        {sections.map((section) => (
+          <li key={section.id}>
+            <a
+              href={`#/settings/${section.id}`}
+              aria-current={current === section.id ? 'location' : undefined}
+              // The address does not change on a second click: the group is shown again all the same.
+              onClick={() => {
+                if (current === section.id) reveal(section.id);
+              }}
+            >
+              {section.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -223,23 +312,33 @@ export function SettingsScreen() {
       title="Settings"
       description="Profiles and keys, appearance, polling, alerts, the proxy test and automation. Preferences apply as soon as you change them; Undo puts the last change back."
     >
-      <ProfilesPanel />
-      <AsyncContent loadable={settings} what="settings" onRetry={() => void load(true)} isEmpty={() => false}>
-        {(view) => {
-          const desktop = desktopMode ? view.desktop : undefined;
-          return (
-            <>
-              <AppearanceSection theme={view.theme} density={view.density} />
-              {desktop ? <DesktopSection preferences={desktop} /> : null}
-              <PollingSection settings={view} />
-              <AlertsSection settings={view} />
-              <ProxyTestSection settings={view} />
-              <AutomationSection />
-              <UndoToast />
-            </>
-          );
-        }}
-      </AsyncContent>
+      <div className="settings-layout">
+        <SettingsNav desktop={desktopMode} ready={settings.data !== null} />
+        <div className="settings-layout__body">
+          <ProfilesPanel />
+          <AsyncContent
+            loadable={settings}
+            what="settings"
+            onRetry={() => void load(true)}
+            isEmpty={() => false}
+          >
+            {(view) => {
+              const desktop = desktopMode ? view.desktop : undefined;
+              return (
+                <>
+                  <AppearanceSection theme={view.theme} density={view.density} />
+                  {desktop ? <DesktopSection preferences={desktop} /> : null}
+                  <PollingSection settings={view} />
+                  <AlertsSection settings={view} />
+                  <ProxyTestSection settings={view} />
+                  <AutomationSection />
+                  <UndoToast />
+                </>
+              );
+            }}
+          </AsyncContent>
+        </div>
+      </div>
     </Screen>
   );
 }

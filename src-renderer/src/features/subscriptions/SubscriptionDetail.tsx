@@ -271,7 +271,7 @@ export function SubscriptionDetail({ id }: { id: string }) {
   return (
     <Screen
       title={title}
-      description={<a href={subscriptionHref(null)}>← All subscriptions</a>}
+      back={<a href={subscriptionHref(null)}>← All subscriptions</a>}
       actions={<RefreshButton onRefresh={retry} busy={loadable?.status === 'loading'} what="subscription" />}
     >
       <AsyncContent loadable={loadable} what="subscription" onRetry={retry} isEmpty={() => false}>

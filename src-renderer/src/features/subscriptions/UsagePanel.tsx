@@ -3,7 +3,7 @@ import type { Subscription, UsagePoint } from '../../../../src-shared/api-types'
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { BarChart } from '../../shared/components/BarChart';
 import { TextField } from '../../shared/components/TextField';
-import { formatBytes } from '../../shared/format/format';
+import { formatBytes, formatDate } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useNow } from '../../shared/ticker';
 import { type SaveOutcome, useAppStore } from '../app/app-store';
@@ -38,8 +38,8 @@ function UsageReportView({ query }: { query: UsageQuery }) {
         <div className="stack">
           <p aria-label="Usage totals">
             <strong>{formatBytes(report.totalBytes)}</strong> in{' '}
-            <strong>{report.totalRequests.toLocaleString()}</strong> requests from {report.from} to{' '}
-            {report.to}
+            <strong>{report.totalRequests.toLocaleString()}</strong> requests from {formatDate(report.from)}{' '}
+            to {formatDate(report.to)}
           </p>
           <UsageChart points={report.points} />
           <table className="table" aria-label="Usage by country">

@@ -63,7 +63,10 @@ export function TopUpWizard() {
             aria-current={index === current ? 'step' : undefined}
             className={index < current ? 'wizard__steps-done' : undefined}
           >
+            {/* Done is a tick, not a strike-through: a struck step reads as cancelled or wrong. */}
+            {index < current ? <span aria-hidden="true">✓ </span> : null}
             {step.label}
+            {index < current ? <span className="visually-hidden"> (done)</span> : null}
           </li>
         ))}
       </ol>

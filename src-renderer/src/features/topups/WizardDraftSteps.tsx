@@ -19,6 +19,7 @@ function useAmountStepErrors() {
 
 export function AmountStep() {
   const draft = useTopUpWizardStore((store) => store.draft);
+  const target = useTopUpWizardStore((store) => store.target);
   const plans = useTopUpWizardStore((store) => store.plans);
   const setAmount = useTopUpWizardStore((store) => store.setAmount);
   const setPurchase = useTopUpWizardStore((store) => store.setPurchase);
@@ -62,6 +63,17 @@ export function AmountStep() {
           {amount.warning}
         </p>
       ) : null}
+      <p className="muted small" data-testid="balance-unknown">
+        Your account’s balance is not shown here: the service’s API does not give it. What a credited top-up
+        added is shown once it is credited.
+      </p>
+      {target ? (
+        <p className="message message--info" data-testid="topup-target">
+          For the {target.source} <strong>{target.label}</strong>: its plan{' '}
+          <span className="code">{target.planId}</span> is filled in below, to buy once the funds are
+          credited.
+        </p>
+      ) : null}
       <label className="checkbox">
         <input
           type="checkbox"
@@ -73,6 +85,12 @@ export function AmountStep() {
       {purchase.enabled ? (
         <fieldset className="wizard__purchase">
           <legend>Purchase</legend>
+          <p className="muted small" data-testid="price-unknown">
+            The service does not say a plan’s price or your balance before the top-up is made, so the app
+            cannot show them here. Enter an amount that covers the purchase (the service needs the amount to
+            cover its total minus your balance, and refuses a smaller one with a message on the amount). Once
+            the top-up is made, the wizard shows the purchase’s total as the service priced it.
+          </p>
           <TextField
             label="Plan"
             value={purchase.planId}

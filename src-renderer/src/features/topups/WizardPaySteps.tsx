@@ -9,7 +9,7 @@ import { StatusBadge } from '../../shared/components/StatusBadge';
 import { TextField } from '../../shared/components/TextField';
 import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf } from '../../shared/field-errors';
-import { formatDateTime, formatUsd } from '../../shared/format/format';
+import { formatUsd } from '../../shared/format/format';
 import { useAppStore } from '../app/app-store';
 import { NetworkName, useNetworkName } from '../catalog/CatalogNames';
 import { checkTxid, describeRejection, paymentTargetOf, safeExplorerUrl } from './topup-input';
@@ -21,7 +21,9 @@ function RateLock({ expiresAt }: { expiresAt: string }) {
   return (
     <p className={left === 0 ? 'wizard__countdown wizard__countdown--over' : 'wizard__countdown'}>
       {left === 0 ? (
-        <>The rate lock ended at {formatDateTime(expiresAt)}.</>
+        <>
+          The rate lock ended at <Time iso={expiresAt} />.
+        </>
       ) : (
         <>
           Rate locked for <strong aria-label="Time left">{formatCountdown(left)}</strong> (until{' '}
@@ -136,34 +138,59 @@ function PaymentDetails({ topUp, details }: { topUp: TopUp; details: TopUpPaymen
         </dd>
         <dt>Amount</dt>
         <dd className="money">{formatUsd(topUp.amountUsd)}</dd>
+        {topUp.purchase ? <PurchaseSummary purchase={topUp.purchase} /> : null}
       </dl>
     </div>
   );
 }
 
+/** What the service's answer says of the purchase: its plan, quantity and total as priced at creation. */
+function PurchaseSummary({ purchase }: { purchase: NonNullable<TopUp['purchase']> }) {
+  return (
+    <>
+      <dt>Purchase</dt>
+      <dd>
+        {purchase.quantity} × {purchase.planName} <span className="code">{purchase.planId}</span>:{' '}
+        <span className="money">{formatUsd(purchase.total)}</span>{' '}
+        <span className="muted small">(the service’s price, placed from the balance once credited)</span>
+      </dd>
+    </>
+  );
+}
+
+/**
+ * The payer's first screen: the QR code, the exact amount and the address come first (at 1280x800
+ * they are above the fold), the warnings beside them, not on top of them.
+ */
 export function PayStep({ topUp }: { topUp: TopUp }) {
   const network = useNetworkName(topUp.coin, topUp.network);
   const payment = useTopUpWizardStore((store) => store.payment);
   const loadPayment = useTopUpWizardStore((store) => store.loadPayment);
   const showDeclare = useTopUpWizardStore((store) => store.showDeclare);
   return (
-    <section className="wizard__step" aria-label="Pay">
-      <DemoPayment />
-      <div className="message message--warn" role="note">
-        <p>
-          <strong>Exactly this amount must arrive, on the {network} network.</strong> Exchanges and many
-          wallets deduct a withdrawal fee from what you send: add that fee on top, so that the full amount
-          arrives. A payment that arrives short does not match this top-up.
-        </p>
-      </div>
-      <RateLock expiresAt={topUp.expiresAt} />
-      <AsyncContent loadable={payment} what="payment details" onRetry={() => void loadPayment()}>
-        {(details) => <PaymentDetails topUp={topUp} details={details} />}
-      </AsyncContent>
-      <div className="wizard__actions">
-        <button type="button" className="button button--primary" onClick={() => showDeclare(true)}>
-          I have sent it
-        </button>
+    <section className="wizard__step wizard__step--pay" aria-label="Pay">
+      <div className="wizard__pay-layout">
+        <div className="wizard__pay-main">
+          <AsyncContent loadable={payment} what="payment details" onRetry={() => void loadPayment()}>
+            {(details) => <PaymentDetails topUp={topUp} details={details} />}
+          </AsyncContent>
+          <RateLock expiresAt={topUp.expiresAt} />
+          <div className="wizard__actions">
+            <button type="button" className="button button--primary" onClick={() => showDeclare(true)}>
+              I have sent it
+            </button>
+          </div>
+        </div>
+        <aside className="wizard__pay-notes" aria-label="Before you send">
+          <div className="message message--warn" role="note">
+            <p>
+              <strong>Exactly this amount must arrive, on the {network} network.</strong> Exchanges and many
+              wallets deduct a withdrawal fee from what you send: add that fee on top, so that the full amount
+              arrives. A payment that arrives short does not match this top-up.
+            </p>
+          </div>
+          <DemoPayment />
+        </aside>
       </div>
     </section>
   );
@@ -268,7 +295,7 @@ function VerifyingNote({ topUp }: { topUp: TopUp }) {
       ) : null}
       . The service is waiting to see it on chain: once it appears it needs {topUp.confirmationsRequired}{' '}
       confirmations, then it is credited. If no such payment appears, the declaration is rejected and you can
-      declare again until {formatDateTime(topUp.txidDeadline)}.
+      declare again until <Time iso={topUp.txidDeadline} />.
     </p>
   );
 }
@@ -354,6 +381,7 @@ export function StatusStep({ topUp }: { topUp: TopUp }) {
             <span className="muted">not declared</span>
           )}
         </dd>
+        {purchase ? <PurchaseSummary purchase={purchase} /> : null}
       </dl>
       {topUp.status === 'credited' ? (
         <div className="message message--ok" role="status">
@@ -391,10 +419,12 @@ export function StatusStep({ topUp }: { topUp: TopUp }) {
           {declarable ? (
             <p>
               If you declared the wrong transaction, declare the right one before{' '}
-              {formatDateTime(topUp.txidDeadline)}.
+              <Time iso={topUp.txidDeadline} />.
             </p>
           ) : (
-            <p>Its declaration deadline passed at {formatDateTime(topUp.txidDeadline)}: it takes no more.</p>
+            <p>
+              Its declaration deadline passed at <Time iso={topUp.txidDeadline} />: it takes no more.
+            </p>
           )}
           <p>
             If less than the exact amount arrived (an exchange&rsquo;s withdrawal fee), it does not match this
@@ -405,17 +435,18 @@ export function StatusStep({ topUp }: { topUp: TopUp }) {
       ) : null}
       {topUp.status === 'expired' ? (
         <div className="message message--warn" role="note">
-          <p>The rate lock ended at {formatDateTime(topUp.expiresAt)}.</p>
+          <p>
+            The rate lock ended at <Time iso={topUp.expiresAt} />.
+          </p>
           {declarable ? (
             <p>
-              <strong>Already sent the payment?</strong> Declare it before{' '}
-              {formatDateTime(topUp.txidDeadline)}: a payment of the exact amount that arrives after the rate
-              lock is still matched until then; how it is credited is the service&rsquo;s to say (the rate may
-              have moved since).
+              <strong>Already sent the payment?</strong> Declare it before <Time iso={topUp.txidDeadline} />:
+              a payment of the exact amount that arrives after the rate lock is still matched until then; how
+              it is credited is the service&rsquo;s to say (the rate may have moved since).
             </p>
           ) : (
             <p>
-              Payments were matched until {formatDateTime(topUp.txidDeadline)}; this top-up takes no more
+              Payments were matched until <Time iso={topUp.txidDeadline} />; this top-up takes no more
               declarations.
             </p>
           )}

@@ -31,6 +31,15 @@ export interface TopUpDraft {
   network: string | null;
 }
 
+/** The subscription or port a top-up was started for ("Top up…" on it): its plan is the purchase. */
+export interface TopUpTarget {
+  source: 'subscription' | 'port';
+  id: string;
+  /** What the user knows it by (its label, or its id when it has none). */
+  label: string;
+  planId: string;
+}
+
 /** What the wizard shows: a draft step, the pay step, the "I have sent it" form, or the live status. */
 export type WizardView = DraftStep | 'pay' | 'declare' | 'status';
 
@@ -45,6 +54,8 @@ interface WizardStore {
   attemptId: string | null;
   creating: boolean;
   createError: IpcError | null;
+  /** The item "Top up…" was chosen on, whose plan the purchase was filled with; null otherwise. */
+  target: TopUpTarget | null;
   /** The top-up the wizard follows (created here or opened from the history); live through events. */
   topUp: TopUp | null;
   payment: Loadable<TopUpPaymentDetails>;
@@ -61,6 +72,16 @@ interface WizardStore {
 
   /** "Add funds": reopens a top-up in progress, or starts a fresh one. */
   start: () => void;
+  /**
+   * "Top up…" on a subscription or a port: a fresh draft whose purchase is its plan (quantity 1), so
+   * the credited funds renew it. A top-up in progress stays watched and in the history.
+   */
+  startFor: (target: TopUpTarget) => void;
+  /**
+   * The same from an id alone (the overview's item): reads the subscription or the port for its plan.
+   * When it cannot be read the wizard still opens, with an empty draft, and the error is answered.
+   */
+  startForItem: (item: { source: TopUpTarget['source']; id: string }) => Promise<IpcResult<TopUpTarget>>;
   /** Starts over (after a final state, or to drop a draft). */
   startNew: () => void;
   close: () => void;
@@ -105,6 +126,7 @@ const emptyDraft = (): TopUpDraft => ({
 const fresh = () => ({
   step: 'amount' as DraftStep,
   draft: emptyDraft(),
+  target: null as TopUpTarget | null,
   attemptId: null,
   creating: false,
   createError: null,
@@ -179,6 +201,35 @@ export const useTopUpWizardStore = create<WizardStore>()((set, get) => {
     },
 
     startNew: () => set({ ...fresh(), open: true }),
+
+    startFor: (target) => {
+      const draft = emptyDraft();
+      set({
+        ...fresh(),
+        open: true,
+        target,
+        draft: { ...draft, purchase: { ...draft.purchase, enabled: true, planId: target.planId } },
+      });
+    },
+
+    startForItem: async ({ source, id }) => {
+      const result =
+        source === 'subscription'
+          ? await callApi((api) => api.subscriptions.get({ subscriptionId: id }))
+          : await callApi((api) => api.ports.get({ portId: id }));
+      if (!result.ok) {
+        get().startNew();
+        return result;
+      }
+      const target: TopUpTarget = {
+        source,
+        id,
+        label: result.value.label.trim() || id,
+        planId: result.value.planId,
+      };
+      get().startFor(target);
+      return { ok: true, value: target };
+    },
 
     close: () => set({ open: false }),
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
+import { formatDate, formatDayShort } from '../format/format';
 
 /** One bar per day (or any ISO date). */
 export interface ChartPoint {
@@ -65,7 +66,47 @@ export interface BarRect {
 /** Share of a column a bar takes when there is room for a gap (as uPlot's `bars({ size: [0.7, …] })`). */
 const BAR_SHARE = 0.7;
 const MAX_BAR_PX = 40;
-const BAR_STROKE = 'rgb(37, 99, 235)';
+
+/** The chart's colours: the theme's tokens (`--chart-*` in styles/tokens.css), read when it draws. */
+interface ChartColors {
+  text: string;
+  grid: string;
+  bar: string;
+  barFill: string;
+  line: string;
+}
+
+/** The light theme's, for where no style sheet is loaded (tests). */
+const DEFAULT_COLORS: ChartColors = {
+  text: '#4b5461',
+  grid: 'rgb(0 0 0 / 10%)',
+  bar: 'rgb(37 99 235)',
+  barFill: 'rgb(37 99 235 / 35%)',
+  line: 'rgb(180 83 9)',
+};
+
+function themeColors(): ChartColors {
+  const style = getComputedStyle(document.documentElement);
+  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    text: read('--chart-text', DEFAULT_COLORS.text),
+    grid: read('--chart-grid', DEFAULT_COLORS.grid),
+    bar: read('--chart-bar', DEFAULT_COLORS.bar),
+    barFill: read('--chart-bar-fill', DEFAULT_COLORS.barFill),
+    line: read('--chart-line', DEFAULT_COLORS.line),
+  };
+}
+
+/** The theme on <html> (`data-theme`), followed live: a chart is drawn again in the new colours. */
+function useThemeName(): string {
+  const [theme, setTheme] = useState(() => document.documentElement.dataset.theme ?? '');
+  useEffect(() => {
+    const observer = new MutationObserver(() => setTheme(document.documentElement.dataset.theme ?? ''));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, []);
+  return theme;
+}
 
 /**
  * Bars with every edge on a whole canvas pixel. uPlot's own bar builder stops snapping once the gap
@@ -132,13 +173,112 @@ function snappedBarsPath(chart: uPlot, seriesIndex: number, first: number, last:
   );
   const fill = new Path2D();
   for (const rect of rects) fill.rect(rect.x, rect.y, rect.width, rect.height);
-  if (dense) return { fill, stroke: null, _fill: BAR_STROKE };
+  if (dense) {
+    // uPlot keeps a series' stroke as a function once the chart is made: its colour is what it answers.
+    const stroke = series?.stroke;
+    const colour = typeof stroke === 'function' ? stroke(chart, seriesIndex) : stroke;
+    return { fill, stroke: null, _fill: typeof colour === 'string' ? colour : undefined };
+  }
   // The series is not shifted half a pixel (`pxAlign: 0`, which would put the fill's edges back
   // between pixels): the 1 px outline goes through the centres of the bar's outer pixels instead.
   const stroke = new Path2D();
   for (const rect of rects)
     stroke.rect(rect.x + 0.5, rect.y + 0.5, rect.width - 1, Math.max(0, rect.height - 1));
   return { fill, stroke };
+}
+
+const HALF_DAY_S = 43_200;
+/** Roughly a label character's width at the axis font (12 px system-ui), with room for the tick. */
+const CHAR_PX = 7.5;
+const AXIS_PAD_PX = 18;
+
+/** An axis wide enough for its longest label, so that none is cut at the chart's edge. */
+export function axisSize(labels: readonly string[] | null | undefined, minimum = 50): number {
+  const longest = Math.max(0, ...(labels ?? []).map((label) => label.length));
+  return Math.max(minimum, Math.ceil(longest * CHAR_PX + AXIS_PAD_PX));
+}
+
+/** Every value axis starts at 0 (a bar's height is its value), with a little room above the top. */
+function fromZero(_chart: unknown, _min: number | null, max: number | null): uPlot.Range.MinMax {
+  const top = max !== null && Number.isFinite(max) && max > 0 ? max * 1.08 : 1;
+  return [0, top];
+}
+
+/** Half a day either side of the first and last day: their bars are drawn whole, not cut in two. */
+function wholeDays(_chart: unknown, min: number | null, max: number | null): uPlot.Range.MinMax {
+  if (min === null || max === null) return [min, max];
+  return [min - HALF_DAY_S, max + HALF_DAY_S];
+}
+
+/** The chart's uPlot options: days on x in the user's locale, values from 0, no clipped label. */
+export function chartOptions({
+  width,
+  height,
+  format,
+  valueHeader,
+  secondary,
+  colors = DEFAULT_COLORS,
+}: {
+  width: number;
+  height: number;
+  format: (value: number) => string;
+  valueHeader: string;
+  secondary?: ChartLine | undefined;
+  colors?: ChartColors;
+}): uPlot.Options {
+  const secondFormat = secondary?.format ?? plain;
+  const axis = { stroke: colors.text, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid } };
+  return {
+    width,
+    height,
+    legend: { show: secondary !== undefined },
+    scales: {
+      x: { time: true, range: wholeDays },
+      y: { range: fromZero },
+      ...(secondary ? { secondary: { range: fromZero } } : {}),
+    },
+    axes: [
+      { ...axis, values: (_chart, ticks) => ticks.map((tick) => formatDayShort(tick * 1000)) },
+      {
+        ...axis,
+        values: (_chart, ticks) => ticks.map((tick) => format(tick)),
+        size: (_chart, labels) => axisSize(labels, 60),
+      },
+      ...(secondary
+        ? [
+            {
+              ...axis,
+              scale: 'secondary',
+              side: 1,
+              grid: { show: false },
+              values: (_chart: uPlot, ticks: number[]) => ticks.map((tick) => secondFormat(tick)),
+              size: (_chart: uPlot, labels: string[]) => axisSize(labels),
+            },
+          ]
+        : []),
+    ],
+    series: [
+      {},
+      {
+        label: valueHeader,
+        fill: colors.barFill,
+        stroke: colors.bar,
+        paths: snappedBarsPath,
+        pxAlign: 0,
+        value: (_chart, value) => (value === null ? '—' : format(value)),
+      },
+      ...(secondary
+        ? [
+            {
+              label: secondary.header,
+              scale: 'secondary',
+              stroke: colors.line,
+              value: (_chart: uPlot, value: number | null) => (value === null ? '—' : secondFormat(value)),
+            },
+          ]
+        : []),
+    ],
+  };
 }
 
 /**
@@ -156,6 +296,7 @@ export function BarChart({
   secondary,
 }: BarChartProps) {
   const holder = useRef<HTMLDivElement>(null);
+  const theme = useThemeName();
   useEffect(() => {
     const element = holder.current;
     if (!element || !canChart() || points.length === 0) return;
@@ -163,50 +304,8 @@ export function BarChart({
     let plot: { destroy: () => void } | null = null;
     const draw = (UPlot: typeof uPlot) => {
       const width = Math.max(320, element.clientWidth || 640);
-      const secondFormat = secondary?.format ?? plain;
       plot = new UPlot(
-        {
-          width,
-          height,
-          legend: { show: secondary !== undefined },
-          scales: { x: { time: true } },
-          axes: [
-            {},
-            { values: (_chart, ticks) => ticks.map((tick) => format(tick)), size: 80 },
-            ...(secondary
-              ? [
-                  {
-                    scale: 'secondary',
-                    side: 1,
-                    grid: { show: false },
-                    values: (_chart: uPlot, ticks: number[]) => ticks.map((tick) => secondFormat(tick)),
-                  },
-                ]
-              : []),
-          ],
-          series: [
-            {},
-            {
-              label: valueHeader,
-              fill: 'rgba(37, 99, 235, 0.35)',
-              stroke: BAR_STROKE,
-              paths: snappedBarsPath,
-              pxAlign: 0,
-              value: (_chart, value) => (value === null ? '—' : format(value)),
-            },
-            ...(secondary
-              ? [
-                  {
-                    label: secondary.header,
-                    scale: 'secondary',
-                    stroke: 'rgb(217, 130, 43)',
-                    value: (_chart: uPlot, value: number | null) =>
-                      value === null ? '—' : secondFormat(value),
-                  },
-                ]
-              : []),
-          ],
-        },
+        chartOptions({ width, height, format, valueHeader, secondary, colors: themeColors() }),
         chartColumns(points, secondary),
         element,
       );
@@ -224,7 +323,8 @@ export function BarChart({
       disposed = true;
       plot?.destroy();
     };
-  }, [points, format, height, valueHeader, secondary]);
+    // `theme`: drawn again in the new theme's colours (a canvas does not follow CSS by itself).
+  }, [points, format, height, valueHeader, secondary, theme]);
 
   // The table twin is built when it is opened (a closed <details> shows nobody its rows): a year of
   // rows is 1,500 elements that must not hold back the chart. Without a chart it is the content.
@@ -253,7 +353,9 @@ export function BarChart({
           <tbody>
             {(rowsShown ? points : []).map((point, index) => (
               <tr key={point.date}>
-                <th scope="row">{point.date}</th>
+                <th scope="row">
+                  <time dateTime={point.date}>{formatDate(point.date)}</time>
+                </th>
                 <td className="numeric">{format(point.value)}</td>
                 {secondary ? <td className="numeric">{secondFormat(secondary.values[index] ?? 0)}</td> : null}
               </tr>

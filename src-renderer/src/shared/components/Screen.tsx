@@ -4,6 +4,8 @@ interface ScreenProps {
   title: string;
   /** One line under the title. */
   description?: ReactNode;
+  /** The way back to the list (`← All subscriptions`): above the title, on every detail page alike. */
+  back?: ReactNode;
   /** Buttons at the right of the title (Refresh, …). */
   actions?: ReactNode;
   children: ReactNode;
@@ -13,7 +15,7 @@ interface ScreenProps {
  * A screen's heading and body. The heading takes focus when the user navigates to the screen, so that
  * keyboard and screen-reader users land at its start; it also names the window.
  */
-export function Screen({ title, description, actions, children }: ScreenProps) {
+export function Screen({ title, description, back, actions, children }: ScreenProps) {
   // The screen being left stays in the page until the new one is painted (AppShell): ids are each one's.
   const titleId = useId();
   useEffect(() => {
@@ -23,6 +25,7 @@ export function Screen({ title, description, actions, children }: ScreenProps) {
     <section className="screen" aria-labelledby={titleId}>
       <div className="screen__header">
         <div>
+          {back ? <p className="back-link">{back}</p> : null}
           <h1 id={titleId} tabIndex={-1}>
             {title}
           </h1>

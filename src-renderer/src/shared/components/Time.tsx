@@ -1,4 +1,4 @@
-import { formatDateTime, formatRelative } from '../format/format';
+import { formatDateTime, formatRelative, formatUtc } from '../format/format';
 import { NOW_TICK_MS, useNow } from '../ticker';
 
 interface TimeProps {
@@ -22,7 +22,7 @@ export function Time({ iso, relative = false }: TimeProps) {
   if (!iso) return <span className="muted">—</span>;
   const relativeText = relative ? formatRelative(iso, referenceTime(iso, now)) : '';
   return (
-    <time dateTime={iso} title={iso}>
+    <time dateTime={iso} title={formatUtc(iso)}>
       {formatDateTime(iso)}
       {relativeText ? <span className="muted"> ({relativeText})</span> : null}
     </time>

@@ -116,11 +116,15 @@ describe('Catalog screen', () => {
     expect(within(carriersTable).getByText('4G, 5G')).toBeTruthy();
   });
 
-  it('says when a country has no state targeting', async () => {
+  it('opens a country without states (Germany) on its cities, with no empty States tab', async () => {
     fake.current.handle('catalog:states', () => ok([]));
     render(<CatalogScreen />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Chile CL' }));
-    expect(await screen.findByText(/no state targeting/)).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Germany DE' }));
+    const detail = screen.getByRole('region', { name: /Germany/ });
+    await within(detail).findByRole('table', { name: 'Cities of DE' });
+    expect(within(detail).queryByRole('tab', { name: 'States' })).toBeNull();
+    expect(within(detail).getByRole('tab', { name: 'Cities' }).getAttribute('aria-selected')).toBe('true');
+    expect(within(detail).queryByText(/no state targeting/)).toBeNull();
   });
 
   it('moves between tabs with the arrow keys', async () => {

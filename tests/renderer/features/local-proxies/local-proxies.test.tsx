@@ -6,7 +6,7 @@ import { LocalProxiesScreen } from '../../../../src-renderer/src/features/local-
 import { LocalProxyAction } from '../../../../src-renderer/src/features/local-proxies/LocalProxyAction';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { fail, ok } from '../../support/fake-api';
-import { appState, demoProfile } from '../../support/fixtures';
+import { appState, demoProfile, port, portsAnswer, subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const proxy = (overrides: Partial<LocalProxyView> = {}): LocalProxyView => ({
@@ -69,7 +69,9 @@ describe('Local proxies screen', () => {
     expect(within(card).getByRole('heading').textContent).toContain('Berlin price monitor');
     expect(card.textContent).toContain('http://127.0.0.1:24001');
     expect(within(card).getByRole('button', { name: 'Copy address of Berlin price monitor' })).toBeTruthy();
-    expect(card.textContent).toContain('Forwards to Port mp_1 at gw.example.com:8080');
+    expect(card.textContent).toContain('Forwards to port mp_1 at gw.example.com:8080');
+    // The port is a link to its page (its id here: no ports list is on hand to name it).
+    expect(within(card).getByRole('link', { name: 'mp_1' }).getAttribute('href')).toBe('#/ports/mp_1');
     const stats = within(card).getByLabelText('Traffic of Berlin price monitor');
     expect(stats.textContent).toContain('Open connections3');
     expect(stats.textContent).toContain('Requests120');
@@ -171,5 +173,51 @@ describe('“Local proxy…” on a port or subscription', () => {
     await settle();
     expect(fake.current.callsTo('localProxies:add')).toEqual([{ upstream, listenPort: 24005 }, { upstream }]);
     expect(screen.getByText('http://127.0.0.1:24002')).toBeTruthy();
+  });
+
+  it('adds one from the screen’s header: a port or a subscription’s main user, unlabelled ones by id', async () => {
+    useAppStore.setState({ state: appState() });
+    let proxies: LocalProxyView[] = [];
+    fake.current.handle('localProxies:list', () => ok(view(proxies)));
+    fake.current.handle('ports:list', () =>
+      ok(portsAnswer([port({ id: 'mp_1', label: 'Berlin' }), port({ id: 'mp_2', label: '' })])),
+    );
+    fake.current.handle('subscriptions:list', () => ok([subscription({ id: 'sub_9', label: 'Scraping' })]));
+    fake.current.handle('localProxies:add', (input) => {
+      const made = proxy({ id: 'lp-9', upstream: input.upstream, url: 'http://127.0.0.1:24002' });
+      proxies = [made];
+      return ok(made);
+    });
+    render(<LocalProxiesScreen />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Add a local proxy…' }));
+    await settle();
+    const form = screen.getByRole('form', { name: 'Add a local proxy' });
+    const target = within(form).getByLabelText<HTMLSelectElement>('Port');
+    expect([...target.options].map((option) => option.textContent)).toEqual(['Berlin', 'mp_2']);
+    fireEvent.change(target, { target: { value: 'mp_2' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Create local proxy' }));
+    await settle();
+    expect(fake.current.callsTo('localProxies:add')).toEqual([
+      { upstream: { kind: 'port', portId: 'mp_2' } },
+    ]);
+    expect(screen.queryByRole('form', { name: 'Add a local proxy' })).toBeNull();
+    expect(screen.getByText('http://127.0.0.1:24002')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'mp_2' }).getAttribute('href')).toBe('#/ports/mp_2');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add a local proxy…' }));
+    const again = screen.getByRole('form', { name: 'Add a local proxy' });
+    fireEvent.click(within(again).getByRole('radio', { name: 'A subscription’s main user' }));
+    await settle();
+    fireEvent.change(within(again).getByLabelText('Local port'), { target: { value: '80' } });
+    fireEvent.click(within(again).getByRole('button', { name: 'Create local proxy' }));
+    expect(within(again).getByText('A port from 1024 to 65535')).toBeTruthy();
+    fireEvent.change(within(again).getByLabelText('Local port'), { target: { value: '24010' } });
+    fireEvent.click(within(again).getByRole('button', { name: 'Create local proxy' }));
+    await settle();
+    expect(fake.current.callsTo('localProxies:add').at(-1)).toEqual({
+      upstream: { kind: 'subscription', subscriptionId: 'sub_9' },
+      listenPort: 24010,
+    });
   });
 });

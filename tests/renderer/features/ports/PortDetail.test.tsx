@@ -164,6 +164,25 @@ describe('Port detail', () => {
     );
   });
 
+  it('points from the app schedule to the Settings tab and back, not to panels "above" or "below"', async () => {
+    render(<PortDetail port={port()} />);
+    await settle();
+    const schedule = screen.getByRole('region', { name: 'App schedule' });
+    expect(schedule.textContent).not.toMatch(/\((above|below)/);
+    fireEvent.click(within(schedule).getByRole('button', { name: 'Settings tab' }));
+    expect(screen.getByRole('tab', { name: 'Settings', selected: true })).toBeTruthy();
+    expect(screen.getByText(/Server-side rotation keeps running/).textContent).not.toMatch(/below/);
+    fireEvent.click(screen.getByRole('button', { name: 'Rotation tab' }));
+    expect(screen.getByRole('tab', { name: 'Rotation', selected: true })).toBeTruthy();
+  });
+
+  it('puts the back link above the title, as a subscription does', () => {
+    render(<PortDetail port={port()} initialTab="settings" />);
+    const back = screen.getByRole('link', { name: '← All ports' });
+    const title = screen.getByRole('heading', { level: 1 });
+    expect(back.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('counts down a cooldown and a 429', async () => {
     const future = new Date(Date.now() + 40_000).toISOString();
     fake.current.handle('ports:rotate', () => ok(receipt({ nextRotationAvailableAt: future })));

@@ -7,6 +7,7 @@ import { TestProxyButton } from '../../../../src-renderer/src/features/proxy-tes
 import { useProxyTestStore } from '../../../../src-renderer/src/features/proxy-test/proxy-test-store';
 import { ok } from '../../support/fake-api';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
+import { cities, countries } from '../../support/fixtures';
 
 const result = (target: ProxyTestTarget, overrides: Partial<ProxyTestResult> = {}): ProxyTestResult => ({
   target,
@@ -21,7 +22,11 @@ const result = (target: ProxyTestTarget, overrides: Partial<ProxyTestResult> = {
 });
 
 describe('Test this proxy', () => {
-  const fake = useFakeApi();
+  const fake = useFakeApi(() => ({
+    'catalog:countries': () => ok(countries()),
+    'catalog:citiesOf': ({ countryCodes }) =>
+      ok(Object.fromEntries(countryCodes.map((code) => [code, code === 'US' ? cities() : []]))),
+  }));
 
   it('tests a port by id only and shows its exit IP, place and times', async () => {
     fake.current.handle('proxy:test', ({ target }) => ok(result(target as ProxyTestTarget)));
@@ -31,7 +36,13 @@ describe('Test this proxy', () => {
     expect(fake.current.callsTo('proxy:test')).toEqual([{ target: { kind: 'port', portId: 'port_1' } }]);
     const shown = screen.getByTestId('proxy-test-result');
     expect(within(shown).getByTestId('exit-ip').textContent).toBe('100.85.1.9');
-    expect(shown.textContent).toContain('US · los_angeles · T-Mobile US');
+    await within(shown).findByText('Los Angeles, United States');
+    // Catalog names for the exit's place (ids only in the tooltip), not `US · los_angeles`.
+    expect(shown.textContent).toContain('Los Angeles, United States · T-Mobile US');
+    expect(shown.textContent).not.toContain('los_angeles');
+    expect(within(shown).getByText('Los Angeles, United States').getAttribute('title')).toBe(
+      'Location id: US · los_angeles',
+    );
     expect(shown.textContent).toContain('connect 3 ms');
     expect(shown.textContent).toContain('first byte 41 ms');
   });

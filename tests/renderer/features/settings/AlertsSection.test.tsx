@@ -187,6 +187,10 @@ describe('Settings screen: polling, alerts and the proxy test', () => {
     });
     const table = within(alerts).getByRole('table', { name: 'Thresholds per subscription' });
     expect(within(table).getByRole('rowheader', { name: 'Scraping' })).toBeTruthy();
+    // The subscription named is a link to its page.
+    expect(within(table).getByRole('link', { name: 'Scraping' }).getAttribute('href')).toBe(
+      '#/subscriptions/sub_2',
+    );
     expect(within(table).getByText('20% left or 2.5 GB left')).toBeTruthy();
     expect(toastText()).toContain('Threshold for “Scraping”: 20% left or 2.5 GB left');
 
@@ -249,5 +253,39 @@ describe('Settings screen: polling, alerts and the proxy test', () => {
     expect(within(table).getByText('5% left')).toBeTruthy();
     expect(within(alerts).queryByRole('form', { name: 'Add a threshold' })).toBeNull();
     expect(fake.current.callsTo('subscriptions:list')).toEqual([]);
+  });
+
+  it('keeps 200 subscriptions in a searchable box with bulk on and off; one without a label shows its id', async () => {
+    const many = Array.from({ length: 200 }, (_, i) =>
+      subscription({ id: `sub_${i}`, label: i === 7 ? '' : `Plan ${i}`, subUserCount: i % 3 }),
+    );
+    fake.current.handle('subscriptions:list', () => ok(many));
+    const alerts = await renderSettings();
+    const group = within(alerts).getByRole('group', { name: 'Sub-user cap alerts' });
+    await within(group).findByRole('checkbox', { name: 'Plan 0' });
+    // The unlabelled one is named by its id, never a blank label.
+    expect(within(group).getByRole('checkbox', { name: 'sub_7' })).toBeTruthy();
+    // The list is its own scrolling box (its height is the style sheet's: min(24rem, 50vh)).
+    expect(within(group).getByTestId('cap-alerts-list').className).toBe('pick-list');
+    expect(within(group).getByTestId('cap-alerts-count').textContent).toBe('On for 0 of 200 subscriptions');
+
+    fireEvent.change(within(group).getByLabelText('Search subscriptions'), { target: { value: 'plan 1' } });
+    // "Plan 1", "Plan 10".."Plan 19", "Plan 100".."Plan 199": 111 shown.
+    expect(within(group).getAllByRole('checkbox')).toHaveLength(111);
+    fireEvent.click(within(group).getByRole('button', { name: 'Turn on for 111 shown subscriptions' }));
+    await settle();
+    const sent = fake.current.callsTo('settings:update') as Update[];
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.alerts?.subUserAlertSubscriptions).toHaveLength(111);
+    expect(toastText()).toContain('Sub-user cap alerts: on for 111 subscriptions');
+
+    fireEvent.change(within(group).getByLabelText('Search subscriptions'), { target: { value: 'plan 19' } });
+    fireEvent.click(within(group).getByRole('button', { name: 'Turn off for 11 shown subscriptions' }));
+    await settle();
+    const last = fake.current.callsTo('settings:update').at(-1) as Update;
+    expect(last.alerts?.subUserAlertSubscriptions).toHaveLength(100);
+    // The id finds it too (sub_7 and sub_70..sub_79).
+    fireEvent.change(within(group).getByLabelText('Search subscriptions'), { target: { value: 'sub_7' } });
+    expect(within(group).getAllByRole('checkbox')).toHaveLength(11);
   });
 });

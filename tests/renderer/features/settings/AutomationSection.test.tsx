@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, AutomationTokenView, RestApiStatus, Scope } from '../../../../src-shared/contract';
 import { AutomationSection } from '../../../../src-renderer/src/features/settings/AutomationSection';
 import { fail, ok } from '../../support/fake-api';
@@ -97,5 +97,56 @@ describe('Settings → Automation', () => {
     await settle();
     expect(fake.current.callsTo('automation:setRest')).toEqual([{ enabled: true }]);
     expect(screen.getByTestId('rest-status').textContent).toContain('http://127.0.0.1:24080');
+  });
+
+  it('offers Copy for a new token, and shows the audit’s times in local time (UTC on hover) with durations', async () => {
+    const writeText = vi.fn((_text: string) => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    fake.current.handle('automation:createToken', (input: { name: string; scopes: Scope[] }) =>
+      ok({
+        token: { ...cron, id: 'tok_bbbbbbbbbbbb', name: input.name, scopes: input.scopes },
+        secret: 'pmt_x',
+      }),
+    );
+    fake.current.handle('automation:audit', () => ok([entry, { ...entry, durationMs: 2400 }]));
+    render(<AutomationSection />);
+    const audit = await screen.findByRole('table', { name: 'Audit log' });
+    const time = audit.querySelector('tbody time');
+    expect(time?.getAttribute('title')).toMatch(/2026-01-02.*UTC/);
+    expect(time?.textContent).not.toContain('2026-01-02T00:00:00.000Z');
+    expect(audit.textContent).toContain('ok · 12 ms');
+    expect(audit.textContent).toContain('ok · 2.4 s');
+    const tokens = screen.getByRole('table', { name: 'Tokens' });
+    expect(tokens.textContent).not.toContain('2026-01-01T00:00:00.000Z');
+
+    fireEvent.change(screen.getByLabelText('Token name'), { target: { value: 'agent' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy token agent' }));
+    await settle();
+    expect(writeText).toHaveBeenCalledWith('pmt_x');
+  });
+
+  it('says how to reach the MCP server in real code, with no markdown and no bare file path', async () => {
+    render(<AutomationSection />);
+    await screen.findByRole('table', { name: 'Tokens' });
+    const section = screen.getByRole('region', { name: 'Automation' });
+    expect(section.textContent).not.toContain('`');
+    expect(section.textContent).not.toContain('See docs/automation.md');
+    expect(within(section).getByText('proxy-manager mcp').tagName).toBe('CODE');
+    expect(within(section).getByRole('button', { name: 'Copy the MCP server command' })).toBeTruthy();
+  });
+
+  it('changes the REST port when the field is left, without an Apply button', async () => {
+    fake.current.handle('automation:setRest', (input) => ok({ ...off, port: input.port ?? off.port }));
+    render(<AutomationSection />);
+    await screen.findByRole('table', { name: 'Tokens' });
+    expect(screen.queryByRole('button', { name: 'Change port' })).toBeNull();
+    expect(screen.queryAllByRole('button', { name: /apply/i, hidden: true })).toEqual([]);
+    const port = screen.getByLabelText('Port');
+    fireEvent.change(port, { target: { value: '24081' } });
+    fireEvent.blur(port);
+    await settle();
+    expect(fake.current.callsTo('automation:setRest')).toEqual([{ port: 24081 }]);
   });
 });

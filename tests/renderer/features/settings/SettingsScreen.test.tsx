@@ -1,13 +1,15 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
-import { SettingsScreen } from '../../../../src-renderer/src/features/settings/SettingsScreen';
+import { SettingsScreen, UNDO_TOAST_MS } from '../../../../src-renderer/src/features/settings/SettingsScreen';
 import { fail, ok } from '../../support/fake-api';
 import {
   appState,
   demoProfile,
   noProfileState,
   passedTest,
+  port,
+  portsAnswer,
   profile,
   settingsView,
   subscription,
@@ -364,6 +366,44 @@ describe('Settings screen', () => {
       expect(await screen.findByText('The system refused to add a login item.')).toBeTruthy();
     });
 
+    it('lists the ports for the tray menu, searchable, with bulk pin and unpin in one call', async () => {
+      const many = Array.from({ length: 30 }, (_, i) =>
+        port({ id: `mp_${i}`, label: i === 4 ? '' : `Modem ${i}` }),
+      );
+      let pinned = ['mp_1'];
+      fake.current.handle('settings:get', () => ok(withDesktop()));
+      fake.current.handle('ports:list', () => ok(portsAnswer(many)));
+      fake.current.handle('tray:get', () => ok({ profileId: 'prof_work', pinnedPortIds: pinned }));
+      fake.current.handle('tray:setPinned', ({ portIds }) => {
+        pinned = portIds;
+        return ok({ profileId: 'prof_work', pinnedPortIds: pinned });
+      });
+      renderSettings(appState({ mode: 'desktop', profiles: [work, home] }));
+      const section = await screen.findByRole('region', { name: 'Desktop' });
+      const group = within(section).getByRole('group', { name: 'Ports in the tray menu' });
+      await within(group).findByRole('checkbox', { name: 'Modem 0' });
+      expect(within(group).getByRole<HTMLInputElement>('checkbox', { name: 'Modem 1' }).checked).toBe(true);
+      // Without a label a port is named by its id.
+      expect(within(group).getByRole('checkbox', { name: 'mp_4' })).toBeTruthy();
+      expect(within(group).getByTestId('tray-pins-count').textContent).toBe(
+        'On for 1 of 30 ports · at most 20',
+      );
+
+      // 30 would pass the tray's 20: the bulk button says so by being disabled; a search narrows it.
+      expect(
+        within(group).getByRole<HTMLButtonElement>('button', { name: 'Turn on for 29 shown ports' }).disabled,
+      ).toBe(true);
+      fireEvent.change(within(group).getByLabelText('Search ports'), { target: { value: 'modem 2' } });
+      fireEvent.click(within(group).getByRole('button', { name: 'Turn on for 11 shown ports' }));
+      await settle();
+      expect(fake.current.callsTo('tray:setPinned')).toHaveLength(1);
+      expect(pinned).toHaveLength(12);
+      expect(pinned[0]).toBe('mp_1');
+      fireEvent.click(within(group).getByRole('button', { name: 'Turn off for 11 shown ports' }));
+      await settle();
+      expect(pinned).toEqual(['mp_1']);
+    });
+
     it('are not shown in web mode', async () => {
       fake.current.handle('settings:get', () => ok(withDesktop()));
       renderSettings(appState({ mode: 'web', profiles: [work, home] }));
@@ -371,5 +411,60 @@ describe('Settings screen', () => {
       expect(screen.queryByRole('region', { name: 'Desktop' })).toBeNull();
       expect(screen.queryByRole('checkbox', { name: 'Keep running in the tray' })).toBeNull();
     });
+  });
+
+  it('has a side navigation of its groups; a group’s address brings its heading into focus', async () => {
+    renderSettings();
+    await screen.findByLabelText('Usage refresh, window open');
+    const nav = screen.getByRole('navigation', { name: 'Settings sections' });
+    const links = within(nav).getAllByRole('link');
+    // Web mode (no desktop group): every group the page shows, in its order.
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Profiles',
+      'Appearance',
+      'Polling',
+      'Alerts',
+      'Proxy test',
+      'Automation',
+    ]);
+    expect(links[3]?.getAttribute('href')).toBe('#/settings/alerts');
+    act(() => {
+      window.location.hash = '#/settings/alerts';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    expect(within(nav).getByRole('link', { name: 'Alerts' }).getAttribute('aria-current')).toBe('location');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Alerts' }));
+  });
+
+  it('has no Apply button, not even a hidden one: Enter in a field applies it', async () => {
+    fake.current.handle('settings:update', () => ok(settingsView()));
+    renderSettings();
+    const field = await screen.findByLabelText('Usage refresh, window open');
+    expect(screen.queryAllByRole('button', { name: /apply/i, hidden: true })).toEqual([]);
+    fireEvent.change(field, { target: { value: '7' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await settle();
+    expect(fake.current.callsTo('settings:update')).toEqual([{ polling: { usageVisibleMinutes: 7 } }]);
+  });
+
+  it('lets the undo toast go after a few seconds, but not while the pointer is on it', async () => {
+    fake.current.handle('settings:update', (input) => ok(settingsView({ theme: input.theme ?? 'system' })));
+    renderSettings();
+    fireEvent.click(await screen.findByRole('radio', { name: 'Dark' }));
+    await settle();
+    vi.useFakeTimers();
+    try {
+      const toast = screen.getByTestId('settings-undo');
+      fireEvent.mouseEnter(toast);
+      act(() => void vi.advanceTimersByTime(UNDO_TOAST_MS * 3));
+      expect(screen.getByTestId('settings-undo')).toBeTruthy();
+      fireEvent.mouseLeave(toast);
+      act(() => void vi.advanceTimersByTime(UNDO_TOAST_MS - 1));
+      expect(screen.getByTestId('settings-undo')).toBeTruthy();
+      act(() => void vi.advanceTimersByTime(1));
+      expect(screen.queryByTestId('settings-undo')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -45,6 +45,13 @@ describe('Subscription detail', () => {
     });
   });
 
+  it('puts the back link above the title, as a port does', async () => {
+    await open();
+    const back = screen.getByRole('link', { name: '← All subscriptions' });
+    const title = screen.getByRole('heading', { level: 1 });
+    expect(back.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('masks the password in the proxy line as beside “Password” until shown; Copy copies the real line', async () => {
     const writeText = vi.fn((_text: string) => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

@@ -1,4 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TopUp } from '../../../../src-shared/api-types';
 import type { IpcResult, TopUpPaymentDetails } from '../../../../src-shared/contract';
@@ -7,7 +9,16 @@ import { useAppStore } from '../../../../src-renderer/src/features/app/app-store
 import { TopUpsScreen } from '../../../../src-renderer/src/features/topups/TopUpsScreen';
 import { useTopUpWizardStore } from '../../../../src-renderer/src/features/topups/topup-wizard-store';
 import { deferred, fail, ok } from '../../support/fake-api';
-import { appState, coins, demoProfile, profile, topUp, topUpPage } from '../../support/fixtures';
+import {
+  appState,
+  coins,
+  demoProfile,
+  port,
+  profile,
+  subscription,
+  topUp,
+  topUpPage,
+} from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
@@ -464,5 +475,108 @@ describe('Top-up wizard', () => {
     });
     act(() => useTopUpWizardStore.getState().openTopUp(pending({ status: 'rejected', final: true })));
     expect(screen.queryByRole('button', { name: 'Declare again' })).toBeNull();
+  });
+
+  it('pay step: the QR code, exact amount and address come before the warnings; done steps are ticked, not struck', async () => {
+    useAppStore.setState({ state: appState({ activeProfile: demoProfile() }) });
+    await toCoinStep('50');
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    const pay = await screen.findByRole('region', { name: 'Pay' });
+    await settle();
+    const qr = within(pay).getByRole('img');
+    const amount = within(pay).getByTestId('amount-crypto');
+    const address = within(pay).getByTestId('deposit-address');
+    const notes = within(pay).getByRole('complementary', { name: 'Before you send' });
+    for (const first of [qr, amount, address]) {
+      expect(first.compareDocumentPosition(notes) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
+    // Both warnings (the exact amount, the demo's) are beside them, in the notes.
+    expect(within(notes).getAllByRole('note')).toHaveLength(2);
+
+    const steps = within(screen.getByRole('dialog')).getByRole('list', { name: 'Steps' });
+    const items = within(steps).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      '✓ Amount (done)',
+      '✓ Coin and network (done)',
+      'Pay',
+      'I have sent it',
+      'Confirming',
+    ]);
+    const css = readFileSync(join(process.cwd(), 'src-renderer/src/styles.css'), 'utf8');
+    expect(css).not.toMatch(/\.wizard__steps-done\s*\{[^}]*line-through/);
+  });
+
+  it('"Top up…" on a subscription offers its plan, and says plainly that the price and balance are not known', async () => {
+    fake.current.handle('subscriptions:get', () =>
+      ok(subscription({ id: 'sub_9', label: 'Social QA', planId: 'res-50' })),
+    );
+    render(<TopUpsScreen />);
+    await settle();
+    let answer:
+      Awaited<ReturnType<ReturnType<typeof useTopUpWizardStore.getState>['startForItem']>> | undefined;
+    await act(async () => {
+      answer = await useTopUpWizardStore.getState().startForItem({ source: 'subscription', id: 'sub_9' });
+    });
+    expect(answer?.ok).toBe(true);
+    const step = screen.getByRole('form', { name: 'Amount' });
+    expect(within(step).getByTestId('topup-target').textContent).toContain('For the subscription Social QA');
+    expect(within(step).getByRole<HTMLInputElement>('checkbox', { name: /Buy a plan/ }).checked).toBe(true);
+    expect(within(step).getByLabelText<HTMLInputElement>('Plan').value).toBe('res-50');
+    expect(within(step).getByTestId('price-unknown').textContent).toMatch(
+      /does not say a plan’s price or your balance/,
+    );
+    expect(within(step).getByTestId('balance-unknown').textContent).toMatch(/balance is not shown here/);
+
+    // What the answer gives: the purchase's total as the service priced it.
+    fake.current.handle('topups:create', () =>
+      ok(
+        pending({
+          purchase: {
+            planId: 'res-50',
+            planName: 'Residential 50 GB',
+            quantity: 1,
+            options: {},
+            promoCode: null,
+            total: '45.00',
+            status: 'pending',
+            orderId: null,
+            failureReason: null,
+          },
+        }),
+      ),
+    );
+    fireEvent.change(within(step).getByLabelText('Amount (USD)'), { target: { value: '50' } });
+    fireEvent.click(within(step).getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('radiogroup', { name: 'Coin and network' });
+    fireEvent.click(screen.getByLabelText('USDT on Ethereum (ERC-20)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create top-up' }));
+    const pay = await screen.findByRole('region', { name: 'Pay' });
+    await settle();
+    expect(fake.current.callsTo('topups:create')[0]).toMatchObject({
+      purchase: { planId: 'res-50', quantity: 1 },
+    });
+    expect(pay.textContent).toContain('1 × Residential 50 GB');
+    expect(pay.textContent).toContain('45.00 USD');
+  });
+
+  it('"Top up…" on a port reads the port for its plan; an unreadable one still opens the wizard, empty', async () => {
+    fake.current.handle('ports:get', () => ok(port({ id: 'mp_4', label: '', planId: 'mobile-30d' })));
+    render(<TopUpsScreen />);
+    await settle();
+    await act(async () => {
+      await useTopUpWizardStore.getState().startForItem({ source: 'port', id: 'mp_4' });
+    });
+    expect(screen.getByTestId('topup-target').textContent).toContain('For the port mp_4');
+    expect(screen.getByLabelText<HTMLInputElement>('Plan').value).toBe('mobile-30d');
+
+    fake.current.handle('ports:get', () => fail('not_found', 'No such port'));
+    let answer: { ok: boolean } | undefined;
+    await act(async () => {
+      answer = await useTopUpWizardStore.getState().startForItem({ source: 'port', id: 'mp_gone' });
+    });
+    expect(answer?.ok).toBe(false);
+    expect(screen.getByRole('form', { name: 'Amount' })).toBeTruthy();
+    expect(screen.queryByTestId('topup-target')).toBeNull();
   });
 });

@@ -1,6 +1,13 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BarChart, chartColumns, snappedBars } from '../../../../src-renderer/src/shared/components/BarChart';
+import {
+  axisSize,
+  BarChart,
+  chartColumns,
+  chartOptions,
+  snappedBars,
+} from '../../../../src-renderer/src/shared/components/BarChart';
+import { formatDate } from '../../../../src-renderer/src/shared/format/format';
 
 /** uPlot cannot draw in jsdom (no canvas): a stand-in that records each chart made and destroyed. */
 const charts = vi.hoisted(() => ({ made: [] as { points: number; destroyed: boolean }[] }));
@@ -20,6 +27,32 @@ vi.mock('uplot', () => ({
 describe('BarChart', () => {
   afterEach(cleanup);
 
+  it('starts every value axis at 0, draws the first and last days whole, and sizes axes to their labels', () => {
+    const options = chartOptions({
+      width: 640,
+      height: 220,
+      format: (value) => `${value} B`,
+      valueHeader: 'Traffic',
+      secondary: { header: 'Requests', values: [1, 2] },
+    });
+    type Range = (chart: unknown, min: number, max: number) => [number, number];
+    const y = options.scales?.y?.range as Range;
+    const requests = options.scales?.secondary?.range as Range;
+    const x = options.scales?.x?.range as Range;
+    // Usage between 300 MB and 500 MB: the axis still starts at 0, not near 300 MB.
+    expect(y(null, 300e6, 500e6)[0]).toBe(0);
+    expect(y(null, 300e6, 500e6)[1]).toBeGreaterThanOrEqual(500e6);
+    expect(requests(null, 1200, 1500)[0]).toBe(0);
+    // A day's bar is centred on its midnight: half a day more each side, or the last bar is cut.
+    const first = Date.parse('2026-03-01T00:00:00Z') / 1000;
+    const last = Date.parse('2026-03-30T00:00:00Z') / 1000;
+    expect(x(null, first, last)).toEqual([first - 43_200, last + 43_200]);
+    // The right axis grows with its longest label instead of cutting it.
+    const right = options.axes?.[2]?.size as (chart: unknown, labels: string[]) => number;
+    expect(right(null, ['1,234,567'])).toBeGreaterThan(right(null, ['12']));
+    expect(axisSize(['1,234,567'])).toBeGreaterThanOrEqual(9 * 7);
+  });
+
   it('gives the same figures as a table, formatted', () => {
     render(
       <BarChart
@@ -34,7 +67,13 @@ describe('BarChart', () => {
     );
     expect(screen.getByRole('img', { name: 'Daily usage' })).toBeTruthy();
     const rows = within(screen.getByRole('table', { name: 'Daily usage' })).getAllByRole('row');
-    expect(rows.map((row) => row.textContent)).toEqual(['DayTraffic', '2026-03-011024 B', '2026-03-020 B']);
+    // Days in the user's locale, as every date of the app (not the wire's ISO).
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'DayTraffic',
+      `${formatDate('2026-03-01')}1024 B`,
+      `${formatDate('2026-03-02')}0 B`,
+    ]);
+    expect(formatDate('2026-03-01')).not.toContain('2026-03-01');
   });
 
   it('adds a second figure per day as a third column, in the points order', () => {
@@ -53,8 +92,8 @@ describe('BarChart', () => {
     const rows = within(screen.getByRole('table', { name: 'Traffic and requests' })).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
       'DayTrafficRequests',
-      '2026-03-012048 B1200 req',
-      '2026-03-0210 B3 req',
+      `${formatDate('2026-03-01')}2048 B1200 req`,
+      `${formatDate('2026-03-02')}10 B3 req`,
     ]);
   });
 
@@ -91,7 +130,7 @@ describe('BarChart', () => {
         within(table)
           .getAllByRole('row')
           .map((row) => row.textContent),
-      ).toEqual(['DayValue', '2026-03-011 B']);
+      ).toEqual(['DayValue', `${formatDate('2026-03-01')}1 B`]);
     } finally {
       vi.unstubAllGlobals();
     }

@@ -55,4 +55,12 @@ describe('Time', () => {
     render(<Time iso="2026-03-10T11:00:00.000Z" />);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('shows the user’s locale, with the exact UTC time on hover', () => {
+    render(<Time iso="2026-03-10T09:05:07.000Z" />);
+    const time = screen.getByText((_, element) => element?.tagName === 'TIME');
+    expect(time.getAttribute('title')).toBe('2026-03-10 09:05:07 UTC');
+    expect(time.getAttribute('dateTime')).toBe('2026-03-10T09:05:07.000Z');
+    expect(time.textContent).not.toContain('2026-03-10T');
+  });
 });
