@@ -26,6 +26,7 @@ import { settingsCalls, settingsEvents } from './settings';
 import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
+import { updatesCalls, updatesEvents } from './updates';
 
 export type { AlertKindName, AlertView } from './alerts';
 export type { AuditEntry, AutomationTokenView, CreatedAutomationToken, RestApiStatus } from './automation';
@@ -101,6 +102,7 @@ export type {
   TextExport,
 } from './subscriptions';
 export type { TrayView } from './tray';
+export type { AvailableUpdate, UpdateInstallKind, UpdatePreferences, UpdateStatus } from './updates';
 export type {
   PendingTopUpSummary,
   SimulatedPayment,
@@ -130,6 +132,7 @@ export const ipcCalls = {
   ...localProxiesCalls,
   ...overviewCalls,
   ...automationCalls,
+  ...updatesCalls,
 } as const;
 
 export const ipcEvents = {
@@ -142,6 +145,7 @@ export const ipcEvents = {
   ...trayEvents,
   ...alertsEvents,
   ...localProxiesEvents,
+  ...updatesEvents,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
