@@ -6,6 +6,7 @@ import {
   protocol,
   screen,
   session,
+  shell,
   type WebFrameMain,
 } from 'electron';
 import { join } from 'node:path';
@@ -34,7 +35,8 @@ import {
 } from './main-window';
 import { SystemTrayService } from './tray';
 import type { TrayStateService } from '../core/tray/tray-state';
-import type { SettingsView } from '../../src-shared/contract';
+import { trayUpdateOf } from '../core/tray/tray-menu';
+import type { SettingsView, UpdateStatus } from '../../src-shared/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { openNotificationRoute } from './notification-click';
 import { createOsNotifier } from './os-notifications';
@@ -153,6 +155,18 @@ async function boot(): Promise<void> {
     // The core checks every link first (a known top-up's explorer link or payment URI, `TopUpLinks`).
     openExternal: createLinkOpener(),
     saveFile: createFileSaver({ defaultDir: () => app.getPath('downloads'), window: () => mainWindow }),
+    updates: {
+      openPath: async (path) => {
+        const problem = await shell.openPath(path);
+        if (problem) throw new Error(problem);
+      },
+      // An AppImage starts again from its (replaced) file, not from the old mount's executable.
+      relaunch: () => {
+        const appImage = process.env.APPIMAGE;
+        app.relaunch(appImage ? { execPath: appImage, args: process.argv.slice(1) } : undefined);
+        lifecycle.quit();
+      },
+    },
     onDesktopParts: ({ tray: ports }) => {
       trayState = ports;
       ports.subscribe((state) => tray.setPorts(state));
@@ -172,6 +186,7 @@ async function boot(): Promise<void> {
   core.subscribe((channel, payload) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(channel, payload);
     if (channel === 'settings:changed') shortcut.apply((payload as SettingsView).shortcut);
+    if (channel === 'updates:changed') tray.setUpdate(trayUpdateOf(payload as UpdateStatus));
   });
   shortcut.apply(started.services.settings.view().shortcut);
   const { startHidden } = lifecycle.start(
