@@ -152,3 +152,28 @@ describe('the app’s trusted update keys', () => {
     expect(workflow).toMatch(/UPDATE_FEED_SIGNING_KEY: \$\{\{ secrets\.UPDATE_FEED_SIGNING_KEY \}\}/);
   });
 });
+
+describe('docs/install.md, Verifying a release by hand', () => {
+  it('its one-line node check says good for a signed feed and not for a tampered one', async () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'install.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### Verifying a release by hand'));
+    const line = /```sh\n(node -e '[^\n]+') update-feed\.json [0-9a-f]{64}\n```/.exec(section)?.[1];
+    expect(line).toBeDefined();
+    standInInstallers();
+    const key = testKey();
+    const text = await buildFeed({
+      dir,
+      baseUrl: 'https://r.example',
+      version: '0.2.0',
+      expiresDays: 1,
+      notes: 'n',
+      privateKeyPem: key.pem,
+    });
+    writeFileSync(join(dir, 'update-feed.json'), text);
+    const check = async () =>
+      (await run('bash', ['-c', `${line} update-feed.json ${key.publicHex}`], { cwd: dir })).stdout.trim();
+    expect(await check()).toBe(`Good signature by ${key.publicHex}`);
+    writeFileSync(join(dir, 'update-feed.json'), text.replace('"notes":"n"', '"notes":"m"'));
+    expect(await check()).toBe(`NOT signed by ${key.publicHex}`);
+  });
+});
