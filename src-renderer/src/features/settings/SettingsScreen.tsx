@@ -11,6 +11,7 @@ import { AutomationSection } from './AutomationSection';
 import { CheckboxOption } from './CheckboxOption';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
+import { UpdatesSection } from '../updates/UpdatesSection';
 
 type Theme = SettingsView['theme'];
 type Density = SettingsView['density'];
@@ -235,6 +236,7 @@ export function SettingsScreen() {
               <AlertsSection settings={view} />
               <ProxyTestSection settings={view} />
               <AutomationSection />
+              <UpdatesSection />
               <UndoToast />
             </>
           );
