@@ -102,7 +102,7 @@ export type {
   TextExport,
 } from './subscriptions';
 export type { TrayView } from './tray';
-export type { AvailableUpdate, UpdateInstallKind, UpdatePreferences, UpdateStatus } from './updates';
+export type { UpdatePreferences, UpdateStatus } from './updates';
 export type {
   PendingTopUpSummary,
   SimulatedPayment,

@@ -3,7 +3,7 @@ import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { noInput } from './shared-inputs';
 
 /** How this copy was installed: what an update does (replace the AppImage, or hand over an installer). */
-export type UpdateInstallKind = 'appimage' | 'deb' | 'rpm' | 'dmg' | 'nsis' | 'unpackaged';
+type UpdateInstallKind = 'appimage' | 'deb' | 'rpm' | 'dmg' | 'nsis' | 'unpackaged';
 
 export interface UpdatePreferences {
   /** Check at start and once a day. */
@@ -14,7 +14,7 @@ export interface UpdatePreferences {
   proxyUrl: string | null;
 }
 
-export interface AvailableUpdate {
+interface AvailableUpdate {
   version: string;
   /** The release notes, as plain text. */
   notes: string;

@@ -5,7 +5,7 @@ import type { UpdatePlatform } from './update-feed';
  * file; a deb, rpm, dmg or NSIS installer is downloaded, verified and handed to the user (or the OS).
  * `unpackaged` (a source checkout, web mode run by npm) only learns of new releases.
  */
-export type InstallKind = 'appimage' | 'deb' | 'rpm' | 'dmg' | 'nsis' | 'unpackaged';
+type InstallKind = 'appimage' | 'deb' | 'rpm' | 'dmg' | 'nsis' | 'unpackaged';
 
 export interface Installation {
   kind: InstallKind;

@@ -15,8 +15,8 @@ import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto
 import { z } from 'zod';
 import { canonicalJson } from './canonical-json';
 
-export const FEED_PRODUCT = 'proxy-manager';
-export const FEED_FORMAT = 1;
+const FEED_PRODUCT = 'proxy-manager';
+const FEED_FORMAT = 1;
 /** The manifest is a few kilobytes; anything past this is refused before it is parsed. */
 export const FEED_MAX_BYTES = 64 * 1024;
 /** No installer of ours comes near this; a feed naming a larger one is not believed. */
@@ -25,7 +25,7 @@ const NOTES_MAX = 20_000;
 const SIGNATURES_MAX = 8;
 
 /** Where each installer goes: `<os>-<arch>-<kind>`, the names the release script writes. */
-export const UPDATE_PLATFORMS = [
+const UPDATE_PLATFORMS = [
   'linux-x64-appimage',
   'linux-x64-deb',
   'linux-x64-rpm',
