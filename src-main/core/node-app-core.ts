@@ -41,7 +41,7 @@ export interface NodeAppCoreOptions {
   clock?: AppCoreDependencies['clock'];
   log?: (line: string) => void;
   /** Desktop: what only the shell can do for an update (open an installer, restart). */
-  updates?: Pick<UpdatesWiring, 'openPath' | 'relaunch'>;
+  updates?: Pick<UpdatesWiring, 'openPath' | 'relaunch' | 'currentVersion'>;
 }
 
 const ONE_SHOT_OWNERSHIP: JobsOwnership = {

@@ -6,7 +6,6 @@ import {
   protocol,
   screen,
   session,
-  shell,
   type WebFrameMain,
 } from 'electron';
 import { join } from 'node:path';
@@ -40,7 +39,7 @@ import type { SettingsView, UpdateStatus } from '../../src-shared/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { openNotificationRoute } from './notification-click';
 import { createOsNotifier } from './os-notifications';
-import { createLinkOpener } from './open-external';
+import { createInstallerOpener, createLinkOpener } from './open-external';
 import { createFileSaver } from './save-file';
 
 // The desktop app and web mode share one data folder (settings; keys stay in the keychain).
@@ -156,10 +155,8 @@ async function boot(): Promise<void> {
     openExternal: createLinkOpener(),
     saveFile: createFileSaver({ defaultDir: () => app.getPath('downloads'), window: () => mainWindow }),
     updates: {
-      openPath: async (path) => {
-        const problem = await shell.openPath(path);
-        if (problem) throw new Error(problem);
-      },
+      currentVersion: app.getVersion(),
+      openPath: createInstallerOpener(join(app.getPath('userData'), 'updates')),
       // An AppImage starts again from its (replaced) file, not from the old mount's executable.
       relaunch: () => {
         const appImage = process.env.APPIMAGE;

@@ -52,7 +52,7 @@ export interface UpdatesServiceOptions {
   downloadsDir: string;
   /** The HTTP client for the current proxy setting. */
   createHttp: (proxyUrl: string | null) => UpdateHttp;
-  /** Desktop: opens a verified installer with the OS (`shell.openPath`); absent: the path is shown. */
+  /** Desktop: hands a verified installer to the OS (`shell/open-external.ts`); absent: the path is shown. */
   openPath?: (path: string) => Promise<void>;
   /** Desktop: starts the app again (`app.relaunch` then quit). */
   relaunch?: () => void;

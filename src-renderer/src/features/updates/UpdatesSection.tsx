@@ -1,9 +1,36 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
-import { CheckboxOption } from '../settings/CheckboxOption';
 import { useUpdatesStore } from './updates-store';
+
+/** A checkbox with its hint (the settings' own `CheckboxOption` look, without importing that feature). */
+function Switch(props: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  const hintId = useId();
+  return (
+    <div className="checkbox-field">
+      <label>
+        <input
+          type="checkbox"
+          checked={props.checked}
+          disabled={props.disabled}
+          aria-describedby={hintId}
+          onChange={(event) => props.onChange(event.target.checked)}
+        />{' '}
+        {props.label}
+      </label>
+      <p id={hintId} className="field__hint">
+        {props.hint}
+      </p>
+    </div>
+  );
+}
 
 /** Settings → Updates: the automatic check's switches, the proxy for updates, and "Check now". */
 export function UpdatesSection() {
@@ -24,14 +51,14 @@ export function UpdatesSection() {
   return (
     <section className="settings-section" aria-labelledby="updates-title">
       <h2 id="updates-title">Updates</h2>
-      <CheckboxOption
+      <Switch
         label="Check for updates automatically"
         hint="At start and once a day, from the signed release feed. Nothing is installed without you."
         checked={preferences.checkAutomatically}
         disabled={busy !== null}
         onChange={(checkAutomatically) => void setPreferences({ checkAutomatically })}
       />
-      <CheckboxOption
+      <Switch
         label="Also while the demo runs"
         hint="Off: the demo never reaches out to the internet on its own."
         checked={preferences.checkInDemo}
