@@ -8,7 +8,7 @@ import { MemoryJobSection } from '../../../src-main/core/storage/job-section';
 import type { Installation } from '../../../src-main/core/updates/install-kind';
 import { UpdateHttp } from '../../../src-main/core/updates/update-http';
 import { type UpdateMemory, UpdatesService } from '../../../src-main/core/updates/updates-service';
-import { FeedServer, makeKey, sha256, signFeed, type TestKey } from './support/feed-fixtures';
+import { CountingProxy, FeedServer, makeKey, sha256, signFeed, type TestKey } from './support/feed-fixtures';
 
 const NOW = Date.UTC(2026, 5, 1);
 const OLD_APPIMAGE = Buffer.from('#!/bin/sh\necho old build 0.1.0\n');
@@ -280,9 +280,19 @@ describe('UpdatesService with a local feed server', () => {
     publish(signFeed(signedPart(), [primary]));
     const { service } = build();
     await service.check({ background: false });
-    await expect(service.download()).rejects.toThrow(/100000 of 300000 bytes/);
+    await expect(service.download()).rejects.toThrow(/ended after \d+ of 300000 bytes/);
     expect(service.status().problem?.reason).toBe('size_mismatch');
     expect(server.hits.get('/files/new.AppImage')).toBe(3);
+    await expectOldAppImageKept();
+  });
+
+  it('refuses a download that ends cleanly but short of the signed size', async () => {
+    server.set('/files/new.AppImage', { kind: 'body', body: NEW_APPIMAGE.subarray(0, 1000) });
+    publish(signFeed(signedPart(), [primary]));
+    const { service } = build();
+    await service.check({ background: false });
+    await expect(service.download()).rejects.toThrow(/ended after 1000 of 300000 bytes/);
+    expect(service.status().problem?.reason).toBe('size_mismatch');
     await expectOldAppImageKept();
   });
 
@@ -345,6 +355,32 @@ describe('UpdatesService with a local feed server', () => {
     const { service } = build({ installation: { kind: 'unpackaged', platform: null, appImagePath: null } });
     expect((await service.check({ background: false })).available?.version).toBe('0.2.0');
     await expect(service.download()).rejects.toThrow(/not installed from an installer/);
+  });
+});
+
+describe('the same HTTP rules as every request', () => {
+  it('retries a feed answered 503 twice, within the budget', async () => {
+    server.set('/feed.json', { kind: 'body', body: signFeed(signedPart(), [primary]), failFirst: 2 });
+    const { service } = build();
+    const status = await service.check({ background: false });
+    expect(status.available?.version).toBe('0.2.0');
+    expect(server.hits.get('/feed.json')).toBe(3);
+  });
+
+  it('goes through the proxy set in Settings → Updates, for the feed and the download', async () => {
+    const proxy = new CountingProxy();
+    await proxy.start();
+    try {
+      publish(signFeed(signedPart(), [primary]));
+      const { service } = build({ preferences: { proxyUrl: proxy.url } });
+      await service.check({ background: false });
+      expect(proxy.carried).toBe(1);
+      await service.download();
+      expect(proxy.carried).toBe(2);
+      expect(await fs.readFile(appImage)).toEqual(NEW_APPIMAGE);
+    } finally {
+      await proxy.stop();
+    }
   });
 });
 

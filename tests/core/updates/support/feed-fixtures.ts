@@ -3,8 +3,8 @@
  * publish, sign and tamper with. The app's own trusted keys are never used here.
  */
 import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { canonicalJson } from '../../../../src-main/core/updates/canonical-json';
 
 export interface TestKey {
@@ -36,7 +36,12 @@ export function signFeed(signed: Record<string, unknown>, keys: readonly TestKey
 }
 
 type Route =
-  | { kind: 'body'; body: string | Buffer; status?: number }
+  | {
+      kind: 'body';
+      body: string | Buffer;
+      status?: number;
+      /** Answer 503 to this many requests first. */ failFirst?: number;
+    }
   /** Announces `length` bytes but closes the connection after `body`. */
   | { kind: 'cut'; body: Buffer; length: number };
 
@@ -69,6 +74,10 @@ export class FeedServer {
         return;
       }
       if (route.kind === 'body') {
+        if ((route.failFirst ?? 0) >= (this.hits.get(path) ?? 0)) {
+          res.writeHead(503).end('busy');
+          return;
+        }
         res.writeHead(route.status ?? 200, { 'content-length': Buffer.byteLength(route.body) });
         res.end(route.body);
         return;
@@ -79,6 +88,53 @@ export class FeedServer {
     await new Promise<void>((resolve) => this.#server?.listen(0, '127.0.0.1', resolve));
     const { port } = this.#server.address() as AddressInfo;
     this.#base = `http://127.0.0.1:${port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.#server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+/** An HTTP proxy on 127.0.0.1 (CONNECT tunnels and absolute-URI requests) that counts what it carried. */
+export class CountingProxy {
+  carried = 0;
+  #server: Server | null = null;
+  url = '';
+
+  async start(): Promise<void> {
+    this.#server = createServer((req, res) => {
+      this.carried += 1;
+      const target = new URL(req.url ?? '/');
+      const upstream = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: req.method,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    this.#server.on('connect', (req, socket, head) => {
+      this.carried += 1;
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host ?? '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => this.#server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {
