@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { removeStaleTempFiles } from '../../lib/atomic-file';
 import { UpdateRefusedError, type UpdatePlatform } from './update-feed';
 
 /** Writes, flushes and verifies the file it is given (`UpdateHttp.download`). */
@@ -30,6 +31,14 @@ function tempBeside(target: string): string {
     dirname(target),
     `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.update`,
   );
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What a download cut off by a crash or a power loss left beside `target` (its writer is gone). */
+async function sweepStaleTemps(target: string): Promise<void> {
+  const pattern = new RegExp(`^\\.${escapeRegExp(basename(target))}\\.(\\d+)\\.[0-9a-f]{12}\\.update$`);
+  await removeStaleTempFiles(target, { extraPatterns: [pattern] });
 }
 
 async function syncFolder(folder: string): Promise<void> {
@@ -57,6 +66,7 @@ export async function replaceFileAtomically(target: string, write: VerifiedWrite
   } catch {
     // A missing target is created (the AppImage was moved away meanwhile); executable by default.
   }
+  await sweepStaleTemps(target);
   const temp = tempBeside(target);
   try {
     await write(temp);
@@ -72,6 +82,7 @@ export async function replaceFileAtomically(target: string, write: VerifiedWrite
 /** Puts a verified installer at `target` (in the app's updates folder), the same way. */
 export async function saveVerifiedFile(target: string, write: VerifiedWrite): Promise<void> {
   await fs.mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  await sweepStaleTemps(target);
   const temp = tempBeside(target);
   try {
     await write(temp);

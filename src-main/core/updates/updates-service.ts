@@ -11,7 +11,7 @@ import type { DomainService } from '../domain-service';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { BackgroundJob } from '../runtime/background-jobs';
-import { isAbortError, type Clock } from '../runtime/clock';
+import type { Clock } from '../runtime/clock';
 import type { JobSection } from '../storage/job-section';
 import type { Installation } from './install-kind';
 import { UPDATE_CHECK_INTERVAL_MS } from './update-config';
@@ -143,7 +143,8 @@ export class UpdatesService implements DomainService<'updates'> {
       );
       this.#offer(verified.feed, memory.installRandom);
     } catch (error) {
-      if (signal?.aborted && isAbortError(error)) throw error;
+      // Stopped (the jobs moved to another process, or the app quits): not a problem to show.
+      if (signal?.aborted) throw error;
       this.#fail(error, { keepOffer: true });
     } finally {
       await http.close();

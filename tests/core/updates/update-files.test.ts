@@ -53,4 +53,12 @@ describe('replaceFileAtomically', () => {
     expect(await fs.readFile(join(folderTarget, 'inside'), 'utf8')).toBe('kept');
     expect((await fs.readdir(dir)).sort()).toEqual(['app.AppImage', 'busy.AppImage']);
   });
+
+  it('removes what an interrupted download by a dead process left beside the target', async () => {
+    // pid 2^22+ is above Linux's pid_max default range; treated as gone by the OS check.
+    const leftover = join(dir, '.app.AppImage.4194999.0123456789ab.update');
+    await fs.writeFile(leftover, 'half of an old download');
+    await replaceFileAtomically(target, (temp) => fs.writeFile(temp, 'new'));
+    expect(await fs.readdir(dir)).toEqual(['app.AppImage']);
+  });
 });
