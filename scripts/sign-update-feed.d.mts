@@ -1,7 +1,9 @@
 // Types for scripts/sign-update-feed.mjs (the release step that writes and signs update-feed.json).
+import type { KeyObject } from 'node:crypto';
+
 export function canonicalJson(value: unknown): string;
 export function platformOf(fileName: string): string | null;
-export function publicKeyHex(privateKey: import('node:crypto').KeyObject | string): string;
+export function publicKeyHex(privateKey: KeyObject | string): string;
 export function trustedKeysOfApp(root?: string): string[];
 export interface FeedArtefactOut {
   platform: string;
