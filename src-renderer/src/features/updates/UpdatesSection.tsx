@@ -32,7 +32,7 @@ function Switch(props: {
   );
 }
 
-/** Settings → Updates: the automatic check's switches, the proxy for updates, and "Check now". */
+/** Settings → Updates: the automatic check's switches, the proxy for updates, and "Check for updates". */
 export function UpdatesSection() {
   const status = useUpdatesStore((store) => store.status);
   const busy = useUpdatesStore((store) => store.busy);
@@ -100,7 +100,7 @@ export function UpdatesSection() {
       </p>
       {status.problem ? <p className="field__error">{status.problem.message}</p> : null}
       <button type="button" className="button" disabled={busy !== null} onClick={() => void check()}>
-        {busy === 'check' ? 'Checking…' : 'Check now'}
+        {busy === 'check' ? 'Checking…' : 'Check for updates'}
       </button>
       {error && !fieldErrors.proxyUrl ? (
         <ErrorMessage error={error} title="Could not change the update settings" />

@@ -135,7 +135,7 @@ describe('Settings → Updates', () => {
     expect(fake.current.callsTo('updates:setPreferences')).toEqual([{ checkAutomatically: false }]);
     expect(screen.getByLabelText<HTMLInputElement>('Check for updates automatically').checked).toBe(false);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Check for updates' }));
     await settle();
     expect(screen.getByText(/Update available: 0\.2\.0\./)).toBeTruthy();
 
