@@ -28,7 +28,7 @@ export interface UpdateStatus {
   installKind: UpdateInstallKind;
   preferences: UpdatePreferences;
   phase: 'idle' | 'checking' | 'downloading' | 'ready';
-  /** ISO 8601 of the last check that reached the feed (believed or refused). */
+  /** ISO 8601 of the last check, whatever its outcome (see `problem`). */
   lastCheckedAt: string | null;
   /** A newer release this installation is offered; null when up to date (or not yet checked). */
   available: AvailableUpdate | null;
