@@ -183,7 +183,6 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topUpWatcher,
     topups.intentsJob,
     localProxies.job,
-    ...(deps.updates && deps.updates.dailyChecks !== false ? [updates.job] : []),
   ])
     backgroundJobs.add(job);
   const lifecycle: Lifecycle[] = [
@@ -208,6 +207,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     notifications,
     // The tray exists on the desktop only; elsewhere `tray:*` still reads and sets the pins.
     ...(deps.mode === 'desktop' ? [tray] : []),
+    // Every app process (not a one-shot command) checks for updates, owner or not: each window shows
+    // its own process's status, and the counter in state.json is updated under its lock.
+    ...(deps.updates && deps.updates.dailyChecks !== false && !ownership.oneShot
+      ? [
+          {
+            name: 'update checks',
+            start: () => updates.job.start('start'),
+            stop: () => updates.job.stop('quit'),
+          },
+        ]
+      : []),
     // Last: jobs start once everything they use runs, and only in the process owning them.
     backgroundJobs,
   ];

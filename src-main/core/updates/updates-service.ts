@@ -1,8 +1,9 @@
 /**
  * `updates:*`: learns of a new release from the signed feed, and downloads it safely. Nothing of a
  * feed is read before its signature is checked (`verifyFeed`), nothing downloaded is kept unless its
- * size and sha256 are the feed's, and nothing is replaced or opened before that. The daily check is
- * a background job (the process owning the jobs checks; a CLI command checks when asked).
+ * size and sha256 are the feed's, and nothing is replaced or opened before that. The check at start
+ * and every day runs in each app process (`job`, started by the composition root); a CLI command
+ * checks only when asked.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/core-harness';
+import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
+import type { JobsOwnership } from '../../../src-main/core/runtime/background-jobs';
+import type { UpdatesWiring } from '../../../src-main/core/updates/wire-updates';
+import { createHarness, type Harness, type HarnessOptions } from '../support/core-harness';
+import { FeedServer, makeKey, signFeed } from './support/feed-fixtures';
 
 /** `updates:*` through the guarded dispatcher, on the core as the app builds it (settings in the data folder). */
 describe('updates:* in the core', () => {
@@ -55,5 +59,63 @@ describe('updates:* in the core', () => {
       ok: false,
       error: { code: 'update_refused' },
     });
+  });
+
+  it('checks at start in an app process of an installed copy, owner of the jobs or not, and never in a one-shot command', async () => {
+    const feeds = new FeedServer();
+    await feeds.start();
+    const key = makeKey();
+    const signed = {
+      product: 'proxy-manager',
+      format: 1,
+      version: '0.2.0',
+      counter: 3,
+      expires: '2026-12-01T00:00:00Z',
+      releasedAt: '2026-03-01T00:00:00Z',
+      notes: 'n',
+      artefacts: [],
+    };
+    feeds.set('/feed.json', { kind: 'body', body: signFeed(signed, [key]) });
+    const updates: UpdatesWiring = {
+      currentVersion: '0.1.0',
+      installation: { kind: 'deb', platform: 'linux-x64-deb', appImagePath: null },
+      downloadsDir: '/nonexistent',
+      feedUrl: feeds.url('/feed.json'),
+      trustedKeys: [key.publicHex],
+    };
+    const notOwner: JobsOwnership = {
+      status: () => ({ owner: false, message: 'elsewhere' }),
+      onChange: () => () => undefined,
+    };
+    const oneShot: JobsOwnership = { ...notOwner, oneShot: true };
+    // The check reads a real socket: wait for its outcome, not for time.
+    const waitForOffer = async () => {
+      for (let i = 0; i < 500 && !(await harness.call('updates:status')).available; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    try {
+      // The harness hands any dependency on to the core; `updates` is the shell's own.
+      const withUpdates = (ownership: JobsOwnership) =>
+        ({
+          clock: new FakeClock(Date.parse('2026-03-10T12:00:00Z')),
+          jobsOwnership: ownership,
+          updates,
+        }) as HarnessOptions;
+      harness = await createHarness(null, withUpdates(notOwner));
+      await harness.core.start({});
+      expect(harness.allEvents.some((e) => e.channel === 'updates:changed')).toBe(true);
+      await waitForOffer();
+      expect(feeds.hits.get('/feed.json')).toBe(1);
+      expect((await harness.call('updates:status')).available?.version).toBe('0.2.0');
+      await harness.core.dispose();
+
+      harness = await createHarness(null, withUpdates(oneShot));
+      await harness.core.start({});
+      // A started check says "checking" before its first await: nothing was said here, nothing started.
+      expect(harness.allEvents.filter((e) => e.channel === 'updates:changed')).toEqual([]);
+      expect(feeds.hits.get('/feed.json')).toBe(1);
+    } finally {
+      await feeds.stop();
+    }
   });
 });
