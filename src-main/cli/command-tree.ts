@@ -6,6 +6,7 @@ import { localProxyCommands } from './commands/local-proxy-commands';
 import { portsCommands } from './commands/ports-commands';
 import { subscriptionsCommands } from './commands/subscriptions-commands';
 import { topUpsCommands } from './commands/topups-commands';
+import { updateCommands } from './commands/update-commands';
 
 /** Descriptions of the groups (`proxy-manager ports`, `proxy-manager ports schedule`). */
 export const GROUPS: Record<string, string> = {
@@ -20,6 +21,7 @@ export const GROUPS: Record<string, string> = {
   test: 'Proxy tests: one request through a port or a subscription',
   token: 'Tokens for the local REST API (and the MCP server): named, scoped, revocable',
   'local-proxy': 'Local proxies: 127.0.0.1 addresses that add a port’s or subscription’s credentials',
+  update: 'Signed updates: check the feed, download and verify a release',
 };
 
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -55,6 +57,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   automationCommands.tokenList,
   automationCommands.tokenRevoke,
   automationCommands.audit,
+  ...Object.values(updateCommands),
   completionCommand,
 ];
 

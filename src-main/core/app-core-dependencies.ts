@@ -15,6 +15,7 @@ import type { SettingsStore } from './settings/settings-store';
 import type { JobStateStore } from './storage/job-state-store';
 import type { TopUpNotice } from './topups/topup-watcher';
 import type { TrayStateService } from './tray/tray-state';
+import type { UpdatesWiring } from './updates/wire-updates';
 
 /** Everything outside the core's own logic, so that tests can put a sandbox or a memory store in. */
 export interface AppCoreDependencies {
@@ -72,4 +73,6 @@ export interface AppCoreDependencies {
    * `notifications` these also become OS notifications (the core's controller).
    */
   notifyTopUp?: (notice: TopUpNotice) => void;
+  /** The installation's version and kind, for `updates:*` (docs/install.md); absent: no daily check. */
+  updates?: UpdatesWiring;
 }

@@ -16,6 +16,7 @@ import type { SettingsService } from './settings/settings-service';
 import type { SubscriptionsService } from './subscriptions/subscriptions-service';
 import type { TopUpsService } from './topups/topups-service';
 import type { TrayStateService } from './tray/tray-state';
+import type { UpdatesService } from './updates/updates-service';
 
 /** One service per contract domain: the shape the handler table is merged from. */
 export type AppServices = { [D in CallDomain]: DomainService<D> };
@@ -42,4 +43,5 @@ export interface CoreServices extends AppServices {
   localProxies: LocalProxiesService;
   overview: OverviewService;
   automation: AutomationService;
+  updates: UpdatesService;
 }

@@ -24,6 +24,8 @@ import { SettingsService } from './settings/settings-service';
 import { HeldAccountData } from './snapshots/held-lists';
 import { type JobSection, jobStateSection, MemoryJobSection } from './storage/job-section';
 import { topUpLinkOpener, TopUpLinks } from './topups/topup-links';
+import type { UpdateMemory } from './updates/updates-service';
+import { wireUpdates } from './updates/wire-updates';
 import { wireAccountServices } from './wire-account-services';
 export type { AppCoreDependencies } from './app-core-dependencies';
 export type { DemoSandbox } from './demo/demo-service';
@@ -139,6 +141,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     overview,
   } = account;
   const settingsService = new SettingsService(settings, events);
+  const updates = wireUpdates({
+    wiring: deps.updates,
+    settings,
+    memory: jobSection<UpdateMemory>('updates'),
+    clock,
+    events,
+    demoRunning: () => demoSession.running,
+    log,
+  });
   const services: CoreServices = {
     app: state,
     connection: new ConnectionService({
@@ -162,6 +173,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     localProxies,
     overview,
     automation: new AutomationService({ stores: deps.automation ?? null, settings, ownsJobs }),
+    updates,
   };
   const backgroundJobs = new BackgroundJobs(ownership, log, () => void state.push());
   for (const job of [
@@ -195,6 +207,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     notifications,
     // The tray exists on the desktop only; elsewhere `tray:*` still reads and sets the pins.
     ...(deps.mode === 'desktop' ? [tray] : []),
+    // Every app process (not a one-shot command) checks for updates, owner or not: each window shows
+    // its own process's status, and the counter in state.json is updated under its lock.
+    ...(deps.updates && deps.updates.dailyChecks !== false && !ownership.oneShot
+      ? [
+          {
+            name: 'update checks',
+            start: () => updates.job.start('start'),
+            stop: () => updates.job.stop('quit'),
+          },
+        ]
+      : []),
     // Last: jobs start once everything they use runs, and only in the process owning them.
     backgroundJobs,
   ];

@@ -41,7 +41,9 @@ export type AppErrorCode =
   // local proxies
   | 'local_proxy_not_found'
   | 'port_in_use'
-  | 'listen_failed';
+  | 'listen_failed'
+  // updates: a feed or download not believed, or nothing to do (docs/install.md)
+  | 'update_refused';
 
 /**
  * An error the user can act on: its code, message and fields go to the renderer as they are, so

@@ -13,6 +13,8 @@ import { SettingsStore } from './settings/settings-store';
 import type { JobsOwnership } from './runtime/background-jobs';
 import { InstanceLock, lockOwnership } from './storage/instance-lock';
 import { JobStateStore } from './storage/job-state-store';
+import { processUpdatesWiring } from './updates/process-installation';
+import type { UpdatesWiring } from './updates/wire-updates';
 
 export interface NodeAppCoreOptions {
   mode: 'desktop' | 'web';
@@ -38,6 +40,8 @@ export interface NodeAppCoreOptions {
   /** The core's clock (a command's tests pass a fake one on the sandbox's time). Default: the system clock. */
   clock?: AppCoreDependencies['clock'];
   log?: (line: string) => void;
+  /** Desktop: what only the shell can do for an update (open an installer, restart). */
+  updates?: Pick<UpdatesWiring, 'openPath' | 'relaunch' | 'currentVersion'>;
 }
 
 const ONE_SHOT_OWNERSHIP: JobsOwnership = {
@@ -108,6 +112,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     ...(options.saveFile ? { saveFile: options.saveFile } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    updates: processUpdatesWiring(options.dataDir, options.updates),
     log,
   });
 }

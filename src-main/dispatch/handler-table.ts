@@ -25,6 +25,7 @@ function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.localProxies.handlers(),
     ...services.overview.handlers(),
     ...services.automation.handlers(),
+    ...services.updates.handlers(),
   };
 }
 

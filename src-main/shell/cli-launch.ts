@@ -27,6 +27,7 @@ export const CLI_WORDS: ReadonlySet<string> = new Set([
   'subs',
   'test',
   'local-proxy',
+  'update',
   'health',
   'mcp',
   'serve',

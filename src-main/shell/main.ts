@@ -34,11 +34,12 @@ import {
 } from './main-window';
 import { SystemTrayService } from './tray';
 import type { TrayStateService } from '../core/tray/tray-state';
-import type { SettingsView } from '../../src-shared/contract';
+import { trayUpdateOf } from '../core/tray/tray-menu';
+import type { SettingsView, UpdateStatus } from '../../src-shared/contract';
 import { GlobalShortcut } from './global-shortcut';
 import { openNotificationRoute } from './notification-click';
 import { createOsNotifier } from './os-notifications';
-import { createLinkOpener } from './open-external';
+import { createInstallerOpener, createLinkOpener } from './open-external';
 import { createFileSaver } from './save-file';
 
 // The desktop app and web mode share one data folder (settings; keys stay in the keychain).
@@ -153,6 +154,16 @@ async function boot(): Promise<void> {
     // The core checks every link first (a known top-up's explorer link or payment URI, `TopUpLinks`).
     openExternal: createLinkOpener(),
     saveFile: createFileSaver({ defaultDir: () => app.getPath('downloads'), window: () => mainWindow }),
+    updates: {
+      currentVersion: app.getVersion(),
+      openPath: createInstallerOpener(join(app.getPath('userData'), 'updates')),
+      // An AppImage starts again from its (replaced) file, not from the old mount's executable.
+      relaunch: () => {
+        const appImage = process.env.APPIMAGE;
+        app.relaunch(appImage ? { execPath: appImage, args: process.argv.slice(1) } : undefined);
+        lifecycle.quit();
+      },
+    },
     onDesktopParts: ({ tray: ports }) => {
       trayState = ports;
       ports.subscribe((state) => tray.setPorts(state));
@@ -172,6 +183,7 @@ async function boot(): Promise<void> {
   core.subscribe((channel, payload) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(channel, payload);
     if (channel === 'settings:changed') shortcut.apply((payload as SettingsView).shortcut);
+    if (channel === 'updates:changed') tray.setUpdate(trayUpdateOf(payload as UpdateStatus));
   });
   shortcut.apply(started.services.settings.view().shortcut);
   const { startHidden } = lifecycle.start(

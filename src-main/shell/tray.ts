@@ -6,12 +6,14 @@
 import {
   buildPaymentsTrayItems,
   buildPortsTrayItems,
+  buildUpdateTrayItems,
   EMPTY_PORTS_TRAY_STATE,
   type OpenRouteAction,
   portsTrayTooltip,
   type PortsTrayAction,
   type PortsTrayState,
   trayBadge,
+  type TrayUpdate,
 } from '../core/tray/tray-menu';
 
 /** Everything the tray shows. New sections add their fields here. */
@@ -20,11 +22,14 @@ export interface TrayState {
   windowVisible: boolean;
   /** Pinned ports, cooldowns, schedules and the last receipt (the core's `TrayStateService`). */
   ports: PortsTrayState;
+  /** A newer release from the signed update feed (`updates:changed`). */
+  update: TrayUpdate | null;
 }
 
 export const INITIAL_TRAY_STATE: Readonly<TrayState> = Object.freeze({
   windowVisible: false,
   ports: EMPTY_PORTS_TRAY_STATE,
+  update: null,
 });
 
 /** What a menu item does when clicked. */
@@ -51,6 +56,8 @@ const paymentsSection: TrayMenuSection = (state) => buildPaymentsTrayItems(state
 
 const portsSection: TrayMenuSection = (state) => buildPortsTrayItems(state.ports);
 
+const updateSection: TrayMenuSection = (state) => buildUpdateTrayItems(state.update);
+
 const quitSection: TrayMenuSection = () => [
   { kind: 'action', label: 'Quit Proxy Manager', action: { type: 'quit' } },
 ];
@@ -58,6 +65,7 @@ const quitSection: TrayMenuSection = () => [
 /** Top to bottom. Quit stays last. */
 const TRAY_MENU_SECTIONS: readonly TrayMenuSection[] = [
   windowSection,
+  updateSection,
   paymentsSection,
   portsSection,
   quitSection,
@@ -128,6 +136,17 @@ export class SystemTrayService {
   /** The core's tray state sends a new object only when what it shows changed. */
   setPorts(ports: PortsTrayState): void {
     this.#update({ ports });
+  }
+
+  /** Compared by value: the updates status is sent on every progress step. */
+  setUpdate(update: TrayUpdate | null): void {
+    const same =
+      update === this.#state.update ||
+      (update !== null &&
+        this.#state.update !== null &&
+        update.version === this.#state.update.version &&
+        update.ready === this.#state.update.ready);
+    if (!same) this.#update({ update });
   }
 
   #update(patch: Partial<TrayState>): void {

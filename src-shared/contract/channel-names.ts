@@ -89,6 +89,12 @@ export const CALL_CHANNELS = [
   'automation:audit',
   'automation:restStatus',
   'automation:setRest',
+  'updates:status',
+  'updates:check',
+  'updates:download',
+  'updates:openInstaller',
+  'updates:restart',
+  'updates:setPreferences',
 ] as const;
 
 export const EVENT_CHANNELS = [
@@ -104,6 +110,7 @@ export const EVENT_CHANNELS = [
   'tray:changed',
   'alerts:raised',
   'localProxies:changed',
+  'updates:changed',
 ] as const;
 
 /** Splits `domain:name` and gives the `window.api` member names; shared by the preload and the web transport. */

@@ -26,6 +26,7 @@ import { settingsCalls, settingsEvents } from './settings';
 import { subscriptionsCalls, subscriptionsEvents } from './subscriptions';
 import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
+import { updatesCalls, updatesEvents } from './updates';
 
 export type { AlertKindName, AlertView } from './alerts';
 export type { AuditEntry, AutomationTokenView, CreatedAutomationToken, RestApiStatus } from './automation';
@@ -105,6 +106,7 @@ export type {
   TextExport,
 } from './subscriptions';
 export type { TrayView } from './tray';
+export type { UpdatePreferences, UpdateStatus } from './updates';
 export type {
   PendingTopUpSummary,
   SimulatedPayment,
@@ -134,6 +136,7 @@ export const ipcCalls = {
   ...localProxiesCalls,
   ...overviewCalls,
   ...automationCalls,
+  ...updatesCalls,
 } as const;
 
 export const ipcEvents = {
@@ -146,6 +149,7 @@ export const ipcEvents = {
   ...trayEvents,
   ...alertsEvents,
   ...localProxiesEvents,
+  ...updatesEvents,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------

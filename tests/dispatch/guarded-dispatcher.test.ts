@@ -177,9 +177,9 @@ describe('scopes', () => {
       'subscriptions:exportCredentials',
     ]);
     expect(needing('spend')).toEqual(['topups:create', 'topups:declareTxid', 'topups:simulatePayment']);
-    expect(needing('admin').every((channel) => /^(profiles|connection|demo|automation):/.test(channel))).toBe(
-      true,
-    );
+    expect(
+      needing('admin').every((channel) => /^(profiles|connection|demo|automation|updates):/.test(channel)),
+    ).toBe(true);
   });
 
   it('refuses every call outside the grant with scope_denied, naming the scope, before the input or handler', async () => {

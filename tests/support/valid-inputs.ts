@@ -111,4 +111,10 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'automation:audit': { limit: 10 },
   'automation:restStatus': undefined,
   'automation:setRest': { enabled: true, port: 24080 },
+  'updates:status': undefined,
+  'updates:check': undefined,
+  'updates:download': undefined,
+  'updates:openInstaller': undefined,
+  'updates:restart': undefined,
+  'updates:setPreferences': { checkAutomatically: false, proxyUrl: 'http://127.0.0.1:3128' },
 };

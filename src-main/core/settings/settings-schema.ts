@@ -148,6 +148,13 @@ const automationSchema = z.object({
     .prefault({}),
 });
 
+/** Update checks (Settings → Updates; docs/install.md). No credentials: the contract refuses them in the proxy URL. */
+const updatesSchema = z.object({
+  checkAutomatically: z.boolean().default(true),
+  checkInDemo: z.boolean().default(false),
+  proxyUrl: z.string().max(2048).nullable().default(null),
+});
+
 const uiSchema = z.object({
   theme: z.enum(THEMES).default('system'),
   /**
@@ -175,6 +182,7 @@ export const settingsSchema = z
     automation: automationSchema.prefault({}),
     /** Local proxies: configuration only (no credentials; a local password is in the keychain). */
     localProxies: z.array(localProxyConfigSchema).max(LOCAL_PROXIES_MAX).default([]),
+    updates: updatesSchema.prefault({}),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();

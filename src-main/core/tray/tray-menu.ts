@@ -3,7 +3,7 @@
  * states (items, enabled, labels, countdown) without Electron. Items have the shape of the shell's
  * `TrayMenuItem` (`src-main/shell/tray.ts`), so its `SystemTrayService` can render them as a section.
  */
-import type { AppRoute } from '../../../src-shared/contract';
+import type { AppRoute, UpdateStatus } from '../../../src-shared/contract';
 import { topUpRoute } from '../notifications/notice-routes';
 
 export interface TrayPort {
@@ -159,4 +159,27 @@ export function portsTrayTooltip(state: PortsTrayState): string {
   const count = state.payments.length;
   if (count === 0) return head;
   return `${head}\n${count === 1 ? '1 top-up payment pending' : `${count} top-up payments pending`}`;
+}
+
+/** A newer release the update feed offers (`updates:changed`); null: nothing to say. */
+export interface TrayUpdate {
+  version: string;
+  /** Downloaded and verified: waiting for a restart or the installer. */
+  ready: boolean;
+}
+
+/** The update item reduced from the updates status: only what the tray shows, so equal values are equal. */
+export function trayUpdateOf(status: UpdateStatus): TrayUpdate | null {
+  if (status.ready) return { version: status.ready.version, ready: true };
+  if (status.available) return { version: status.available.version, ready: false };
+  return null;
+}
+
+/** "Update available: 0.2.0"; a click opens the window, where the notes and the buttons are. */
+export function buildUpdateTrayItems(update: TrayUpdate | null): PortsTrayMenuItem[] {
+  if (!update) return [];
+  const label = update.ready
+    ? `Update ${update.version} ready: open to finish`
+    : `Update available: ${update.version}`;
+  return [{ kind: 'action', label, action: { type: 'open-route', route: '/overview' } }];
 }

@@ -10,6 +10,7 @@ import {
 import { accountKey, useAppStore } from '../features/app/app-store';
 import { DemoBanner } from '../features/app/DemoBanner';
 import { JobsBanner } from '../features/app/JobsBanner';
+import { UpdateBanner } from '../features/updates/UpdateBanner';
 import { Navigation } from '../features/app/Navigation';
 import { attentionBadgeOf, useAttentionBadges } from '../features/overview/AttentionBadge';
 import { Notices } from '../features/app/Notices';
@@ -38,6 +39,7 @@ function AppHeader({ children }: { children?: ReactNode }) {
     <header className="app-header">
       <DemoBanner />
       <JobsBanner />
+      <UpdateBanner />
       <div className="app-header__bar">
         <span className="brand">Proxy Manager</span>
         {children}

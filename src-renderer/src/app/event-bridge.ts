@@ -22,6 +22,7 @@ import { useSettingsStore } from '../features/settings/settings-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
 import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
 import { useTopUpsStore } from '../features/topups/topups-store';
+import { useUpdatesStore } from '../features/updates/updates-store';
 
 /**
  * The one place that listens to main's events: each event goes to the store that owns its data
@@ -35,7 +36,7 @@ import { useTopUpsStore } from '../features/topups/topups-store';
  *   `ports:changed` also carries the relocation tracker's progress;
  * - `schedules:changed` replaces the active profile's schedules ("next run", pause, recent runs);
  * - `tray:changed` replaces the active profile's ports pinned to the tray;
- * - `settings:changed` replaces the settings;
+ * - `settings:changed` replaces the settings; `updates:changed` the updates status (banner, Settings);
  * - `alerts:raised` adds the alert to the in-app list, whichever profile it is about;
  * - `localProxies:changed` replaces the local proxies (every profile's) with their live stats;
  * - the overview is read again (once per burst) after any of those changes for the active profile, a
@@ -238,6 +239,9 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
       }),
       api.app.onCallSlow((call) => {
         if (isObject(call) && typeof call.callId === 'string') useSlowCallsStore.getState().markSlow(call);
+      }),
+      api.updates.onChanged((status) => {
+        if (isObject(status) && typeof status.phase === 'string') useUpdatesStore.getState().apply(status);
       }),
       api.settings.onChanged((view) => {
         // Checked, not trusted, like the lists above.

@@ -25,6 +25,7 @@ describe('channel names for the preload', () => {
         'topups:changed',
         'tray:changed',
         'localProxies:changed',
+        'updates:changed',
       ].sort(),
     );
   });

@@ -13,6 +13,7 @@ import { CheckboxOption } from './CheckboxOption';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
 import { TrayPinsSetting } from './TrayPinsSetting';
+import { UpdatesSection } from '../updates/UpdatesSection';
 
 type Theme = SettingsView['theme'];
 type Density = SettingsView['density'];
@@ -253,6 +254,7 @@ const SETTINGS_SECTIONS = [
   { id: 'alerts', label: 'Alerts', heading: 'alerts-settings-title' },
   { id: 'proxy-test', label: 'Proxy test', heading: 'proxy-test-title' },
   { id: 'automation', label: 'Automation', heading: 'automation-title' },
+  { id: 'updates', label: 'Updates', heading: 'updates-title' },
 ] as const;
 type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]['id'];
 
@@ -310,7 +312,7 @@ export function SettingsScreen() {
   return (
     <Screen
       title="Settings"
-      description="Profiles and keys, appearance, polling, alerts, the proxy test and automation. Preferences apply as soon as you change them; Undo puts the last change back."
+      description="Profiles and keys, appearance, polling, alerts, the proxy test, automation and updates. Preferences apply as soon as you change them; Undo puts the last change back."
     >
       <div className="settings-layout">
         <SettingsNav desktop={desktopMode} ready={settings.data !== null} />
@@ -332,6 +334,7 @@ export function SettingsScreen() {
                   <AlertsSection settings={view} />
                   <ProxyTestSection settings={view} />
                   <AutomationSection />
+                  <UpdatesSection />
                   <UndoToast />
                 </>
               );
