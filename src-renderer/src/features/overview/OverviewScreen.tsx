@@ -82,6 +82,7 @@ function ItemAction({ item }: { item: AttentionItem }) {
   const act = useOverviewStore((store) => store.act);
   const busy = useOverviewStore((store) => store.acting[item.id] ?? false);
   const startTopUp = useTopUpWizardStore((store) => store.start);
+  const startTopUpForItem = useTopUpWizardStore((store) => store.startForItem);
   const openTopUpById = useTopUpWizardStore((store) => store.openTopUpById);
   const { action } = item;
   const name = `${action.label}: ${item.subject.label}`;
@@ -97,7 +98,10 @@ function ItemAction({ item }: { item: AttentionItem }) {
       window.location.hash = hrefOf('topups');
       void openTopUpById(action.topUpId);
     } else if (action.kind === 'top_up') {
-      startTopUp();
+      // The item's port or subscription comes with its plan, so the wizard offers buying it again.
+      const { type, id } = item.subject;
+      if (type === 'port' || type === 'subscription') void startTopUpForItem({ source: type, id });
+      else startTopUp();
       window.location.hash = hrefOf('topups');
     } else if (isCallAction(action)) {
       void act(item);

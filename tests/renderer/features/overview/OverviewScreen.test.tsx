@@ -219,6 +219,35 @@ describe('Overview screen', () => {
     expect(dues[1]).toMatch(/^Runs out about .+ \(forecast: in 2 days\)$/);
   });
 
+  it('Top up… opens the wizard with the plan of the item’s subscription', async () => {
+    current = snapshot({
+      items: [
+        item({
+          id: 'subscription_expired:sub_1',
+          kind: 'subscription_expired',
+          level: 'error',
+          title: 'Subscription “Social accounts” expired 2 days ago',
+          subject: { type: 'subscription', id: 'sub_1', label: 'Social accounts' },
+          action: { kind: 'top_up', label: 'Top up…' },
+          route: '/subscriptions/sub_1',
+          screen: 'subscriptions',
+        }),
+      ],
+    });
+    const startForItem = vi.fn(() =>
+      Promise.resolve({
+        ok: true as const,
+        value: { source: 'subscription' as const, id: 'sub_1', label: 'Social accounts', planId: 'plan_5gb' },
+      }),
+    );
+    useTopUpWizardStore.setState({ startForItem });
+    render(<OverviewScreen />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Top up…: Social accounts' }));
+    expect(startForItem).toHaveBeenCalledWith({ source: 'subscription', id: 'sub_1' });
+    expect(window.location.hash).toBe('#/topups');
+  });
+
   it('never says all good when a list could not be read', async () => {
     current = snapshot({
       items: [],
