@@ -72,4 +72,11 @@ export interface AppCoreDependencies {
    * `notifications` these also become OS notifications (the core's controller).
    */
   notifyTopUp?: (notice: TopUpNotice) => void;
+  /**
+   * Alert delivery's durable queue (`alert-delivery.sqlite` in the data folder); absent: an
+   * in-memory one that does not survive the process.
+   */
+  alertDeliveryDatabase?: string;
+  /** Alert delivery's retry jitter (tests pass a fixed one). */
+  alertDeliveryRandom?: () => number;
 }

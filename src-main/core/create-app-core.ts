@@ -2,6 +2,7 @@ import type { Subscription } from '../../src-shared/api-types';
 import type { InitialState, PortsListView } from '../../src-shared/contract';
 import { AppCore } from './app-core';
 import type { AppCoreDependencies } from './app-core-dependencies';
+import { wireAlertDelivery } from './alert-delivery/wire-alert-delivery';
 import type { CoreServices } from './app-services';
 import { AppStateService } from './app-state';
 import { AutomationService } from './automation/automation-service';
@@ -51,7 +52,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     clock,
     settings,
     ...(deps.notifications ? { desktop: deps.notifications } : {}),
-    listeners: { alert: deps.notifyAlert, relocation: deps.notifyRelocation, topUp: deps.notifyTopUp },
+    listeners: {
+      alert: deps.notifyAlert,
+      relocation: deps.notifyRelocation,
+      // Alert delivery is built below; top-ups are watched only once the core runs.
+      topUp: (notice) => {
+        deps.notifyTopUp?.(notice);
+        alertDelivery.sources.topUp(notice);
+      },
+    },
     // `held` is built below; labels are asked for only once the core runs.
     knownLabel: (profileId, portId) => held.portLabel(profileId, portId),
   });
@@ -138,6 +147,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     alerts,
     overview,
   } = account;
+  const alertDelivery = wireAlertDelivery({
+    deps,
+    clock,
+    events,
+    ownership,
+    sessionSecrets,
+    localProxies,
+    log,
+  });
   const settingsService = new SettingsService(settings, events);
   const services: CoreServices = {
     app: state,
@@ -158,6 +176,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     schedules,
     tray,
     alerts,
+    alertRouting: alertDelivery.service,
     proxy: proxyTests,
     localProxies,
     overview,
@@ -171,6 +190,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topUpWatcher,
     topups.intentsJob,
     localProxies.job,
+    alertDelivery.service.job,
   ])
     backgroundJobs.add(job);
   const lifecycle: Lifecycle[] = [
@@ -193,6 +213,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     demo,
     schedules,
     notifications,
+    alertDelivery.lifecycle,
     // The tray exists on the desktop only; elsewhere `tray:*` still reads and sets the pins.
     ...(deps.mode === 'desktop' ? [tray] : []),
     // Last: jobs start once everything they use runs, and only in the process owning them.

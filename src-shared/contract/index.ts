@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import type { CALL_CHANNELS, EVENT_CHANNELS } from './channel-names';
+import { alertRoutingCalls } from './alert-routing';
 import { alertsCalls, alertsEvents } from './alerts';
 import { appCalls, appEvents } from './app';
 import { automationCalls } from './automation';
@@ -28,6 +29,18 @@ import { topupsCalls, topupsEvents } from './topups';
 import { trayCalls, trayEvents } from './tray';
 
 export type { AlertKindName, AlertView } from './alerts';
+export type {
+  AddedAlertChannel,
+  AlertChannelHealth,
+  AlertChannelKind,
+  AlertChannelRule,
+  AlertChannelView,
+  ChannelTestResult,
+  DeliveryLogEntry,
+  DeliveryLogView,
+  DeliveryStatus,
+} from './alert-routing';
+export type { DeliveryEventType } from './alert-routing-events';
 export type { AuditEntry, AutomationTokenView, CreatedAutomationToken, RestApiStatus } from './automation';
 export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatus, Notice } from './app';
 export { CALL_ID_PATTERN, isAppRoute } from './app';
@@ -126,6 +139,7 @@ export const ipcCalls = {
   ...schedulesCalls,
   ...trayCalls,
   ...alertsCalls,
+  ...alertRoutingCalls,
   ...proxyCalls,
   ...localProxiesCalls,
   ...overviewCalls,

@@ -177,9 +177,12 @@ describe('scopes', () => {
       'subscriptions:exportCredentials',
     ]);
     expect(needing('spend')).toEqual(['topups:create', 'topups:declareTxid', 'topups:simulatePayment']);
-    expect(needing('admin').every((channel) => /^(profiles|connection|demo|automation):/.test(channel))).toBe(
-      true,
-    );
+    // Alert channels: adding one answers a webhook's signing secret once and says where alerts leave the machine.
+    expect(
+      needing('admin').every((channel) =>
+        /^(profiles|connection|demo|automation):|^alertRouting:(addChannel|removeChannel)$/.test(channel),
+      ),
+    ).toBe(true);
   });
 
   it('refuses every call outside the grant with scope_denied, naming the scope, before the input or handler', async () => {

@@ -76,6 +76,13 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'tray:setPinned': { portIds: ['mp_1', 'mp_2'] },
   'alerts:list': undefined,
   'alerts:dismiss': { alertId: 'alert-1' },
+  'alertRouting:channels': undefined,
+  'alertRouting:addChannel': { kind: 'ntfy', name: 'Phone', topic: 'proxy-alerts' },
+  'alertRouting:removeChannel': { channelId: 'ach_0123456789abcdef' },
+  'alertRouting:setRule': { channelId: 'ach_0123456789abcdef', quietMinutes: 30 },
+  'alertRouting:testChannel': { channelId: 'ach_0123456789abcdef' },
+  'alertRouting:deliveries': { limit: 20 },
+  'alertRouting:retryDead': undefined,
   'topups:get': { topUpId: 'tu_1' },
   'topups:create': {
     amountUsd: '50.00',
