@@ -72,6 +72,8 @@ export class DeliveryEventSources {
   private readonly portStatus = new Map<string, { down: boolean; since: string }>();
   private readonly expiring = new Map<string, Expiring>();
   private readonly proxyErrors = new Map<string, string>();
+  /** Expiry events this process published (the queue drops a repeat anyway; this saves the write). */
+  private readonly expiryIds = new Set<string>();
 
   constructor(private readonly options: EventSourceOptions) {}
 
@@ -120,8 +122,11 @@ export class DeliveryEventSources {
       const subject = item.kind === 'port' ? { portId: item.id } : { subscriptionId: item.id };
       if (now >= item.expiresAt) {
         const type = item.kind === 'port' ? 'port.expired' : 'subscription.expired';
+        const id = eventId(type, item.profileId, item.id, expiresAt);
+        if (this.expiryIds.has(id)) continue;
+        this.expiryIds.add(id);
         this.options.publish({
-          id: eventId(type, item.profileId, item.id, expiresAt),
+          id,
           type,
           data: { profileId: item.profileId, ...subject, label: item.label, expiredAt: expiresAt },
         } as PublishedEvent);
@@ -131,8 +136,11 @@ export class DeliveryEventSources {
       const threshold = [...EXPIRY_WARNING_HOURS].sort((a, b) => a - b).find((hours) => hoursLeft <= hours);
       if (threshold === undefined) continue;
       const type = item.kind === 'port' ? 'port.expiring' : 'subscription.expiring';
+      const id = eventId(type, item.profileId, item.id, expiresAt, String(threshold));
+      if (this.expiryIds.has(id)) continue;
+      this.expiryIds.add(id);
       this.options.publish({
-        id: eventId(type, item.profileId, item.id, expiresAt, String(threshold)),
+        id,
         type,
         data: {
           profileId: item.profileId,
