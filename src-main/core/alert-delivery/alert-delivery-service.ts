@@ -46,6 +46,8 @@ export interface AlertDeliveryOptions {
   /** A local proxy's address and local credentials, to send through it; null when it is gone. */
   localProxy?: (localProxyId: string) => Promise<LocalProxyRoute | null>;
   ownsJobs: () => boolean;
+  /** A one-shot command's process: a secret kept only in its memory would be gone when it ends. */
+  oneShot?: boolean;
   /** More deadlines to wake for (the expiry thresholds) and work to do at each wake-up. */
   onWake?: { next: () => number | null; run: () => void };
   random?: () => number;
@@ -184,6 +186,11 @@ export class AlertDeliveryService implements DomainService<'alertRouting'> {
   private async addChannel(input: AddAlertChannelInput): Promise<AddedAlertChannel> {
     const id = `ach_${randomBytes(8).toString('hex')}`;
     const { config, secret } = splitChannelInput(input);
+    if (secret !== null && this.options.oneShot && this.options.secrets().kind === 'session')
+      throw new AppError(
+        'invalid_input',
+        'There is no OS keychain here, so this channel’s secret would be lost when the command ends: add it in the app (Settings → Alerts) or with the app running.',
+      );
     if (secret !== null) await this.options.secrets().set(channelSecretAccount(id), secret);
     const channel: StoredChannel = {
       id,

@@ -56,6 +56,7 @@ export function wireAlertDelivery(wiring: AlertDeliveryWiring): {
     clock,
     secrets,
     ownsJobs,
+    oneShot: ownership.oneShot === true,
     localProxy: async (localProxyId): Promise<LocalProxyRoute | null> => {
       const proxy = (await wiring.localProxies.list()).proxies.find((item) => item.id === localProxyId);
       if (!proxy || proxy.state !== 'running') return null;
