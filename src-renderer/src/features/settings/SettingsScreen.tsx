@@ -6,6 +6,7 @@ import { RadioGroup } from '../../shared/components/RadioGroup';
 import { Screen } from '../../shared/components/Screen';
 import { useAppStore } from '../app/app-store';
 import { ProfilesPanel } from '../profiles/ProfilesPanel';
+import { AlertChannelsSection } from '../alert-routing/AlertChannelsSection';
 import { AlertsSection } from './AlertsSection';
 import { AutomationSection } from './AutomationSection';
 import { CheckboxOption } from './CheckboxOption';
@@ -233,6 +234,7 @@ export function SettingsScreen() {
               {desktop ? <DesktopSection preferences={desktop} /> : null}
               <PollingSection settings={view} />
               <AlertsSection settings={view} />
+              <AlertChannelsSection />
               <ProxyTestSection settings={view} />
               <AutomationSection />
               <UndoToast />
