@@ -95,6 +95,25 @@ export interface ChannelTestResult {
   entry: DeliveryLogEntry;
 }
 
+/** One message the local test receiver got (Settings → Alert channels → "Try it offline"). */
+export interface ReceivedAlertView {
+  at: string;
+  kind: 'webhook' | 'telegram' | 'ntfy' | 'slack' | 'discord';
+  eventId: string | null;
+  eventType: string | null;
+  /** The webhook's body, or the chat message's text. */
+  text: string;
+  /** Webhooks: checked with the signing secrets of the channels that post here. */
+  signature: 'valid' | 'invalid' | 'unsigned';
+}
+
+export interface LocalReceiverView {
+  /** `http://127.0.0.1:PORT` while it runs; null before it is started. */
+  url: string | null;
+  /** Newest first (the last 50). */
+  messages: ReceivedAlertView[];
+}
+
 const CHANNEL_NAME_MAX = 60;
 const URL_MAX = 2000;
 export const QUIET_MINUTES_MAX = 7 * 24 * 60;
@@ -215,5 +234,12 @@ export const alertRoutingCalls = {
   /** Queues the dead letters of a channel (or all) again, as new first tries. */
   'alertRouting:retryDead': call<{ requeued: number }>('manage')(
     z.strictObject({ channelId: channelId.optional() }).optional(),
+  ),
+  /**
+   * A receiver on 127.0.0.1 (webhook, Telegram Bot API, ntfy, Slack, Discord) to try delivery
+   * offline, e.g. in the demo: `start` starts it; the answer has its address and what it got.
+   */
+  'alertRouting:localReceiver': call<LocalReceiverView>('manage')(
+    z.strictObject({ start: z.boolean().optional() }).optional(),
   ),
 } as const satisfies DomainCalls<'alertRouting'>;

@@ -73,6 +73,7 @@ export const CALL_CHANNELS = [
   'alertRouting:testChannel',
   'alertRouting:deliveries',
   'alertRouting:retryDead',
+  'alertRouting:localReceiver',
   'topups:get',
   'topups:create',
   'topups:declareTxid',

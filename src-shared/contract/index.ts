@@ -39,6 +39,8 @@ export type {
   DeliveryLogEntry,
   DeliveryLogView,
   DeliveryStatus,
+  LocalReceiverView,
+  ReceivedAlertView,
 } from './alert-routing';
 export type { DeliveryEventType } from './alert-routing-events';
 export type { AuditEntry, AutomationTokenView, CreatedAutomationToken, RestApiStatus } from './automation';

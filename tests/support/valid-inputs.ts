@@ -83,6 +83,7 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'alertRouting:testChannel': { channelId: 'ach_0123456789abcdef' },
   'alertRouting:deliveries': { limit: 20 },
   'alertRouting:retryDead': undefined,
+  'alertRouting:localReceiver': { start: false },
   'topups:get': { topUpId: 'tu_1' },
   'topups:create': {
     amountUsd: '50.00',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import type {
   AddedAlertChannel,
   AlertChannelRule,
@@ -31,6 +32,7 @@ import {
 import { DeliverySender } from './delivery-sender';
 import type { DeliveryStore, StoredChannel } from './delivery-store';
 import { eventId, type PublishedEvent } from './event-sources';
+import { LocalAlertReceiver } from './local-receiver';
 import { toMessage } from './message-text';
 
 /** A channel "keeps failing" (the overview shows it) after this many failed attempts in a row. */
@@ -62,6 +64,7 @@ export interface AlertDeliveryOptions {
 export class AlertDeliveryService implements DomainService<'alertRouting'> {
   private readonly sender: DeliverySender;
   private readonly deadline: DeadlineJob;
+  private readonly receiver: LocalAlertReceiver;
   readonly job: BackgroundJob;
 
   constructor(private readonly options: AlertDeliveryOptions) {
@@ -92,6 +95,10 @@ export class AlertDeliveryService implements DomainService<'alertRouting'> {
       log,
       retryAfterErrorMs: 10_000,
     });
+    this.receiver = new LocalAlertReceiver(
+      (headers, body) => this.checkLocalSignature(headers, body),
+      () => options.clock.now(),
+    );
     this.job = {
       name: 'alert delivery',
       start: (reason) => this.deadline.start(reason),
@@ -147,12 +154,41 @@ export class AlertDeliveryService implements DomainService<'alertRouting'> {
           entries: this.options.store.log(input?.limit ?? 100, input?.deadOnly ?? false),
           sendsHere: this.options.ownsJobs(),
         }),
+      'alertRouting:localReceiver': async (input) => {
+        if (input?.start) await this.receiver.start();
+        return { url: this.receiver.url, messages: this.receiver.messages() };
+      },
       'alertRouting:retryDead': (input) => {
         const requeued = this.options.store.retryDead(input?.channelId ?? null, this.options.clock.now());
         this.deadline.trigger('retry');
         return Promise.resolve({ requeued });
       },
     };
+  }
+
+  /** Closes the local test receiver, if it was started. */
+  stop(): Promise<void> {
+    return this.receiver.close();
+  }
+
+  /** The local receiver's check: the signing secret of any webhook channel that posts to it. */
+  private async checkLocalSignature(
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<'valid' | 'invalid'> {
+    const base = this.receiver.url;
+    for (const channel of this.options.store.channels()) {
+      if (channel.kind !== 'webhook' || !base || !channel.config.url?.startsWith(base)) continue;
+      const secret = await this.options.secrets().get(channelSecretAccount(channel.id));
+      if (!secret) continue;
+      try {
+        new Webhook(secret).verify(body, headers);
+        return 'valid';
+      } catch {
+        // Another channel's secret may match.
+      }
+    }
+    return 'invalid';
   }
 
   private listChannels(): AlertChannelView[] {

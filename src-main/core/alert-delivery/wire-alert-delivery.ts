@@ -76,8 +76,9 @@ export function wireAlertDelivery(wiring: AlertDeliveryWiring): {
       start: () => {
         unsubscribe = sources.listen(events);
       },
-      stop: () => {
+      stop: async () => {
         unsubscribe?.();
+        await service.stop();
         store.close();
       },
     },

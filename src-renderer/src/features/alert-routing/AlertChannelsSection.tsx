@@ -292,6 +292,65 @@ function DeliveryLog() {
   );
 }
 
+function LocalReceiver() {
+  const receiver = useAlertRoutingStore((store) => store.receiver);
+  const loadReceiver = useAlertRoutingStore((store) => store.loadReceiver);
+  const url = receiver.data?.url ?? null;
+  const messages = receiver.data?.messages ?? [];
+  return (
+    <div className="settings-subsection">
+      <h3>Try it offline</h3>
+      <p className="field__hint">
+        A receiver on this computer that answers like a webhook endpoint, Telegram’s Bot API, ntfy, Slack and
+        Discord. Point a channel at it (the demo needs nothing else), press Test, and see what arrived.
+      </p>
+      {url ? (
+        <ul className="muted" data-testid="receiver-addresses">
+          <li>Webhook URL: {url}/webhook</li>
+          <li>Telegram Bot API address: {url}/telegram (any bot token and chat id)</li>
+          <li>ntfy server: {url}/ntfy (any topic)</li>
+          <li>
+            Slack or Discord URL: {url}/slack, {url}/discord
+          </li>
+        </ul>
+      ) : null}
+      <button
+        type="button"
+        className="button"
+        disabled={receiver.status === 'loading'}
+        onClick={() => void loadReceiver(url === null)}
+      >
+        {url ? 'Show what arrived' : 'Start the local receiver'}
+      </button>
+      {receiver.error ? <ErrorMessage error={receiver.error} title="Could not start the receiver" /> : null}
+      {messages.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" aria-label="Received by the local receiver">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">As</th>
+                <th scope="col">Event</th>
+                <th scope="col">Signature</th>
+              </tr>
+            </thead>
+            <tbody>
+              {messages.map((message, index) => (
+                <tr key={`${message.at}-${index}`}>
+                  <td>{message.at}</td>
+                  <td>{message.kind}</td>
+                  <td>{message.eventType ?? '?'}</td>
+                  <td>{message.signature}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 /** Settings → Alerts → Channels: alerts delivered away from this desktop, with a Test button and the delivery log. */
 export function AlertChannelsSection() {
   const load = useAlertRoutingStore((store) => store.load);
@@ -314,6 +373,7 @@ export function AlertChannelsSection() {
         <AddChannelForm />
       </div>
       <DeliveryLog />
+      <LocalReceiver />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import type {
   ChannelTestResult,
   DeliveryLogView,
   IpcError,
+  LocalReceiverView,
 } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
 import { idle, type Loadable, loading, settled } from '../../shared/loadable';
@@ -29,6 +30,9 @@ interface AlertRoutingStore {
   /** The last Test per channel id. */
   tests: Record<string, ChannelTestResult | 'sending'>;
   actionError: IpcError | null;
+  /** The local test receiver (try delivery offline, e.g. in the demo). */
+  receiver: Loadable<LocalReceiverView>;
+  loadReceiver: (start?: boolean) => Promise<void>;
   load: () => Promise<void>;
   refreshLog: () => Promise<void>;
   addChannel: (input: NewAlertChannel) => Promise<boolean>;
@@ -46,6 +50,13 @@ export const useAlertRoutingStore = create<AlertRoutingStore>()((set, get) => ({
   addError: null,
   tests: {},
   actionError: null,
+  receiver: idle(),
+
+  loadReceiver: async (start = false) => {
+    set((store) => ({ receiver: loading(store.receiver) }));
+    const receiver = await callApi((api) => api.alertRouting.localReceiver(start ? { start } : {}));
+    set((store) => ({ receiver: settled(store.receiver, receiver) }));
+  },
 
   load: async () => {
     set((store) => ({ channels: loading(store.channels) }));

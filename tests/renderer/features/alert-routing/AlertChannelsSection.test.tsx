@@ -111,4 +111,36 @@ describe('Settings → Alert channels', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('signing-secret')).toBeNull();
   });
+
+  it('starts the local receiver and shows its addresses and what arrived', async () => {
+    fake.current.handle('alertRouting:localReceiver', (input?: { start?: boolean }) =>
+      ok({
+        url: 'http://127.0.0.1:40000',
+        messages: input?.start
+          ? []
+          : [
+              {
+                at: '2026-01-01T00:00:00.000Z',
+                kind: 'webhook',
+                eventId: 'evt_1',
+                eventType: 'channel.test',
+                text: '{}',
+                signature: 'valid',
+              },
+            ],
+      }),
+    );
+    render(<AlertChannelsSection />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Start the local receiver' }));
+    await settle();
+    expect(screen.getByTestId('receiver-addresses').textContent).toContain('http://127.0.0.1:40000/webhook');
+    fireEvent.click(screen.getByRole('button', { name: 'Show what arrived' }));
+    await settle();
+    expect(fake.current.callsTo('alertRouting:localReceiver')).toEqual([{ start: true }, {}]);
+    const row = within(screen.getByRole('table', { name: 'Received by the local receiver' })).getAllByRole(
+      'row',
+    )[1];
+    expect(row?.textContent).toContain('channel.test');
+    expect(row?.textContent).toContain('valid');
+  });
 });
