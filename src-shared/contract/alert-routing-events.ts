@@ -84,11 +84,11 @@ export const DELIVERY_EVENT_SCHEMAS = {
 } as const;
 
 export type DeliveryEventType = keyof typeof DELIVERY_EVENT_SCHEMAS;
-export const DELIVERY_EVENT_TYPES = Object.keys(DELIVERY_EVENT_SCHEMAS) as DeliveryEventType[];
+const DELIVERY_EVENT_TYPES = Object.keys(DELIVERY_EVENT_SCHEMAS) as DeliveryEventType[];
 /** The types a rule can route (the Test button's event always goes to the channel tested). */
 export const ROUTABLE_EVENT_TYPES = DELIVERY_EVENT_TYPES.filter((type) => type !== 'channel.test');
 
-export type DeliveryEventData<T extends DeliveryEventType> = z.infer<(typeof DELIVERY_EVENT_SCHEMAS)[T]>;
+type DeliveryEventData<T extends DeliveryEventType> = z.infer<(typeof DELIVERY_EVENT_SCHEMAS)[T]>;
 
 /** One event as published: its id is the webhook id (stable: the same happening gives the same id). */
 export type DeliveryEvent = {
@@ -96,7 +96,7 @@ export type DeliveryEvent = {
 }[DeliveryEventType];
 
 /** A digest (Settings: one message per N minutes) carries the events gathered, oldest first. */
-export interface DigestEnvelope {
+interface DigestEnvelope {
   id: string;
   type: 'digest';
   timestamp: string;

@@ -11,7 +11,7 @@ import { noInput } from './shared-inputs';
  * a webhook's signing secret is answered once, when the channel is made.
  */
 
-export const ALERT_CHANNEL_KINDS = ['webhook', 'telegram', 'ntfy', 'slack', 'discord', 'email'] as const;
+const ALERT_CHANNEL_KINDS = ['webhook', 'telegram', 'ntfy', 'slack', 'discord', 'email'] as const;
 export type AlertChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
 
 /** What a channel sends, how often, and to whom; stored with the channel. */
@@ -40,7 +40,7 @@ export interface AlertChannelView {
 }
 
 /** How a channel has fared: the overview shows one that keeps failing. */
-export interface AlertChannelHealth {
+interface AlertChannelHealth {
   /** Attempts that failed since the last one that went through. */
   consecutiveFailures: number;
   lastSuccessAt: string | null;
@@ -116,9 +116,9 @@ export interface LocalReceiverView {
 
 const CHANNEL_NAME_MAX = 60;
 const URL_MAX = 2000;
-export const QUIET_MINUTES_MAX = 7 * 24 * 60;
-export const DIGEST_MINUTES_MAX = 24 * 60;
-export const DELIVERY_LOG_MAX = 500;
+const QUIET_MINUTES_MAX = 7 * 24 * 60;
+const DIGEST_MINUTES_MAX = 24 * 60;
+const DELIVERY_LOG_MAX = 500;
 
 const channelId = z
   .string()

@@ -31,7 +31,6 @@ import { trayCalls, trayEvents } from './tray';
 export type { AlertKindName, AlertView } from './alerts';
 export type {
   AddedAlertChannel,
-  AlertChannelHealth,
   AlertChannelKind,
   AlertChannelRule,
   AlertChannelView,
@@ -42,7 +41,6 @@ export type {
   LocalReceiverView,
   ReceivedAlertView,
 } from './alert-routing';
-export type { DeliveryEventType } from './alert-routing-events';
 export type { AuditEntry, AutomationTokenView, CreatedAutomationToken, RestApiStatus } from './automation';
 export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatus, Notice } from './app';
 export { CALL_ID_PATTERN, isAppRoute } from './app';

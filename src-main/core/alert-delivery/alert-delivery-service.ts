@@ -36,7 +36,7 @@ import { LocalAlertReceiver } from './local-receiver';
 import { toMessage } from './message-text';
 
 /** A channel "keeps failing" (the overview shows it) after this many failed attempts in a row. */
-export const FAILING_AFTER_ATTEMPTS = 3;
+const FAILING_AFTER_ATTEMPTS = 3;
 /** A process that does not send still queues; the sender looks for such rows this often. */
 const QUEUE_LOOK_MS = 30_000;
 

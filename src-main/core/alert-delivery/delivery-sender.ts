@@ -4,7 +4,7 @@ import type { DeliveryStore, HeadDelivery, StoredChannel } from './delivery-stor
 import { toMessage } from './message-text';
 
 /** A delivery is tried for this long after it was queued, then it is a dead letter. */
-export const RETRY_FOR_MS = 24 * 3_600_000;
+const RETRY_FOR_MS = 24 * 3_600_000;
 const FIRST_RETRY_MS = 10_000;
 const LONGEST_RETRY_MS = 15 * 60_000;
 
@@ -12,13 +12,13 @@ const LONGEST_RETRY_MS = 15 * 60_000;
  * Exponential back-off with jitter: 10 s, 20 s, 40 s … up to 15 minutes, each drawn between half
  * and all of that (so many channels failing together do not retry in step).
  */
-export function retryDelayMs(attempts: number, random: () => number): number {
+function retryDelayMs(attempts: number, random: () => number): number {
   const ceiling = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
 /** What a channel needs to go out: built from the stored settings and the keychain, per attempt. */
-export type ChannelOpener = (
+type ChannelOpener = (
   channel: StoredChannel,
 ) => Promise<{ channel: AlertChannel; context: Omit<SendContext, 'now'> }>;
 

@@ -24,9 +24,9 @@ export type PublishedEvent = {
 }[DeliveryEvent['type']];
 
 /** The thresholds before an expiry that each send one `*.expiring` event: 3 days, 1 day, 6 hours, 1 hour. */
-export const EXPIRY_WARNING_HOURS = [72, 24, 6, 1] as const;
+const EXPIRY_WARNING_HOURS = [72, 24, 6, 1] as const;
 /** A schedule is reported as failing at this many failed runs in a row (once per streak). */
-export const SCHEDULE_FAILING_RUNS = 3;
+const SCHEDULE_FAILING_RUNS = 3;
 const HOUR_MS = 3_600_000;
 
 interface Expiring {
