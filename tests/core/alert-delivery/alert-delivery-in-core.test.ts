@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppCore } from '../../../src-main/core/app-core';
+import type { JobsOwnership } from '../../../src-main/core/runtime/background-jobs';
+import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
+import { createHarness } from '../support/core-harness';
+import { HttpReceiver } from './support/receivers';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+const notOwner: JobsOwnership = {
+  status: () => ({ owner: false, message: 'Background jobs run in the desktop app (pid 1).' }),
+  onChange: () => () => undefined,
+};
+
+describe('alert delivery in the composed core', () => {
+  it('sends a published event from the job of the process that owns the jobs, with no clock moving', async () => {
+    const clock = new FakeClock(Date.parse('2026-03-10T12:00:00.000Z'));
+    const receiver = new HttpReceiver(() => clock.now());
+    await receiver.start();
+    cleanups.push(() => receiver.stop());
+    const harness = await createHarness(null, { clock });
+    const core: AppCore = harness.core;
+    cleanups.push(() => core.dispose());
+    await core.start();
+    const { channel } = await harness.call('alertRouting:addChannel', {
+      kind: 'webhook',
+      name: 'Ops',
+      url: receiver.url,
+    });
+    expect(
+      core.services.alertRouting.publish({
+        type: 'topup.credited',
+        id: 'evt_core_1',
+        data: { profileId: 'p', topUpId: 'tu_1', summary: '$50.00 credited.' },
+      }),
+    ).toBe(true);
+    await until(() => receiver.requests.length > 0);
+    expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual(['evt_core_1']);
+    await until(() => (core.services.alertRouting.nextDue() ?? 0) === 0 && receiver.requests.length === 1);
+    const log = await harness.call('alertRouting:deliveries', { limit: 5 });
+    expect(log.sendsHere).toBe(true);
+    expect(log.entries).toMatchObject([{ eventId: 'evt_core_1', channelId: channel.id }]);
+  });
+
+  it('queues but does not send in a process that does not own the jobs', async () => {
+    const clock = new FakeClock(Date.parse('2026-03-10T12:00:00.000Z'));
+    const receiver = new HttpReceiver(() => clock.now());
+    await receiver.start();
+    cleanups.push(() => receiver.stop());
+    const harness = await createHarness(null, { clock, jobsOwnership: notOwner });
+    cleanups.push(() => harness.core.dispose());
+    await harness.core.start();
+    await harness.call('alertRouting:addChannel', { kind: 'webhook', name: 'Ops', url: receiver.url });
+    harness.core.services.alertRouting.publish({
+      type: 'topup.credited',
+      id: 'evt_core_2',
+      data: { profileId: 'p', topUpId: 'tu_1', summary: 'ok' },
+    });
+    await clock.advance(60_000);
+    const log = await harness.call('alertRouting:deliveries', undefined);
+    expect(log.sendsHere).toBe(false);
+    expect(log.entries).toMatchObject([{ eventId: 'evt_core_2', status: 'pending', attempts: 0 }]);
+    expect(receiver.requests).toHaveLength(0);
+  });
+});
