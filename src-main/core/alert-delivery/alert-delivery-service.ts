@@ -80,12 +80,12 @@ export class AlertDeliveryService implements DomainService<'alertRouting'> {
       name: 'alert-delivery',
       clock: options.clock,
       nextDeadline: () => {
-        const candidates = [
-          this.sender.nextDue(),
-          options.onWake?.next() ?? null,
-          options.clock.now() + QUEUE_LOOK_MS,
-        ].filter((at): at is number => at !== null);
-        return Math.min(...candidates);
+        // With channels, look for rows another process queued now and then; with none, nothing can be sent.
+        const look = options.store.channels().length > 0 ? options.clock.now() + QUEUE_LOOK_MS : null;
+        const candidates = [this.sender.nextDue(), options.onWake?.next() ?? null, look].filter(
+          (at): at is number => at !== null,
+        );
+        return candidates.length > 0 ? Math.min(...candidates) : null;
       },
       run: async () => {
         options.onWake?.run();

@@ -1,10 +1,12 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { AlertChannelKind, AlertChannelView } from '../../../../src-shared/contract';
+import type { DeliveryEventType } from '../../../../src-shared/contract/alert-routing-events';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { PasswordField } from '../../shared/components/PasswordField';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
+import { CheckboxOption } from '../settings/CheckboxOption';
 import { type NewAlertChannel, useAlertRoutingStore } from './alert-routing-store';
 
 const KIND_NAMES: Record<AlertChannelKind, string> = {
@@ -17,15 +19,39 @@ const KIND_NAMES: Record<AlertChannelKind, string> = {
 };
 const KINDS = Object.keys(KIND_NAMES) as AlertChannelKind[];
 
+type RoutableEvent = Exclude<DeliveryEventType, 'channel.test'>;
+
+/** Every event a rule can route, in the order the user guide lists them. */
+const EVENT_LABELS: Record<RoutableEvent, string> = {
+  'port.down': 'Port down',
+  'port.up': 'Port up again',
+  'rotation.unchanged': 'Rotation kept the same IP',
+  'rotation.repeated': 'Rotation repeated a recent IP',
+  'traffic.below_threshold': 'Traffic below the threshold',
+  'subscription.expiring': 'Subscription expiring (72, 24, 6, 1 h before)',
+  'port.expiring': 'Port expiring (72, 24, 6, 1 h before)',
+  'subscription.expired': 'Subscription expired',
+  'port.expired': 'Port expired',
+  'topup.credited': 'Top-up credited',
+  'topup.expired': 'Top-up expired',
+  'topup.rejected': 'Top-up rejected',
+  'purchase.failed': 'Purchase failed',
+  'schedule.failing': 'Rotation schedule failing',
+  'local_proxy.failing': 'Local proxy failing',
+};
+const EVENTS = Object.keys(EVENT_LABELS) as RoutableEvent[];
+
 type Draft = Record<string, string>;
 
 /** The form's text as the call's input: only the fields of the chosen kind, numbers as numbers. */
-function inputOf(kind: AlertChannelKind, draft: Draft): NewAlertChannel {
+function inputOf(kind: AlertChannelKind, draft: Draft, events: RoutableEvent[]): NewAlertChannel {
   const text = (name: string) => (draft[name]?.trim() ? draft[name].trim() : undefined);
   const number = (name: string) => (text(name) === undefined ? undefined : Number(text(name)));
   const common = {
     kind,
     name: draft.name ?? '',
+    // All of them is the default; a shorter list is the rule.
+    ...(events.length < EVENTS.length ? { events } : {}),
     ...(text('localProxyId') ? { localProxyId: text('localProxyId') } : {}),
     ...(number('quietMinutes') !== undefined ? { quietMinutes: number('quietMinutes') } : {}),
     ...(number('digestMinutes') !== undefined ? { digestMinutes: number('digestMinutes') } : {}),
@@ -57,6 +83,7 @@ function AddChannelForm() {
   const error = useAlertRoutingStore((store) => store.addError);
   const [kind, setKind] = useState<AlertChannelKind>('webhook');
   const [draft, setDraft] = useState<Draft>({});
+  const [events, setEvents] = useState<RoutableEvent[]>(EVENTS);
   const kindId = useId();
   const errors = fieldErrorsOf(error);
   const field = (name: string, label: string, hint?: string) => (
@@ -79,7 +106,10 @@ function AddChannelForm() {
   );
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await addChannel(inputOf(kind, draft))) setDraft({});
+    if (await addChannel(inputOf(kind, draft, events))) {
+      setDraft({});
+      setEvents(EVENTS);
+    }
   };
   return (
     <form className="form" onSubmit={(event) => void submit(event)} noValidate aria-label="Add a channel">
@@ -126,6 +156,25 @@ function AddChannelForm() {
           {field('to', 'To')}
         </>
       ) : null}
+      <fieldset className="fieldset">
+        <legend>Events</legend>
+        {EVENTS.map((type) => (
+          <CheckboxOption
+            key={type}
+            label={EVENT_LABELS[type]}
+            checked={events.includes(type)}
+            disabled={adding}
+            onChange={(checked) =>
+              setEvents((current) =>
+                checked
+                  ? EVENTS.filter((item) => item === type || current.includes(item))
+                  : current.filter((item) => item !== type),
+              )
+            }
+          />
+        ))}
+        {errors.events ? <p className="field__error">{errors.events}</p> : null}
+      </fieldset>
       {field('localProxyId', 'Send through local proxy (id, optional)', 'Where the service is blocked.')}
       {field(
         'quietMinutes',

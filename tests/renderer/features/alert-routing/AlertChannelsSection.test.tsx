@@ -89,10 +89,31 @@ describe('Settings → Alert channels', () => {
     fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'telegram' } });
     fireEvent.change(screen.getByLabelText('Channel name'), { target: { value: 'Phone' } });
     fireEvent.change(screen.getByLabelText('Bot token'), { target: { value: '123:abc' } });
+    fireEvent.change(screen.getByLabelText('Quiet period (minutes)'), { target: { value: '30' } });
+    for (const name of ['Top-up credited', 'Top-up expired', 'Top-up rejected', 'Purchase failed'])
+      fireEvent.click(screen.getByRole('checkbox', { name }));
     fireEvent.click(screen.getByRole('button', { name: 'Add channel' }));
     await settle();
     expect(fake.current.callsTo('alertRouting:addChannel')).toEqual([
-      { kind: 'telegram', name: 'Phone', token: '123:abc' },
+      {
+        kind: 'telegram',
+        name: 'Phone',
+        token: '123:abc',
+        quietMinutes: 30,
+        events: [
+          'port.down',
+          'port.up',
+          'rotation.unchanged',
+          'rotation.repeated',
+          'traffic.below_threshold',
+          'subscription.expiring',
+          'port.expiring',
+          'subscription.expired',
+          'port.expired',
+          'schedule.failing',
+          'local_proxy.failing',
+        ],
+      },
     ]);
     expect(screen.getByText('Enter the chat id')).toBeTruthy();
   });
