@@ -218,7 +218,19 @@ export const alertRoutingCalls = {
   /** Removes a channel, its secret and its queued deliveries (the log keeps what was sent). */
   'alertRouting:removeChannel': call<{ removed: boolean }>('admin')(z.strictObject({ channelId })),
   /** Changes which events a channel gets, its quiet period and its digest. */
-  'alertRouting:setRule': call<AlertChannelView>('manage')(z.strictObject({ channelId, ...ruleFields })),
+  'alertRouting:setRule': call<AlertChannelView>('manage')(
+    z.strictObject({
+      channelId,
+      ...ruleFields,
+      /** A quiet period per event type (minutes; 0: none), over `quietMinutes` for those types. */
+      quietByEvent: z
+        .partialRecord(
+          z.enum(ROUTABLE_EVENT_TYPES as [DeliveryEventType, ...DeliveryEventType[]]),
+          z.number().int().min(0).max(QUIET_MINUTES_MAX),
+        )
+        .optional(),
+    }),
+  ),
   /** Sends a `channel.test` event now, straight away (not queued), and logs the outcome. */
   'alertRouting:testChannel': call<ChannelTestResult>('manage')(z.strictObject({ channelId })),
   /** The delivery log, newest first: time, event, channel, outcome, attempts; dead letters included. */

@@ -297,15 +297,20 @@ function ruleOf(
   input: {
     events?: AlertChannelRule['events'] | undefined;
     quietMinutes?: number | undefined;
+    quietByEvent?: AlertChannelRule['quietMinutes'] | undefined;
     digestMinutes?: number | undefined;
   },
   previous?: AlertChannelRule,
 ): AlertChannelRule {
   const events = input.events ?? previous?.events ?? [...ROUTABLE_EVENT_TYPES];
-  const quietMinutes =
+  const base =
     input.quietMinutes === undefined
       ? (previous?.quietMinutes ?? {})
-      : Object.fromEntries(input.quietMinutes > 0 ? events.map((type) => [type, input.quietMinutes]) : []);
+      : Object.fromEntries(events.map((type) => [type, input.quietMinutes]));
+  // Per event type over the channel-wide period; 0 or absent means none.
+  const quietMinutes = Object.fromEntries(
+    Object.entries({ ...base, ...input.quietByEvent }).filter(([, minutes]) => (minutes ?? 0) > 0),
+  ) as AlertChannelRule['quietMinutes'];
   const digestMinutes =
     input.digestMinutes === undefined ? (previous?.digestMinutes ?? null) : input.digestMinutes || null;
   return { events, quietMinutes, digestMinutes };

@@ -359,6 +359,14 @@ describe('alert delivery to local receivers', () => {
     expect(digest.requests[0]?.at).toBe(start + 10 * 60_000);
     expect(summary.channel.rule.digestMinutes).toBe(10);
 
+    // A quiet period per event type: port.up held back, port.down (channel-wide 30 minutes) kept.
+    const picked = await f.call('alertRouting:setRule', {
+      channelId: (await f.call('alertRouting:channels', undefined))[0]?.id ?? '',
+      events: ['port.down', 'port.up'],
+      quietByEvent: { 'port.up': 60, 'port.down': 0 },
+    });
+    expect(picked.rule.quietMinutes).toEqual({ 'port.up': 60 });
+
     // A rule change takes effect for what comes next.
     await f.call('alertRouting:setRule', {
       channelId: summary.channel.id,
