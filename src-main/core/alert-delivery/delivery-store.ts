@@ -103,10 +103,15 @@ export class DeliveryStore {
   /** `:memory:` for a store that lives as long as the process (tests, a core without a data folder). */
   static open(path: string): DeliveryStore {
     const db = new DatabaseSync(path, { timeout: 5000 });
-    if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
-    // FULL: a delivery marked sent stays sent across a power cut, not only a process kill.
-    db.exec('PRAGMA synchronous = FULL');
-    db.exec(SCHEMA);
+    try {
+      if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+      // FULL: a delivery marked sent stays sent across a power cut, not only a process kill.
+      db.exec('PRAGMA synchronous = FULL');
+      db.exec(SCHEMA);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     return new DeliveryStore(db);
   }
 

@@ -15,7 +15,7 @@ export type LocalSignatureCheck = (
 /**
  * A receiver on 127.0.0.1 for trying alert delivery offline (the demo): it answers like a
  * webhook endpoint (`/webhook`, with the signature checked), Telegram's Bot API
- * (`/telegram/bot<token>/sendMessage`), an ntfy server (`/ntfy/<topic>`) and Slack or Discord
+ * (`/telegram/bot<token>/sendMessage`), an ntfy server (`/ntfy`) and Slack or Discord
  * incoming webhooks (`/slack`, `/discord`), and keeps what arrived for Settings to show.
  * Nothing leaves this computer.
  */
@@ -70,7 +70,7 @@ export class LocalAlertReceiver {
       ? 'webhook'
       : /^\/telegram\/bot[^/]+\/sendMessage$/.test(path)
         ? 'telegram'
-        : path.startsWith('/ntfy/')
+        : path === '/ntfy' || path.startsWith('/ntfy/')
           ? 'ntfy'
           : path === '/slack' || path === '/discord'
             ? path.slice(1)
@@ -135,10 +135,10 @@ function typeOfBody(body: string): string | null {
   return typeof type === 'string' ? type : null;
 }
 
-/** Telegram's and Slack's `text`, Discord's `content`, or ntfy's plain body. */
+/** Telegram's and Slack's `text`, Discord's `content`, ntfy's `message`, or a plain body. */
 function textOfBody(body: string): string {
   const json = parsed(body);
-  const text = json?.text ?? json?.content;
+  const text = json?.text ?? json?.content ?? json?.message;
   return typeof text === 'string' ? text : body;
 }
 

@@ -1,3 +1,4 @@
+import { renameSync } from 'node:fs';
 import type { AppCoreDependencies } from '../app-core-dependencies';
 import type { Lifecycle } from '../domain-service';
 import type { EventBus } from '../events';
@@ -34,7 +35,7 @@ export function wireAlertDelivery(wiring: AlertDeliveryWiring): {
   lifecycle: Lifecycle;
 } {
   const { deps, clock, events, ownership, log } = wiring;
-  const store = DeliveryStore.open(deps.alertDeliveryDatabase ?? ':memory:');
+  const store = openStore(deps.alertDeliveryDatabase ?? ':memory:', clock, log);
   const ownsJobs = () => ownership.status().owner;
   let service: AlertDeliveryService | null = null;
   const sources = new DeliveryEventSources({
@@ -83,4 +84,22 @@ export function wireAlertDelivery(wiring: AlertDeliveryWiring): {
       },
     },
   };
+}
+
+/**
+ * The queue's database; one that cannot be opened (a damaged file) is moved aside and a new one
+ * started, so alerts keep going out and the old file stays for a look.
+ */
+function openStore(path: string, clock: Clock, log: (line: string) => void): DeliveryStore {
+  try {
+    return DeliveryStore.open(path);
+  } catch (error) {
+    if (path === ':memory:') throw error;
+    const aside = `${path}.unreadable-${clock.now()}`;
+    log(
+      `[alert-delivery] ${path} could not be opened (${error instanceof Error ? error.message : 'error'}); kept as ${aside}`,
+    );
+    renameSync(path, aside);
+    return DeliveryStore.open(path);
+  }
 }

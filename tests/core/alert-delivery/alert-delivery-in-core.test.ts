@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/core/app-core';
 import type { JobsOwnership } from '../../../src-main/core/runtime/background-jobs';
@@ -68,5 +71,18 @@ describe('alert delivery in the composed core', () => {
     expect(log.sendsHere).toBe(false);
     expect(log.entries).toMatchObject([{ eventId: 'evt_core_2', status: 'pending', attempts: 0 }]);
     expect(receiver.requests).toHaveLength(0);
+  });
+});
+
+describe('a damaged queue file', () => {
+  it('is moved aside and a new queue started, so the core still starts and delivers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pm-alert-bad-'));
+    const file = join(dir, 'alert-delivery.sqlite');
+    writeFileSync(file, 'this is not a database, just enough bytes to look like a damaged file '.repeat(20));
+    const harness = await createHarness(null, { alertDeliveryDatabase: file });
+    cleanups.push(() => harness.core.dispose());
+    await harness.core.start();
+    expect(await harness.call('alertRouting:channels', undefined)).toEqual([]);
+    expect(readdirSync(dir).some((name) => name.startsWith('alert-delivery.sqlite.unreadable-'))).toBe(true);
   });
 });

@@ -131,13 +131,22 @@ describe('alert delivery to local receivers', () => {
     const sentAt = telegram.requests.map((r) => r.at);
     for (let i = 1; i < sentAt.length; i += 1)
       expect((sentAt[i] ?? 0) - (sentAt[i - 1] ?? 0)).toBeGreaterThanOrEqual(1000);
-    // ntfy: the topic, a title, the token, the event in the text.
+    // ntfy: JSON to the server's root with the topic, a title, the token, the event in the text.
     expect(ntfy.requests).toHaveLength(SAMPLE_EVENTS.length);
     for (const [index, request] of ntfy.requests.entries()) {
-      expect(request.path).toBe('/pm-alerts');
+      expect(request.path).toBe('/');
       expect(request.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
-      expect(String(request.headers.title)).toMatch(/^=\?UTF-8\?B\?/);
-      expect(request.body).toContain(`id ${ids[index]}`);
+      const body = JSON.parse(request.body) as {
+        topic: string;
+        title: string;
+        message: string;
+        priority: number;
+      };
+      expect(body.topic).toBe('pm-alerts');
+      expect(body.title).toMatch(/^Proxy Manager: /);
+      expect(body.message).toContain(`id ${ids[index]}`);
+      const urgent = /^(port\.down|.*\.expired|schedule\.failing)$/.test(SAMPLE_EVENTS[index]?.type ?? '');
+      expect(body.priority).toBe(urgent ? 4 : 3);
     }
     // Slack and Discord: each on its own incoming-webhook path.
     const slack = chat.requests.filter((r) => r.path === SLACK_PATH);
