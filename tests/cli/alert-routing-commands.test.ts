@@ -42,6 +42,16 @@ describe('proxy-manager alerts channels and alerts deliveries', () => {
     const listed = await runCapture(['alerts', 'channels', 'list'], env);
     expect(listed.stdout).toMatch(new RegExp(`${channel.id}\\s+Phone\\s+ntfy\\s+${ntfy.url}/pm`));
 
+    const set = await runCapture(
+      ['alerts', 'channels', 'set', channel.id, '--events', 'port.down', '--quiet-minutes', '15', '--json'],
+      env,
+    );
+    expect(set.json<AlertChannelView>().rule).toEqual({
+      events: ['port.down'],
+      quietMinutes: { 'port.down': 15 },
+      digestMinutes: null,
+    });
+
     const tested = await runCapture(['alerts', 'channels', 'test', channel.id], env);
     expect(tested.stdout).toBe('Sent.\n');
     expect(ntfy.requests).toHaveLength(1);

@@ -52,6 +52,17 @@ function renderDeliveries(view: DeliveryLogView, context: CommandContext): strin
     : `${rows}\nThe desktop app or web mode sends these (it runs the background jobs); nothing is sent from here.`;
 }
 
+/** `--events port.down,port.up`: the event types, comma-separated. */
+const eventsFlag = {
+  parse: (text: string) =>
+    text
+      .split(',')
+      .map((type) => type.trim())
+      .filter(Boolean),
+  help: 'only these event types, comma-separated (default: all), e.g. port.down,port.up',
+  placeholder: 'types',
+};
+
 const byChannel = {
   args: ['channelId'],
   describe: { channelId: 'the channel’s id, from `alerts channels list`' },
@@ -99,15 +110,7 @@ export const alertRoutingCommands = {
         digestMinutes: 'one message per this many minutes with the events gathered (default: each at once)',
       },
       custom: {
-        events: {
-          parse: (text: string) =>
-            text
-              .split(',')
-              .map((type) => type.trim())
-              .filter(Boolean),
-          help: 'only these event types, comma-separated (default: all), e.g. port.down,port.up',
-          placeholder: 'types',
-        },
+        events: eventsFlag,
         token: {
           parse: fromEnvironment('--token-env'),
           help: 'telegram: the variable holding the bot token; ntfy: an access token (optional)',
@@ -124,6 +127,26 @@ export const alertRoutingCommands = {
       added.signingSecret
         ? `${added.signingSecret}\nChannel "${added.channel.name}" (${added.channel.id}) added. This signing secret is shown only now: give it to the receiver to verify the webhook-signature header.`
         : `Channel "${added.channel.name}" (${added.channel.id}) added: ${added.channel.destination}.`,
+  },
+  channelsSet: {
+    path: ['alerts', 'channels', 'set'],
+    channel: 'alertRouting:setRule',
+    summary: 'Change which events a channel gets, its quiet period and its digest',
+    examples: [
+      'proxy-manager alerts channels set ach_0123456789abcdef --events port.down,port.up --quiet-minutes 30',
+      'proxy-manager alerts channels set ach_0123456789abcdef --digest-minutes 0',
+    ],
+    fields: {
+      ...byChannel,
+      hide: ['quietByEvent'],
+      describe: {
+        ...byChannel.describe,
+        quietMinutes: 'hold back the same event about the same port or subscription for this long (0: none)',
+        digestMinutes: 'one message per this many minutes (0: each event at once)',
+      },
+      custom: { events: eventsFlag },
+    },
+    render: (channel: AlertChannelView, context: CommandContext) => renderChannels([channel], context),
   },
   channelsTest: {
     path: ['alerts', 'channels', 'test'],
