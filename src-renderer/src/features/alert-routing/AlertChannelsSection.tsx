@@ -77,6 +77,98 @@ function inputOf(kind: AlertChannelKind, draft: Draft, events: RoutableEvent[]):
   }
 }
 
+function EventsFieldset({
+  events,
+  onChange,
+  disabled,
+  error,
+}: {
+  events: RoutableEvent[];
+  onChange: (events: RoutableEvent[]) => void;
+  disabled: boolean;
+  error: string | undefined;
+}) {
+  return (
+    <fieldset className="fieldset">
+      <legend>Events</legend>
+      {EVENTS.map((type) => (
+        <CheckboxOption
+          key={type}
+          label={EVENT_LABELS[type]}
+          checked={events.includes(type)}
+          disabled={disabled}
+          onChange={(checked) =>
+            onChange(
+              checked
+                ? EVENTS.filter((item) => item === type || events.includes(item))
+                : events.filter((item) => item !== type),
+            )
+          }
+        />
+      ))}
+      {error ? <p className="field__error">{error}</p> : null}
+    </fieldset>
+  );
+}
+
+/** Edits an existing channel's rule: its events, one quiet period for them, the digest. */
+function RuleForm({ channel, onDone }: { channel: AlertChannelView; onDone: () => void }) {
+  const setRule = useAlertRoutingStore((store) => store.setRule);
+  const error = useAlertRoutingStore((store) => store.ruleError);
+  const [events, setEvents] = useState<RoutableEvent[]>(
+    EVENTS.filter((type) => channel.rule.events.includes(type)),
+  );
+  const quiet = Object.values(channel.rule.quietMinutes)[0];
+  const [quietMinutes, setQuietMinutes] = useState(quiet === undefined ? '' : String(quiet));
+  const [digestMinutes, setDigestMinutes] = useState(
+    channel.rule.digestMinutes === null ? '' : String(channel.rule.digestMinutes),
+  );
+  const [saving, setSaving] = useState(false);
+  const errors = fieldErrorsOf(error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    const saved = await setRule({
+      channelId: channel.id,
+      events,
+      quietMinutes: quietMinutes.trim() === '' ? 0 : Number(quietMinutes),
+      digestMinutes: digestMinutes.trim() === '' ? 0 : Number(digestMinutes),
+    });
+    setSaving(false);
+    if (saved) onDone();
+  };
+  return (
+    <form
+      className="form"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label={`Rule of ${channel.name}`}
+    >
+      <EventsFieldset events={events} onChange={setEvents} disabled={saving} error={errors.events} />
+      <TextField
+        label="Quiet period (minutes)"
+        value={quietMinutes}
+        onChange={setQuietMinutes}
+        error={errors.quietMinutes}
+      />
+      <TextField
+        label="Digest every (minutes)"
+        value={digestMinutes}
+        onChange={setDigestMinutes}
+        error={errors.digestMinutes}
+        hint="Empty or 0: each event at once."
+      />
+      <button type="submit" className="button button--primary" disabled={saving}>
+        Save rule
+      </button>
+      <button type="button" className="button button--quiet" onClick={onDone}>
+        Cancel
+      </button>
+      {error && !error.fields ? <ErrorMessage error={error} title="Could not change the rule" /> : null}
+    </form>
+  );
+}
+
 function AddChannelForm() {
   const addChannel = useAlertRoutingStore((store) => store.addChannel);
   const adding = useAlertRoutingStore((store) => store.adding);
@@ -156,25 +248,7 @@ function AddChannelForm() {
           {field('to', 'To')}
         </>
       ) : null}
-      <fieldset className="fieldset">
-        <legend>Events</legend>
-        {EVENTS.map((type) => (
-          <CheckboxOption
-            key={type}
-            label={EVENT_LABELS[type]}
-            checked={events.includes(type)}
-            disabled={adding}
-            onChange={(checked) =>
-              setEvents((current) =>
-                checked
-                  ? EVENTS.filter((item) => item === type || current.includes(item))
-                  : current.filter((item) => item !== type),
-              )
-            }
-          />
-        ))}
-        {errors.events ? <p className="field__error">{errors.events}</p> : null}
-      </fieldset>
+      <EventsFieldset events={events} onChange={setEvents} disabled={adding} error={errors.events} />
       {field('localProxyId', 'Send through local proxy (id, optional)', 'Where the service is blocked.')}
       {field(
         'quietMinutes',
@@ -217,67 +291,80 @@ function ChannelsTable() {
   const tests = useAlertRoutingStore((store) => store.tests);
   const testChannel = useAlertRoutingStore((store) => store.testChannel);
   const removeChannel = useAlertRoutingStore((store) => store.removeChannel);
+  const [editing, setEditing] = useState<string | null>(null);
   if (channels.error && !channels.data)
     return <ErrorMessage error={channels.error} title="Could not read the channels" />;
   const rows = channels.data ?? [];
   if (rows.length === 0) return <p className="muted">No channels yet: alerts stay on this desktop.</p>;
+  const edited = rows.find((channel) => channel.id === editing);
   return (
-    <div className="table-wrap">
-      <table className="table" aria-label="Alert channels">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Sends to</th>
-            <th scope="col">State</th>
-            <th scope="col">Waiting</th>
-            <th scope="col">Dead letters</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((channel) => {
-            const test = tests[channel.id];
-            return (
-              <tr key={channel.id}>
-                <td>{channel.name}</td>
-                <td>{KIND_NAMES[channel.kind]}</td>
-                <td>{channel.destination}</td>
-                <td>{stateOf(channel)}</td>
-                <td>{channel.health.pending}</td>
-                <td>{channel.health.deadLetters}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button"
-                    aria-label={`Test ${channel.name}`}
-                    disabled={test === 'sending'}
-                    onClick={() => void testChannel(channel.id)}
-                  >
-                    Test
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--quiet"
-                    aria-label={`Remove ${channel.name}`}
-                    onClick={() => void removeChannel(channel.id)}
-                  >
-                    Remove
-                  </button>
-                  {test && test !== 'sending' ? (
-                    <span role="status" className={test.ok ? 'muted' : 'field__error'}>
-                      {test.ok ? 'Test sent.' : `Test failed: ${test.error ?? ''}`}
-                    </span>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <>
+      <div className="table-wrap">
+        <table className="table" aria-label="Alert channels">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Sends to</th>
+              <th scope="col">State</th>
+              <th scope="col">Waiting</th>
+              <th scope="col">Dead letters</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((channel) => {
+              const test = tests[channel.id];
+              return (
+                <tr key={channel.id}>
+                  <td>{channel.name}</td>
+                  <td>{KIND_NAMES[channel.kind]}</td>
+                  <td>{channel.destination}</td>
+                  <td>{stateOf(channel)}</td>
+                  <td>{channel.health.pending}</td>
+                  <td>{channel.health.deadLetters}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={`Test ${channel.name}`}
+                      disabled={test === 'sending'}
+                      onClick={() => void testChannel(channel.id)}
+                    >
+                      Test
+                    </button>
+                    <button
+                      type="button"
+                      className="button button--quiet"
+                      aria-label={`Rule of ${channel.name}`}
+                      onClick={() => setEditing(channel.id)}
+                    >
+                      Rule
+                    </button>
+                    <button
+                      type="button"
+                      className="button button--quiet"
+                      aria-label={`Remove ${channel.name}`}
+                      onClick={() => void removeChannel(channel.id)}
+                    >
+                      Remove
+                    </button>
+                    {test && test !== 'sending' ? (
+                      <span role="status" className={test.ok ? 'muted' : 'field__error'}>
+                        {test.ok ? 'Test sent.' : `Test failed: ${test.error ?? ''}`}
+                      </span>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {edited ? <RuleForm key={edited.id} channel={edited} onDone={() => setEditing(null)} /> : null}
+    </>
   );
 }
 

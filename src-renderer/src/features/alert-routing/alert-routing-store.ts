@@ -39,6 +39,8 @@ interface AlertRoutingStore {
   dismissAdded: () => void;
   testChannel: (channelId: string) => Promise<void>;
   removeChannel: (channelId: string) => Promise<void>;
+  ruleError: IpcError | null;
+  setRule: (input: CallInput<'alertRouting:setRule'>) => Promise<boolean>;
   retryDead: (channelId?: string) => Promise<void>;
 }
 
@@ -50,7 +52,26 @@ export const useAlertRoutingStore = create<AlertRoutingStore>()((set, get) => ({
   addError: null,
   tests: {},
   actionError: null,
+  ruleError: null,
   receiver: idle(),
+
+  setRule: async (input) => {
+    set({ ruleError: null });
+    const result = await callApi((api) => api.alertRouting.setRule(input));
+    if (!result.ok) {
+      set({ ruleError: result.error });
+      return false;
+    }
+    const changed = result.value;
+    set((store) => ({
+      channels: {
+        status: 'ready',
+        error: null,
+        data: (store.channels.data ?? []).map((channel) => (channel.id === changed.id ? changed : channel)),
+      },
+    }));
+    return true;
+  },
 
   loadReceiver: async (start = false) => {
     set((store) => ({ receiver: loading(store.receiver) }));

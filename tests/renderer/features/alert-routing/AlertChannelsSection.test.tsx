@@ -164,4 +164,24 @@ describe('Settings → Alert channels', () => {
     expect(row?.textContent).toContain('channel.test');
     expect(row?.textContent).toContain('valid');
   });
+
+  it('edits a channel’s rule: its events, quiet period and digest', async () => {
+    fake.current.handle('alertRouting:setRule', (input: { digestMinutes?: number }) =>
+      ok({
+        ...hook,
+        rule: { events: ['port.down', 'port.up'], quietMinutes: {}, digestMinutes: input.digestMinutes },
+      }),
+    );
+    render(<AlertChannelsSection />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Rule of Ops hook' }));
+    const form = screen.getByRole('form', { name: 'Rule of Ops hook' });
+    fireEvent.click(within(form).getByRole('checkbox', { name: 'Port up again' }));
+    fireEvent.change(within(form).getByLabelText('Digest every (minutes)'), { target: { value: '60' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save rule' }));
+    await settle();
+    expect(fake.current.callsTo('alertRouting:setRule')).toEqual([
+      { channelId: hook.id, events: ['port.down', 'port.up'], quietMinutes: 0, digestMinutes: 60 },
+    ]);
+    expect(screen.queryByRole('form', { name: 'Rule of Ops hook' })).toBeNull();
+  });
 });
