@@ -169,7 +169,11 @@ describe('Settings → Alert channels', () => {
     fake.current.handle('alertRouting:setRule', (input: { digestMinutes?: number }) =>
       ok({
         ...hook,
-        rule: { events: ['port.down', 'port.up'], quietMinutes: {}, digestMinutes: input.digestMinutes },
+        rule: {
+          events: ['port.down', 'port.up'],
+          quietMinutes: {},
+          digestMinutes: input.digestMinutes ?? null,
+        },
       }),
     );
     render(<AlertChannelsSection />);
