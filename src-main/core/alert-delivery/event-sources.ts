@@ -28,6 +28,8 @@ const EXPIRY_WARNING_HOURS = [72, 24, 6, 1] as const;
 /** A schedule is reported as failing at this many failed runs in a row (once per streak). */
 const SCHEDULE_FAILING_RUNS = 3;
 const HOUR_MS = 3_600_000;
+/** A local proxy failing the same way is reported again after this long at the earliest. */
+const LOCAL_PROXY_REPEAT_MS = 30 * 60_000;
 
 interface Expiring {
   kind: 'port' | 'subscription';
@@ -72,6 +74,8 @@ export class DeliveryEventSources {
   private readonly portStatus = new Map<string, { down: boolean; since: string }>();
   private readonly expiring = new Map<string, Expiring>();
   private readonly proxyErrors = new Map<string, string>();
+  /** Per local proxy and failure kind: when it was last published (a failing upstream fails every connection). */
+  private readonly proxyPublished = new Map<string, number>();
   /** Expiry events this process published (the queue drops a repeat anyway; this saves the write). */
   private readonly expiryIds = new Set<string>();
 
@@ -299,7 +303,12 @@ export class DeliveryEventSources {
       if (this.proxyErrors.get(proxy.id) === mark) continue;
       this.proxyErrors.set(proxy.id, mark);
       if (!failure) continue;
-      const at = failure.at ?? new Date(this.options.now()).toISOString();
+      const now = this.options.now();
+      const key = `${proxy.id}|${failure.kind}`;
+      const last = this.proxyPublished.get(key);
+      if (last !== undefined && now - last < LOCAL_PROXY_REPEAT_MS) continue;
+      this.proxyPublished.set(key, now);
+      const at = failure.at ?? new Date(now).toISOString();
       this.options.publish({
         id: eventId('local_proxy.failing', proxy.id, failure.kind, at),
         type: 'local_proxy.failing',

@@ -173,6 +173,20 @@ describe('the adapter from the app’s events to delivery events', () => {
         },
       ],
     } as never);
+    // A failing upstream fails every connection: the same kind again within 30 minutes is not reported.
+    const upstreamError = (at: string) => ({
+      proxies: [
+        {
+          id: 'lp_1',
+          label: 'Chrome',
+          profileId: 'p',
+          listenError: null,
+          lastError: { at, kind: 'upstream_refused', status: null, message: 'Refused.', detail: null },
+        },
+      ],
+    });
+    events.emit('localProxies:changed', upstreamError('2026-01-01T00:00:01.000Z') as never);
+    events.emit('localProxies:changed', upstreamError('2026-01-01T00:00:02.000Z') as never);
     events.emit('ports:rotation', {
       profileId: 'p',
       portId: 'mp_1',
@@ -209,6 +223,7 @@ describe('the adapter from the app’s events to delivery events', () => {
     });
     expect(published.map((e) => e.type)).toEqual([
       'schedule.failing',
+      'local_proxy.failing',
       'local_proxy.failing',
       'rotation.unchanged',
       'rotation.repeated',
