@@ -154,6 +154,10 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     ownership,
     sessionSecrets,
     localProxies,
+    readPort: async (profileId, portId) =>
+      held.ports.get(profileId, 0)?.items.find((port) => port.id === portId) ??
+      (await api.forProfile(profileId, 'authenticated', (client) => client.getMobilePort(portId))),
+    activeProfileId: () => profiles.active()?.id ?? null,
     log,
   });
   const settingsService = new SettingsService(settings, events);

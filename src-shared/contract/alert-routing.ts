@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROUTABLE_EVENT_TYPES, type DeliveryEventType } from './alert-routing-events';
 import { call, type DomainCalls } from './define';
-import { noInput } from './shared-inputs';
+import { noInput, resourceId } from './shared-inputs';
 
 /**
  * Alert routing: channels that carry alerts away from this desktop (signed webhooks, Telegram,
@@ -34,6 +34,8 @@ export interface AlertChannelView {
   hasSecret: boolean;
   /** Sends through this local proxy (its id), e.g. where Telegram is blocked; null: directly. */
   localProxyId: string | null;
+  /** Or through this mobile port (of `profileId`), with its credentials; null: not through a port. */
+  viaPort: { profileId: string; portId: string } | null;
   rule: AlertChannelRule;
   createdAt: string;
   health: AlertChannelHealth;
@@ -189,6 +191,8 @@ const addChannelInput = z
     to: z.email('Enter an email address').optional(),
     /** Send through this local proxy (Settings → Local proxies), e.g. where Telegram is blocked. */
     localProxyId: z.string().min(1).max(100).optional(),
+    /** Or through this mobile port of the active profile (its gateway, with its credentials). */
+    portId: resourceId('Choose a port').optional(),
     ...ruleFields,
   })
   .superRefine((input, context) => {
@@ -202,6 +206,8 @@ const addChannelInput = z
       need('chatId', 'Enter the chat id');
     }
     if (input.kind === 'ntfy') need('topic', 'Enter the topic');
+    if (input.localProxyId !== undefined && input.portId !== undefined)
+      context.addIssue({ code: 'custom', path: ['portId'], message: 'Choose a local proxy or a port, not both' });
     if (input.kind === 'email') {
       need('host', 'Enter the SMTP server');
       need('from', 'Enter the sender address');

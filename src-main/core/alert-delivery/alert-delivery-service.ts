@@ -47,6 +47,10 @@ export interface AlertDeliveryOptions {
   secrets: () => SecretStore;
   /** A local proxy's address and local credentials, to send through it; null when it is gone. */
   localProxy?: (localProxyId: string) => Promise<LocalProxyRoute | null>;
+  /** A mobile port's gateway and credentials, to send through it; null when it is gone. */
+  portRoute?: (profileId: string, portId: string) => Promise<LocalProxyRoute | null>;
+  /** The profile a new channel's `portId` belongs to. */
+  activeProfileId?: () => string | null;
   ownsJobs: () => boolean;
   /** A one-shot command's process: a secret kept only in its memory would be gone when it ends. */
   oneShot?: boolean;
@@ -205,6 +209,7 @@ export class AlertDeliveryService implements DomainService<'alertRouting'> {
       destination: destinationOf(channel),
       hasSecret: channel.config.hasSecret === true,
       localProxyId: channel.localProxyId,
+      viaPort: channel.config.viaPort ?? null,
       rule: channel.rule,
       createdAt: new Date(channel.createdAt).toISOString(),
       health: {
@@ -221,7 +226,17 @@ export class AlertDeliveryService implements DomainService<'alertRouting'> {
 
   private async addChannel(input: AddAlertChannelInput): Promise<AddedAlertChannel> {
     const id = `ach_${randomBytes(8).toString('hex')}`;
-    const { config, secret } = splitChannelInput(input);
+    const split = splitChannelInput(input);
+    const { secret } = split;
+    let config = split.config;
+    if (input.portId !== undefined) {
+      const profileId = this.options.activeProfileId?.() ?? null;
+      if (!profileId)
+        throw new AppError('invalid_input', 'Sending through a port needs an active profile.', [
+          { field: 'portId', message: 'No active profile' },
+        ]);
+      config = { ...config, viaPort: { profileId, portId: input.portId } };
+    }
     if (secret !== null && this.options.oneShot && this.options.secrets().kind === 'session')
       throw new AppError(
         'invalid_input',
@@ -286,6 +301,12 @@ export class AlertDeliveryService implements DomainService<'alertRouting'> {
   private async open(channel: StoredChannel) {
     const secret = await this.options.secrets().get(channelSecretAccount(channel.id));
     const built = buildChannel(channel, secret);
+    const viaPort = channel.config.viaPort;
+    if (viaPort) {
+      const route = await this.options.portRoute?.(viaPort.profileId, viaPort.portId);
+      if (!route) throw new DeliveryFailure('The port it sends through could not be read.');
+      return { channel: built, context: proxyContext(route) };
+    }
     if (!channel.localProxyId) return { channel: built, context: {} };
     const route = await this.options.localProxy?.(channel.localProxyId);
     if (!route) throw new DeliveryFailure('The local proxy it sends through is not running.');

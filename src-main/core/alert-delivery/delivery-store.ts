@@ -30,6 +30,8 @@ export interface ChannelConfig {
   username?: string;
   from?: string;
   to?: string;
+  /** Sends through this mobile port (its gateway and credentials, read when sending). */
+  viaPort?: { profileId: string; portId: string };
   /** Whether the channel's secret was put in the keychain when it was added. */
   hasSecret?: boolean;
   /** Slack, Discord: the host of the secret URL, to show where it goes. */

@@ -2,6 +2,10 @@ import { renameSync } from 'node:fs';
 import type { AppCoreDependencies } from '../app-core-dependencies';
 import type { Lifecycle } from '../domain-service';
 import type { EventBus } from '../events';
+import type { MobilePort } from '../../../src-shared/api-types';
+
+/** What sending through a port needs of it: its gateway and its proxy credentials. */
+type PortCredentials = Pick<MobilePort, 'endpoint' | 'username' | 'password'>;
 import type { LocalProxiesService } from '../local-proxies/local-proxies-service';
 import type { JobsOwnership } from '../runtime/background-jobs';
 import type { Clock } from '../runtime/clock';
@@ -21,6 +25,9 @@ export interface AlertDeliveryWiring {
   ownership: JobsOwnership;
   sessionSecrets: SessionSecretStore;
   localProxies: Pick<LocalProxiesService, 'list'>;
+  /** A port as main holds it, else as the service answers it (its endpoint and credentials). */
+  readPort: (profileId: string, portId: string) => Promise<PortCredentials | null>;
+  activeProfileId: () => string | null;
   log: (line: string) => void;
 }
 
@@ -64,6 +71,16 @@ export function wireAlertDelivery(wiring: AlertDeliveryWiring): {
       const password = proxy.auth ? await secrets().get(`local-proxy:${proxy.id}`) : null;
       return { url: proxy.url, username: proxy.auth?.username ?? null, password };
     },
+    portRoute: async (profileId, portId): Promise<LocalProxyRoute | null> => {
+      const port = await wiring.readPort(profileId, portId);
+      if (!port) return null;
+      return {
+        url: `http://${port.endpoint.host}:${port.endpoint.httpPort}`,
+        username: port.username,
+        password: port.password,
+      };
+    },
+    activeProfileId: wiring.activeProfileId,
     onWake: { next: () => sources.nextExpiryCheck(), run: () => sources.checkExpiries() },
     ...(deps.alertDeliveryRandom ? { random: deps.alertDeliveryRandom } : {}),
     log,

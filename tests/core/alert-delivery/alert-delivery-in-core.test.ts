@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/core/app-core';
 import type { JobsOwnership } from '../../../src-main/core/runtime/background-jobs';
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { createHarness } from '../support/core-harness';
 import { HttpReceiver } from './support/receivers';
 
@@ -84,5 +85,44 @@ describe('a damaged queue file', () => {
     await harness.core.start();
     expect(await harness.call('alertRouting:channels', undefined)).toEqual([]);
     expect(readdirSync(dir).some((name) => name.startsWith('alert-delivery.sqlite.unreadable-'))).toBe(true);
+  });
+});
+
+describe('sending through a mobile port', () => {
+  it('goes out through the port’s gateway with its credentials (the sandbox’s gateway answers for any host)', async () => {
+    const sandbox = await TestSandbox.start();
+    cleanups.push(() => sandbox.close());
+    const harness = await createHarness(sandbox, {
+      clock: new FakeClock(Date.parse('2026-03-10T12:00:00.000Z')),
+    });
+    cleanups.push(() => harness.core.dispose());
+    await harness.core.start({ environment: { apiKey: DEMO_KEY, baseUrl: sandbox.baseUrl } });
+    const portId = (await harness.call('ports:list')).rows[0]?.[0];
+    if (typeof portId !== 'string') throw new Error('the sandbox has no port');
+    // An address this offline machine cannot reach: only the gateway can answer it.
+    const { channel } = await harness.call('alertRouting:addChannel', {
+      kind: 'webhook',
+      name: 'Via port',
+      url: 'http://alerts.example.invalid/hook',
+      portId,
+    });
+    expect(channel.viaPort).toEqual({ profileId: expect.any(String), portId });
+    harness.core.services.alertRouting.publish({
+      type: 'port.up',
+      id: 'evt_via_port',
+      data: { profileId: 'p', portId, label: null, downSince: null },
+    });
+    // The demo account's own alerts (its usage poller runs) may be queued too; every one goes the same way.
+    let entries: { eventId: string; status: string; lastError: string | null }[] = [];
+    const allSent = () => entries.length > 0 && entries.every((entry) => entry.status === 'sent');
+    for (let i = 0; i < 1000 && !allSent(); i += 1) {
+      entries = (await harness.call('alertRouting:deliveries', undefined)).entries;
+      await new Promise((resolve) => setTimeout(resolve, 4));
+    }
+    expect(entries.find((entry) => entry.eventId === 'evt_via_port')).toMatchObject({
+      status: 'sent',
+      lastError: null,
+    });
+    expect(allSent()).toBe(true);
   });
 });

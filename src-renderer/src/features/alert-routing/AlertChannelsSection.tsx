@@ -53,6 +53,7 @@ function inputOf(kind: AlertChannelKind, draft: Draft, events: RoutableEvent[]):
     // All of them is the default; a shorter list is the rule.
     ...(events.length < EVENTS.length ? { events } : {}),
     ...(text('localProxyId') ? { localProxyId: text('localProxyId') } : {}),
+    ...(text('portId') ? { portId: text('portId') } : {}),
     ...(number('quietMinutes') !== undefined ? { quietMinutes: number('quietMinutes') } : {}),
     ...(number('digestMinutes') !== undefined ? { digestMinutes: number('digestMinutes') } : {}),
   };
@@ -250,6 +251,7 @@ function AddChannelForm() {
       ) : null}
       <EventsFieldset events={events} onChange={setEvents} disabled={adding} error={errors.events} />
       {field('localProxyId', 'Send through local proxy (id, optional)', 'Where the service is blocked.')}
+      {field('portId', 'Or send through mobile port (id, optional)', 'Its gateway, with its credentials.')}
       {field(
         'quietMinutes',
         'Quiet period (minutes)',

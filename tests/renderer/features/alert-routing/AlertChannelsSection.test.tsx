@@ -13,6 +13,7 @@ const hook: AlertChannelView = {
   destination: 'https://ops.example.com/in',
   hasSecret: true,
   localProxyId: null,
+  viaPort: null,
   rule: { events: ['port.down'], quietMinutes: {}, digestMinutes: null },
   createdAt: '2026-01-01T00:00:00.000Z',
   health: {
