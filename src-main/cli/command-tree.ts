@@ -1,4 +1,5 @@
 import type { CommandSpec } from './command-spec';
+import { alertRoutingCommands } from './commands/alert-routing-commands';
 import { appCommands } from './commands/app-commands';
 import { automationCommands } from './commands/automation-commands';
 import { catalogCommands } from './commands/catalog-commands';
@@ -17,6 +18,8 @@ export const GROUPS: Record<string, string> = {
   topups: 'Crypto top-ups of your balance',
   catalog: 'The public catalog: countries, states, cities, ASNs, carriers, coins',
   alerts: 'Alerts raised by the app',
+  'alerts channels':
+    'Where alerts go away from this desktop: webhooks, Telegram, ntfy, Slack, Discord, email',
   profiles: 'Profiles (an account: a base URL and an API key)',
   test: 'Proxy tests: one request through a port or a subscription',
   token: 'Tokens for the local REST API (and the MCP server): named, scoped, revocable',
@@ -47,6 +50,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...Object.values(localProxyCommands),
   appCommands.health,
   appCommands.alertsList,
+  ...Object.values(alertRoutingCommands),
   appCommands.testPort,
   appCommands.testSubscription,
   appCommands.profilesList,

@@ -75,4 +75,11 @@ export interface AppCoreDependencies {
   notifyTopUp?: (notice: TopUpNotice) => void;
   /** The installation's version and kind, for `updates:*` (docs/install.md); absent: no daily check. */
   updates?: UpdatesWiring;
+  /**
+   * Alert delivery's durable queue (`alert-delivery.sqlite` in the data folder); absent: an
+   * in-memory one that does not survive the process.
+   */
+  alertDeliveryDatabase?: string;
+  /** Alert delivery's retry jitter (tests pass a fixed one). */
+  alertDeliveryRandom?: () => number;
 }

@@ -1,4 +1,5 @@
 import type { CallDomain } from '../../src-shared/contract';
+import type { AlertDeliveryService } from './alert-delivery/alert-delivery-service';
 import type { AlertsService } from './alerts/alerts-service';
 import type { AppStateService } from './app-state';
 import type { AutomationService } from './automation/automation-service';
@@ -39,6 +40,7 @@ export interface CoreServices extends AppServices {
   schedules: SchedulesService;
   tray: TrayStateService;
   alerts: AlertsService;
+  alertRouting: AlertDeliveryService;
   proxy: ProxyTestService;
   localProxies: LocalProxiesService;
   overview: OverviewService;

@@ -2,6 +2,7 @@ import type { Subscription } from '../../src-shared/api-types';
 import type { InitialState, PortsListView } from '../../src-shared/contract';
 import { AppCore } from './app-core';
 import type { AppCoreDependencies } from './app-core-dependencies';
+import { wireAlertDelivery } from './alert-delivery/wire-alert-delivery';
 import type { CoreServices } from './app-services';
 import { AppStateService } from './app-state';
 import { AutomationService } from './automation/automation-service';
@@ -53,7 +54,15 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     clock,
     settings,
     ...(deps.notifications ? { desktop: deps.notifications } : {}),
-    listeners: { alert: deps.notifyAlert, relocation: deps.notifyRelocation, topUp: deps.notifyTopUp },
+    listeners: {
+      alert: deps.notifyAlert,
+      relocation: deps.notifyRelocation,
+      // Alert delivery is built below; top-ups are watched only once the core runs.
+      topUp: (notice) => {
+        deps.notifyTopUp?.(notice);
+        alertDelivery.sources.topUp(notice);
+      },
+    },
     // `held` is built below; labels are asked for only once the core runs.
     knownLabel: (profileId, portId) => held.portLabel(profileId, portId),
   });
@@ -140,6 +149,19 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     alerts,
     overview,
   } = account;
+  const alertDelivery = wireAlertDelivery({
+    deps,
+    clock,
+    events,
+    ownership,
+    sessionSecrets,
+    localProxies,
+    readPort: async (profileId, portId) =>
+      held.ports.get(profileId, 0)?.items.find((port) => port.id === portId) ??
+      (await api.forProfile(profileId, 'authenticated', (client) => client.getMobilePort(portId))),
+    activeProfileId: () => profiles.active()?.id ?? null,
+    log,
+  });
   const settingsService = new SettingsService(settings, events);
   const updates = wireUpdates({
     wiring: deps.updates,
@@ -169,6 +191,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     schedules,
     tray,
     alerts,
+    alertRouting: alertDelivery.service,
     proxy: proxyTests,
     localProxies,
     overview,
@@ -183,6 +206,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topUpWatcher,
     topups.intentsJob,
     localProxies.job,
+    alertDelivery.service.job,
   ])
     backgroundJobs.add(job);
   const lifecycle: Lifecycle[] = [
@@ -205,6 +229,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     demo,
     schedules,
     notifications,
+    alertDelivery.lifecycle,
     // The tray exists on the desktop only; elsewhere `tray:*` still reads and sets the pins.
     ...(deps.mode === 'desktop' ? [tray] : []),
     // Every app process (not a one-shot command) checks for updates, owner or not: each window shows

@@ -98,6 +98,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     jobsOwnership: lock ? lockOwnership(lock) : ONE_SHOT_OWNERSHIP,
     jobState,
     catalogCacheFile: join(options.dataDir, 'catalog-cache.json'),
+    alertDeliveryDatabase: join(options.dataDir, 'alert-delivery.sqlite'),
     automation: {
       tokens: new TokenStore({ dataDir: options.dataDir, now: () => Date.now(), log }),
       audit: new AuditLog({ dataDir: options.dataDir, log }),

@@ -166,6 +166,16 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
     list: root,
   },
   'alerts:dismiss': { description: 'Hide one alert from the list.' },
+  'alertRouting:channels': {
+    description:
+      'The channels alerts are delivered to away from this desktop (webhook, Telegram, ntfy, Slack, Discord, email): where each goes, which events, its health (failing, pending, dead letters). Never a secret.',
+    list: root,
+  },
+  'alertRouting:deliveries': {
+    description:
+      'The alert delivery log, newest first: time, event type and id, channel, outcome (sent, pending, dead, suppressed, in_digest), attempts and last error. deadOnly: only dead letters.',
+    list: { path: 'entries' },
+  },
   'proxy:test': {
     description:
       'Send one request through a port or a subscription and answer the exit IP, location and timings.',

@@ -21,6 +21,7 @@ function mergeHandlers(services: AppServices): ContractHandlers {
     ...services.schedules.handlers(),
     ...services.tray.handlers(),
     ...services.alerts.handlers(),
+    ...services.alertRouting.handlers(),
     ...services.proxy.handlers(),
     ...services.localProxies.handlers(),
     ...services.overview.handlers(),

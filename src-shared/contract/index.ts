@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import type { CALL_CHANNELS, EVENT_CHANNELS } from './channel-names';
+import { alertRoutingCalls } from './alert-routing';
 import { alertsCalls, alertsEvents } from './alerts';
 import { appCalls, appEvents } from './app';
 import { automationCalls } from './automation';
@@ -29,6 +30,18 @@ import { trayCalls, trayEvents } from './tray';
 import { updatesCalls, updatesEvents } from './updates';
 
 export type { AlertKindName, AlertView } from './alerts';
+export type {
+  AddedAlertChannel,
+  AlertChannelKind,
+  AlertChannelRule,
+  AlertChannelView,
+  ChannelTestResult,
+  DeliveryLogEntry,
+  DeliveryLogView,
+  DeliveryStatus,
+  LocalReceiverView,
+  ReceivedAlertView,
+} from './alert-routing';
 export type { AuditEntry, AutomationTokenView, CreatedAutomationToken, RestApiStatus } from './automation';
 export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatus, Notice } from './app';
 export { CALL_ID_PATTERN, isAppRoute } from './app';
@@ -132,6 +145,7 @@ export const ipcCalls = {
   ...schedulesCalls,
   ...trayCalls,
   ...alertsCalls,
+  ...alertRoutingCalls,
   ...proxyCalls,
   ...localProxiesCalls,
   ...overviewCalls,

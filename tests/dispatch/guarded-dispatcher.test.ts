@@ -177,8 +177,13 @@ describe('scopes', () => {
       'subscriptions:exportCredentials',
     ]);
     expect(needing('spend')).toEqual(['topups:create', 'topups:declareTxid', 'topups:simulatePayment']);
+    // Alert channels: adding one answers a webhook's signing secret once and says where alerts leave the machine.
     expect(
-      needing('admin').every((channel) => /^(profiles|connection|demo|automation|updates):/.test(channel)),
+      needing('admin').every((channel) =>
+        /^(profiles|connection|demo|automation|updates):|^alertRouting:(addChannel|removeChannel)$/.test(
+          channel,
+        ),
+      ),
     ).toBe(true);
   });
 

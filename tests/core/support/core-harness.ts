@@ -63,6 +63,7 @@ export type HarnessOptions = {
     | 'jobState'
     | 'openExternal'
     | 'saveFile'
+    | 'alertDeliveryDatabase'
   >
 >;
 

@@ -36,6 +36,8 @@ const NOT_RESOURCE_IDS = new Set([
   'callId',
   'productId',
   'tokenId',
+  // An alert channel's id (`ach_…`) has its own stricter pattern and never goes into a request path.
+  'channelId',
 ]);
 function idPaths(value: unknown, path: string[] = [], isId = false): string[][] {
   if (typeof value === 'string') return isId ? [path] : [];

@@ -7,6 +7,7 @@ import { Screen } from '../../shared/components/Screen';
 import { useFromHash } from '../../shared/routes';
 import { useAppStore } from '../app/app-store';
 import { ProfilesPanel } from '../profiles/ProfilesPanel';
+import { AlertChannelsSection } from '../alert-routing/AlertChannelsSection';
 import { AlertsSection } from './AlertsSection';
 import { AutomationSection } from './AutomationSection';
 import { CheckboxOption } from './CheckboxOption';
@@ -252,6 +253,7 @@ const SETTINGS_SECTIONS = [
   { id: 'desktop', label: 'Desktop', heading: 'desktop-title' },
   { id: 'polling', label: 'Polling', heading: 'polling-title' },
   { id: 'alerts', label: 'Alerts', heading: 'alerts-settings-title' },
+  { id: 'alert-channels', label: 'Alert channels', heading: 'alert-channels-title' },
   { id: 'proxy-test', label: 'Proxy test', heading: 'proxy-test-title' },
   { id: 'automation', label: 'Automation', heading: 'automation-title' },
   { id: 'updates', label: 'Updates', heading: 'updates-title' },
@@ -332,6 +334,7 @@ export function SettingsScreen() {
                   {desktop ? <DesktopSection preferences={desktop} /> : null}
                   <PollingSection settings={view} />
                   <AlertsSection settings={view} />
+                  <AlertChannelsSection />
                   <ProxyTestSection settings={view} />
                   <AutomationSection />
                   <UpdatesSection />

@@ -424,8 +424,10 @@ describe('Settings screen', () => {
       'Appearance',
       'Polling',
       'Alerts',
+      'Alert channels',
       'Proxy test',
       'Automation',
+      'Updates',
     ]);
     expect(links[3]?.getAttribute('href')).toBe('#/settings/alerts');
     act(() => {

@@ -1,0 +1,128 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppCore } from '../../../src-main/core/app-core';
+import type { JobsOwnership } from '../../../src-main/core/runtime/background-jobs';
+import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
+import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { createHarness } from '../support/core-harness';
+import { HttpReceiver } from './support/receivers';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+const notOwner: JobsOwnership = {
+  status: () => ({ owner: false, message: 'Background jobs run in the desktop app (pid 1).' }),
+  onChange: () => () => undefined,
+};
+
+describe('alert delivery in the composed core', () => {
+  it('sends a published event from the job of the process that owns the jobs, with no clock moving', async () => {
+    const clock = new FakeClock(Date.parse('2026-03-10T12:00:00.000Z'));
+    const receiver = new HttpReceiver(() => clock.now());
+    await receiver.start();
+    cleanups.push(() => receiver.stop());
+    const harness = await createHarness(null, { clock });
+    const core: AppCore = harness.core;
+    cleanups.push(() => core.dispose());
+    await core.start();
+    const { channel } = await harness.call('alertRouting:addChannel', {
+      kind: 'webhook',
+      name: 'Ops',
+      url: receiver.url,
+    });
+    expect(
+      core.services.alertRouting.publish({
+        type: 'topup.credited',
+        id: 'evt_core_1',
+        data: { profileId: 'p', topUpId: 'tu_1', summary: '$50.00 credited.' },
+      }),
+    ).toBe(true);
+    await until(() => receiver.requests.length > 0);
+    expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual(['evt_core_1']);
+    await until(() => (core.services.alertRouting.nextDue() ?? 0) === 0 && receiver.requests.length === 1);
+    const log = await harness.call('alertRouting:deliveries', { limit: 5 });
+    expect(log.sendsHere).toBe(true);
+    expect(log.entries).toMatchObject([{ eventId: 'evt_core_1', channelId: channel.id }]);
+  });
+
+  it('queues but does not send in a process that does not own the jobs', async () => {
+    const clock = new FakeClock(Date.parse('2026-03-10T12:00:00.000Z'));
+    const receiver = new HttpReceiver(() => clock.now());
+    await receiver.start();
+    cleanups.push(() => receiver.stop());
+    const harness = await createHarness(null, { clock, jobsOwnership: notOwner });
+    cleanups.push(() => harness.core.dispose());
+    await harness.core.start();
+    await harness.call('alertRouting:addChannel', { kind: 'webhook', name: 'Ops', url: receiver.url });
+    harness.core.services.alertRouting.publish({
+      type: 'topup.credited',
+      id: 'evt_core_2',
+      data: { profileId: 'p', topUpId: 'tu_1', summary: 'ok' },
+    });
+    await clock.advance(60_000);
+    const log = await harness.call('alertRouting:deliveries', undefined);
+    expect(log.sendsHere).toBe(false);
+    expect(log.entries).toMatchObject([{ eventId: 'evt_core_2', status: 'pending', attempts: 0 }]);
+    expect(receiver.requests).toHaveLength(0);
+  });
+});
+
+describe('a damaged queue file', () => {
+  it('is moved aside and a new queue started, so the core still starts and delivers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pm-alert-bad-'));
+    const file = join(dir, 'alert-delivery.sqlite');
+    writeFileSync(file, 'this is not a database, just enough bytes to look like a damaged file '.repeat(20));
+    const harness = await createHarness(null, { alertDeliveryDatabase: file });
+    cleanups.push(() => harness.core.dispose());
+    await harness.core.start();
+    expect(await harness.call('alertRouting:channels', undefined)).toEqual([]);
+    expect(readdirSync(dir).some((name) => name.startsWith('alert-delivery.sqlite.unreadable-'))).toBe(true);
+  });
+});
+
+describe('sending through a mobile port', () => {
+  it('goes out through the port’s gateway with its credentials (the sandbox’s gateway answers for any host)', async () => {
+    const sandbox = await TestSandbox.start();
+    cleanups.push(() => sandbox.close());
+    const harness = await createHarness(sandbox, {
+      clock: new FakeClock(Date.parse('2026-03-10T12:00:00.000Z')),
+    });
+    cleanups.push(() => harness.core.dispose());
+    await harness.core.start({ environment: { apiKey: DEMO_KEY, baseUrl: sandbox.baseUrl } });
+    const portId = (await harness.call('ports:list')).rows[0]?.[0];
+    if (typeof portId !== 'string') throw new Error('the sandbox has no port');
+    // An address this offline machine cannot reach: only the gateway can answer it.
+    const { channel } = await harness.call('alertRouting:addChannel', {
+      kind: 'webhook',
+      name: 'Via port',
+      url: 'http://alerts.example.invalid/hook',
+      portId,
+    });
+    expect(channel.viaPort).toEqual({ profileId: expect.any(String), portId });
+    harness.core.services.alertRouting.publish({
+      type: 'port.up',
+      id: 'evt_via_port',
+      data: { profileId: 'p', portId, label: null, downSince: null },
+    });
+    // The demo account's own alerts (its usage poller runs) may be queued too; every one goes the same way.
+    let entries: { eventId: string; status: string; lastError: string | null }[] = [];
+    const allSent = () => entries.length > 0 && entries.every((entry) => entry.status === 'sent');
+    for (let i = 0; i < 1000 && !allSent(); i += 1) {
+      entries = (await harness.call('alertRouting:deliveries', undefined)).entries;
+      await new Promise((resolve) => setTimeout(resolve, 4));
+    }
+    expect(entries.find((entry) => entry.eventId === 'evt_via_port')).toMatchObject({
+      status: 'sent',
+      lastError: null,
+    });
+    expect(allSent()).toBe(true);
+  });
+});
