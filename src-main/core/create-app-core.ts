@@ -132,6 +132,8 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     demo,
     held,
     topUpLinks,
+    // Alert delivery is built below; the overview asks only once the core runs.
+    failingAlertChannels: () => alertDelivery.service.failingChannels(),
   });
   const {
     proxyTests,

@@ -1,3 +1,4 @@
+import type { AlertChannelView } from '../../src-shared/contract';
 import { AlertCenter, crossingsIn } from './alerts/alert-center';
 import { AlertsService } from './alerts/alerts-service';
 import type { AppCoreDependencies } from './app-core-dependencies';
@@ -49,6 +50,8 @@ export interface AccountWiring {
   demo: DemoService;
   held: HeldAccountData;
   topUpLinks: TopUpLinks;
+  /** Alert channels that keep failing, for the overview (alert delivery is wired after this half). */
+  failingAlertChannels: () => readonly AlertChannelView[];
 }
 
 /**
@@ -59,7 +62,7 @@ export interface AccountWiring {
  */
 export function wireAccountServices(wiring: AccountWiring) {
   const { deps, log, clock, events, ownership, jobSection, notifications, profiles, sessionSecrets } = wiring;
-  const { api, demo, held, topUpLinks } = wiring;
+  const { api, demo, held, topUpLinks, failingAlertChannels } = wiring;
   const { settings, jobState } = deps;
   const jobs = () => ownership.status();
   const ownsJobs = () => jobs().owner;
@@ -264,6 +267,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     alerts: () => Promise.resolve(alerts.raised()),
     holdingAlertKeys: () => Promise.resolve(crossings.read()),
     localProxies: (profileId) => localProxies.ofProfile(profileId),
+    failingAlertChannels: () => failingAlertChannels(),
     pace: (profileId) => usagePoller.paceOf(profileId),
   });
 

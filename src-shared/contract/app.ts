@@ -56,9 +56,13 @@ export interface InitialState extends AppState {
  * detail) or `/topups/<id>` (the top-up in the wizard's live view); the id URI-encoded. The
  * renderer's router checks the shape again before it follows it.
  */
-export type AppRoute = '/overview' | '/local-proxies' | `/${'ports' | 'subscriptions' | 'topups'}/${string}`;
+export type AppRoute =
+  | '/overview'
+  | '/local-proxies'
+  | '/settings/alert-channels'
+  | `/${'ports' | 'subscriptions' | 'topups'}/${string}`;
 const APP_ROUTE_PATTERN =
-  /^\/(?:overview|local-proxies|(ports|subscriptions|topups)\/[A-Za-z0-9%._~-]{1,300})$/;
+  /^\/(?:overview|local-proxies|settings\/alert-channels|(ports|subscriptions|topups)\/[A-Za-z0-9%._~-]{1,300})$/;
 
 export function isAppRoute(value: unknown): value is AppRoute {
   return typeof value === 'string' && APP_ROUTE_PATTERN.test(value);

@@ -24,6 +24,7 @@ type AttentionKind =
   | 'schedule_failing'
   | 'proxy_test_failed'
   | 'local_proxy_failing'
+  | 'alert_channel_failing'
   | 'alert';
 
 /**
@@ -51,12 +52,13 @@ type AttentionLevelWord = (typeof ATTENTION_LEVEL_WORDS)[AttentionLevel];
  * The screen an item belongs to, for the navigation's badges: a badge counts the items (errors and
  * warnings) of its own screen only, so a port's item is never counted on Subscriptions.
  */
-export type AttentionScreen = 'ports' | 'subscriptions' | 'topups' | 'local-proxies';
+export type AttentionScreen = 'ports' | 'subscriptions' | 'topups' | 'local-proxies' | 'settings';
 export const ATTENTION_SCREENS: readonly AttentionScreen[] = [
   'ports',
   'subscriptions',
   'topups',
   'local-proxies',
+  'settings',
 ];
 
 export interface AttentionItem {
@@ -70,7 +72,11 @@ export interface AttentionItem {
   title: string;
   /** What happens next or what to do. */
   detail: string;
-  subject: { type: 'port' | 'subscription' | 'topup' | 'alert' | 'local_proxy'; id: string; label: string };
+  subject: {
+    type: 'port' | 'subscription' | 'topup' | 'alert' | 'local_proxy' | 'alert_channel';
+    id: string;
+    label: string;
+  };
   /**
    * ISO 8601: the moment that matters (an expiry, a payment deadline, or where there is no date the
    * forecast: when the traffic runs out at the recent pace), for ordering and a countdown; null if none.

@@ -57,6 +57,8 @@ function groupTitle(
       return `The last proxy tests of ${plural(count, 'port', 'ports')} failed`;
     case 'local_proxy_failing':
       return `${plural(count, 'local proxy needs', 'local proxies need')} attention`;
+    case 'alert_channel_failing':
+      return `${plural(count, 'alert channel keeps', 'alert channels keep')} failing`;
     case 'alert':
       return `${plural(count, 'alert', 'alerts')}`;
   }

@@ -4,6 +4,7 @@
  * No I/O here: `overview-service.ts` gathers the inputs, these decide.
  */
 import type {
+  AlertChannelView,
   AlertView,
   AttentionItem,
   AttentionLevel,
@@ -62,6 +63,11 @@ export interface OverviewInput {
   alerts: readonly Omit<AlertView, 'screen'>[];
   /** This profile's local proxies, with their state and last upstream error. */
   localProxies: readonly LocalProxyView[];
+  /**
+   * Alert channels (Settings → Alert channels) that keep failing: they serve every profile, so each
+   * profile's overview shows them. Absent: none.
+   */
+  failingAlertChannels?: readonly AlertChannelView[];
 }
 
 const LEVEL_RANK: Record<AttentionLevel, number> = { error: 0, warning: 1, info: 2 };
@@ -221,6 +227,33 @@ function localProxyItem(input: OverviewInput, proxy: LocalProxyView): AttentionD
 }
 
 /**
+ * An alert channel that keeps failing: alerts meant to reach the user away from this desktop do not.
+ * Dead letters are alerts already given up on (Now); retries still under way may yet go through (Soon).
+ */
+function alertChannelItem(channel: AlertChannelView): AttentionDraft {
+  const { health } = channel;
+  const lost = health.deadLetters;
+  const waiting = health.pending;
+  const counts = [
+    lost > 0 ? `${lost} alert${lost === 1 ? ' was' : 's were'} given up on` : null,
+    waiting > 0 ? `${waiting} ${waiting === 1 ? 'is' : 'are'} waiting to be retried` : null,
+  ].filter((part): part is string => part !== null);
+  const reason = health.lastError ? `Last error: ${health.lastError}` : 'Its last attempts failed.';
+  return {
+    id: `alert_channel_failing:${channel.id}`,
+    kind: 'alert_channel_failing',
+    level: lost > 0 ? 'error' : 'warning',
+    title: `Alert channel ${quoted(channel.name, channel.id)} keeps failing`,
+    detail: counts.length > 0 ? `${reason} ${counts.join('; ')}.` : reason,
+    subject: { type: 'alert_channel', id: channel.id, label: channel.name || channel.id },
+    dueAt: null,
+    action: { kind: 'open', label: 'Open alert channels' },
+    route: '/settings/alert-channels',
+    screen: 'settings',
+  };
+}
+
+/**
  * Alert kinds the model judges itself from the same list and thresholds: with that list at hand its
  * own item says it (or, when the condition has passed since the alert, rightly says nothing).
  * Without the list (it could not be read) the alert stands in for it.
@@ -287,6 +320,9 @@ export function attentionItems(input: OverviewInput): AttentionItem[] {
   for (const proxy of input.localProxies) {
     const item = localProxyItem(input, proxy);
     if (item) drafts.push(item);
+  }
+  for (const channel of input.failingAlertChannels ?? []) {
+    if (channel.health.failing) drafts.push(alertChannelItem(channel));
   }
   // A forecast already on the subscription's own item says what a "runs out soon" alert would.
   const forecastOn = new Set(

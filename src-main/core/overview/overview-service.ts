@@ -1,4 +1,5 @@
 import {
+  type AlertChannelView,
   ATTENTION_SCREENS,
   type AlertView,
   type AttentionItem,
@@ -85,6 +86,8 @@ export interface OverviewServiceOptions {
   holdingAlertKeys: () => Promise<readonly string[]>;
   /** A profile's local proxies with their state and last upstream error (held by their service). */
   localProxies: (profileId: string) => Promise<readonly LocalProxyView[]>;
+  /** Alert channels (every profile's) that keep failing; absent: alert delivery is not wired. */
+  failingAlertChannels?: () => readonly AlertChannelView[];
   /** Bytes a day at the recent pace per subscription id (the usage poller's samples), where known. */
   pace?: (profileId: string) => Promise<Readonly<Record<string, number>>>;
   maxAgeMs?: number;
@@ -142,6 +145,7 @@ export class OverviewService implements DomainService<'overview'> {
       proxyTests: held.proxyTests.failed(id),
       alerts,
       localProxies,
+      failingAlertChannels: this.options.failingAlertChannels?.() ?? [],
     });
     const counts: Record<AttentionLevel, number> = { error: 0, warning: 0, info: 0 };
     for (const item of items) counts[item.level] += 1;

@@ -126,3 +126,57 @@ describe('sending through a mobile port', () => {
     expect(allSent()).toBe(true);
   });
 });
+
+describe('a channel that keeps failing', () => {
+  it('is on the overview (Now once alerts were given up on), counted on Settings, and leaves it once it works', async () => {
+    const sandbox = await TestSandbox.start();
+    cleanups.push(() => sandbox.close());
+    const clock = new FakeClock(Date.parse('2026-03-10T12:00:00.000Z'));
+    const receiver = new HttpReceiver(() => clock.now());
+    await receiver.start();
+    cleanups.push(() => receiver.stop());
+    receiver.failWith = 404;
+    const harness = await createHarness(sandbox, { clock });
+    cleanups.push(() => harness.core.dispose());
+    await harness.core.start({ environment: { apiKey: DEMO_KEY, baseUrl: sandbox.baseUrl } });
+    const { channel } = await harness.call('alertRouting:addChannel', {
+      kind: 'webhook',
+      name: 'Ops hook',
+      url: receiver.url,
+    });
+    const before = await harness.call('overview:get', undefined);
+    expect(before.items.filter((item) => item.kind === 'alert_channel_failing')).toEqual([]);
+
+    // A 404 is not retried: the alert is a dead letter at once.
+    harness.core.services.alertRouting.publish({
+      type: 'topup.credited',
+      id: 'evt_lost_1',
+      data: { profileId: 'p', topUpId: 'tu_1', summary: '$50.00 credited.' },
+    });
+    await until(() => core(harness).alertRouting.failingChannels().length > 0);
+    const failing = await harness.call('overview:get', undefined);
+    const item = failing.items.find((entry) => entry.kind === 'alert_channel_failing');
+    expect(item).toMatchObject({
+      id: `alert_channel_failing:${channel.id}`,
+      level: 'error',
+      levelWord: 'Now',
+      title: 'Alert channel “Ops hook” keeps failing',
+      screen: 'settings',
+      route: '/settings/alert-channels',
+      action: { kind: 'open', label: 'Open alert channels' },
+    });
+    expect(item?.detail).toContain('1 alert was given up on');
+    expect(failing.badges.settings).toBe(1);
+    expect(failing.allGood).toBe(false);
+
+    // The receiver is back and the dead letter is sent again: the item goes.
+    receiver.failWith = null;
+    await harness.call('alertRouting:retryDead', { channelId: channel.id });
+    await until(() => core(harness).alertRouting.failingChannels().length === 0);
+    const after = await harness.call('overview:get', undefined);
+    expect(after.items.filter((entry) => entry.kind === 'alert_channel_failing')).toEqual([]);
+    expect(after.badges.settings).toBe(0);
+  });
+});
+
+const core = (harness: { core: AppCore }) => harness.core.services;

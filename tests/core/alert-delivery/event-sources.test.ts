@@ -67,9 +67,11 @@ describe('the adapter from the app’s events to delivery events', () => {
       message: '2 GB left.',
       raisedAt: '2026-01-01T00:00:00.000Z',
     };
-    events.emit('alerts:raised', { alert: { ...alert, kind: 'sub_user_cap_80', subjectId: 'sub_1/su_2' } });
     events.emit('alerts:raised', {
-      alert: { ...alert, id: 'alert-2', kind: 'port_expiring', subjectId: 'mp_1' },
+      alert: { ...alert, kind: 'sub_user_cap_80', subjectId: 'sub_1/su_2', screen: 'subscriptions' },
+    });
+    events.emit('alerts:raised', {
+      alert: { ...alert, id: 'alert-2', kind: 'port_expiring', subjectId: 'mp_1', screen: 'ports' },
     });
     expect(published).toEqual([
       {

@@ -33,7 +33,7 @@ describe('App', () => {
         items: [],
         counts: { error: 0, warning: 0, info: 0 },
         totals: { ports: 1, subscriptions: 0, pendingTopUps: 0, schedules: 0 },
-        badges: { ports: 0, subscriptions: 0, topups: 0, 'local-proxies': 0 },
+        badges: { ports: 0, subscriptions: 0, topups: 0, 'local-proxies': 0, settings: 0 },
         cards: [],
         sources: {
           ports: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },

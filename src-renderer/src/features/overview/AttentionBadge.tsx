@@ -7,6 +7,7 @@ const BADGED: readonly string[] = [
   'subscriptions',
   'topups',
   'local-proxies',
+  'settings',
 ] satisfies AttentionScreen[];
 
 const isBadgedScreen = (screen: string): screen is AttentionScreen => BADGED.includes(screen);

@@ -38,7 +38,8 @@ function BadgedNavigation() {
 describe('the navigation’s badges', () => {
   useFakeApi(() => ({
     'app:getState': () => ok(appState()),
-    'overview:get': () => ok(snapshot({ ports: 1, subscriptions: 2, topups: 0, 'local-proxies': 0 })),
+    'overview:get': () =>
+      ok(snapshot({ ports: 1, subscriptions: 2, topups: 0, 'local-proxies': 0, settings: 0 })),
   }));
 
   it('puts a port’s item on Ports and a subscription’s on Subscriptions, and nothing where none is', async () => {

@@ -40,7 +40,7 @@ const snapshot = (overrides: Partial<HealthSnapshot> = {}): HealthSnapshot => {
     items,
     counts: { error: 0, warning: items.length, info: 0 },
     totals: { ports: 4, subscriptions: 3, pendingTopUps: 0, schedules: 0 },
-    badges: { ports: 0, subscriptions: 0, topups: 0, 'local-proxies': 0 },
+    badges: { ports: 0, subscriptions: 0, topups: 0, 'local-proxies': 0, settings: 0 },
     cards: items.map((entry) => ({ type: 'item' as const, itemId: entry.id })),
     sources: {
       ports: { state: 'held', readAt: '2026-03-10T12:00:00.000Z' },

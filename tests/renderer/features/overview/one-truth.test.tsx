@@ -183,6 +183,7 @@ async function everySurfaceAgrees(step: string): Promise<HealthSnapshot> {
       subscriptions: 'Subscriptions',
       topups: 'Top-ups',
       'local-proxies': 'Local proxies',
+      settings: 'Settings',
     }[name];
     const expectedName = own === 0 ? label : `${label} ${own} need${own === 1 ? 's' : ''} attention`;
     expect(within(nav).getByRole('link', { name: expectedName }), `${step}: ${name}`).toBeTruthy();
