@@ -121,8 +121,11 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     demo,
     held,
     topUpLinks,
+    notice: (message) => state.addNotice('warning', message),
   });
   const {
+    healthStore,
+    healthChecks,
     proxyTests,
     relocations,
     ports,
@@ -171,6 +174,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topUpWatcher,
     topups.intentsJob,
     localProxies.job,
+    healthChecks,
   ])
     backgroundJobs.add(job);
   const lifecycle: Lifecycle[] = [
@@ -195,6 +199,8 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     notifications,
     // The tray exists on the desktop only; elsewhere `tray:*` still reads and sets the pins.
     ...(deps.mode === 'desktop' ? [tray] : []),
+    // Closed after the jobs stop (stops run in reverse): the checks write it until then.
+    { name: 'health store', stop: () => healthStore.close() },
     // Last: jobs start once everything they use runs, and only in the process owning them.
     backgroundJobs,
   ];

@@ -5,6 +5,11 @@ import { CatalogCache } from './catalog/catalog-cache';
 import { CatalogService } from './catalog/catalog-service';
 import type { DemoService } from './demo/demo-service';
 import type { EventBus } from './events';
+import { AsnLookup } from './health/asn-lookup';
+import { HealthCheckJob } from './health/health-check-job';
+import { LazyHealthStore } from './health/health-store';
+import { lastCheckedExit, selfHealer } from './health/health-wiring';
+import { PortHealthReader } from './health/port-health-reader';
 import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import type { AppNotifications } from './notifications/app-notifications';
 import { OverviewService } from './overview/overview-service';
@@ -13,6 +18,7 @@ import { PortsService, toPortView } from './ports/ports-service';
 import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService } from './ports/rotation-service';
 import type { ProfilesService } from './profiles/profiles-service';
+import { probeProxy } from './proxy-test/proxy-probe';
 import { ProxyTestService } from './proxy-test/proxy-test-service';
 import type { JobsOwnership } from './runtime/background-jobs';
 import type { Clock } from './runtime/clock';
@@ -48,6 +54,8 @@ export interface AccountWiring {
   demo: DemoService;
   held: HeldAccountData;
   topUpLinks: TopUpLinks;
+  /** Puts a warning in the app's notices (self-heal that did not help). */
+  notice?: (message: string) => void;
 }
 
 /**
@@ -64,6 +72,10 @@ export function wireAccountServices(wiring: AccountWiring) {
   const ownsJobs = () => jobs().owner;
   const activeProfileId = () => profiles.active()?.id ?? null;
 
+  // Health: the store the checks write (the job owner) and every process reads; ASNs offline.
+  const healthStore = new LazyHealthStore(deps.healthDatabaseFile ?? ':memory:', log);
+  const asn = new AsnLookup(deps.asnDataFile ?? null, log);
+
   // Ports: rotations, relocations, the proxy test that verifies a rotation's exit IP.
   const proxyTests = new ProxyTestService({
     api,
@@ -78,6 +90,12 @@ export function wireAccountServices(wiring: AccountWiring) {
     receipts: jobSection<ReceiptsState>('rotation-receipts'),
     publishPort: (profileId, port) => publishPortChanges(events, profileId, [port]),
     verifyExitIp: deps.verifyExitIp ?? proxyTests.verifyExitIp,
+    repeatWindow: () => {
+      const { repeatWindowHours, repeatWindowRotations } = settings.get().healthChecks;
+      return { hours: repeatWindowHours, rotations: repeatWindowRotations };
+    },
+    lastCheckedExit: (profileId, portId) => lastCheckedExit(healthStore.get(), profileId, portId),
+    lookupAsn: asn.asnOf,
     log,
   });
   const relocations = new RelocationTracker({
@@ -97,6 +115,39 @@ export function wireAccountServices(wiring: AccountWiring) {
     rotation,
     relocations,
     held: held.ports,
+    health: new PortHealthReader({
+      store: () => healthStore.get(),
+      now: () => clock.now(),
+      thresholds: () => settings.get().healthChecks,
+      receipts: (profileId, portId) => rotation.receipts(profileId, portId),
+    }),
+    log,
+  });
+  const healthChecks = new HealthCheckJob({
+    clock,
+    store: () => healthStore.get(),
+    profileIds: () => profiles.list().map((profile) => profile.id),
+    ports: (profileId) => {
+      const fresh = held.ports.get(profileId, clock.now() - 5 * 60_000);
+      return fresh ? Promise.resolve(fresh.items) : ports.refresh(profileId);
+    },
+    policy: () => settings.get().healthChecks,
+    checkUrlFor: (profileId) =>
+      demo.echoUrlFor(profileId) ??
+      settings.get().healthChecks.checkUrl ??
+      settings.get().proxyTest.ipEchoUrl,
+    probe: deps.probe ?? ((request) => probeProxy(request, { clock })),
+    onCheck: selfHealer({
+      afterFailures: () => settings.get().healthChecks.selfHealAfter,
+      rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
+      clock,
+      notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
+      log,
+    }),
+    onStatusChange: (change) =>
+      log(
+        `[health] ${change.portId} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
+      ),
     log,
   });
 
@@ -245,6 +296,8 @@ export function wireAccountServices(wiring: AccountWiring) {
   });
 
   return {
+    healthStore,
+    healthChecks,
     proxyTests,
     relocations,
     ports,

@@ -43,6 +43,8 @@ export const CALL_CHANNELS = [
   'ports:usage',
   'ports:revealRotationLink',
   'ports:receipts',
+  'ports:health',
+  'ports:healthHistory',
   'subscriptions:list',
   'subscriptions:get',
   'subscriptions:update',

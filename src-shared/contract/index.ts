@@ -33,6 +33,16 @@ export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatu
 export { CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
 export type {
+  LatencySummary,
+  PortHealth,
+  PortHealthCheck,
+  PortHealthHistory,
+  PortHealthSegment,
+  PortHealthStatus,
+  RotationVerdict,
+  RotationVerdictKind,
+} from './port-health';
+export type {
   ExitIpVerification,
   IpHistoryExport,
   IpHistoryRow,
@@ -88,6 +98,7 @@ export type {
   Density,
   DesktopPreferences,
   SettingsView,
+  HealthCheckSettingsView,
   ShortcutPreferences,
   TrafficThresholdView,
 } from './settings';

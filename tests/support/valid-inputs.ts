@@ -39,6 +39,8 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'ports:usage': { portId: 'mp_1', from: '2026-01-01', to: '2026-01-31' },
   'ports:revealRotationLink': { portId: 'mp_1' },
   'ports:receipts': { portId: 'mp_1' },
+  'ports:health': { portId: 'mp_1' },
+  'ports:healthHistory': { portId: 'mp_1', range: '30d' },
   'subscriptions:list': { productId: 'mobile-gb' },
   'subscriptions:get': { subscriptionId: 'sub_1' },
   'subscriptions:update': { subscriptionId: 'sub_1', label: 'Scraping', autoRenew: true },

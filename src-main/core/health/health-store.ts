@@ -419,3 +419,36 @@ function migrate(db: DatabaseSync): void {
     }
   }
 }
+
+/**
+ * The store opened on first use, once: a file that cannot be opened (a newer schema, a broken disk)
+ * is logged, and checks then run without history rather than not at all.
+ */
+export class LazyHealthStore {
+  private store: HealthStore | null = null;
+  private failed = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  get(): HealthStore | null {
+    if (this.store || this.failed) return this.store;
+    try {
+      this.store = HealthStore.open(this.file);
+    } catch (error) {
+      this.failed = true;
+      this.log(
+        `[health] the health history cannot be opened: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return this.store;
+  }
+
+  close(): void {
+    this.store?.close();
+    this.store = null;
+    this.failed = false;
+  }
+}

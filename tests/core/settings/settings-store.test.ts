@@ -86,6 +86,15 @@ describe('SettingsStore: defaults and round trip', () => {
       tray: { pinned: {} },
       shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
       proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
+      healthChecks: {
+        portsEverySeconds: 300,
+        downAfter: 3,
+        upAfter: 2,
+        checkUrl: null,
+        repeatWindowHours: 24,
+        repeatWindowRotations: 50,
+        selfHealAfter: 0,
+      },
     });
     expect(store.get()).toEqual(defaultSettings());
     expect(await readdir(dataDir)).toEqual([]);

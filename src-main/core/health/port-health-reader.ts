@@ -1,0 +1,111 @@
+import type {
+  PortHealth,
+  PortHealthCheck,
+  PortHealthHistory,
+  PortHealthSegment,
+  RotationReceipt,
+} from '../../../src-shared/contract';
+import { portTargetKey } from './health-check-job';
+import { type HealthStore, mergeAggregate, emptyAggregate, type StoredCheck } from './health-store';
+import { replayStatus, type StatusThresholds } from './health-status';
+import { percentile } from './latency-histogram';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+export interface PortHealthReaderOptions {
+  /** The health store, or null when it cannot be opened (every score is then empty). */
+  store: () => HealthStore | null;
+  now: () => number;
+  thresholds: () => StatusThresholds;
+  /** The port's rotation receipts, newest first. */
+  receipts: (profileId: string, portId: string) => Promise<RotationReceipt[]>;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function checkView(check: StoredCheck): PortHealthCheck {
+  return { ...check, at: new Date(check.at).toISOString() };
+}
+
+/**
+ * Scores and the uptime bar from the health store and the rotation receipts. Reads only, so any
+ * process answers them (the job owner writes the store; WAL lets others read while it does).
+ */
+export class PortHealthReader {
+  constructor(private readonly options: PortHealthReaderOptions) {}
+
+  async health(profileId: string, portIds: readonly string[]): Promise<PortHealth[]> {
+    const out: PortHealth[] = [];
+    for (const portId of portIds) out.push(await this.one(profileId, portId));
+    return out;
+  }
+
+  history(profileId: string, portId: string, range: '24h' | '30d'): PortHealthHistory {
+    const store = this.options.store();
+    const key = portTargetKey(profileId, portId);
+    const now = this.options.now();
+    // 24 h: 96 quarter hours from minute buckets; 30 days: 30 days from hour buckets (kept 30 days).
+    const segmentMs = range === '24h' ? 15 * MINUTE_MS : DAY_MS;
+    const count = range === '24h' ? 96 : 30;
+    const end = Math.ceil(now / segmentMs) * segmentMs;
+    const start = end - count * segmentMs;
+    const totals = Array.from({ length: count }, () => emptyAggregate());
+    for (const bucket of store?.buckets(key, range === '24h' ? 'minute' : 'hour', start, end) ?? []) {
+      const index = Math.floor((bucket.start - start) / segmentMs);
+      const total = totals[index];
+      if (total) mergeAggregate(total, bucket);
+    }
+    const segments: PortHealthSegment[] = totals.map((total, index) => ({
+      start: new Date(start + index * segmentMs).toISOString(),
+      checks: total.checks,
+      failures: total.failures,
+      firstByteP50: percentile(total.firstByte, 0.5),
+      firstByteP95: percentile(total.firstByte, 0.95),
+    }));
+    const recent = (store?.recentChecks(key, 20) ?? []).map(checkView);
+    return { portId, range, segments, recent };
+  }
+
+  private async one(profileId: string, portId: string): Promise<PortHealth> {
+    const store = this.options.store();
+    const key = portTargetKey(profileId, portId);
+    const now = this.options.now();
+    const raw = store?.recentChecks(key) ?? [];
+    const status = replayStatus([...raw].reverse(), this.options.thresholds());
+    const day = store?.totals(key, 'minute', now - DAY_MS, now + MINUTE_MS) ?? emptyAggregate();
+    const month = store?.totals(key, 'hour', now - 30 * DAY_MS, now + HOUR_MS) ?? emptyAggregate();
+    const receipts = (await this.options.receipts(profileId, portId)).filter(
+      (receipt) => Date.parse(receipt.finishedAt) >= now - 30 * DAY_MS,
+    );
+    const judged = receipts.filter((receipt) => receipt.verdict && receipt.verdict.kind !== 'unknown');
+    const distinct = new Set(judged.map((receipt) => receipt.verdict?.exitIp ?? receipt.ip));
+    const count = (kind: string) => judged.filter((receipt) => receipt.verdict?.kind === kind).length;
+    const uptime = (checks: number, failures: number) => (checks === 0 ? null : (checks - failures) / checks);
+    return {
+      portId,
+      status: status.status,
+      statusSince: iso(status.since),
+      failuresInARow: status.failuresInARow,
+      lastCheck: raw[0] ? checkView(raw[0]) : null,
+      uptime24h: uptime(day.checks, day.failures),
+      uptime30d: uptime(month.checks, month.failures),
+      checks24h: day.checks,
+      checks30d: month.checks,
+      latency24h: {
+        connectP50: percentile(day.connect, 0.5),
+        connectP95: percentile(day.connect, 0.95),
+        firstByteP50: percentile(day.firstByte, 0.5),
+        firstByteP95: percentile(day.firstByte, 0.95),
+        firstByteMax: day.firstByte.max,
+      },
+      rotations30d: receipts.length,
+      uniqueIpRatio30d: judged.length === 0 ? null : distinct.size / judged.length,
+      unchanged30d: count('unchanged'),
+      repeated30d: count('repeat'),
+      drift30d: count('drift'),
+      lastVerdict: receipts[0]?.verdict ?? null,
+    };
+  }
+}
