@@ -4,6 +4,7 @@ import { Countdown, formatCountdown, useSecondsLeft } from '../../shared/compone
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import { UNTIL_NEW_LIMITS } from './port-limits';
+import { VerdictBadge } from './PortHealthPanel';
 import { usePortsStore, type RotationState } from './ports-store';
 
 /** The newest receipt: this session's, or the last one main kept (the cooldown survives a restart). */
@@ -121,6 +122,24 @@ function Receipt({ receipt }: { receipt: RotationReceipt }) {
               ) : (
                 <span className="badge badge--warn">differs from what the service reported</span>
               )}
+            </dd>
+          </>
+        ) : null}
+        {receipt.verdict ? (
+          <>
+            <dt>Verdict</dt>
+            <dd>
+              <VerdictBadge verdict={receipt.verdict} />
+            </dd>
+          </>
+        ) : null}
+        {receipt.untilUnique ? (
+          <>
+            <dt>Rotate until unique</dt>
+            <dd>
+              {receipt.untilUnique.reachedClean
+                ? `A clean IP after ${receipt.attempts} rotation(s)`
+                : `No clean IP within ${receipt.untilUnique.maxTries} tries`}
             </dd>
           </>
         ) : null}

@@ -9,6 +9,7 @@ import { ProfilesPanel } from '../profiles/ProfilesPanel';
 import { AlertsSection } from './AlertsSection';
 import { AutomationSection } from './AutomationSection';
 import { CheckboxOption } from './CheckboxOption';
+import { HealthChecksSection } from './HealthChecksSection';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
 
@@ -234,6 +235,7 @@ export function SettingsScreen() {
               <PollingSection settings={view} />
               <AlertsSection settings={view} />
               <ProxyTestSection settings={view} />
+              <HealthChecksSection settings={view} />
               <AutomationSection />
               <UndoToast />
             </>
