@@ -107,6 +107,12 @@ export function wireAccountServices(wiring: AccountWiring) {
     notify: notifications.relocation,
     log,
   });
+  const healthReader = new PortHealthReader({
+    store: () => healthStore.get(),
+    now: () => clock.now(),
+    thresholds: () => settings.get().healthChecks,
+    receipts: (profileId, portId) => rotation.receipts(profileId, portId),
+  });
   const ports = new PortsService({
     api,
     events,
@@ -115,12 +121,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     rotation,
     relocations,
     held: held.ports,
-    health: new PortHealthReader({
-      store: () => healthStore.get(),
-      now: () => clock.now(),
-      thresholds: () => settings.get().healthChecks,
-      receipts: (profileId, portId) => rotation.receipts(profileId, portId),
-    }),
+    health: healthReader,
     log,
   });
   const healthChecks = new HealthCheckJob({
@@ -293,6 +294,11 @@ export function wireAccountServices(wiring: AccountWiring) {
     alerts: () => alerts.list(),
     holdingAlertKeys: () => Promise.resolve(crossings.read()),
     localProxies: (profileId) => localProxies.ofProfile(profileId),
+    portHealth: async (profileId, portIds) =>
+      (await healthReader.attention(profileId, portIds)).map((entry) => ({
+        ...entry,
+        label: held.portLabel(profileId, entry.portId) ?? '',
+      })),
   });
 
   return {

@@ -24,6 +24,8 @@ type AttentionKind =
   | 'schedule_failing'
   | 'proxy_test_failed'
   | 'local_proxy_failing'
+  | 'port_down'
+  | 'port_rotation_unchanged'
   | 'alert';
 
 /**

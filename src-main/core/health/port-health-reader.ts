@@ -4,11 +4,23 @@ import type {
   PortHealthHistory,
   PortHealthSegment,
   RotationReceipt,
+  RotationVerdictKind,
 } from '../../../src-shared/contract';
 import { portTargetKey } from './health-check-job';
 import { type HealthStore, mergeAggregate, emptyAggregate, type StoredCheck } from './health-store';
 import { replayStatus, type StatusThresholds } from './health-status';
 import { percentile } from './latency-histogram';
+
+/** The overview's view of a port's health (labels are the overview's to add). */
+export interface PortHealthAttentionView {
+  portId: string;
+  status: PortHealth['status'];
+  statusSince: string | null;
+  failuresInARow: number;
+  lastError: string | null;
+  lastVerdict: RotationVerdictKind | null;
+  unchanged30d: number;
+}
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -66,6 +78,33 @@ export class PortHealthReader {
     }));
     const recent = (store?.recentChecks(key, 20) ?? []).map(checkView);
     return { portId, range, segments, recent };
+  }
+
+  /**
+   * What the overview needs, cheaply: the status replayed from the newest 100 checks (a run longer
+   * than that says the same) and the last verdict; no latency or uptime sums.
+   */
+  async attention(profileId: string, portIds: readonly string[]): Promise<PortHealthAttentionView[]> {
+    const store = this.options.store();
+    const now = this.options.now();
+    const out: PortHealthAttentionView[] = [];
+    for (const portId of portIds) {
+      const raw = store?.recentChecks(portTargetKey(profileId, portId), 100) ?? [];
+      const status = replayStatus([...raw].reverse(), this.options.thresholds());
+      const receipts = (await this.options.receipts(profileId, portId)).filter(
+        (receipt) => Date.parse(receipt.finishedAt) >= now - 30 * DAY_MS,
+      );
+      out.push({
+        portId,
+        status: status.status,
+        statusSince: iso(status.since),
+        failuresInARow: status.failuresInARow,
+        lastError: raw[0] && !raw[0].ok ? raw[0].error : null,
+        lastVerdict: receipts[0]?.verdict?.kind ?? null,
+        unchanged30d: receipts.filter((receipt) => receipt.verdict?.kind === 'unchanged').length,
+      });
+    }
+    return out;
   }
 
   private async one(profileId: string, portId: string): Promise<PortHealth> {

@@ -401,3 +401,65 @@ export function attentionItems(input: OverviewInput): AttentionItem[] {
   }
   return items.sort(byUrgency);
 }
+
+// ---- Port health (health checks and rotation verdicts): a separate input, merged after the rules above.
+
+/** What the overview needs of a port's health (`ports:health`'s scores). */
+export interface PortHealthAttention {
+  portId: string;
+  label: string;
+  status: 'up' | 'down' | 'unknown';
+  statusSince: string | null;
+  failuresInARow: number;
+  /** The last failed check's words (the gateway's), when the last check failed. */
+  lastError: string | null;
+  lastVerdict: 'clean' | 'unchanged' | 'repeat' | 'drift' | 'unknown' | null;
+  unchanged30d: number;
+}
+
+/**
+ * A port the health checks found down is *Now* (error); a port whose last rotation kept its IP is
+ * *Soon* (warning): rotating again, or "Rotate until new", is the fix.
+ */
+export function portHealthItems(entries: readonly PortHealthAttention[]): AttentionItem[] {
+  const items: AttentionItem[] = [];
+  for (const entry of entries) {
+    const subject = { type: 'port' as const, id: entry.portId, label: entry.label || entry.portId };
+    const name = quoted(entry.label, entry.portId);
+    if (entry.status === 'down') {
+      items.push({
+        id: `port_down:${entry.portId}`,
+        kind: 'port_down',
+        level: 'error',
+        title: `Port ${name} is down: ${entry.failuresInARow} health checks in a row failed`,
+        detail: entry.lastError ?? 'The requests through the port did not come back.',
+        subject,
+        dueAt: null,
+        action: { kind: 'open', label: 'Open port' },
+        route: portRoute(entry.portId),
+      });
+    }
+    if (entry.lastVerdict === 'unchanged') {
+      items.push({
+        id: `port_rotation_unchanged:${entry.portId}`,
+        kind: 'port_rotation_unchanged',
+        level: 'warning',
+        title: `The last rotation of ${name} did not change its IP`,
+        detail: `${entry.unchanged30d} rotation(s) in 30 days kept the IP. Rotate again, or use “Rotate until new”.`,
+        subject,
+        dueAt: null,
+        action: { kind: 'open', label: 'Open port' },
+        route: portRoute(entry.portId),
+      });
+    }
+  }
+  return items;
+}
+
+/** The rules' items with more (the port-health items), most urgent first again. */
+export function withMoreItems(
+  items: readonly AttentionItem[],
+  more: readonly AttentionItem[],
+): AttentionItem[] {
+  return [...items, ...more].sort(byUrgency);
+}

@@ -15,7 +15,13 @@ import type { ApiCaller } from '../session/api-caller';
 import type { WatchedTopUp } from '../topups/topup-watcher';
 import { describeError } from '../runtime/deadline-job';
 import type { HeldAccountData, HeldListStore } from '../snapshots/held-lists';
-import { attentionItems, type PendingTopUp } from './overview-rules';
+import {
+  attentionItems,
+  type PendingTopUp,
+  type PortHealthAttention,
+  portHealthItems,
+  withMoreItems,
+} from './overview-rules';
 
 /** A held list older than this is read again (events keep it current meanwhile). */
 const HELD_LIST_MAX_AGE_MS = 10 * 60_000;
@@ -42,6 +48,8 @@ export interface OverviewServiceOptions {
   holdingAlertKeys: () => Promise<readonly string[]>;
   /** A profile's local proxies with their state and last upstream error (held by their service). */
   localProxies: (profileId: string) => Promise<readonly LocalProxyView[]>;
+  /** The health checks' and rotation verdicts' view of the profile's ports; absent: none. */
+  portHealth?: (profileId: string, portIds: readonly string[]) => Promise<readonly PortHealthAttention[]>;
   maxAgeMs?: number;
 }
 
@@ -83,7 +91,7 @@ export class OverviewService implements DomainService<'overview'> {
       this.options.localProxies(id),
     ]);
     const policy = this.options.policy();
-    const items = attentionItems({
+    const ruled = attentionItems({
       profileId: id,
       now,
       policy,
@@ -95,6 +103,8 @@ export class OverviewService implements DomainService<'overview'> {
       alerts,
       localProxies,
     });
+    const health = await this.portHealth(id, ports.items ?? []);
+    const items = withMoreItems(ruled, portHealthItems(health));
     const counts: Record<AttentionLevel, number> = { error: 0, warning: 0, info: 0 };
     for (const item of items) counts[item.level] += 1;
     const sources = { ports: ports.source, subscriptions: subscriptions.source, topups: topUps.source };
@@ -116,6 +126,22 @@ export class OverviewService implements DomainService<'overview'> {
         counts.error + counts.warning === 0 &&
         Object.values(sources).every((source) => source.state !== 'failed'),
     };
+  }
+
+  /** A port-health failure leaves the rest of the overview as it is. */
+  private async portHealth(
+    profileId: string,
+    ports: readonly MobilePortView[],
+  ): Promise<readonly PortHealthAttention[]> {
+    if (!this.options.portHealth || ports.length === 0) return [];
+    try {
+      return await this.options.portHealth(
+        profileId,
+        ports.map((port) => port.id),
+      );
+    } catch {
+      return [];
+    }
   }
 
   /** The held list when recent enough, else one read of the whole list (then held). */
