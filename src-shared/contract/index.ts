@@ -33,7 +33,6 @@ export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatu
 export { CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
 export type {
-  LatencySummary,
   PortHealth,
   PortHealthCheck,
   PortHealthHistory,
@@ -98,7 +97,6 @@ export type {
   Density,
   DesktopPreferences,
   SettingsView,
-  HealthCheckSettingsView,
   ShortcutPreferences,
   TrafficThresholdView,
 } from './settings';

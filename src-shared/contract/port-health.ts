@@ -49,7 +49,7 @@ export interface PortHealthCheck {
 /** `up` after `upAfter` good checks in a row, `down` after `downAfter` failed ones; `unknown` before any. */
 export type PortHealthStatus = 'up' | 'down' | 'unknown';
 
-export interface LatencySummary {
+interface LatencySummary {
   connectP50: number | null;
   connectP95: number | null;
   firstByteP50: number | null;

@@ -200,7 +200,7 @@ export interface PortsRotation {
 const PORT_ID_MAX = 128;
 const ROTATE_MANY_MAX = 1000;
 export const UNTIL_NEW_LIMITS = { lastN: { min: 1, max: 20 }, maxTries: { min: 1, max: 10 } } as const;
-export const UNTIL_UNIQUE_MAX_TRIES = 10;
+const UNTIL_UNIQUE_MAX_TRIES = 10;
 export const ROTATION_INTERVAL_MINUTES = { min: 1, max: 1440 } as const;
 /** The longest usage range, in days, both ends included. */
 export const USAGE_RANGE_MAX_DAYS = 366;

@@ -88,7 +88,7 @@ export interface SettingsView {
 }
 
 /** Health checks through the ports and the rotation verdicts' windows. */
-export interface HealthCheckSettingsView {
+interface HealthCheckSettingsView {
   /** Seconds between two checks of a port; 0: off. */
   portsEverySeconds: number;
   downAfter: number;

@@ -274,7 +274,7 @@ export class HealthCheckJob implements BackgroundJob {
 }
 
 /** A probe's outcome as stored: the gateway's own words first, else the explained failure. */
-export function storedCheckOf(outcome: ProbeOutcome, at: number): StoredCheck {
+function storedCheckOf(outcome: ProbeOutcome, at: number): StoredCheck {
   const failure = outcome.failure;
   return {
     at,

@@ -15,7 +15,7 @@ export interface TargetStatus {
   successesInARow: number;
 }
 
-export const unknownStatus = (): TargetStatus => ({
+const unknownStatus = (): TargetStatus => ({
   status: 'unknown',
   since: null,
   failuresInARow: 0,

@@ -4,7 +4,7 @@
  * checks. Bin edges grow by √2 from 10 ms to 20 s: 24 bins. A percentile is interpolated within its
  * bin, so it is within that bin (at most 41 % wide); the maximum is kept exactly beside it.
  */
-export const LATENCY_BIN_EDGES_MS = [
+const LATENCY_BIN_EDGES_MS = [
   10, 14, 20, 28, 40, 57, 80, 113, 160, 226, 320, 453, 640, 905, 1280, 1810, 2560, 3620, 5120, 7241, 10240,
   14482, 20480,
 ] as const;
@@ -22,7 +22,7 @@ export const emptyLatency = (): LatencyStats => ({
   max: null,
 });
 
-export function binOf(ms: number): number {
+function binOf(ms: number): number {
   for (let k = 0; k < LATENCY_BIN_EDGES_MS.length; k += 1) {
     if (ms < (LATENCY_BIN_EDGES_MS[k] as number)) return k;
   }

@@ -37,7 +37,7 @@ export interface PortHealthReaderOptions {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-export function checkView(check: StoredCheck): PortHealthCheck {
+function checkView(check: StoredCheck): PortHealthCheck {
   return { ...check, at: new Date(check.at).toISOString() };
 }
 

@@ -49,7 +49,7 @@ export type ReceiptsState = Record<string, Record<string, RotationReceipt[]>>;
 export type VerifyExitIp = (profileId: string, port: MobilePort) => Promise<ProxyExit | string | null>;
 
 /** Where a rotation's IP counts as a repeat: seen within `hours`, or among the port's last `rotations` IPs. */
-export interface RepeatWindow {
+interface RepeatWindow {
   hours: number;
   rotations: number;
 }
