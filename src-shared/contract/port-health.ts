@@ -75,7 +75,7 @@ export interface PortHealth {
   latency24h: LatencySummary;
   /** From the app's rotation receipts of the last 30 days (at most the 50 newest per port). */
   rotations30d: number;
-  /** Distinct exit IPs / rotations with a verdict; null without any. */
+  /** Distinct new exit IPs (an `unchanged` rotation brings none) / rotations with a verdict; null without any. */
   uniqueIpRatio30d: number | null;
   unchanged30d: number;
   repeated30d: number;

@@ -119,7 +119,12 @@ export class PortHealthReader {
       (receipt) => Date.parse(receipt.finishedAt) >= now - 30 * DAY_MS,
     );
     const judged = receipts.filter((receipt) => receipt.verdict && receipt.verdict.kind !== 'unknown');
-    const distinct = new Set(judged.map((receipt) => receipt.verdict?.exitIp ?? receipt.ip));
+    // An unchanged rotation brought no IP: it counts against the ratio, not as a unique IP.
+    const distinct = new Set(
+      judged
+        .filter((receipt) => receipt.verdict?.kind !== 'unchanged')
+        .map((receipt) => receipt.verdict?.exitIp ?? receipt.ip),
+    );
     const count = (kind: string) => judged.filter((receipt) => receipt.verdict?.kind === kind).length;
     const uptime = (checks: number, failures: number) => (checks === 0 ? null : (checks - failures) / checks);
     return {
