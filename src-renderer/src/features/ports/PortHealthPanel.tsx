@@ -190,13 +190,13 @@ const RANGES: readonly { value: HealthRange; label: string }[] = [
 /** The port page's health: checks through the port (uptime bar, latency band) and its scores. */
 export function PortHealthPanel({ portId }: { portId: string }) {
   const [range, setRange] = useState<HealthRange>('24h');
-  const loadHealth = usePortsStore((store) => store.loadHealth);
+  const loadHealth = usePortsStore((store) => store.loadPortHealth);
   const loadHistory = usePortsStore((store) => store.loadHealthHistory);
-  const scores = usePortsStore((store) => store.health);
+  const scores = usePortsStore((store) => store.portHealth[portId]);
   const history = usePortsStore((store) => store.healthHistory[`${portId}|${range}`]);
-  useEffect(() => void loadHealth(true), [portId, loadHealth]);
+  useEffect(() => void loadHealth(portId, true), [portId, loadHealth]);
   useEffect(() => void loadHistory(portId, range, true), [portId, range, loadHistory]);
-  const health = scores.data?.find((entry) => entry.portId === portId) ?? null;
+  const health = scores?.data?.find((entry) => entry.portId === portId) ?? null;
   return (
     <section className="panel" aria-labelledby={`health-${portId}`}>
       <h2 id={`health-${portId}`}>Health</h2>
@@ -207,7 +207,7 @@ export function PortHealthPanel({ portId }: { portId: string }) {
       <AsyncContent
         loadable={scores}
         what="health scores"
-        onRetry={() => void loadHealth(true)}
+        onRetry={() => void loadHealth(portId, true)}
         isEmpty={() => health === null}
         empty={<p className="muted">No health data for this port yet.</p>}
       >

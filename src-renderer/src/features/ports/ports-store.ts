@@ -72,6 +72,8 @@ interface PortsStore {
    * the list's order: what the port page shows, and all a Ports-list column needs.
    */
   health: Loadable<PortHealth[]>;
+  /** One port's scores (`ports:health` with its id): the port page reads only its own port's. */
+  portHealth: Record<string, Loadable<PortHealth[]>>;
   /** One port's uptime bar and latency band, keyed `portId|range` (`ports:healthHistory`). */
   healthHistory: Record<string, Loadable<PortHealthHistory>>;
   /** The app's own rotation schedules of the active profile, and "Pause schedules". */
@@ -123,6 +125,7 @@ interface PortsStore {
   loadUsage: (portId: string, from?: string, to?: string, force?: boolean) => Promise<void>;
   loadReceipts: (portId: string, force?: boolean) => Promise<void>;
   loadHealth: (force?: boolean) => Promise<void>;
+  loadPortHealth: (portId: string, force?: boolean) => Promise<void>;
   loadHealthHistory: (portId: string, range: HealthRange, force?: boolean) => Promise<void>;
   loadSchedules: (force?: boolean) => Promise<void>;
   /** `schedules:changed` (already checked to be the active profile's): replaces the view. */
@@ -153,6 +156,7 @@ const empty = () => ({
   usage: {},
   receipts: {},
   health: idle<PortHealth[]>(),
+  portHealth: {},
   healthHistory: {},
   schedules: idle<SchedulesView>(),
   scheduleRuns: {},
@@ -393,6 +397,7 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     loadUsage: (portId, from, to, force = false) => usageList.load([portId, from, to], force),
     loadReceipts: (portId, force = false) => receiptsList.load([portId], force),
     loadHealth: (force = false) => healthSlice.load([], force),
+    loadPortHealth: (portId, force = false) => portHealthList.load([portId], force),
     loadHealthHistory: (portId, range, force = false) => healthHistoryList.load([portId, range], force),
     loadSchedules: (force = false) => schedulesSlice.load([], force),
     applySchedules: (view) => {
@@ -434,6 +439,7 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
         usageList,
         receiptsList,
         healthSlice,
+        portHealthList,
         healthHistoryList,
         schedulesSlice,
         runsList,
@@ -511,6 +517,12 @@ const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = cre
 const healthSlice: LoadableSlice<PortsStore, PortHealth[], []> = createLoadableSlice(usePortsStore, {
   place: inField<PortsStore, PortHealth[]>('health'),
   fetch: () => callApi((api) => api.ports.health()),
+});
+
+const portHealthList: LoadableSlice<PortsStore, PortHealth[], [string]> = createLoadableSlice(usePortsStore, {
+  place: inMap<PortsStore, PortHealth[]>('portHealth'),
+  key: (portId) => portId,
+  fetch: (portId) => callApi((api) => api.ports.health({ portId })),
 });
 
 const healthHistoryList: LoadableSlice<PortsStore, PortHealthHistory, [string, HealthRange]> =

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortHealthPanel } from '../../../../src-renderer/src/features/ports/PortHealthPanel';
+import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';
 import { RotatePanel } from '../../../../src-renderer/src/features/ports/RotatePanel';
 import type { PortHealth, PortHealthHistory, RotationVerdict } from '../../../../src-shared/contract';
 import { ok } from '../../support/fake-api';
@@ -92,10 +93,20 @@ describe('Port health panel', () => {
     fireEvent.click(screen.getByLabelText('30 days'));
     const month = await screen.findByRole('img', { name: /over the last 30 days/ });
     expect(month.querySelectorAll('rect')).toHaveLength(30);
+    expect(fake.current.callsTo('ports:health')).toEqual([{ portId: 'port_1' }]);
     expect(fake.current.callsTo('ports:healthHistory')).toEqual([
       { portId: 'port_1', range: '24h' },
       { portId: 'port_1', range: '30d' },
     ]);
+  });
+
+  it('keeps every port’s scores in the store for the list (one call, in the list’s order)', async () => {
+    await usePortsStore.getState().loadHealth();
+    expect(usePortsStore.getState().health.data?.map((entry) => [entry.portId, entry.status])).toEqual([
+      ['port_1', 'down'],
+      ['port_2', 'up'],
+    ]);
+    expect(fake.current.callsTo('ports:health')).toEqual([undefined]);
   });
 
   it('says so when a port has not been checked yet', async () => {
