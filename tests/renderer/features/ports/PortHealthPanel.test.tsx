@@ -140,3 +140,25 @@ describe('the rotation receipt’s verdict', () => {
     expect(screen.getByText(kind)).toBeTruthy();
   });
 });
+
+describe('rotating until a clean IP from the port page', () => {
+  const fake = useFakeApi(() => ({
+    'ports:receipts': () => ok([]),
+    'ports:rotate': () =>
+      ok(
+        receipt({
+          attempts: 2,
+          untilUnique: { maxTries: 3, reachedClean: true },
+          verdict: verdict('clean', '100.85.7.7 is new and on the port’s network.'),
+        }),
+      ),
+  }));
+
+  it('sends untilUnique 3 and shows how many rotations it took', async () => {
+    render(<RotatePanel portId="port_1" label="Sneaker drops LA" />);
+    fireEvent.click(await screen.findByLabelText(/Until a clean IP/));
+    fireEvent.click(screen.getByRole('button', { name: /^Rotate now/ }));
+    expect(await screen.findByText('A clean IP after 2 rotation(s)')).toBeTruthy();
+    expect(fake.current.callsTo('ports:rotate')).toEqual([{ portId: 'port_1', untilUnique: 3 }]);
+  });
+});
