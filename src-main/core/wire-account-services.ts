@@ -111,7 +111,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     store: () => healthStore.get(),
     now: () => clock.now(),
     thresholds: () => settings.get().healthChecks,
-    receipts: (profileId, portId) => rotation.receipts(profileId, portId),
+    receipts: (profileId) => rotation.receiptsByPort(profileId),
   });
   const ports = new PortsService({
     api,

@@ -31,8 +31,8 @@ export interface PortHealthReaderOptions {
   store: () => HealthStore | null;
   now: () => number;
   thresholds: () => StatusThresholds;
-  /** The port's rotation receipts, newest first. */
-  receipts: (profileId: string, portId: string) => Promise<RotationReceipt[]>;
+  /** Every port's rotation receipts of a profile, newest first (one read for many ports). */
+  receipts: (profileId: string) => Promise<Record<string, RotationReceipt[]>>;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -49,9 +49,8 @@ export class PortHealthReader {
   constructor(private readonly options: PortHealthReaderOptions) {}
 
   async health(profileId: string, portIds: readonly string[]): Promise<PortHealth[]> {
-    const out: PortHealth[] = [];
-    for (const portId of portIds) out.push(await this.one(profileId, portId));
-    return out;
+    const receipts = await this.options.receipts(profileId);
+    return portIds.map((portId) => this.one(profileId, portId, receipts[portId] ?? []));
   }
 
   history(profileId: string, portId: string, range: '24h' | '30d'): PortHealthHistory {
@@ -88,10 +87,11 @@ export class PortHealthReader {
     const store = this.options.store();
     const now = this.options.now();
     const out: PortHealthAttentionView[] = [];
+    const all = await this.options.receipts(profileId);
     for (const portId of portIds) {
       const raw = store?.recentChecks(portTargetKey(profileId, portId), 100) ?? [];
       const status = replayStatus([...raw].reverse(), this.options.thresholds());
-      const receipts = (await this.options.receipts(profileId, portId)).filter(
+      const receipts = (all[portId] ?? []).filter(
         (receipt) => Date.parse(receipt.finishedAt) >= now - 30 * DAY_MS,
       );
       out.push({
@@ -107,7 +107,7 @@ export class PortHealthReader {
     return out;
   }
 
-  private async one(profileId: string, portId: string): Promise<PortHealth> {
+  private one(profileId: string, portId: string, allReceipts: readonly RotationReceipt[]): PortHealth {
     const store = this.options.store();
     const key = portTargetKey(profileId, portId);
     const now = this.options.now();
@@ -115,9 +115,7 @@ export class PortHealthReader {
     const status = replayStatus([...raw].reverse(), this.options.thresholds());
     const day = store?.totals(key, 'minute', now - DAY_MS, now + MINUTE_MS) ?? emptyAggregate();
     const month = store?.totals(key, 'hour', now - 30 * DAY_MS, now + HOUR_MS) ?? emptyAggregate();
-    const receipts = (await this.options.receipts(profileId, portId)).filter(
-      (receipt) => Date.parse(receipt.finishedAt) >= now - 30 * DAY_MS,
-    );
+    const receipts = allReceipts.filter((receipt) => Date.parse(receipt.finishedAt) >= now - 30 * DAY_MS);
     const judged = receipts.filter((receipt) => receipt.verdict && receipt.verdict.kind !== 'unknown');
     // An unchanged rotation brought no IP: it counts against the ratio, not as a unique IP.
     const distinct = new Set(

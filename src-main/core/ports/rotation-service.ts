@@ -164,6 +164,14 @@ export class RotationService implements RotatePort {
     return [...(state?.[profileId]?.[portId] ?? [])].reverse();
   }
 
+  /** Every port's receipts of a profile, newest first, in one read (the health scores of many ports). */
+  async receiptsByPort(profileId: string): Promise<Record<string, RotationReceipt[]>> {
+    const state = await this.options.receipts.read();
+    return Object.fromEntries(
+      Object.entries(state?.[profileId] ?? {}).map(([portId, list]) => [portId, [...list].reverse()]),
+    );
+  }
+
   /** The newest receipt of each port of a profile (the tray's tooltip, the scheduler's cooldowns). */
   async latestReceipts(profileId: string): Promise<Record<string, RotationReceipt>> {
     const state = await this.options.receipts.read();
