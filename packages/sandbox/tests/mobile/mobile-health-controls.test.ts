@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestSandbox } from '../../src/testing';
 import { proxyGet } from '../gateway/gateway-clients';
@@ -134,5 +137,37 @@ describe('POST /__sandbox/mobile/network', () => {
     expect(
       (await sandbox.control('POST', '/mobile/network', { portId: port.id, asn: 1, country: 'fr' })).status,
     ).toBe(422);
+  });
+});
+
+describe('the offline modem and the moved network with --data', () => {
+  it('survive a restart; a relocation gives the port a new modem on its carrier’s network', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-health-'));
+    const file = join(dir, 'state.json');
+    const first = await TestSandbox.start({ dataFile: file });
+    const port = await manualPort(first);
+    await first.control('POST', '/mobile/offline', { portId: port.id, seconds: 600 });
+    await first.control('POST', '/mobile/network', { portId: port.id, asn: 65010, country: 'FR' });
+    await first.close();
+    const again = await TestSandbox.start({ dataFile: file });
+    try {
+      const credentials = { username: port.username, password: port.password };
+      const refused = await proxyGet(again.sandbox.gateway, credentials, 'http://example.com/');
+      expect(refused.status).toBe(503);
+      await again.control('POST', '/mobile/offline', { portId: port.id, seconds: 0 });
+      const moved = await proxyGet(again.sandbox.gateway, credentials, 'http://example.com/');
+      expect(moved.json.exit).toMatchObject({ asn: 65010, country: 'FR' });
+      const relocated = await again.request('POST', `/v1/mobile/${port.id}/relocate`, {
+        body: { country: 'DE', carrier: 'telekom_de', city: 'munich' },
+      });
+      expect(relocated.status).toBe(202);
+      await again.advance(120);
+      const fresh = await proxyGet(again.sandbox.gateway, credentials, 'http://example.com/');
+      expect(fresh.json.exit.country).toBe('DE');
+      expect(fresh.json.exit.asn).not.toBe(65010);
+    } finally {
+      await again.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
