@@ -124,6 +124,13 @@ export function wireAccountServices(wiring: AccountWiring) {
     health: healthReader,
     log,
   });
+  const selfHeal = selfHealer({
+    afterFailures: () => settings.get().healthChecks.selfHealAfter,
+    rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
+    clock,
+    notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
+    log,
+  });
   const healthChecks = new HealthCheckJob({
     clock,
     store: () => healthStore.get(),
@@ -132,22 +139,23 @@ export function wireAccountServices(wiring: AccountWiring) {
       const fresh = held.ports.get(profileId, clock.now() - 5 * 60_000);
       return fresh ? Promise.resolve(fresh.items) : ports.refresh(profileId);
     },
+    // Built below; asked only once the job runs.
+    subscriptions: (profileId) => {
+      const fresh = held.subscriptions.get(profileId, clock.now() - 5 * 60_000);
+      return fresh ? Promise.resolve(fresh.items) : subscriptions.refresh(profileId);
+    },
     policy: () => settings.get().healthChecks,
     checkUrlFor: (profileId) =>
       demo.echoUrlFor(profileId) ??
       settings.get().healthChecks.checkUrl ??
       settings.get().proxyTest.ipEchoUrl,
     probe: deps.probe ?? ((request) => probeProxy(request, { clock })),
-    onCheck: selfHealer({
-      afterFailures: () => settings.get().healthChecks.selfHealAfter,
-      rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
-      clock,
-      notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
-      log,
-    }),
+    onCheck: (target, status, check) => {
+      if (target.kind === 'port') selfHeal(target.profileId, target.id, status, check);
+    },
     onStatusChange: (change) =>
       log(
-        `[health] ${change.portId} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
+        `[health] ${change.kind} ${change.id} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
       ),
     log,
   });
@@ -193,6 +201,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     log,
     held: held.subscriptions,
     heldSubUsers: held.subUsers,
+    health: healthReader,
   });
   const topUpWatcher = new TopUpWatcher({
     api,

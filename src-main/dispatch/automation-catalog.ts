@@ -99,6 +99,11 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
     list: root,
   },
   'subscriptions:get': { description: 'Read one traffic subscription by id.' },
+  'subscriptions:health': {
+    description:
+      'Health of the subscriptions from the app’s checks through each one’s main user (when turned on in the app’s settings): up or down, 24 h and 30 d uptime, latency p50/p95. One subscription with subscriptionId.',
+    list: root,
+  },
   'subscriptions:update': { description: 'Change a subscription’s label or auto-renew.' },
   'subscriptions:resetPassword': {
     description:

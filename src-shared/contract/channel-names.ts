@@ -58,6 +58,7 @@ export const CALL_CHANNELS = [
   'subscriptions:createSubUsers',
   'subscriptions:exportCredentials',
   'subscriptions:buildProxyString',
+  'subscriptions:health',
   'topups:list',
   'schedules:list',
   'schedules:set',

@@ -40,6 +40,7 @@ export type {
   PortHealthStatus,
   RotationVerdict,
   RotationVerdictKind,
+  SubscriptionHealth,
 } from './port-health';
 export type {
   ExitIpVerification,

@@ -57,9 +57,8 @@ interface LatencySummary {
   firstByteMax: number | null;
 }
 
-/** A port's scores: every number is null when there is nothing to compute it from. */
-export interface PortHealth {
-  portId: string;
+/** What the checks through a target say: every number is null when there is nothing to compute it from. */
+interface CheckScores {
   status: PortHealthStatus;
   /** When the status last changed (ISO 8601). */
   statusSince: string | null;
@@ -73,6 +72,16 @@ export interface PortHealth {
   checks30d: number;
   /** Connect and first-byte latency over 24 hours, in ms. */
   latency24h: LatencySummary;
+}
+
+/** A subscription's scores from the checks through its main user (Settings: off by default). */
+export interface SubscriptionHealth extends CheckScores {
+  subscriptionId: string;
+}
+
+/** A port's scores: its checks' and its rotations' (verdicts). */
+export interface PortHealth extends CheckScores {
+  portId: string;
   /** From the app's rotation receipts of the last 30 days (at most the 50 newest per port). */
   rotations30d: number;
   /** Distinct new exit IPs (an `unchanged` rotation brings none) / rotations with a verdict; null without any. */

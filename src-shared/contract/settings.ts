@@ -91,6 +91,8 @@ export interface SettingsView {
 interface HealthCheckSettingsView {
   /** Seconds between two checks of a port; 0: off. */
   portsEverySeconds: number;
+  /** The same for each subscription's main user (off by default). */
+  subscriptionsEverySeconds: number;
   downAfter: number;
   upAfter: number;
   /** The check target for real accounts (an IP echo); null: the proxy test's IP echo URL. */
@@ -135,6 +137,16 @@ const ipEchoUrl = z
     },
     { error: 'Use https:// (http:// only for this computer: localhost or 127.0.0.1)' },
   );
+
+/** Seconds between two health checks of a target: 0 (off), or 30 s to a day. */
+const checkInterval = z
+  .int('Enter a whole number')
+  .min(0, 'At least 0 (off)')
+  .max(HEALTH_CHECK_LIMITS.everySeconds.max, `At most ${HEALTH_CHECK_LIMITS.everySeconds.max} seconds`)
+  .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min, {
+    error: `At least ${HEALTH_CHECK_LIMITS.everySeconds.min} seconds (or 0 to turn checks off)`,
+  })
+  .optional();
 
 export const settingsCalls = {
   'settings:get': call<SettingsView>('read')(noInput),
@@ -219,17 +231,8 @@ export const settingsCalls = {
         .optional(),
       healthChecks: z
         .strictObject({
-          portsEverySeconds: z
-            .int('Enter a whole number')
-            .min(0, 'At least 0 (off)')
-            .max(
-              HEALTH_CHECK_LIMITS.everySeconds.max,
-              `At most ${HEALTH_CHECK_LIMITS.everySeconds.max} seconds`,
-            )
-            .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min, {
-              error: `At least ${HEALTH_CHECK_LIMITS.everySeconds.min} seconds (or 0 to turn checks off)`,
-            })
-            .optional(),
+          portsEverySeconds: checkInterval,
+          subscriptionsEverySeconds: checkInterval,
           downAfter: bounded(HEALTH_CHECK_LIMITS.inARow, ' checks'),
           upAfter: bounded(HEALTH_CHECK_LIMITS.inARow, ' checks'),
           checkUrl: ipEchoUrl.nullable().optional(),

@@ -43,6 +43,7 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'ports:healthHistory': { portId: 'mp_1', range: '30d' },
   'subscriptions:list': { productId: 'mobile-gb' },
   'subscriptions:get': { subscriptionId: 'sub_1' },
+  'subscriptions:health': { subscriptionId: 'sub_1' },
   'subscriptions:update': { subscriptionId: 'sub_1', label: 'Scraping', autoRenew: true },
   'subscriptions:resetPassword': { subscriptionId: 'sub_1' },
   'subscriptions:usage': { subscriptionId: 'sub_1', from: '2026-01-01', to: '2026-01-31', subUserId: 'su_1' },

@@ -1,3 +1,4 @@
+import type { Subscription } from '../../../src-shared/api-types';
 import type { MobilePortView } from '../../../src-shared/contract';
 import type { ProbeOutcome, ProbeRequest } from '../proxy-test/proxy-probe';
 import type { BackgroundJob } from '../runtime/background-jobs';
@@ -8,15 +9,25 @@ import { nextStatus, replayStatus, type StatusThresholds, type TargetStatus } fr
 
 /** The store's key of a port's checks. */
 export const portTargetKey = (profileId: string, portId: string): string => `${profileId}|port|${portId}`;
+/** The store's key of a subscription's main user's checks. */
+export const subscriptionTargetKey = (profileId: string, subscriptionId: string): string =>
+  `${profileId}|subscription|${subscriptionId}`;
 
 export interface HealthCheckPolicy extends StatusThresholds {
   /** Seconds between two checks of a port; 0: off. */
   portsEverySeconds: number;
+  /** Seconds between two checks of a subscription's main user; 0 (the default): off. */
+  subscriptionsEverySeconds?: number;
 }
 
-export interface HealthStatusChange {
+/** What a check was of: a port, or a subscription (through its main user). */
+interface HealthTarget {
   profileId: string;
-  portId: string;
+  kind: 'port' | 'subscription';
+  id: string;
+}
+
+export interface HealthStatusChange extends HealthTarget {
   previous: TargetStatus['status'];
   status: TargetStatus;
   check: StoredCheck;
@@ -29,6 +40,8 @@ export interface HealthCheckJobOptions {
   profileIds: () => string[];
   /** A profile's ports with their credentials (main's snapshot, read again when older than a few minutes). */
   ports: (profileId: string) => Promise<readonly MobilePortView[]>;
+  /** A profile's subscriptions with their main user's credentials; needed when their checks are on. */
+  subscriptions?: (profileId: string) => Promise<readonly Subscription[]>;
   policy: () => HealthCheckPolicy;
   /** What a check asks through the port: the sandbox's echo in the demo, the user's URL otherwise. */
   checkUrlFor: (profileId: string) => string;
@@ -36,7 +49,7 @@ export interface HealthCheckJobOptions {
   probe: (request: ProbeRequest) => Promise<ProbeOutcome>;
   onStatusChange?: (change: HealthStatusChange) => void;
   /** Told of every check (self-heal counts failures in a row from it). */
-  onCheck?: (profileId: string, portId: string, status: TargetStatus, check: StoredCheck) => void;
+  onCheck?: (target: HealthTarget, status: TargetStatus, check: StoredCheck) => void;
   /** 0-1; the jitter of each next check (±10 % of the interval). Default `Math.random`. */
   random?: () => number;
   /**
@@ -50,10 +63,10 @@ export interface HealthCheckJobOptions {
   log?: (line: string) => void;
 }
 
-interface Target {
+interface Target extends HealthTarget {
   key: string;
-  profileId: string;
-  port: MobilePortView;
+  proxy: Pick<ProbeRequest, 'host' | 'port' | 'username' | 'password'>;
+  intervalMs: number;
   nextAt: number;
 }
 
@@ -79,6 +92,7 @@ export class HealthCheckJob implements BackgroundJob {
   private loopDone: Promise<void> = Promise.resolve();
   private targets: Target[] = [];
   private targetsReadAt = Number.NEGATIVE_INFINITY;
+  private intervals = '';
   private lastStartAt = Number.NEGATIVE_INFINITY;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly statuses = new Map<string, TargetStatus>();
@@ -110,9 +124,9 @@ export class HealthCheckJob implements BackgroundJob {
     this.targetsReadAt = Number.NEGATIVE_INFINITY;
   }
 
-  /** The status this process has for a port (from its checks, or replayed from the store). */
-  status(profileId: string, portId: string): TargetStatus | null {
-    return this.statuses.get(portTargetKey(profileId, portId)) ?? null;
+  /** The status this process has for a target (from its checks); null before its first check here. */
+  status(key: string): TargetStatus | null {
+    return this.statuses.get(key) ?? null;
   }
 
   /**
@@ -149,28 +163,26 @@ export class HealthCheckJob implements BackgroundJob {
     while (!signal.aborted) {
       this.setBusy(true);
       const policy = this.options.policy();
-      const intervalMs = policy.portsEverySeconds * 1000;
       let waitMs = IDLE_RECHECK_MS;
-      if (intervalMs > 0) {
-        await this.refreshTargets(clock.now(), signal);
-        const next = this.earliest();
-        if (next) {
-          // Evenly spread: the next start comes at least one interval / targets after the last one.
-          const gapMs = intervalMs / this.targets.length;
-          const at = Math.max(next.nextAt, this.lastStartAt + gapMs);
-          const now = clock.now();
-          if (at <= now) {
-            if (this.inFlight.size >= (this.options.concurrency ?? DEFAULT_CONCURRENCY)) {
-              await Promise.race(this.inFlight);
-              continue;
-            }
-            this.lastStartAt = now;
-            next.nextAt = now + intervalMs * (1 + JITTER * (2 * this.random() - 1));
-            this.launch(next, policy);
+      await this.refreshTargets(clock.now(), policy, signal);
+      const next = this.earliest();
+      if (next) {
+        // Evenly spread: starts come at the targets' summed rate, never closer than that.
+        const perMs = this.targets.reduce((sum, target) => sum + 1 / target.intervalMs, 0);
+        const gapMs = 1 / perMs;
+        const at = Math.max(next.nextAt, this.lastStartAt + gapMs);
+        const now = clock.now();
+        if (at <= now) {
+          if (this.inFlight.size >= (this.options.concurrency ?? DEFAULT_CONCURRENCY)) {
+            await Promise.race(this.inFlight);
             continue;
           }
-          waitMs = Math.min(at - now, TARGETS_MAX_AGE_MS);
+          this.lastStartAt = now;
+          next.nextAt = now + next.intervalMs * (1 + JITTER * (2 * this.random() - 1));
+          this.launch(next, policy);
+          continue;
         }
+        waitMs = Math.min(at - now, TARGETS_MAX_AGE_MS);
       }
       this.setBusy(false);
       try {
@@ -187,37 +199,81 @@ export class HealthCheckJob implements BackgroundJob {
     return best;
   }
 
-  /** Reads every profile's ports again when the list is old: new ports join, gone ones leave. */
-  private async refreshTargets(now: number, signal: AbortSignal): Promise<void> {
-    if (now - this.targetsReadAt < TARGETS_MAX_AGE_MS) return;
+  /**
+   * Reads every profile's ports (and subscriptions, when their checks are on) again when the list is
+   * old or the intervals changed: new ones join, gone ones leave, known ones keep their next time.
+   */
+  private async refreshTargets(now: number, policy: HealthCheckPolicy, signal: AbortSignal): Promise<void> {
+    const portsMs = policy.portsEverySeconds * 1000;
+    const subscriptionsMs = (policy.subscriptionsEverySeconds ?? 0) * 1000;
+    const intervals = `${portsMs}|${subscriptionsMs}`;
+    if (now - this.targetsReadAt < TARGETS_MAX_AGE_MS && intervals === this.intervals) return;
     this.targetsReadAt = now;
+    this.intervals = intervals;
     const previous = new Map(this.targets.map((target) => [target.key, target]));
     const next: Target[] = [];
+    const add = (target: Omit<Target, 'nextAt'>) =>
+      next.push({ ...target, nextAt: previous.get(target.key)?.nextAt ?? now });
     for (const profileId of this.options.profileIds()) {
-      let ports: readonly MobilePortView[];
-      try {
-        ports = await this.options.ports(profileId);
-      } catch (error) {
-        // Keep checking what was known: the API being down says nothing about the proxies.
-        this.log(`[health] cannot read the ports of ${profileId}: ${describeError(error)}`);
-        next.push(...[...previous.values()].filter((target) => target.profileId === profileId));
-        continue;
+      const kept = (kind: Target['kind']) =>
+        [...previous.values()].filter((target) => target.profileId === profileId && target.kind === kind);
+      if (portsMs > 0) {
+        try {
+          for (const port of await this.options.ports(profileId)) {
+            // A port being moved or expired answers 503/403 by design: that is not an outage.
+            if (port.status !== 'active') continue;
+            add({
+              key: portTargetKey(profileId, port.id),
+              profileId,
+              kind: 'port',
+              id: port.id,
+              proxy: {
+                host: port.endpoint.host,
+                port: port.endpoint.httpPort,
+                username: port.username,
+                password: port.password,
+              },
+              intervalMs: portsMs,
+            });
+          }
+        } catch (error) {
+          // Keep checking what was known: the API being down says nothing about the proxies.
+          this.log(`[health] cannot read the ports of ${profileId}: ${describeError(error)}`);
+          next.push(...kept('port'));
+        }
+      }
+      if (subscriptionsMs > 0 && this.options.subscriptions) {
+        try {
+          for (const sub of await this.options.subscriptions(profileId)) {
+            // Expired or out of traffic: the gateway refuses by design (403), not an outage.
+            if (sub.status !== 'active') continue;
+            add({
+              key: subscriptionTargetKey(profileId, sub.id),
+              profileId,
+              kind: 'subscription',
+              id: sub.id,
+              proxy: {
+                host: sub.endpoint.host,
+                port: sub.endpoint.httpPort,
+                username: sub.username,
+                password: sub.password,
+              },
+              intervalMs: subscriptionsMs,
+            });
+          }
+        } catch (error) {
+          this.log(`[health] cannot read the subscriptions of ${profileId}: ${describeError(error)}`);
+          next.push(...kept('subscription'));
+        }
       }
       if (signal.aborted) return;
-      for (const port of ports) {
-        // A port being moved or expired answers 503/403 by design: that is not an outage.
-        if (port.status !== 'active') continue;
-        const key = portTargetKey(profileId, port.id);
-        const known = previous.get(key);
-        next.push({ key, profileId, port, nextAt: known?.nextAt ?? now });
-      }
     }
     this.targets = next;
   }
 
   private launch(target: Target, policy: HealthCheckPolicy): void {
     const run = this.check(target, policy).catch((error: unknown) => {
-      this.log(`[health] the check of ${target.port.id} failed to run: ${describeError(error)}`);
+      this.log(`[health] the check of ${target.id} failed to run: ${describeError(error)}`);
     });
     const tracked = run.finally(() => {
       this.inFlight.delete(tracked);
@@ -227,13 +283,10 @@ export class HealthCheckJob implements BackgroundJob {
   }
 
   private async check(target: Target, policy: HealthCheckPolicy): Promise<void> {
-    const { port, profileId } = target;
+    const { profileId, kind, id } = target;
     const outcome = await this.options.probe({
       protocol: 'http',
-      host: port.endpoint.host,
-      port: port.endpoint.httpPort,
-      username: port.username,
-      password: port.password,
+      ...target.proxy,
       echoUrl: this.options.checkUrlFor(profileId),
       deadlineMs: this.options.deadlineMs ?? DEFAULT_DEADLINE_MS,
     });
@@ -243,17 +296,18 @@ export class HealthCheckJob implements BackgroundJob {
       try {
         store.record(target.key, check);
       } catch (error) {
-        this.log(`[health] cannot store the check of ${port.id}: ${describeError(error)}`);
+        this.log(`[health] cannot store the check of ${id}: ${describeError(error)}`);
       }
     }
     const before = this.statuses.get(target.key) ?? this.replayed(target.key, store, policy);
     const after = nextStatus(before, check, policy);
     this.statuses.set(target.key, after);
-    this.options.onCheck?.(profileId, port.id, after, check);
+    this.options.onCheck?.({ profileId, kind, id }, after, check);
     if (after.status !== before.status) {
       this.options.onStatusChange?.({
         profileId,
-        portId: port.id,
+        kind,
+        id,
         previous: before.status,
         status: after,
         check,

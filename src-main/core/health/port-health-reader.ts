@@ -5,8 +5,9 @@ import type {
   PortHealthSegment,
   RotationReceipt,
   RotationVerdictKind,
+  SubscriptionHealth,
 } from '../../../src-shared/contract';
-import { portTargetKey } from './health-check-job';
+import { portTargetKey, subscriptionTargetKey } from './health-check-job';
 import { type HealthStore, mergeAggregate, emptyAggregate, type StoredCheck } from './health-store';
 import { replayStatus, type StatusThresholds } from './health-status';
 import { percentile } from './latency-histogram';
@@ -107,14 +108,16 @@ export class PortHealthReader {
     return out;
   }
 
+  /** Scores of subscriptions from the checks through their main user (no rotations). */
+  subscriptions(profileId: string, subscriptionIds: readonly string[]): SubscriptionHealth[] {
+    return subscriptionIds.map((subscriptionId) => ({
+      subscriptionId,
+      ...this.checkScores(subscriptionTargetKey(profileId, subscriptionId)),
+    }));
+  }
+
   private one(profileId: string, portId: string, allReceipts: readonly RotationReceipt[]): PortHealth {
-    const store = this.options.store();
-    const key = portTargetKey(profileId, portId);
     const now = this.options.now();
-    const raw = store?.recentChecks(key) ?? [];
-    const status = replayStatus([...raw].reverse(), this.options.thresholds());
-    const day = store?.totals(key, 'minute', now - DAY_MS, now + MINUTE_MS) ?? emptyAggregate();
-    const month = store?.totals(key, 'hour', now - 30 * DAY_MS, now + HOUR_MS) ?? emptyAggregate();
     const receipts = allReceipts.filter((receipt) => Date.parse(receipt.finishedAt) >= now - 30 * DAY_MS);
     const judged = receipts.filter((receipt) => receipt.verdict && receipt.verdict.kind !== 'unknown');
     // An unchanged rotation brought no IP: it counts against the ratio, not as a unique IP.
@@ -124,9 +127,28 @@ export class PortHealthReader {
         .map((receipt) => receipt.verdict?.exitIp ?? receipt.ip),
     );
     const count = (kind: string) => judged.filter((receipt) => receipt.verdict?.kind === kind).length;
-    const uptime = (checks: number, failures: number) => (checks === 0 ? null : (checks - failures) / checks);
     return {
       portId,
+      ...this.checkScores(portTargetKey(profileId, portId)),
+      rotations30d: receipts.length,
+      uniqueIpRatio30d: judged.length === 0 ? null : distinct.size / judged.length,
+      unchanged30d: count('unchanged'),
+      repeated30d: count('repeat'),
+      drift30d: count('drift'),
+      lastVerdict: receipts[0]?.verdict ?? null,
+    };
+  }
+
+  /** What the checks through one target say: status, uptime and latency. */
+  private checkScores(key: string): Omit<SubscriptionHealth, 'subscriptionId'> {
+    const store = this.options.store();
+    const now = this.options.now();
+    const raw = store?.recentChecks(key) ?? [];
+    const status = replayStatus([...raw].reverse(), this.options.thresholds());
+    const day = store?.totals(key, 'minute', now - DAY_MS, now + MINUTE_MS) ?? emptyAggregate();
+    const month = store?.totals(key, 'hour', now - 30 * DAY_MS, now + HOUR_MS) ?? emptyAggregate();
+    const uptime = (checks: number, failures: number) => (checks === 0 ? null : (checks - failures) / checks);
+    return {
       status: status.status,
       statusSince: iso(status.since),
       failuresInARow: status.failuresInARow,
@@ -142,12 +164,6 @@ export class PortHealthReader {
         firstByteP95: percentile(day.firstByte, 0.95),
         firstByteMax: day.firstByte.max,
       },
-      rotations30d: receipts.length,
-      uniqueIpRatio30d: judged.length === 0 ? null : distinct.size / judged.length,
-      unchanged30d: count('unchanged'),
-      repeated30d: count('repeat'),
-      drift30d: count('drift'),
-      lastVerdict: receipts[0]?.verdict ?? null,
     };
   }
 }

@@ -149,6 +149,12 @@ const healthChecksSchema = z.object({
     .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min)
     .refine((value) => value <= HEALTH_CHECK_LIMITS.everySeconds.max)
     .default(300),
+  /** The same for each subscription's main user; off by default (a check uses a little traffic). */
+  subscriptionsEverySeconds: z
+    .int()
+    .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min)
+    .refine((value) => value <= HEALTH_CHECK_LIMITS.everySeconds.max)
+    .default(0),
   downAfter: inARow.default(3),
   upAfter: inARow.default(2),
   /** What a check asks through the port for real accounts; null: the proxy test's IP echo. */

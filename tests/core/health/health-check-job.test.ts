@@ -2,13 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
+import {
+  manualPort,
+  SEEDED_SUBSCRIPTION_LABELS,
+  subscriptionByLabel,
+  TestSandbox,
+} from '@proxy-manager/sandbox/testing';
+import type { Subscription } from '../../../src-shared/api-types';
 import {
   HealthCheckJob,
   type HealthCheckPolicy,
   type HealthStatusChange,
   portTargetKey,
+  subscriptionTargetKey,
 } from '../../../src-main/core/health/health-check-job';
+import { PortHealthReader } from '../../../src-main/core/health/port-health-reader';
 import { HealthStore } from '../../../src-main/core/health/health-store';
 import { probeProxy, type ProbeRequest } from '../../../src-main/core/proxy-test/proxy-probe';
 import { SANDBOX_ECHO_URL } from '../../../src-main/core/proxy-test/proxy-test-service';
@@ -43,7 +51,11 @@ afterEach(async () => {
 
 const POLICY: HealthCheckPolicy = { portsEverySeconds: 300, downAfter: 3, upAfter: 2 };
 
-function startJob(portIds: string[] | null, policy: () => HealthCheckPolicy = () => POLICY) {
+function startJob(
+  portIds: string[] | null,
+  policy: () => HealthCheckPolicy = () => POLICY,
+  subscriptions?: () => Promise<readonly Subscription[]>,
+) {
   const changes: HealthStatusChange[] = [];
   const requests: { at: number; request: ProbeRequest }[] = [];
   job = new HealthCheckJob({
@@ -52,6 +64,7 @@ function startJob(portIds: string[] | null, policy: () => HealthCheckPolicy = ()
     profileIds: () => [PROFILE],
     ports: async (profileId) =>
       (await kit.ports.refresh(profileId)).filter((port) => portIds === null || portIds.includes(port.id)),
+    ...(subscriptions ? { subscriptions } : {}),
     policy,
     checkUrlFor: () => SANDBOX_ECHO_URL,
     probe: (request) => {
@@ -83,13 +96,16 @@ describe('HealthCheckJob', () => {
     await sandbox.control('POST', '/mobile/offline', { portId: port.id, seconds: 16 * 60 });
     await step(300);
     await step(300);
-    expect(job?.status(PROFILE, port.id)).toMatchObject({ status: 'up', failuresInARow: 2 });
+    expect(job?.status(portTargetKey(PROFILE, port.id))).toMatchObject({ status: 'up', failuresInARow: 2 });
     await step(300);
     expect(changes.at(-1)?.status).toMatchObject({ status: 'down', since: t0 + 900_000, failuresInARow: 3 });
     expect(changes.at(-1)?.check).toMatchObject({ ok: false, status: 503, errorKind: 'unavailable' });
     expect(changes.at(-1)?.check.error).toContain('Modem offline');
     await step(300); // t0 + 20 min: back since t0 + 16 min
-    expect(job?.status(PROFILE, port.id)).toMatchObject({ status: 'down', successesInARow: 1 });
+    expect(job?.status(portTargetKey(PROFILE, port.id))).toMatchObject({
+      status: 'down',
+      successesInARow: 1,
+    });
     await step(300);
     expect(changes.map((c) => [c.previous, c.status.status, c.status.since])).toEqual([
       ['unknown', 'up', t0],
@@ -132,12 +148,15 @@ describe('HealthCheckJob', () => {
     await job?.whenIdle();
     await sandbox.control('POST', '/mobile/offline', { portId: port.id, seconds: 3600 });
     for (let i = 0; i < 3; i += 1) await step(300);
-    expect(job?.status(PROFILE, port.id)?.status).toBe('down');
+    expect(job?.status(portTargetKey(PROFILE, port.id))?.status).toBe('down');
     await job?.stop();
     await sandbox.control('POST', '/mobile/offline', { portId: port.id, seconds: 0 });
     const { changes } = startJob([port.id]);
     await job?.whenIdle();
-    expect(job?.status(PROFILE, port.id)).toMatchObject({ status: 'down', successesInARow: 1 });
+    expect(job?.status(portTargetKey(PROFILE, port.id))).toMatchObject({
+      status: 'down',
+      successesInARow: 1,
+    });
     await step(300);
     expect(changes.map((c) => [c.previous, c.status.status])).toEqual([['down', 'up']]);
   });
@@ -150,5 +169,44 @@ describe('HealthCheckJob', () => {
     policy = POLICY;
     await step(60);
     expect(requests.length).toBeGreaterThan(0);
+  });
+
+  it('checks a subscription through its main user when turned on: a password changed elsewhere makes it down', async () => {
+    const sub = await subscriptionByLabel(sandbox, SEEDED_SUBSCRIPTION_LABELS.neverExpires);
+    // The job's list as read before the reset: it still has the old password.
+    const held = (
+      await kit.api.forProfile(PROFILE, 'authenticated', (client) => client.listSubscriptions())
+    ).filter((s) => s.id === sub.id);
+    const t0 = kit.clock.now();
+    const { changes, requests } = startJob(
+      [],
+      () => ({ ...POLICY, portsEverySeconds: 0, subscriptionsEverySeconds: 300 }),
+      () => Promise.resolve(held),
+    );
+    await job?.whenIdle();
+    expect(requests.map((r) => r.request.username)).toEqual([sub.username]);
+    await kit.api.forProfile(PROFILE, 'authenticated', (client) => client.resetSubscriptionPassword(sub.id));
+    for (let i = 0; i < 3; i += 1) await step(300);
+    const key = subscriptionTargetKey(PROFILE, sub.id);
+    expect(changes.map((c) => [c.kind, c.id, c.status.status, (c.status.since ?? 0) - t0])).toEqual([
+      ['subscription', sub.id, 'up', 0],
+      ['subscription', sub.id, 'down', 900_000],
+    ]);
+    expect(store.recentChecks(key)[0]).toMatchObject({ ok: false, status: 407, errorKind: 'credentials' });
+    const reader = new PortHealthReader({
+      store: () => store,
+      now: () => kit.clock.now(),
+      thresholds: () => POLICY,
+      receipts: () => Promise.resolve({}),
+    });
+    expect(reader.subscriptions(PROFILE, [sub.id])).toEqual([
+      expect.objectContaining({
+        subscriptionId: sub.id,
+        status: 'down',
+        failuresInARow: 3,
+        uptime24h: 0.25,
+        checks24h: 4,
+      }),
+    ]);
   });
 });

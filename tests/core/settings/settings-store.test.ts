@@ -88,6 +88,7 @@ describe('SettingsStore: defaults and round trip', () => {
       proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
       healthChecks: {
         portsEverySeconds: 300,
+        subscriptionsEverySeconds: 0,
         downAfter: 3,
         upAfter: 2,
         checkUrl: null,

@@ -11,6 +11,14 @@ const FIELDS: readonly PreferenceField[] = [
     read: (s) => String(s.healthChecks.portsEverySeconds),
   },
   {
+    name: 'healthChecks.subscriptionsEverySeconds',
+    label: 'Check each subscription every',
+    unit: 'seconds',
+    kind: 'whole',
+    hint: 'Through the subscription’s main user (each check uses a little of its traffic). 0, the default, turns them off; else at least 30.',
+    read: (s) => String(s.healthChecks.subscriptionsEverySeconds),
+  },
+  {
     name: 'healthChecks.downAfter',
     label: 'Down after',
     unit: 'failed checks in a row',
