@@ -31,6 +31,18 @@ export const POLLING_LIMITS = {
   topUpAwaitingPaymentSeconds: { min: 30, max: 600 },
 } as const;
 
+/**
+ * Health checks through the ports: every check is one request through the gateway, so the pace has
+ * a floor (30 s) and 0 turns them off; down and up after this many checks in a row.
+ */
+export const HEALTH_CHECK_LIMITS = {
+  everySeconds: { min: 30, max: 86_400 },
+  inARow: { min: 1, max: 20 },
+  repeatWindowHours: { min: 1, max: 720 },
+  repeatWindowRotations: { min: 1, max: 500 },
+  selfHealAfter: { min: 0, max: 20 },
+} as const;
+
 export const ALERT_LIMITS = {
   trafficRemainingPercent: { min: 0, max: 100 },
   expiryWarningDays: { min: 0, max: 365 },

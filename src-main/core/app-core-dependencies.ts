@@ -5,6 +5,7 @@ import type { DemoSandbox } from './demo/demo-service';
 import type { DesktopNotifications } from './notifications/notifications-wiring';
 import type { RelocationNotice } from './ports/relocation-tracker';
 import type { VerifyExitIp } from './ports/rotation-service';
+import type { ProbeOutcome, ProbeRequest } from './proxy-test/proxy-probe';
 import type { JobsOwnership } from './runtime/background-jobs';
 import type { Clock } from './runtime/clock';
 import type { RotationScheduler, ScheduledRunListener } from './schedules/rotation-scheduler';
@@ -35,6 +36,12 @@ export interface AppCoreDependencies {
   jobState?: JobStateStore;
   /** Where the public catalog's countries and cities are kept across restarts; memory only without it. */
   catalogCacheFile?: string;
+  /** The health checks' history (SQLite); memory only without it. */
+  healthDatabaseFile?: string;
+  /** The offline ASN data set's CSV (`@ip-location-db/asn`); without it, ASNs come from the echo only. */
+  asnDataFile?: string | null;
+  /** Health checks' requests through the ports (tests: a probe with a fake clock's deadline). */
+  probe?: (request: ProbeRequest) => Promise<ProbeOutcome>;
   /** Flushes the job state and releases the jobs lock; the last thing `dispose` does. */
   releaseResources?: () => Promise<void>;
   now?: () => Date;

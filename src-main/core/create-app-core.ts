@@ -134,8 +134,11 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topUpLinks,
     // Alert delivery is built below; the overview asks only once the core runs.
     failingAlertChannels: () => alertDelivery.service.failingChannels(),
+    notice: (message) => state.addNotice('warning', message),
   });
   const {
+    healthStore,
+    healthChecks,
     proxyTests,
     relocations,
     ports,
@@ -209,6 +212,7 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topups.intentsJob,
     localProxies.job,
     alertDelivery.service.job,
+    healthChecks,
   ])
     backgroundJobs.add(job);
   const lifecycle: Lifecycle[] = [
@@ -245,6 +249,8 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
           },
         ]
       : []),
+    // Closed after the jobs stop (stops run in reverse): the checks write it until then.
+    { name: 'health store', stop: () => healthStore.close() },
     // Last: jobs start once everything they use runs, and only in the process owning them.
     backgroundJobs,
   ];

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { probeBaseUrl, ProxyServiceClient } from '../api';
 import { DEFAULT_API_KEYS, startSandbox } from '@proxy-manager/sandbox';
 import type { AppCore } from './app-core';
+import { AsnLookup } from './health/asn-lookup';
 import type { AppCoreDependencies } from './app-core-dependencies';
 import { AuditLog } from './automation/audit-log';
 import { TokenStore } from './automation/token-store';
@@ -99,6 +100,8 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     jobState,
     catalogCacheFile: join(options.dataDir, 'catalog-cache.json'),
     alertDeliveryDatabase: join(options.dataDir, 'alert-delivery.sqlite'),
+    healthDatabaseFile: join(options.dataDir, 'health.sqlite'),
+    asnDataFile: AsnLookup.defaultFile(),
     automation: {
       tokens: new TokenStore({ dataDir: options.dataDir, now: () => Date.now(), log }),
       audit: new AuditLog({ dataDir: options.dataDir, log }),

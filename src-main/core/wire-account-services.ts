@@ -6,6 +6,11 @@ import { CatalogCache } from './catalog/catalog-cache';
 import { CatalogService } from './catalog/catalog-service';
 import type { DemoService } from './demo/demo-service';
 import type { EventBus } from './events';
+import { AsnLookup } from './health/asn-lookup';
+import { HealthCheckJob } from './health/health-check-job';
+import { LazyHealthStore } from './health/health-store';
+import { lastCheckedExit, selfHealer } from './health/health-wiring';
+import { PortHealthReader } from './health/port-health-reader';
 import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import type { AppNotifications } from './notifications/app-notifications';
 import { alertScreen } from './overview/overview-rules';
@@ -15,6 +20,7 @@ import { PortsService, toPortView } from './ports/ports-service';
 import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService } from './ports/rotation-service';
 import type { ProfilesService } from './profiles/profiles-service';
+import { probeProxy } from './proxy-test/proxy-probe';
 import { ProxyTestService } from './proxy-test/proxy-test-service';
 import type { JobsOwnership } from './runtime/background-jobs';
 import type { Clock } from './runtime/clock';
@@ -52,6 +58,8 @@ export interface AccountWiring {
   topUpLinks: TopUpLinks;
   /** Alert channels that keep failing, for the overview (alert delivery is wired after this half). */
   failingAlertChannels: () => readonly AlertChannelView[];
+  /** Puts a warning in the app's notices (self-heal that did not help). */
+  notice?: (message: string) => void;
 }
 
 /**
@@ -68,6 +76,10 @@ export function wireAccountServices(wiring: AccountWiring) {
   const ownsJobs = () => jobs().owner;
   const activeProfileId = () => profiles.active()?.id ?? null;
 
+  // Health: the store the checks write (the job owner) and every process reads; ASNs offline.
+  const healthStore = new LazyHealthStore(deps.healthDatabaseFile ?? ':memory:', log);
+  const asn = new AsnLookup(deps.asnDataFile ?? null, log);
+
   // Ports: rotations, relocations, the proxy test that verifies a rotation's exit IP.
   const proxyTests = new ProxyTestService({
     api,
@@ -82,6 +94,12 @@ export function wireAccountServices(wiring: AccountWiring) {
     receipts: jobSection<ReceiptsState>('rotation-receipts'),
     publishPort: (profileId, port) => publishPortChanges(events, profileId, [port]),
     verifyExitIp: deps.verifyExitIp ?? proxyTests.verifyExitIp,
+    repeatWindow: () => {
+      const { repeatWindowHours, repeatWindowRotations } = settings.get().healthChecks;
+      return { hours: repeatWindowHours, rotations: repeatWindowRotations };
+    },
+    lastCheckedExit: (profileId, portId) => lastCheckedExit(healthStore.get(), profileId, portId),
+    lookupAsn: asn.asnOf,
     log,
   });
   const relocations = new RelocationTracker({
@@ -93,6 +111,12 @@ export function wireAccountServices(wiring: AccountWiring) {
     notify: notifications.relocation,
     log,
   });
+  const healthReader = new PortHealthReader({
+    store: () => healthStore.get(),
+    now: () => clock.now(),
+    thresholds: () => settings.get().healthChecks,
+    receipts: (profileId) => rotation.receiptsByPort(profileId),
+  });
   const ports = new PortsService({
     api,
     events,
@@ -101,6 +125,42 @@ export function wireAccountServices(wiring: AccountWiring) {
     rotation,
     relocations,
     held: held.ports,
+    health: healthReader,
+    log,
+  });
+  const selfHeal = selfHealer({
+    afterFailures: () => settings.get().healthChecks.selfHealAfter,
+    rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
+    clock,
+    notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
+    log,
+  });
+  const healthChecks = new HealthCheckJob({
+    clock,
+    store: () => healthStore.get(),
+    profileIds: () => profiles.list().map((profile) => profile.id),
+    ports: (profileId) => {
+      const fresh = held.ports.get(profileId, clock.now() - 5 * 60_000);
+      return fresh ? Promise.resolve(fresh.items) : ports.refresh(profileId);
+    },
+    // Built below; asked only once the job runs.
+    subscriptions: (profileId) => {
+      const fresh = held.subscriptions.get(profileId, clock.now() - 5 * 60_000);
+      return fresh ? Promise.resolve(fresh.items) : subscriptions.refresh(profileId);
+    },
+    policy: () => settings.get().healthChecks,
+    checkUrlFor: (profileId) =>
+      demo.echoUrlFor(profileId) ??
+      settings.get().healthChecks.checkUrl ??
+      settings.get().proxyTest.ipEchoUrl,
+    probe: deps.probe ?? ((request) => probeProxy(request, { clock })),
+    onCheck: (target, status, check) => {
+      if (target.kind === 'port') selfHeal(target.profileId, target.id, status, check);
+    },
+    onStatusChange: (change) =>
+      log(
+        `[health] ${change.kind} ${change.id} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
+      ),
     log,
   });
 
@@ -145,6 +205,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     log,
     held: held.subscriptions,
     heldSubUsers: held.subUsers,
+    health: healthReader,
   });
   // The account's open top-ups: one list read shared by the watcher's start, the overview and the tray.
   const listOpenTopUps = (profileId: string) =>
@@ -269,9 +330,16 @@ export function wireAccountServices(wiring: AccountWiring) {
     localProxies: (profileId) => localProxies.ofProfile(profileId),
     failingAlertChannels: () => failingAlertChannels(),
     pace: (profileId) => usagePoller.paceOf(profileId),
+    portHealth: async (profileId, portIds) =>
+      (await healthReader.attention(profileId, portIds)).map((entry) => ({
+        ...entry,
+        label: held.portLabel(profileId, entry.portId) ?? '',
+      })),
   });
 
   return {
+    healthStore,
+    healthChecks,
     proxyTests,
     relocations,
     ports,

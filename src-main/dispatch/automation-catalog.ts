@@ -84,12 +84,26 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
     description: 'The app’s receipts of a port’s recent rotations (who rotated, when, old and new IP).',
     list: root,
   },
+  'ports:health': {
+    description:
+      'Health of the ports from the app’s checks through each port: up or down, 24 h and 30 d uptime, latency p50/p95, rotations, unique-IP ratio, unchanged and repeated counts, and the last rotation’s verdict (clean, unchanged, repeat, drift). One port with portId.',
+    list: root,
+  },
+  'ports:healthHistory': {
+    description:
+      'A port’s uptime bar: 96 quarter hours (range 24h) or 30 days (30d) of checks and failures with the first-byte latency band, and its newest checks.',
+  },
   'subscriptions:list': {
     description:
       'List the traffic subscriptions (residential or mobile GB): id, label, traffic used and left, expiry. Use an id with the other subscriptions tools.',
     list: root,
   },
   'subscriptions:get': { description: 'Read one traffic subscription by id.' },
+  'subscriptions:health': {
+    description:
+      'Health of the subscriptions from the app’s checks through each one’s main user (when turned on in the app’s settings): up or down, 24 h and 30 d uptime, latency p50/p95. One subscription with subscriptionId.',
+    list: root,
+  },
   'subscriptions:update': { description: 'Change a subscription’s label or auto-renew.' },
   'subscriptions:resetPassword': {
     description:

@@ -147,6 +147,7 @@ export class DesktopLifecycle {
         this.quit();
         return;
       case 'rotate-port':
+      case 'rotate-until-new':
       case 'rotate-all-pinned':
       case 'pause-schedules':
         this.#options.onPortsAction?.(action);

@@ -47,6 +47,16 @@ export type { AppNavigate, AppRoute, AppState, CallSlow, InitialState, JobsStatu
 export { CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
 export type {
+  PortHealth,
+  PortHealthCheck,
+  PortHealthHistory,
+  PortHealthSegment,
+  PortHealthStatus,
+  RotationVerdict,
+  RotationVerdictKind,
+  SubscriptionHealth,
+} from './port-health';
+export type {
   ExitIpVerification,
   IpHistoryExport,
   IpHistoryRow,

@@ -25,6 +25,8 @@ type AttentionKind =
   | 'proxy_test_failed'
   | 'local_proxy_failing'
   | 'alert_channel_failing'
+  | 'port_down'
+  | 'port_rotation_unchanged'
   | 'alert';
 
 /**

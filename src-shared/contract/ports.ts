@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { type ListFreshness, listInput, type WireTable } from './list-views';
+import type { PortHealth, PortHealthHistory, RotationVerdict } from './port-health';
 import type { IpcError } from './results';
 import {
   countryCode,
@@ -131,6 +132,10 @@ export interface RotationReceipt {
   /** "Rotate until new" only: whether the final IP is outside the port's last `lastN` IPs. */
   untilNew: { lastN: number; maxTries: number; reachedNewIp: boolean } | null;
   verification: ExitIpVerification | null;
+  /** The check through the port after the rotation; absent on receipts from before verdicts existed. */
+  verdict?: RotationVerdict | null;
+  /** "Rotate until unique" only: rotations at most, and whether the last verdict is `clean`. */
+  untilUnique?: { maxTries: number; reachedClean: boolean } | null;
 }
 
 /** One port's answer in a bulk rotation. */
@@ -195,6 +200,7 @@ export interface PortsRotation {
 const PORT_ID_MAX = 128;
 const ROTATE_MANY_MAX = 1000;
 export const UNTIL_NEW_LIMITS = { lastN: { min: 1, max: 20 }, maxTries: { min: 1, max: 10 } } as const;
+const UNTIL_UNIQUE_MAX_TRIES = 10;
 export const ROTATION_INTERVAL_MINUTES = { min: 1, max: 1440 } as const;
 /** The longest usage range, in days, both ends included. */
 export const USAGE_RANGE_MAX_DAYS = 366;
@@ -250,6 +256,12 @@ export const portsCalls = {
           maxTries: z.int().min(UNTIL_NEW_LIMITS.maxTries.min).max(UNTIL_NEW_LIMITS.maxTries.max),
         })
         .optional(),
+      /** Rotate (waiting out cooldowns) until the verdict is `clean`, at most this many times. */
+      untilUnique: z
+        .int('Whole tries')
+        .min(1, 'At least 1 try')
+        .max(UNTIL_UNIQUE_MAX_TRIES, `At most ${UNTIL_UNIQUE_MAX_TRIES} tries`)
+        .optional(),
     }),
   ),
   'ports:rotateMany': call<RotateManyOutcome[]>('rotate')(
@@ -276,6 +288,16 @@ export const portsCalls = {
   /** The only call whose answer holds the rotation link (it carries the API key). */
   'ports:revealRotationLink': call<{ rotationLink: string }>('secrets')(portOnly),
   'ports:receipts': call<RotationReceipt[]>('read')(portOnly),
+  /**
+   * Scores of the active profile's ports from the health checks and rotation verdicts (24 h and
+   * 30 d uptime, latency, rotations, unique-IP ratio, unchanged and repeated counts); one port with
+   * `portId`. Read from the health store: any process answers it, not only the job owner.
+   */
+  'ports:health': call<PortHealth[]>('read')(z.strictObject({ portId: portId.optional() }).optional()),
+  /** The uptime bar and latency band of one port: 96 quarter hours (24 h) or 30 days. */
+  'ports:healthHistory': call<PortHealthHistory>('read')(
+    z.strictObject({ portId, range: z.enum(['24h', '30d']).default('24h') }),
+  ),
 } as const satisfies DomainCalls<'ports'>;
 
 export const portsEvents = {

@@ -5,6 +5,7 @@ import {
   ALERT_LIMITS,
   ALERT_SUBSCRIPTIONS_MAX,
   GB_PATTERN,
+  HEALTH_CHECK_LIMITS,
   POLLING_LIMITS,
   SUBSCRIPTION_ID_MAX,
 } from '../limits';
@@ -83,6 +84,23 @@ export interface SettingsView {
   shortcut: ShortcutPreferences;
   /** `ipEchoUrl`: asked through a proxy by "Test this proxy" to learn its exit IP (real accounts). */
   proxyTest: { ipEchoUrl: string };
+  healthChecks: HealthCheckSettingsView;
+}
+
+/** Health checks through the ports and the rotation verdicts' windows. */
+interface HealthCheckSettingsView {
+  /** Seconds between two checks of a port; 0: off. */
+  portsEverySeconds: number;
+  /** The same for each subscription's main user (off by default). */
+  subscriptionsEverySeconds: number;
+  downAfter: number;
+  upAfter: number;
+  /** The check target for real accounts (an IP echo); null: the proxy test's IP echo URL. */
+  checkUrl: string | null;
+  repeatWindowHours: number;
+  repeatWindowRotations: number;
+  /** Rotate once after this many failed checks in a row; 0: off. */
+  selfHealAfter: number;
 }
 
 const bounded = (limits: { min: number; max: number }, unit: string) =>
@@ -119,6 +137,16 @@ const ipEchoUrl = z
     },
     { error: 'Use https:// (http:// only for this computer: localhost or 127.0.0.1)' },
   );
+
+/** Seconds between two health checks of a target: 0 (off), or 30 s to a day. */
+const checkInterval = z
+  .int('Enter a whole number')
+  .min(0, 'At least 0 (off)')
+  .max(HEALTH_CHECK_LIMITS.everySeconds.max, `At most ${HEALTH_CHECK_LIMITS.everySeconds.max} seconds`)
+  .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min, {
+    error: `At least ${HEALTH_CHECK_LIMITS.everySeconds.min} seconds (or 0 to turn checks off)`,
+  })
+  .optional();
 
 export const settingsCalls = {
   'settings:get': call<SettingsView>('read')(noInput),
@@ -199,6 +227,18 @@ export const settingsCalls = {
       proxyTest: z
         .strictObject({
           ipEchoUrl: ipEchoUrl.optional(),
+        })
+        .optional(),
+      healthChecks: z
+        .strictObject({
+          portsEverySeconds: checkInterval,
+          subscriptionsEverySeconds: checkInterval,
+          downAfter: bounded(HEALTH_CHECK_LIMITS.inARow, ' checks'),
+          upAfter: bounded(HEALTH_CHECK_LIMITS.inARow, ' checks'),
+          checkUrl: ipEchoUrl.nullable().optional(),
+          repeatWindowHours: bounded(HEALTH_CHECK_LIMITS.repeatWindowHours, ' hours'),
+          repeatWindowRotations: bounded(HEALTH_CHECK_LIMITS.repeatWindowRotations, ' rotations'),
+          selfHealAfter: bounded(HEALTH_CHECK_LIMITS.selfHealAfter, ' checks'),
         })
         .optional(),
     }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SubUser, Subscription, UsageReport } from '../api-types';
 import { toUnits } from '../decimal';
 import { LABEL_MAX } from '../limits';
+import type { SubscriptionHealth } from './port-health';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import type { WireTable } from './list-views';
 import type { IpcError } from './results';
@@ -290,6 +291,13 @@ export const subscriptionsCalls = {
         .regex(/^[A-Za-z0-9_]{1,40}$/, 'Letters, digits or underscores (no hyphens), at most 40')
         .optional(),
     }),
+  ),
+  /**
+   * Scores of the active profile's subscriptions from the health checks through their main user
+   * (off unless Settings → Health checks sets a pace); one subscription with `subscriptionId`.
+   */
+  'subscriptions:health': call<SubscriptionHealth[]>('read')(
+    z.strictObject({ subscriptionId: subscriptionId.optional() }).optional(),
   ),
 } as const satisfies DomainCalls<'subscriptions'>;
 

@@ -47,7 +47,10 @@ describe('completion', () => {
     expect(await complete('proxy-manager po')).toEqual(['ports']);
     expect(await complete('proxy-manager ports ro')).toEqual(['rotate']);
     expect(await complete('proxy-manager --profile Work ports schedule s')).toEqual(['set']);
-    expect(await complete('proxy-manager ports rotate port_1 --unt')).toEqual(['--until-new']);
+    expect(await complete('proxy-manager ports rotate port_1 --unt')).toEqual([
+      '--until-new',
+      '--until-unique',
+    ]);
     expect(await complete('proxy-manager completion f')).toEqual(['fish']);
   });
 

@@ -16,6 +16,7 @@ describe('deriveFields', () => {
       ['portId', 'port-id', 'string', true, true],
       ['untilNew.lastN', 'until-new', 'integer', false, false],
       ['untilNew.maxTries', 'max-tries', 'integer', false, false],
+      ['untilUnique', 'until-unique', 'integer', false, false],
     ]);
     expect(fields[1]?.help).toContain('(1-20)');
     expect(fields[2]?.help).toContain('default 5');

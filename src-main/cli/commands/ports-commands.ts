@@ -3,6 +3,7 @@ import type {
   IpHistoryExport,
   IpHistoryView,
   MobilePortView,
+  PortHealth,
   PortsListView,
   RotationReceipt,
   SchedulesView,
@@ -70,7 +71,38 @@ function renderReceipt(receipt: RotationReceipt): string {
         : `Warning: traffic leaves from ${receipt.verification.exitIp}, not ${receipt.ip}`,
     );
   }
+  if (receipt.verdict) lines.push(`Verdict: ${receipt.verdict.kind} (${receipt.verdict.message})`);
+  if (receipt.untilUnique) {
+    lines.push(
+      receipt.untilUnique.reachedClean
+        ? `Clean IP after ${receipt.attempts} rotation(s)`
+        : `No clean IP after ${receipt.attempts} rotation(s) (at most ${receipt.untilUnique.maxTries})`,
+    );
+  }
   return lines.join('\n');
+}
+
+const percent = (ratio: number | null): string => (ratio === null ? '-' : `${(ratio * 100).toFixed(2)} %`);
+const ms = (value: number | null): string => (value === null ? '-' : `${value} ms`);
+
+function renderHealth(scores: PortHealth[], context: CommandContext): string {
+  return table(context.out, scores, [
+    { header: 'PORT', value: (h) => h.portId },
+    {
+      header: 'STATUS',
+      value: (h) => (h.failuresInARow > 0 ? `${h.status} (${h.failuresInARow} failed)` : h.status),
+    },
+    { header: 'SINCE', value: (h) => h.statusSince },
+    { header: 'UPTIME 24H', value: (h) => percent(h.uptime24h), right: true },
+    { header: 'UPTIME 30D', value: (h) => percent(h.uptime30d), right: true },
+    { header: 'P50', value: (h) => ms(h.latency24h.firstByteP50), right: true },
+    { header: 'P95', value: (h) => ms(h.latency24h.firstByteP95), right: true },
+    { header: 'ROTATIONS', value: (h) => h.rotations30d, right: true },
+    { header: 'UNIQUE', value: (h) => percent(h.uniqueIpRatio30d), right: true },
+    { header: 'UNCHANGED', value: (h) => h.unchanged30d, right: true },
+    { header: 'REPEATED', value: (h) => h.repeated30d, right: true },
+    { header: 'LAST VERDICT', value: (h) => h.lastVerdict?.kind ?? '-' },
+  ]);
 }
 
 export function renderUsage(report: UsageReport, context: CommandContext): string {
@@ -206,6 +238,7 @@ export const portsCommands = {
     examples: [
       'proxy-manager ports rotate port_1',
       'proxy-manager ports rotate port_1 --until-new 5 --max-tries 3',
+      'proxy-manager ports rotate port_1 --until-unique 3',
       'proxy-manager ports rotate port_1 --wait --json',
     ],
     fields: {
@@ -215,6 +248,7 @@ export const portsCommands = {
         ...portArg.describe,
         'untilNew.lastN': 'rotate again until the IP is not among the port’s last N IPs',
         'untilNew.maxTries': 'with --until-new: rotations at most',
+        untilUnique: 'rotate again (waiting out cooldowns) until the verdict is clean, at most N times',
       },
       defaults: { 'untilNew.maxTries': 5 },
     },
@@ -248,6 +282,14 @@ export const portsCommands = {
           value: (row) => (row.receipt ? `${row.receipt.trigger} ${row.receipt.tookMs} ms` : ''),
         },
       ])}\n\nPage ${view.pagination.page} of ${view.pagination.totalPages} (${view.pagination.total} entries)`,
+  },
+  health: {
+    path: ['ports', 'health'],
+    channel: 'ports:health',
+    summary: 'Show the health of your ports: up or down, uptime, latency and rotation verdicts',
+    examples: ['proxy-manager ports health', 'proxy-manager ports health port_1 --json'],
+    fields: { ...portArg, describe: { portId: 'one port’s id, from `ports list` (default: every port)' } },
+    render: renderHealth,
   },
   receipts: {
     path: ['ports', 'receipts'],

@@ -57,6 +57,10 @@ function groupTitle(
       return `The last proxy tests of ${plural(count, 'port', 'ports')} failed`;
     case 'local_proxy_failing':
       return `${plural(count, 'local proxy needs', 'local proxies need')} attention`;
+    case 'port_down':
+      return `${plural(count, 'port is', 'ports are')} down`;
+    case 'port_rotation_unchanged':
+      return `The last rotations of ${plural(count, 'port', 'ports')} did not change the IP`;
     case 'alert_channel_failing':
       return `${plural(count, 'alert channel keeps', 'alert channels keep')} failing`;
     case 'alert':

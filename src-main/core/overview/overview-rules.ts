@@ -68,6 +68,8 @@ export interface OverviewInput {
    * profile's overview shows them. Absent: none.
    */
   failingAlertChannels?: readonly AlertChannelView[];
+  /** The health checks' and rotation verdicts' view of the profile's ports; absent: none. */
+  portHealth?: readonly PortHealthAttention[];
 }
 
 const LEVEL_RANK: Record<AttentionLevel, number> = { error: 0, warning: 1, info: 2 };
@@ -324,6 +326,7 @@ export function attentionItems(input: OverviewInput): AttentionItem[] {
   for (const channel of input.failingAlertChannels ?? []) {
     if (channel.health.failing) drafts.push(alertChannelItem(channel));
   }
+  drafts.push(...portHealthItems(input.portHealth ?? []));
   // A forecast already on the subscription's own item says what a "runs out soon" alert would.
   const forecastOn = new Set(
     drafts.filter((draft) => draft.dueIsForecast === true).map((draft) => draft.subject.id),
@@ -335,4 +338,58 @@ export function attentionItems(input: OverviewInput): AttentionItem[] {
     drafts.push(alertItem(alert));
   }
   return drafts.map((draft) => finishItem(draft, input.now)).sort(byUrgency);
+}
+
+/** What the overview needs of a port's health (`ports:health`'s scores). */
+export interface PortHealthAttention {
+  portId: string;
+  label: string;
+  status: 'up' | 'down' | 'unknown';
+  statusSince: string | null;
+  failuresInARow: number;
+  /** The last failed check's words (the gateway's), when the last check failed. */
+  lastError: string | null;
+  lastVerdict: 'clean' | 'unchanged' | 'repeat' | 'drift' | 'unknown' | null;
+  unchanged30d: number;
+}
+
+/**
+ * A port the health checks found down is *Now* (error); a port whose last rotation kept its IP is
+ * *Soon* (warning): rotating again, or "Rotate until new", is the fix.
+ */
+function portHealthItems(entries: readonly PortHealthAttention[]): AttentionDraft[] {
+  const items: AttentionDraft[] = [];
+  for (const entry of entries) {
+    const subject = { type: 'port' as const, id: entry.portId, label: entry.label || entry.portId };
+    const name = quoted(entry.label, entry.portId);
+    if (entry.status === 'down') {
+      items.push({
+        id: `port_down:${entry.portId}`,
+        kind: 'port_down',
+        level: 'error',
+        title: `Port ${name} is down: ${entry.failuresInARow} health checks in a row failed`,
+        detail: entry.lastError ?? 'The requests through the port did not come back.',
+        subject,
+        dueAt: null,
+        action: { kind: 'open', label: 'Open port' },
+        route: portRoute(entry.portId),
+        screen: 'ports',
+      });
+    }
+    if (entry.lastVerdict === 'unchanged') {
+      items.push({
+        id: `port_rotation_unchanged:${entry.portId}`,
+        kind: 'port_rotation_unchanged',
+        level: 'warning',
+        title: `The last rotation of ${name} did not change its IP`,
+        detail: `${entry.unchanged30d} rotation(s) in 30 days kept the IP. Rotate again, or use “Rotate until new”.`,
+        subject,
+        dueAt: null,
+        action: { kind: 'open', label: 'Open port' },
+        route: portRoute(entry.portId),
+        screen: 'ports',
+      });
+    }
+  }
+  return items;
 }

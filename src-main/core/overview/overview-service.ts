@@ -21,7 +21,7 @@ import type { WatchedTopUp } from '../topups/topup-watcher';
 import { describeError } from '../runtime/deadline-job';
 import type { HeldAccountData, HeldListStore } from '../snapshots/held-lists';
 import { attentionCards } from './overview-groups';
-import { alertScreen, attentionItems, type PendingTopUp } from './overview-rules';
+import { alertScreen, attentionItems, type PendingTopUp, type PortHealthAttention } from './overview-rules';
 
 /** An alert as the alert center raised it (the screen is the model's to say). */
 type RaisedAlertView = Omit<AlertView, 'screen'>;
@@ -90,6 +90,8 @@ export interface OverviewServiceOptions {
   failingAlertChannels?: () => readonly AlertChannelView[];
   /** Bytes a day at the recent pace per subscription id (the usage poller's samples), where known. */
   pace?: (profileId: string) => Promise<Readonly<Record<string, number>>>;
+  /** The health checks' and rotation verdicts' view of the profile's ports; absent: none. */
+  portHealth?: (profileId: string, portIds: readonly string[]) => Promise<readonly PortHealthAttention[]>;
   maxAgeMs?: number;
 }
 
@@ -133,6 +135,7 @@ export class OverviewService implements DomainService<'overview'> {
       this.pace(id),
     ]);
     const policy = this.options.policy();
+    const portHealth = await this.portHealth(id, ports.items ?? []);
     const items = attentionItems({
       profileId: id,
       now,
@@ -146,6 +149,7 @@ export class OverviewService implements DomainService<'overview'> {
       alerts,
       localProxies,
       failingAlertChannels: this.options.failingAlertChannels?.() ?? [],
+      portHealth,
     });
     const counts: Record<AttentionLevel, number> = { error: 0, warning: 0, info: 0 };
     for (const item of items) counts[item.level] += 1;
@@ -262,6 +266,22 @@ export class OverviewService implements DomainService<'overview'> {
       pace: await this.pace(profileId),
     });
     return new Map(items.flatMap((item) => (item.alertKey ? [[item.alertKey, item] as const] : [])));
+  }
+
+  /** A port-health failure leaves the rest of the overview as it is. */
+  private async portHealth(
+    profileId: string,
+    ports: readonly MobilePortView[],
+  ): Promise<readonly PortHealthAttention[]> {
+    if (!this.options.portHealth || ports.length === 0) return [];
+    try {
+      return await this.options.portHealth(
+        profileId,
+        ports.map((port) => port.id),
+      );
+    } catch {
+      return [];
+    }
   }
 
   /** The held list when recent enough, else one read of the whole list (then held). */

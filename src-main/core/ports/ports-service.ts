@@ -7,6 +7,8 @@ import type {
 } from '../../api';
 import type {
   DomainHandlers,
+  PortHealth,
+  PortHealthHistory,
   IpHistoryExport,
   IpHistoryView,
   MobilePortView,
@@ -27,6 +29,7 @@ import { checkUsageStart } from '../usage-range';
 import { ipHistoryCsv, mergeReceipts } from './ip-history';
 import { publishPortChanges } from './port-changes';
 import { portsListView } from './port-rows';
+import type { PortHealthReader } from '../health/port-health-reader';
 import type { RelocationTracker } from './relocation-tracker';
 import type { RotateOptions, RotationService } from './rotation-service';
 
@@ -52,6 +55,8 @@ export interface PortsServiceOptions {
   ownsJobs?: () => boolean;
   /** Main's snapshot of each profile's ports (`HeldAccountData.ports`, shared with the overview). */
   held?: HeldListStore<MobilePortView>;
+  /** Scores and uptime bars from the health checks; absent: `ports:health` answers empty scores. */
+  health?: PortHealthReader;
   /** A snapshot younger than this is served without reading the service again. Default 5 s. */
   freshForMs?: number;
   log?: (line: string) => void;
@@ -66,8 +71,10 @@ export class PortsService implements DomainService<'ports'> {
   private readonly relocations: Pick<RelocationTracker, 'track' | 'list'> | null;
   private readonly ownsJobs: () => boolean;
   private readonly snapshots: SnapshotList<MobilePortView>;
+  private readonly healthReader: PortHealthReader | null;
 
   constructor(options: PortsServiceOptions) {
+    this.healthReader = options.health ?? null;
     this.api = options.api;
     this.events = options.events;
     this.now = options.now;
@@ -101,7 +108,8 @@ export class PortsService implements DomainService<'ports'> {
       'ports:list': (input) => this.list(input?.fresh ?? false),
       'ports:get': ({ portId }) => this.get(portId),
       'ports:update': (input) => this.update(input),
-      'ports:rotate': ({ portId, untilNew }) => this.rotate(portId, untilNew),
+      'ports:rotate': ({ portId, untilNew, untilUnique }) =>
+        this.rotate(portId, untilNew, untilUnique === undefined ? undefined : { maxTries: untilUnique }),
       'ports:rotateMany': ({ portIds }) => this.rotateMany(portIds),
       'ports:relocate': ({ portId, country, carrier, city }) =>
         this.relocate(portId, { country, carrier, ...(city ? { city } : {}) }),
@@ -112,7 +120,25 @@ export class PortsService implements DomainService<'ports'> {
       'ports:usage': ({ portId, from, to }) => this.usage(portId, from, to),
       'ports:revealRotationLink': ({ portId }) => this.revealRotationLink(portId),
       'ports:receipts': ({ portId }) => this.receipts(portId),
+      'ports:health': (input) => this.health(input?.portId),
+      'ports:healthHistory': ({ portId, range }) => this.healthHistory(portId, range),
     };
+  }
+
+  /** Scores of one port, or of every port of the active profile (in the list's order). */
+  async health(portId?: string): Promise<PortHealth[]> {
+    const { profileId } = await this.activeProfile();
+    const ids = portId
+      ? [portId]
+      : (await this.snapshots.serve(profileId, false)).items.map((port) => port.id);
+    if (!this.healthReader) return [];
+    return this.healthReader.health(profileId, ids);
+  }
+
+  async healthHistory(portId: string, range: '24h' | '30d'): Promise<PortHealthHistory> {
+    const { profileId } = await this.activeProfile();
+    if (!this.healthReader) return { portId, range, segments: [], recent: [] };
+    return this.healthReader.history(profileId, portId, range);
   }
 
   /**
@@ -135,10 +161,20 @@ export class PortsService implements DomainService<'ports'> {
     return toPortView(value);
   }
 
-  /** A rotation from a button (`untilNew`: again until the IP is new among the last ones). */
-  async rotate(portId: string, untilNew?: RotateOptions['untilNew']): Promise<RotationReceipt> {
+  /**
+   * A rotation from a button (`untilNew`: again until the IP is new among the last ones;
+   * `untilUnique`: again until the verdict is clean).
+   */
+  async rotate(
+    portId: string,
+    untilNew?: RotateOptions['untilNew'],
+    untilUnique?: RotateOptions['untilUnique'],
+  ): Promise<RotationReceipt> {
     const { profileId } = await this.activeProfile();
-    return this.rotationService().rotate(profileId, portId, 'button', untilNew ? { untilNew } : {});
+    return this.rotationService().rotate(profileId, portId, 'button', {
+      ...(untilNew ? { untilNew } : {}),
+      ...(untilUnique ? { untilUnique } : {}),
+    });
   }
 
   async rotateMany(portIds: string[]): Promise<RotateManyOutcome[]> {

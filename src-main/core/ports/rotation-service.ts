@@ -3,9 +3,11 @@ import { type MobilePort, ProxyServiceError, type RotationResult } from '../../a
 import type {
   ExitIpVerification,
   MobilePortView,
+  ProxyExit,
   RotateManyOutcome,
   RotationReceipt,
   RotationTrigger,
+  RotationVerdict,
 } from '../../../src-shared/contract';
 import { toIpcError } from '../wire-error';
 import { AppError } from '../errors';
@@ -14,10 +16,13 @@ import type { Clock } from '../runtime/clock';
 import { describeError } from '../runtime/deadline-job';
 import type { ApiCaller } from '../session/api-caller';
 import type { JobSection } from '../storage/job-section';
+import { judgeRotation, type SeenIp } from './rotation-verdict';
 
 export interface RotateOptions {
   /** Repeat (waiting out the cooldown) until the IP is not among the port's last `lastN` IPs. */
   untilNew?: { lastN: number; maxTries: number };
+  /** Repeat (waiting out the cooldown) until the verdict is `clean`, at most `maxTries` rotations. */
+  untilUnique?: { maxTries: number };
 }
 
 /**
@@ -37,8 +42,17 @@ interface RotatePort {
 /** Receipts per profile, per port, oldest first. */
 export type ReceiptsState = Record<string, Record<string, RotationReceipt[]>>;
 
-/** Reads the exit IP through the port itself (the proxy test); null when it cannot tell. */
-export type VerifyExitIp = (profileId: string, port: MobilePort) => Promise<string | null>;
+/**
+ * Reads the exit through the port itself (the proxy test): the echo's IP with its ASN and country
+ * when it says them, or only an IP; null when it cannot tell.
+ */
+export type VerifyExitIp = (profileId: string, port: MobilePort) => Promise<ProxyExit | string | null>;
+
+/** Where a rotation's IP counts as a repeat: seen within `hours`, or among the port's last `rotations` IPs. */
+interface RepeatWindow {
+  hours: number;
+  rotations: number;
+}
 
 export interface RotationServiceOptions {
   api: Pick<ApiCaller, 'forProfile'>;
@@ -48,6 +62,14 @@ export interface RotationServiceOptions {
   /** Tells every window about the port's new IP (`PortsService.publish`). */
   publishPort?: (profileId: string, port: MobilePortView) => void;
   verifyExitIp?: VerifyExitIp;
+  /** The repeat window of verdicts (settings); default 24 hours or the last 50 rotations. */
+  repeatWindow?: () => RepeatWindow;
+  /** The port's exit as last seen by a health check (the ASN a rotation's exit is compared with). */
+  lastCheckedExit?: (profileId: string, portId: string) => { asn: number | null } | null;
+  /** The ASN of an IP from the offline data set, for an echo that does not say it. */
+  lookupAsn?: (ip: string) => number | null;
+  /** Re-checks of an exit still on the old IP after a rotation, with these waits. Default 1, 2, 4 s. */
+  verifyBackoffMs?: readonly number[];
   /** Receipts kept per port (newest win). Default 50. */
   receiptsPerPort?: number;
   /** Gap between the starts of a bulk rotation's ports. Default 250 ms. */
@@ -57,6 +79,10 @@ export interface RotationServiceOptions {
 }
 
 const DEFAULT_RECEIPTS_PER_PORT = 50;
+const DEFAULT_REPEAT_WINDOW: RepeatWindow = { hours: 24, rotations: 50 };
+const DEFAULT_VERIFY_BACKOFF_MS = [1_000, 2_000, 4_000];
+/** The service's page size limit for the IP history. */
+const IP_HISTORY_PAGE_MAX = 100;
 const DEFAULT_BULK_STAGGER_MS = 250;
 /** "Rotate until new" waits at most this long for one cooldown (the spec's is 30 s). */
 const MAX_COOLDOWN_WAIT_MS = 10 * 60_000;
@@ -138,6 +164,14 @@ export class RotationService implements RotatePort {
     return [...(state?.[profileId]?.[portId] ?? [])].reverse();
   }
 
+  /** Every port's receipts of a profile, newest first, in one read (the health scores of many ports). */
+  async receiptsByPort(profileId: string): Promise<Record<string, RotationReceipt[]>> {
+    const state = await this.options.receipts.read();
+    return Object.fromEntries(
+      Object.entries(state?.[profileId] ?? {}).map(([portId, list]) => [portId, [...list].reverse()]),
+    );
+  }
+
   /** The newest receipt of each port of a profile (the tray's tooltip, the scheduler's cooldowns). */
   async latestReceipts(profileId: string): Promise<Record<string, RotationReceipt>> {
     const state = await this.options.receipts.read();
@@ -158,9 +192,11 @@ export class RotationService implements RotatePort {
     const { events } = this.options;
     events.emit('ports:rotation', { profileId, portId, phase: 'started', trigger });
     try {
-      const receipt = options.untilNew
-        ? await this.rotateUntilNew(profileId, portId, trigger, options.untilNew)
-        : await this.rotateOnce(profileId, portId, trigger, null);
+      const receipt = options.untilUnique
+        ? await this.rotateUntilUnique(profileId, portId, trigger, options.untilUnique.maxTries)
+        : options.untilNew
+          ? await this.rotateUntilNew(profileId, portId, trigger, options.untilNew)
+          : await this.rotateOnce(profileId, portId, trigger, null);
       events.emit('ports:rotation', { profileId, portId, phase: 'finished', trigger, receipt });
       return receipt;
     } catch (error) {
@@ -216,6 +252,43 @@ export class RotationService implements RotatePort {
     };
   }
 
+  /**
+   * Rotates until the verdict is `clean`, waiting out each cooldown, at most `maxTries` times. Stops
+   * early on `unknown` too: when the port cannot be checked, more rotations would not tell either.
+   */
+  private async rotateUntilUnique(
+    profileId: string,
+    portId: string,
+    trigger: RotationTrigger,
+    maxTries: number,
+  ): Promise<RotationReceipt> {
+    const { clock } = this.options;
+    const startedAt = clock.now();
+    let first: RotationReceipt | null = null;
+    let last: RotationReceipt | null = null;
+    let attempts = 0;
+    for (let attempt = 1; attempt <= maxTries; attempt += 1) {
+      if (last) await this.waitForCooldown(last);
+      last = await this.rotateOnce(profileId, portId, trigger, null);
+      attempts = attempt;
+      first ??= last;
+      const kind = last.verdict?.kind ?? 'unknown';
+      if (kind === 'clean' || kind === 'unknown') break;
+    }
+    if (!first || !last) throw new AppError('internal_error', 'Rotate until unique made no attempt');
+    const finishedAt = clock.now();
+    return {
+      ...last,
+      previousIp: first.previousIp,
+      sameIp: last.ip === first.previousIp,
+      startedAt: iso(startedAt),
+      finishedAt: iso(finishedAt),
+      tookMs: finishedAt - startedAt,
+      attempts,
+      untilUnique: { maxTries, reachedClean: last.verdict?.kind === 'clean' },
+    };
+  }
+
   private async waitForCooldown(previous: RotationReceipt): Promise<void> {
     const { clock } = this.options;
     const wait = Date.parse(previous.nextRotationAvailableAt) - clock.now();
@@ -244,6 +317,7 @@ export class RotationService implements RotatePort {
     }
     const finishedAt = clock.now();
     const after: MobilePort = { ...before, currentIp: result.ip, ipChangedAt: result.rotatedAt };
+    const checked = await this.verify(profileId, after, result.previousIp);
     const receipt: RotationReceipt = {
       id: this.newId(),
       portId,
@@ -258,7 +332,8 @@ export class RotationService implements RotatePort {
       attempts: 1,
       confirmedBy,
       untilNew,
-      verification: await this.verify(profileId, after),
+      verification: checked.verification,
+      verdict: checked.verdict,
     };
     await this.store(profileId, receipt);
     const { rotationLink, ...view } = after;
@@ -303,16 +378,103 @@ export class RotationService implements RotatePort {
     );
   }
 
-  private async verify(profileId: string, port: MobilePort): Promise<ExitIpVerification | null> {
-    const verifyExitIp = this.options.verifyExitIp;
-    if (!verifyExitIp) return null;
+  /**
+   * Checks through the port that traffic leaves from a new IP, and judges it. An exit still on the
+   * old IP while the service answered a new one is checked again after 1, 2 and 4 s (a modem can
+   * take a moment to move its traffic) before it is called `unchanged`.
+   */
+  private async verify(
+    profileId: string,
+    port: MobilePort,
+    previousIp: string,
+  ): Promise<{ verification: ExitIpVerification | null; verdict: RotationVerdict | null }> {
+    if (!this.options.verifyExitIp) return { verification: null, verdict: null };
+    const backoff = this.options.verifyBackoffMs ?? DEFAULT_VERIFY_BACKOFF_MS;
+    let exit = await this.readExit(profileId, port);
+    let checks = 1;
+    while (exit?.ip === previousIp && port.currentIp !== previousIp && checks <= backoff.length) {
+      await this.options.clock.sleep(backoff[checks - 1] ?? 0);
+      exit = await this.readExit(profileId, port);
+      checks += 1;
+    }
+    const verification = exit ? { exitIp: exit.ip, matches: exit.ip === port.currentIp } : null;
     try {
-      const exitIp = await verifyExitIp(profileId, port);
-      return exitIp === null ? null : { exitIp, matches: exitIp === port.currentIp };
+      const verdict = judgeRotation({
+        portId: port.id,
+        previousIp,
+        serviceIp: port.currentIp,
+        exit,
+        checks,
+        expectedAsn: await this.expectedAsn(profileId, port.id),
+        expectedCountry: port.country,
+        seen: exit && exit.ip !== previousIp ? await this.seenIps(profileId, port.id, port.ipChangedAt) : [],
+      });
+      return { verification, verdict };
+    } catch (error) {
+      this.log(`[rotation] cannot judge the rotation of ${port.id}: ${describeError(error)}`);
+      return { verification, verdict: null };
+    }
+  }
+
+  private async readExit(
+    profileId: string,
+    port: MobilePort,
+  ): Promise<Pick<ProxyExit, 'ip' | 'asn' | 'country'> | null> {
+    try {
+      const found = await this.options.verifyExitIp?.(profileId, port);
+      if (!found) return null;
+      const exit = typeof found === 'string' ? { ip: found, asn: null, country: null } : found;
+      return {
+        ip: exit.ip,
+        asn: exit.asn ?? this.options.lookupAsn?.(exit.ip) ?? null,
+        country: exit.country,
+      };
     } catch (error) {
       this.log(`[rotation] exit IP check of ${port.id} failed: ${describeError(error)}`);
       return null;
     }
+  }
+
+  /** The ASN the port's traffic left through before: its last judged rotation, else its last health check. */
+  private async expectedAsn(profileId: string, portId: string): Promise<number | null> {
+    const state = await this.options.receipts.read();
+    const fromReceipts = [...(state?.[profileId]?.[portId] ?? [])]
+      .reverse()
+      .find((receipt) => typeof receipt.verdict?.asn === 'number')?.verdict?.asn;
+    return fromReceipts ?? this.options.lastCheckedExit?.(profileId, portId)?.asn ?? null;
+  }
+
+  /**
+   * IPs within the repeat window: this port's history from the service (its last `rotations` IPs,
+   * and any assigned within `hours`), and what the app's receipts saw on the profile's other ports
+   * within `hours`. The rotation's own new entry (assigned at `assignedAt`) is left out.
+   */
+  private async seenIps(profileId: string, portId: string, assignedAt: string): Promise<SeenIp[]> {
+    const window = this.options.repeatWindow?.() ?? DEFAULT_REPEAT_WINDOW;
+    const since = this.options.clock.now() - window.hours * 3_600_000;
+    const seen: SeenIp[] = [];
+    const history = await this.options.api.forProfile(profileId, 'authenticated', (client) =>
+      client.getMobileIpHistory(portId, {
+        page: 1,
+        perPage: Math.min(IP_HISTORY_PAGE_MAX, window.rotations + 1),
+      }),
+    );
+    const ownAt = Date.parse(assignedAt);
+    const entries = history.data.filter((entry) => Date.parse(entry.assignedAt) !== ownAt);
+    entries.forEach((entry, index) => {
+      const at = Date.parse(entry.assignedAt);
+      if (index < window.rotations || at >= since) seen.push({ ip: entry.ip, portId, at });
+    });
+    const state = await this.options.receipts.read();
+    for (const [otherId, list] of Object.entries(state?.[profileId] ?? {})) {
+      if (otherId === portId) continue;
+      for (const receipt of list) {
+        const at = Date.parse(receipt.finishedAt);
+        if (at < since) continue;
+        seen.push({ ip: receipt.ip, portId: otherId, at }, { ip: receipt.previousIp, portId: otherId, at });
+      }
+    }
+    return seen.sort((a, b) => b.at - a.at);
   }
 
   /** The rotation happened whatever the disk says: a failed write is logged, not thrown. */

@@ -2,6 +2,7 @@ import type { MobilePort, ProxyServiceClient, SubUser } from '../../api';
 import type {
   DomainHandlers,
   IpcFieldError,
+  ProxyExit,
   ProxyTestResult,
   ProxyTestTarget,
 } from '../../../src-shared/contract';
@@ -179,10 +180,11 @@ export class ProxyTestService implements DomainService<'proxy'> {
   }
 
   /**
-   * The exit IP of a port, read through the port itself (HTTP): the rotation receipt's check that a
-   * rotation really changed the IP. Null when the test failed (the receipt then says nothing).
+   * The exit of a port (IP, and ASN and country when the echo says them), read through the port
+   * itself (HTTP): the rotation receipt's check that a rotation really changed the IP. Null when the
+   * test failed (the receipt then says nothing).
    */
-  readonly verifyExitIp = async (profileId: string, port: MobilePort): Promise<string | null> => {
+  readonly verifyExitIp = async (profileId: string, port: MobilePort): Promise<ProxyExit | null> => {
     const outcome = await this.probe(
       profileId,
       {
@@ -194,7 +196,7 @@ export class ProxyTestService implements DomainService<'proxy'> {
       },
       this.options.verifyDeadlineMs ?? DEFAULT_VERIFY_DEADLINE_MS,
     );
-    return outcome.exit?.ip ?? null;
+    return outcome.exit ?? null;
   };
 
   private probe(

@@ -9,6 +9,7 @@ import {
   ALERT_SUBSCRIPTIONS_MAX,
   BASE_URL_MAX,
   GB_PATTERN,
+  HEALTH_CHECK_LIMITS,
   POLLING_LIMITS,
   PROFILE_NAME_MAX,
   SUBSCRIPTION_ID_MAX,
@@ -138,6 +139,49 @@ const proxyTestSchema = z.object({
     .default(DEFAULT_IP_ECHO_URL),
 });
 
+const inARow = z.int().min(HEALTH_CHECK_LIMITS.inARow.min).max(HEALTH_CHECK_LIMITS.inARow.max);
+
+/** Health checks through every port (the job owner runs them) and the rotation verdicts' windows. */
+const healthChecksSchema = z.object({
+  /** Seconds between two checks of a port (jittered, paced across ports); 0: off. */
+  portsEverySeconds: z
+    .int()
+    .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min)
+    .refine((value) => value <= HEALTH_CHECK_LIMITS.everySeconds.max)
+    .default(300),
+  /** The same for each subscription's main user; off by default (a check uses a little traffic). */
+  subscriptionsEverySeconds: z
+    .int()
+    .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min)
+    .refine((value) => value <= HEALTH_CHECK_LIMITS.everySeconds.max)
+    .default(0),
+  downAfter: inARow.default(3),
+  upAfter: inARow.default(2),
+  /** What a check asks through the port for real accounts; null: the proxy test's IP echo. */
+  checkUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable()
+    .default(null),
+  /** A rotation's IP is a repeat when seen within this many hours or this port's last N rotations. */
+  repeatWindowHours: z
+    .int()
+    .min(HEALTH_CHECK_LIMITS.repeatWindowHours.min)
+    .max(HEALTH_CHECK_LIMITS.repeatWindowHours.max)
+    .default(24),
+  repeatWindowRotations: z
+    .int()
+    .min(HEALTH_CHECK_LIMITS.repeatWindowRotations.min)
+    .max(HEALTH_CHECK_LIMITS.repeatWindowRotations.max)
+    .default(50),
+  /** After this many failed checks in a row, rotate the port once (respecting its cooldown); 0: off. */
+  selfHealAfter: z
+    .int()
+    .min(HEALTH_CHECK_LIMITS.selfHealAfter.min)
+    .max(HEALTH_CHECK_LIMITS.selfHealAfter.max)
+    .default(0),
+});
+
 /** The local REST API (Settings → Automation): off until turned on; loopback only, tokens required. */
 const automationSchema = z.object({
   rest: z
@@ -179,6 +223,7 @@ export const settingsSchema = z
     tray: traySchema.prefault({}),
     shortcut: shortcutSchema.prefault({}),
     proxyTest: proxyTestSchema.prefault({}),
+    healthChecks: healthChecksSchema.prefault({}),
     automation: automationSchema.prefault({}),
     /** Local proxies: configuration only (no credentials; a local password is in the keychain). */
     localProxies: z.array(localProxyConfigSchema).max(LOCAL_PROXIES_MAX).default([]),

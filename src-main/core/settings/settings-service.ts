@@ -30,6 +30,7 @@ export function toSettingsView(settings: Settings): SettingsView {
     notifications: { ...settings.notifications },
     shortcut: { ...settings.shortcut },
     proxyTest: { ...settings.proxyTest },
+    healthChecks: { ...settings.healthChecks },
   };
 }
 
@@ -90,6 +91,7 @@ export class SettingsService implements DomainService<'settings'> {
       Object.assign(draft.notifications, definedOnly(input.notifications));
       Object.assign(draft.shortcut, definedOnly(input.shortcut));
       Object.assign(draft.proxyTest, definedOnly(input.proxyTest));
+      Object.assign(draft.healthChecks, definedOnly(input.healthChecks));
     });
     return this.announce();
   }

@@ -5,7 +5,7 @@ import {
   type Subscription,
   type UsageReport,
 } from '../../api';
-import type { DomainHandlers, ParsedCallInput } from '../../../src-shared/contract';
+import type { DomainHandlers, ParsedCallInput, SubscriptionHealth } from '../../../src-shared/contract';
 import {
   type CreateSubUsersOutcome,
   type ProxyStringResult,
@@ -19,6 +19,7 @@ import { HeldListStore, HeldSubUsers, type SubUsersSnapshot } from '../snapshots
 import { SnapshotList } from '../snapshots/snapshot-list';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
+import type { PortHealthReader } from '../health/port-health-reader';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
@@ -41,6 +42,8 @@ const CLOCK_SKEW_MS = 120_000;
 export type TargetingCatalogReader = (countryCode: string) => Promise<TargetingCatalog>;
 
 export interface SubscriptionsServiceOptions {
+  /** Scores from the health checks through each subscription's main user; absent: none. */
+  health?: Pick<PortHealthReader, 'subscriptions'>;
   api: Pick<ApiCaller, 'active' | 'forProfile'>;
   events: EventSink;
   /** Wall time, for a usage range's default end (today, UTC). */
@@ -85,8 +88,10 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
   private readonly snapshots: SnapshotList<Subscription>;
   private readonly heldSubUsers: HeldSubUsers;
   private readonly freshForMs: number;
+  private readonly health: Pick<PortHealthReader, 'subscriptions'> | null;
 
   constructor(options: SubscriptionsServiceOptions) {
+    this.health = options.health ?? null;
     this.api = options.api;
     this.events = options.events;
     this.now = options.now;
@@ -118,6 +123,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
     return {
       'subscriptions:list': (input) => this.list(input?.productId, input?.fresh ?? false),
       'subscriptions:get': ({ subscriptionId }) => this.get(subscriptionId),
+      'subscriptions:health': (input) => this.healthScores(input?.subscriptionId),
       'subscriptions:update': (input) => this.update(input),
       'subscriptions:resetPassword': ({ subscriptionId }) => this.resetPassword(subscriptionId),
       'subscriptions:usage': (input) => this.usage(input),
@@ -138,6 +144,15 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
    * snapshot of the whole list (`SnapshotList`): at once when main holds it, read again behind the
    * answer when it is older than a few seconds (what changed comes as `subscriptions:changed`).
    */
+  /** Scores of one subscription, or of every subscription of the active profile (in the list's order). */
+  async healthScores(subscriptionId?: string): Promise<SubscriptionHealth[]> {
+    const { profileId } = await this.api.active('authenticated', () => Promise.resolve(null));
+    const ids = subscriptionId
+      ? [subscriptionId]
+      : (await this.snapshots.serve(profileId, false)).items.map((subscription) => subscription.id);
+    return this.health ? this.health.subscriptions(profileId, ids) : [];
+  }
+
   async list(
     productId?: NonNullable<ParsedCallInput<'subscriptions:list'>>['productId'],
     fresh = false,

@@ -58,6 +58,8 @@ export interface PortsTrayState {
 
 export type PortsTrayAction =
   | { type: 'rotate-port'; portId: string }
+  /** Rotates until the verdict is clean (at most `UNTIL_NEW_TRAY_TRIES`), waiting out cooldowns. */
+  | { type: 'rotate-until-new'; portId: string }
   | { type: 'rotate-all-pinned' }
   | { type: 'pause-schedules'; paused: boolean };
 
@@ -105,9 +107,25 @@ function portItem(port: TrayPort, nowMs: number): PortsTrayMenuItem {
   };
 }
 
-/** The items between "Open" and "Quit": ports, "Rotate all pinned", "Pause schedules". */
+/** The tray's "Rotate until new": rotations at most before it gives up on a clean IP. */
+export const UNTIL_NEW_TRAY_TRIES = 3;
+
+/**
+ * The items between "Open" and "Quit": ports, "Rotate … until new" (the first port, the one the
+ * shortcut rotates), "Rotate all pinned", "Pause schedules".
+ */
 export function buildPortsTrayItems(state: PortsTrayState): PortsTrayMenuItem[] {
   const items: PortsTrayMenuItem[] = state.ports.map((port) => portItem(port, state.nowMs));
+  const first = state.ports[0];
+  if (first) {
+    items.push({
+      kind: 'action',
+      label: `Rotate ${first.label} until new`,
+      action: { type: 'rotate-until-new', portId: first.portId },
+      // A cooldown is waited out; only a rotation under way blocks it.
+      enabled: !first.rotating,
+    });
+  }
   if (state.pinned && state.ports.length > 1) {
     items.push({
       kind: 'action',

@@ -22,6 +22,7 @@ import {
   type PortsTrayState,
   type TrayPayment,
   type TrayPort,
+  UNTIL_NEW_TRAY_TRIES,
 } from './tray-menu';
 
 interface TrayEvents extends EventSink {
@@ -29,7 +30,12 @@ interface TrayEvents extends EventSink {
 }
 
 interface TrayRotation {
-  rotate(profileId: string, portId: string, trigger: RotationTrigger): Promise<unknown>;
+  rotate(
+    profileId: string,
+    portId: string,
+    trigger: RotationTrigger,
+    options?: { untilUnique?: { maxTries: number } },
+  ): Promise<unknown>;
   rotateMany(profileId: string, portIds: string[], trigger: RotationTrigger): Promise<unknown>;
   /**
    * The newest stored receipt of each port: after a restart the tray knows which ports are still
@@ -210,6 +216,10 @@ export class TrayStateService implements DomainService<'tray'>, Lifecycle {
         return;
       } else if (action.type === 'rotate-port') {
         await this.options.rotation.rotate(profileId, action.portId, 'tray');
+      } else if (action.type === 'rotate-until-new') {
+        await this.options.rotation.rotate(profileId, action.portId, 'tray', {
+          untilUnique: { maxTries: UNTIL_NEW_TRAY_TRIES },
+        });
       } else {
         const ids = this.state.ports.map((port) => port.portId);
         if (ids.length > 0) await this.options.rotation.rotateMany(profileId, ids, 'tray');

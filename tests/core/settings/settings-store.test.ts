@@ -87,6 +87,16 @@ describe('SettingsStore: defaults and round trip', () => {
       shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
       proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
       updates: { checkAutomatically: true, checkInDemo: false, proxyUrl: null },
+      healthChecks: {
+        portsEverySeconds: 300,
+        subscriptionsEverySeconds: 0,
+        downAfter: 3,
+        upAfter: 2,
+        checkUrl: null,
+        repeatWindowHours: 24,
+        repeatWindowRotations: 50,
+        selfHealAfter: 0,
+      },
     });
     expect(store.get()).toEqual(defaultSettings());
     expect(await readdir(dataDir)).toEqual([]);

@@ -41,6 +41,12 @@ describe('the ports part of the tray menu', () => {
         action: { type: 'rotate-port', portId: '2' },
         enabled: true,
       },
+      {
+        kind: 'action',
+        label: 'Rotate Port 1 until new',
+        action: { type: 'rotate-until-new', portId: '1' },
+        enabled: true,
+      },
       { kind: 'action', label: 'Rotate all pinned', action: { type: 'rotate-all-pinned' }, enabled: true },
     ]);
   });
@@ -56,8 +62,9 @@ describe('the ports part of the tray menu', () => {
       expect.objectContaining({ label: 'Port 1 — 10.0.0.1 (13 s)', enabled: false }),
       expect.objectContaining({ label: 'Port 2 — 10.0.0.2 (1 s)', enabled: false }),
     ]);
-    // Nothing can go now: Rotate all pinned waits too.
-    expect(items[2]).toMatchObject({ label: 'Rotate all pinned', enabled: false });
+    // "Until new" waits out the cooldown itself; Rotate all pinned waits too.
+    expect(items[2]).toMatchObject({ label: 'Rotate Port 1 until new', enabled: true });
+    expect(items[3]).toMatchObject({ label: 'Rotate all pinned', enabled: false });
     const later = buildPortsTrayItems(
       state({ ports: [port('1', { cooldownUntil: NOW + 12_300 })], pinned: true, nowMs: NOW + 13_000 }),
     );
@@ -65,14 +72,20 @@ describe('the ports part of the tray menu', () => {
   });
 
   it('disables a port while it rotates', () => {
-    const [item] = buildPortsTrayItems(state({ ports: [port('1', { rotating: true })] }));
+    const [item, untilNew] = buildPortsTrayItems(state({ ports: [port('1', { rotating: true })] }));
     expect(item).toMatchObject({ label: 'Port 1 — 10.0.0.1 (rotating…)', enabled: false });
+    expect(untilNew).toMatchObject({ action: { type: 'rotate-until-new', portId: '1' }, enabled: false });
   });
 
   it('offers Pause or Resume schedules only when there are schedules, and no Rotate all for unpinned ports', () => {
-    expect(buildPortsTrayItems(state({ ports: [port('1'), port('2')], pinned: false }))).toHaveLength(2);
+    const unpinned = buildPortsTrayItems(state({ ports: [port('1'), port('2')], pinned: false }));
+    expect(unpinned.map((item) => (item.kind === 'action' ? item.action.type : item.kind))).toEqual([
+      'rotate-port',
+      'rotate-port',
+      'rotate-until-new',
+    ]);
     const running = buildPortsTrayItems(state({ ports: [port('1')], hasSchedules: true }));
-    expect(running.slice(1)).toEqual([
+    expect(running.slice(2)).toEqual([
       { kind: 'separator' },
       { kind: 'action', label: 'Pause schedules', action: { type: 'pause-schedules', paused: true } },
     ]);

@@ -71,8 +71,10 @@ function setup(
     activeProfileId: () => 'p1',
     listPorts: () => Promise.resolve(ports),
     rotation: {
-      rotate: (profileId, portId, trigger) => {
-        calls.push(`rotate ${portId} ${trigger}`);
+      rotate: (profileId, portId, trigger, options) => {
+        calls.push(
+          `rotate ${portId} ${trigger}${options?.untilUnique ? ` until unique ${options.untilUnique.maxTries}` : ''}`,
+        );
         return Promise.resolve();
       },
       rotateMany: (profileId, portIds, trigger) => {
@@ -165,7 +167,13 @@ describe('TrayStateService', () => {
     await service.handleAction({ type: 'rotate-port', portId: 'a' });
     await service.handleAction({ type: 'rotate-all-pinned' });
     await service.handleAction({ type: 'pause-schedules', paused: true });
-    expect(calls).toEqual(['rotate a tray', 'rotateMany b,a tray', 'pause true']);
+    await service.handleAction({ type: 'rotate-until-new', portId: 'b' });
+    expect(calls).toEqual([
+      'rotate a tray',
+      'rotateMany b,a tray',
+      'pause true',
+      'rotate b tray until unique 3',
+    ]);
   });
 
   it('the shortcut rotates the first pinned port, unless it is in cooldown', async () => {

@@ -1,4 +1,5 @@
 import { formatIsoDate } from '../http/input-reader';
+import { carrierAsn } from '../mobile/ip-pool';
 import { currentEntry, type MobilePortRecord } from '../mobile/port-record';
 import type { SandboxWorld } from '../sandbox-world';
 import {
@@ -106,6 +107,14 @@ function checkStanding(world: SandboxWorld, account: GatewayAccount, now: number
         `The mobile port ${port.id} is moving to a new modem; try again once it is active.`,
       );
     }
+    if (port.modemOfflineUntil !== undefined && now < port.modemOfflineUntil) {
+      return refuse(
+        'unavailable',
+        'Modem offline',
+        `The modem of mobile port ${port.id} is not answering; it is expected back at ` +
+          `${new Date(port.modemOfflineUntil).toISOString()}.`,
+      );
+    }
     return null;
   }
   const { sub } = account;
@@ -146,16 +155,18 @@ export class ExitPlanner {
   ): { exit: ExitInfo; session: SessionInfo | null } | Refusal {
     if (account.type === 'mobile-port') {
       const { port } = account;
-      // The port's exit is its modem: the echo follows rotations and relocations.
+      // The port's exit is its modem: the echo follows rotations, relocations and the control API's
+      // network move.
+      const network = port.exitNetwork;
       return {
         exit: {
           ip: currentEntry(port).ip,
-          country: port.country,
+          country: network?.country ?? port.country,
           state: null,
           city: port.city,
           zip: null,
-          asn: null,
-          asnName: null,
+          asn: network?.asn ?? carrierAsn(port.country, port.carrier),
+          asnName: network?.asnName ?? port.carrierName,
           carrier: port.carrier,
           carrierName: port.carrierName,
           networkType: port.networkType,

@@ -47,6 +47,15 @@ export function freshModemIp(portId: string, at: number, country: string, carrie
   return poolAddress(country, carrier, stableHash(`modem|${portId}|${at}`) % HOSTS_PER_POOL);
 }
 
+/** Private-use ASNs (RFC 6996), so that a sandbox carrier's ASN is never mistaken for a real network. */
+const PRIVATE_ASN_FIRST = 64512;
+const PRIVATE_ASNS = 1023;
+
+/** The ASN a carrier's modems exit through: fixed per (country, carrier), in the private-use range. */
+export function carrierAsn(country: string, carrier: string): number {
+  return PRIVATE_ASN_FIRST + (stableHash(`asn|${country}|${carrier}`) % PRIVATE_ASNS);
+}
+
 /** True when `ip` is in the pool of that carrier. */
 export function isPoolAddress(country: string, carrier: string, ip: string): boolean {
   const address = parseIpv4(ip);

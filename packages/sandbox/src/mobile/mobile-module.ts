@@ -6,7 +6,13 @@ import { conflict, notFound, SandboxError } from '../http/sandbox-error';
 import type { SandboxModule, SandboxWorld } from '../sandbox-world';
 import { buildUsageReport, readUsageWindow, type UsageSource } from '../usage/usage-report';
 import { newPassword } from './port-factory';
-import { nextRotationAvailableAt, rotatePort, settlePorts, startRelocation } from './port-lifecycle';
+import {
+  earlierIp,
+  nextRotationAvailableAt,
+  rotatePort,
+  settlePorts,
+  startRelocation,
+} from './port-lifecycle';
 import { checkAvailability, readLocation } from './port-location';
 import {
   type IpTrigger,
@@ -31,6 +37,14 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
    * test or demo arms it, then rotates), so it never outlives the process.
    */
   const sameIpNext = new Map<string, number>();
+  /** Control switch: how many of a port's next rotations hand back an IP it had before. In memory only. */
+  const repeatIpNext = new Map<string, number>();
+
+  const controlPort = (portId: string | undefined): MobilePortRecord => {
+    const port = ports().find((p) => p.id === portId);
+    if (!port) throw notFound(`Mobile port ${portId ?? ''}`);
+    return port;
+  };
 
   const findPort = (ctx: RouteContext): MobilePortRecord => {
     const id = ctx.params.portId ?? '';
@@ -74,10 +88,9 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
         { 'Retry-After': String(waitSeconds) },
       );
     }
-    const forced = sameIpNext.get(port.id) ?? 0;
-    if (forced > 1) sameIpNext.set(port.id, forced - 1);
-    else sameIpNext.delete(port.id);
-    const outcome = rotatePort(port, ctx.now, trigger, { sameIp: forced > 0 });
+    const forced = takeOne(sameIpNext, port.id);
+    const repeat = !forced && takeOne(repeatIpNext, port.id) ? earlierIp(port) : null;
+    const outcome = rotatePort(port, ctx.now, trigger, { sameIp: forced, ...(repeat ? { ip: repeat } : {}) });
     await world.simulateDelay(ROTATION_DELAY_MIN_MS, ROTATION_DELAY_MAX_MS);
     return outcome;
   };
@@ -226,6 +239,81 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
           return { status: 200, body: { portId: port.id, remaining: times } };
         },
       },
+      {
+        // `{ portId, times }`: the port's next `times` rotations hand back the newest IP it had before
+        // its current one (an IP seen again); 0 disarms. 409 when the port never had another IP.
+        method: 'POST',
+        path: '/mobile/repeat-ip',
+        auth: 'public',
+        handler: ({ body }) => {
+          const reader = BodyReader.of(body, { emptyAllowed: false });
+          const portId = reader.string('portId', { required: true, min: 1 });
+          const times = reader.integer('times', { min: 0, max: 1000 }) ?? 1;
+          reader.throwIfAny();
+          const port = controlPort(portId);
+          const ip = earlierIp(port);
+          if (times > 0 && ip === null) {
+            throw conflict('no_earlier_ip', `Port ${port.id} has had no IP but its current one`);
+          }
+          if (times === 0) repeatIpNext.delete(port.id);
+          else repeatIpNext.set(port.id, times);
+          return { status: 200, body: { portId: port.id, remaining: times, ip } };
+        },
+      },
+      {
+        // `{ portId, seconds }`: the port's modem answers no proxy request for `seconds` of sandbox
+        // clock (the gateway refuses with 503 `unavailable`); 0 brings it back now.
+        method: 'POST',
+        path: '/mobile/offline',
+        auth: 'public',
+        mutates: true,
+        handler: ({ body, now }) => {
+          const reader = BodyReader.of(body, { emptyAllowed: false });
+          const portId = reader.string('portId', { required: true, min: 1 });
+          const seconds = reader.integer('seconds', { required: true, min: 0, max: 30 * 86_400 });
+          reader.throwIfAny();
+          const port = controlPort(portId);
+          if (seconds === 0 || seconds === undefined) delete port.modemOfflineUntil;
+          else port.modemOfflineUntil = now + seconds * 1000;
+          const until = port.modemOfflineUntil;
+          return {
+            status: 200,
+            body: {
+              portId: port.id,
+              offlineUntil: until === undefined ? null : new Date(until).toISOString(),
+            },
+          };
+        },
+      },
+      {
+        // `{ portId, asn, asnName?, country? }`: the port's exit reports this ASN (and country) from now
+        // on, as when a carrier moves a modem to another network; `asn: null` goes back to the carrier's.
+        method: 'POST',
+        path: '/mobile/network',
+        auth: 'public',
+        mutates: true,
+        handler: ({ body }) => {
+          const reader = BodyReader.of(body, { emptyAllowed: false });
+          const portId = reader.string('portId', { required: true, min: 1 });
+          const asn = reader.integer('asn', { required: true, nullable: true, min: 1, max: 4_294_967_295 });
+          const asnName = reader.string('asnName', { min: 1, max: 100, displayText: true });
+          const country = reader.string('country', { min: 2, max: 2 });
+          if (country !== undefined && !/^[A-Z]{2}$/.test(country)) {
+            reader.errors.add('country', 'invalid_format', 'must be a two-letter upper-case country code');
+          }
+          reader.throwIfAny();
+          const port = controlPort(portId);
+          if (asn === null || asn === undefined) delete port.exitNetwork;
+          else {
+            port.exitNetwork = {
+              asn,
+              asnName: asnName ?? `AS${asn}`,
+              country: country ?? port.country,
+            };
+          }
+          return { status: 200, body: { portId: port.id, exitNetwork: port.exitNetwork ?? null } };
+        },
+      },
     ],
     settle: (now) => {
       settlePorts(ports(), now, world.state.account);
@@ -239,6 +327,14 @@ export function createMobileModule(world: SandboxWorld): SandboxModule {
       return next;
     },
   };
+}
+
+/** Uses up one of a control switch's armed rotations; true when one was armed. */
+function takeOne(armed: Map<string, number>, portId: string): boolean {
+  const left = armed.get(portId) ?? 0;
+  if (left > 1) armed.set(portId, left - 1);
+  else armed.delete(portId);
+  return left > 0;
 }
 
 interface RotationSetting {

@@ -42,18 +42,19 @@ export function assignIp(port: MobilePortRecord, ip: string, at: number, trigger
 /**
  * Reconnects the modem at `at`: a new entry in the history even when the carrier hands back the same
  * IP, so the history shows every rotation and what caused it. Callers check status and rate limit.
- * `sameIp` forces the carrier's "same IP" answer (the control API's switch, for tests and demos).
+ * `sameIp` forces the carrier's "same IP" answer, `ip` a given IP (the control API's switches, for
+ * tests and demos).
  */
 export function rotatePort(
   port: MobilePortRecord,
   at: number,
   trigger: IpTrigger,
-  options: { sameIp?: boolean } = {},
+  options: { sameIp?: boolean; ip?: string } = {},
 ): RotationOutcome {
   const previousIp = currentEntry(port).ip;
   const ip = options.sameIp
     ? previousIp
-    : (rotationDraw(port.id, at, port.country, port.carrier) ?? previousIp);
+    : (options.ip ?? rotationDraw(port.id, at, port.country, port.carrier) ?? previousIp);
   assignIp(port, ip, at, trigger);
   if (port.rotation.mode === 'interval' && port.rotation.intervalMinutes !== null) {
     port.nextIntervalRotationAt = at + port.rotation.intervalMinutes * MINUTE_MS;
@@ -118,6 +119,7 @@ export function startRelocation(
   port.carrier = carrier.id;
   port.carrierName = carrier.name;
   port.city = chooseCity(world.random, carrier, location.city);
+  delete port.exitNetwork;
   port.networkType = chooseNetworkType(world.random, carrier);
   drawRetiredEndpoint(world.random);
   const lastLocation = port.locations[port.locations.length - 1];
@@ -199,4 +201,14 @@ export function settlePorts(ports: readonly MobilePortRecord[], now: number, acc
     settlePort(next, next.expiresAt, account);
   }
   for (const port of ports) settlePort(port, now, account);
+}
+
+/** The newest IP of the port's history that differs from its current one; null when it never had another. */
+export function earlierIp(port: MobilePortRecord): string | null {
+  const current = currentEntry(port).ip;
+  for (let i = port.ipHistory.length - 2; i >= 0; i -= 1) {
+    const ip = port.ipHistory[i]?.ip;
+    if (ip !== undefined && ip !== current) return ip;
+  }
+  return null;
 }

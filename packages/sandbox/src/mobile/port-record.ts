@@ -65,6 +65,13 @@ export interface MobilePortRecord {
   meanDailyBytes: number;
   /** Traffic that went through the sandbox's gateway (absent until some did), added to the report. */
   gateway?: GatewayLedger;
+  /** Control API: the modem answers no proxy request before this time (epoch ms); absent when online. */
+  modemOfflineUntil?: number;
+  /**
+   * Control API: the network the port's exit reports instead of its carrier's (ASN and country), as
+   * when a carrier routes a modem through another network. A relocation (new modem) clears it.
+   */
+  exitNetwork?: { asn: number; asnName: string; country: string };
 }
 
 /** The entry of the IP the port has now. */

@@ -12,6 +12,7 @@ import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shar
 import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { MASK, maskSecret } from '../../shared/mask-secret';
 import { IpHistoryPanel } from './IpHistoryPanel';
+import { PortHealthPanel } from './PortHealthPanel';
 import { usePlaceNames } from './place-names';
 import { LABEL_MAX, ROTATION_INTERVAL_MINUTES } from './port-limits';
 import { portHref } from './port-route';
@@ -269,9 +270,11 @@ function SettingsPanel({ port, onShowRotation }: { port: MobilePortView; onShowR
   );
 }
 
-export type PortDetailTab = 'rotation' | 'credentials' | 'settings' | 'location' | 'history' | 'usage';
+export type PortDetailTab =
+  'rotation' | 'health' | 'credentials' | 'settings' | 'location' | 'history' | 'usage';
 const PORT_DETAIL_TABS: readonly { key: PortDetailTab; label: string }[] = [
   { key: 'rotation', label: 'Rotation' },
+  { key: 'health', label: 'Health' },
   { key: 'credentials', label: 'Credentials' },
   { key: 'settings', label: 'Settings' },
   { key: 'location', label: 'Location' },
@@ -316,6 +319,7 @@ export function PortDetail({
             <TrayPinPanel portId={port.id} />
           </>
         ) : null}
+        {tab === 'health' ? <PortHealthPanel portId={port.id} /> : null}
         {tab === 'credentials' ? (
           <>
             <CredentialsPanel port={port} />

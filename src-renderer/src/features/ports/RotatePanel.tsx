@@ -4,7 +4,11 @@ import { Countdown, formatCountdown, useSecondsLeft } from '../../shared/compone
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import { UNTIL_NEW_LIMITS } from './port-limits';
+import { VerdictBadge } from './PortHealthPanel';
 import { usePortsStore, type RotationState } from './ports-store';
+
+/** "Until a clean IP": rotations at most (the tray's "Rotate … until new" uses the same). */
+const UNTIL_CLEAN_TRIES = 3;
 
 /** The newest receipt: this session's, or the last one main kept (the cooldown survives a restart). */
 function latestReceipt(state: RotationState | undefined, stored: RotationReceipt[] | null | undefined) {
@@ -124,6 +128,24 @@ function Receipt({ receipt }: { receipt: RotationReceipt }) {
             </dd>
           </>
         ) : null}
+        {receipt.verdict ? (
+          <>
+            <dt>Verdict</dt>
+            <dd>
+              <VerdictBadge verdict={receipt.verdict} />
+            </dd>
+          </>
+        ) : null}
+        {receipt.untilUnique ? (
+          <>
+            <dt>Rotate until unique</dt>
+            <dd>
+              {receipt.untilUnique.reachedClean
+                ? `A clean IP after ${receipt.attempts} rotation(s)`
+                : `No clean IP within ${receipt.untilUnique.maxTries} tries`}
+            </dd>
+          </>
+        ) : null}
         {receipt.confirmedBy === 'reread' ? (
           <>
             <dt>Confirmed</dt>
@@ -145,11 +167,16 @@ export function RotatePanel({ portId, label }: { portId: string; label: string }
   const stored = usePortsStore((store) => store.receipts[portId]?.data);
   const block = useRotationBlock(portId);
   const [untilNew, setUntilNew] = useState(false);
+  const [untilClean, setUntilClean] = useState(false);
   const [lastN, setLastN] = useState(5);
   const [maxTries, setMaxTries] = useState(3);
   useEffect(() => void loadReceipts(portId), [portId, loadReceipts]);
   const receipt = latestReceipt(state, stored);
-  const rotateNow = () => void rotate(portId, untilNew ? { untilNew: { lastN, maxTries } } : {});
+  const rotateNow = () =>
+    void rotate(
+      portId,
+      untilClean ? { untilUnique: UNTIL_CLEAN_TRIES } : untilNew ? { untilNew: { lastN, maxTries } } : {},
+    );
   const limitsOk =
     lastN >= UNTIL_NEW_LIMITS.lastN.min &&
     lastN <= UNTIL_NEW_LIMITS.lastN.max &&
@@ -174,7 +201,25 @@ export function RotatePanel({ portId, label }: { portId: string; label: string }
           <span className="visually-hidden">: {label}</span>
         </button>
         <label className="checkbox">
-          <input type="checkbox" checked={untilNew} onChange={(event) => setUntilNew(event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={untilClean}
+            onChange={(event) => {
+              setUntilClean(event.target.checked);
+              if (event.target.checked) setUntilNew(false);
+            }}
+          />
+          Until a clean IP (checked through the port, up to {UNTIL_CLEAN_TRIES} rotations)
+        </label>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={untilNew}
+            onChange={(event) => {
+              setUntilNew(event.target.checked);
+              if (event.target.checked) setUntilClean(false);
+            }}
+          />
           Rotate until new
         </label>
         {untilNew ? (

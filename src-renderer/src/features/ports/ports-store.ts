@@ -6,6 +6,8 @@ import type {
   IpHistoryExport,
   IpHistoryView,
   MobilePortView,
+  PortHealth,
+  PortHealthHistory,
   PortRow,
   PortsListView,
   PortsRotation,
@@ -36,7 +38,11 @@ export interface RotationState {
 
 interface RotateOptions {
   untilNew?: { lastN: number; maxTries: number };
+  /** Rotate again (waiting out cooldowns) until the verdict is clean, at most this many times. */
+  untilUnique?: number;
 }
+
+export type HealthRange = PortHealthHistory['range'];
 
 const HISTORY_PER_PAGE = 20;
 
@@ -61,6 +67,15 @@ interface PortsStore {
   ipHistory: Record<string, Loadable<IpHistoryView>>;
   usage: Record<string, Loadable<UsageReport>>;
   receipts: Record<string, Loadable<RotationReceipt[]>>;
+  /**
+   * Every port's health scores (`ports:health`: up or down, uptime, latency, verdict counts), in
+   * the list's order: what the port page shows, and all a Ports-list column needs.
+   */
+  health: Loadable<PortHealth[]>;
+  /** One port's scores (`ports:health` with its id): the port page reads only its own port's. */
+  portHealth: Record<string, Loadable<PortHealth[]>>;
+  /** One port's uptime bar and latency band, keyed `portId|range` (`ports:healthHistory`). */
+  healthHistory: Record<string, Loadable<PortHealthHistory>>;
   /** The app's own rotation schedules of the active profile, and "Pause schedules". */
   schedules: Loadable<SchedulesView>;
   /** Each port's whole run log (`schedules:runs`), for the detail. */
@@ -109,6 +124,9 @@ interface PortsStore {
   exportIpHistory: (portId: string) => Promise<IpcResult<IpHistoryExport>>;
   loadUsage: (portId: string, from?: string, to?: string, force?: boolean) => Promise<void>;
   loadReceipts: (portId: string, force?: boolean) => Promise<void>;
+  loadHealth: (force?: boolean) => Promise<void>;
+  loadPortHealth: (portId: string, force?: boolean) => Promise<void>;
+  loadHealthHistory: (portId: string, range: HealthRange, force?: boolean) => Promise<void>;
   loadSchedules: (force?: boolean) => Promise<void>;
   /** `schedules:changed` (already checked to be the active profile's): replaces the view. */
   applySchedules: (view: SchedulesView) => void;
@@ -137,6 +155,9 @@ const empty = () => ({
   ipHistory: {},
   usage: {},
   receipts: {},
+  health: idle<PortHealth[]>(),
+  portHealth: {},
+  healthHistory: {},
   schedules: idle<SchedulesView>(),
   scheduleRuns: {},
   tray: idle<TrayView>(),
@@ -330,7 +351,11 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       if (get().rotations[portId]?.phase === 'rotating') return;
       rotating(portId);
       const result = await callApi((api) =>
-        api.ports.rotate(options.untilNew ? { portId, untilNew: options.untilNew } : { portId }),
+        api.ports.rotate({
+          portId,
+          ...(options.untilNew ? { untilNew: options.untilNew } : {}),
+          ...(options.untilUnique ? { untilUnique: options.untilUnique } : {}),
+        }),
       );
       if (result.ok) finished(result.value);
       else failed(portId, result.error);
@@ -371,6 +396,9 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     exportIpHistory: (portId) => callApi((api) => api.ports.exportIpHistory({ portId })),
     loadUsage: (portId, from, to, force = false) => usageList.load([portId, from, to], force),
     loadReceipts: (portId, force = false) => receiptsList.load([portId], force),
+    loadHealth: (force = false) => healthSlice.load([], force),
+    loadPortHealth: (portId, force = false) => portHealthList.load([portId], force),
+    loadHealthHistory: (portId, range, force = false) => healthHistoryList.load([portId, range], force),
     loadSchedules: (force = false) => schedulesSlice.load([], force),
     applySchedules: (view) => {
       const previous = get().schedules.data;
@@ -410,6 +438,9 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
         historyList,
         usageList,
         receiptsList,
+        healthSlice,
+        portHealthList,
+        healthHistoryList,
         schedulesSlice,
         runsList,
         traySlice,
@@ -482,6 +513,24 @@ const receiptsList: LoadableSlice<PortsStore, RotationReceipt[], [string]> = cre
     fetch: (portId) => callApi((api) => api.ports.receipts({ portId })),
   },
 );
+
+const healthSlice: LoadableSlice<PortsStore, PortHealth[], []> = createLoadableSlice(usePortsStore, {
+  place: inField<PortsStore, PortHealth[]>('health'),
+  fetch: () => callApi((api) => api.ports.health()),
+});
+
+const portHealthList: LoadableSlice<PortsStore, PortHealth[], [string]> = createLoadableSlice(usePortsStore, {
+  place: inMap<PortsStore, PortHealth[]>('portHealth'),
+  key: (portId) => portId,
+  fetch: (portId) => callApi((api) => api.ports.health({ portId })),
+});
+
+const healthHistoryList: LoadableSlice<PortsStore, PortHealthHistory, [string, HealthRange]> =
+  createLoadableSlice(usePortsStore, {
+    place: inMap<PortsStore, PortHealthHistory>('healthHistory'),
+    key: (portId, range) => `${portId}|${range}`,
+    fetch: (portId, range) => callApi((api) => api.ports.healthHistory({ portId, range })),
+  });
 
 const schedulesSlice: LoadableSlice<PortsStore, SchedulesView, []> = createLoadableSlice(usePortsStore, {
   place: inField<PortsStore, SchedulesView>('schedules'),

@@ -6,7 +6,7 @@ import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors } from '../../shared/field-errors';
 import { type SettingsSection, type SettingsUpdate, useSettingsStore } from './settings-store';
 
-type Group = 'polling' | 'alerts' | 'proxyTest';
+type Group = 'polling' | 'alerts' | 'proxyTest' | 'healthChecks';
 
 /**
  * One text field of a preference form. `name` is main's name for it (`polling.usageMinutes`), so a
@@ -19,10 +19,11 @@ export interface PreferenceField {
   hint: ReactNode;
   /**
    * `whole`: a whole number (JSON cannot say "not a number", so that one check is the form's);
-   * `gb`: a decimal string sent as typed, empty turns it off (null); `text`: sent as typed.
+   * `gb`: a decimal string sent as typed, empty turns it off (null); `text`: sent as typed;
+   * `optional-text`: sent as typed, empty is null (e.g. "use the default URL").
    * Ranges and formats are main's to judge: its messages show on the field.
    */
-  kind: 'whole' | 'gb' | 'text';
+  kind: 'whole' | 'gb' | 'text' | 'optional-text';
   read: (settings: SettingsView) => string;
   inputMode?: 'numeric' | 'decimal' | 'url';
   className?: string;
@@ -31,7 +32,7 @@ export interface PreferenceField {
 function valueOf(field: PreferenceField, text: string): number | string | null {
   const trimmed = text.trim();
   if (field.kind === 'whole') return trimmed === '' ? Number.NaN : Number(trimmed);
-  if (field.kind === 'gb') return trimmed === '' ? null : trimmed;
+  if (field.kind === 'gb' || field.kind === 'optional-text') return trimmed === '' ? null : trimmed;
   return trimmed;
 }
 

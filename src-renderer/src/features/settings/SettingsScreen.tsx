@@ -11,6 +11,7 @@ import { AlertChannelsSection } from '../alert-routing/AlertChannelsSection';
 import { AlertsSection } from './AlertsSection';
 import { AutomationSection } from './AutomationSection';
 import { CheckboxOption } from './CheckboxOption';
+import { HealthChecksSection } from './HealthChecksSection';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
 import { TrayPinsSetting } from './TrayPinsSetting';
@@ -255,6 +256,7 @@ const SETTINGS_SECTIONS = [
   { id: 'alerts', label: 'Alerts', heading: 'alerts-settings-title' },
   { id: 'alert-channels', label: 'Alert channels', heading: 'alert-channels-title' },
   { id: 'proxy-test', label: 'Proxy test', heading: 'proxy-test-title' },
+  { id: 'health-checks', label: 'Health checks', heading: 'health-checks-title' },
   { id: 'automation', label: 'Automation', heading: 'automation-title' },
   { id: 'updates', label: 'Updates', heading: 'updates-title' },
 ] as const;
@@ -314,7 +316,7 @@ export function SettingsScreen() {
   return (
     <Screen
       title="Settings"
-      description="Profiles and keys, appearance, polling, alerts, the proxy test, automation and updates. Preferences apply as soon as you change them; Undo puts the last change back."
+      description="Profiles and keys, appearance, polling, alerts, the proxy test, health checks, automation and updates. Preferences apply as soon as you change them; Undo puts the last change back."
     >
       <div className="settings-layout">
         <SettingsNav desktop={desktopMode} ready={settings.data !== null} />
@@ -336,6 +338,7 @@ export function SettingsScreen() {
                   <AlertsSection settings={view} />
                   <AlertChannelsSection />
                   <ProxyTestSection settings={view} />
+                  <HealthChecksSection settings={view} />
                   <AutomationSection />
                   <UpdatesSection />
                   <UndoToast />

@@ -19,6 +19,7 @@ export type SettingsSection =
   | 'subUserAlerts'
   | 'trafficOverrides'
   | 'proxyTest'
+  | 'healthChecks'
   | 'desktop';
 
 interface SettingsStore {

@@ -91,6 +91,7 @@ describe('Ports screen', () => {
     // Tabs as the subscription detail has, one tab's panels at a time.
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Rotation',
+      'Health',
       'Credentials',
       'Settings',
       'Location',

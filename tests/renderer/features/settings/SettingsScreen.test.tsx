@@ -426,6 +426,7 @@ describe('Settings screen', () => {
       'Alerts',
       'Alert channels',
       'Proxy test',
+      'Health checks',
       'Automation',
       'Updates',
     ]);

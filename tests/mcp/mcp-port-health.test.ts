@@ -1,0 +1,93 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_KEY, manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { SettingsStore } from '../../src-main/core/settings/settings-store';
+
+// The rotation verdicts and the ports' health as an agent sees them: `proxy-manager mcp` on stdio,
+// driven by the MCP SDK's client, against a test sandbox whose gateway answers the checks.
+
+const BIN = join(__dirname, '..', '..', 'bin', 'proxy-manager.mjs');
+
+let sandbox: TestSandbox;
+let client: Client;
+
+interface TextResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+async function callJson(name: string, args: Record<string, unknown>): Promise<any> {
+  const result = (await client.callTool({ name, arguments: args })) as TextResult;
+  expect(result.isError ?? false).toBe(false);
+  return JSON.parse(result.content[0]?.text ?? 'null');
+}
+
+beforeAll(async () => {
+  sandbox = await TestSandbox.start();
+  await sandbox.advance(60);
+  const dataDir = mkdtempSync(join(tmpdir(), 'pm-mcp-health-'));
+  // The check target: the gateway answers any plain-http URL itself (loopback passes the https rule).
+  const settings = await SettingsStore.open({ dataDir });
+  await settings.update((draft) => {
+    draft.proxyTest.ipEchoUrl = 'http://127.0.0.1:9/ip';
+  });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--scopes', 'read,rotate'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dataDir,
+      PROXY_MANAGER_DATA_DIR: dataDir,
+      PROXY_MANAGER_API_KEY: DEMO_KEY,
+      PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    },
+    stderr: 'pipe',
+  });
+  client = new Client({ name: 'mcp-health-test', version: '1.0.0' });
+  await client.connect(transport);
+}, 60_000);
+
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+
+describe('proxy-manager mcp: rotation verdicts and ports_health', () => {
+  it('answers each rotation’s verdict and counts them in ports_health', async () => {
+    const port = await manualPort(sandbox);
+    const rotate = async () => {
+      const receipt = await callJson('ports_rotate', { portId: port.id });
+      await sandbox.advance(30);
+      return receipt;
+    };
+    await sandbox.control('POST', '/mobile/same-ip', { portId: port.id });
+    expect((await rotate()).verdict).toMatchObject({ kind: 'unchanged' });
+    expect((await rotate()).verdict).toMatchObject({ kind: 'clean' });
+    await sandbox.control('POST', '/mobile/network', { portId: port.id, asn: 65002 });
+    expect((await rotate()).verdict).toMatchObject({ kind: 'drift', asn: 65002 });
+    await sandbox.control('POST', '/mobile/repeat-ip', { portId: port.id });
+    expect((await rotate()).verdict).toMatchObject({ kind: 'repeat' });
+
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['ports_health', 'ports_health_history']),
+    );
+    const health = await callJson('ports_health', { portId: port.id });
+    expect(health.items).toHaveLength(1);
+    expect(health.items[0]).toMatchObject({
+      portId: port.id,
+      rotations30d: 4,
+      unchanged30d: 1,
+      repeated30d: 1,
+      drift30d: 1,
+      lastVerdict: { kind: 'repeat' },
+    });
+    const history = await callJson('ports_health_history', { portId: port.id, range: '24h' });
+    expect(history.segments).toHaveLength(96);
+  });
+});
