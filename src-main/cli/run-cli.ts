@@ -12,8 +12,8 @@ import {
   printValue,
   UsageError,
 } from './command-spec';
-import type { COMPLETION_SHELLS } from './command-tree';
-import { type CliStream, Output } from './output';
+import { COMMANDS, type COMPLETION_SHELLS } from './command-tree';
+import { type CliStream, JsonFieldError, Output } from './output';
 import { buildProgram, CommanderError, type Selection } from './program';
 import type { FieldSpec } from './schema-fields';
 
@@ -45,7 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const wantsColor = !argv.includes('--no-color') && env.NO_COLOR === undefined;
   const out = new Output(io.stdout, io.stderr, wantsColor);
   try {
-    return await run(argv, io, env, out);
+    return await run(jsonFieldsApart(argv), io, env, out);
   } catch (error) {
     // Only a bug gets here; the user still gets one line.
     out.error(error instanceof Error ? error.message : String(error));
@@ -90,7 +90,10 @@ async function run(
     }
     throw error;
   }
-  const json = options.json === true;
+  const json = options.json !== undefined && options.json !== false;
+  if (typeof options.json === 'string' && options.json !== '') {
+    out.jsonFields = options.json.split(',');
+  }
 
   const { spec } = selection;
   if (!spec.channel) return runLocalCommand(spec, selection, out, env, grant, io);
@@ -189,7 +192,7 @@ async function run(
       out.error(describeError(error.error, selection.fields, describeFieldError));
       return EXIT.failed;
     }
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof JsonFieldError) {
       out.error(error.message);
       return EXIT.usage;
     }
@@ -274,6 +277,36 @@ async function runLocalCommand(
     return EXIT.done;
   }
   return EXIT.usage;
+}
+
+/** The words of the command tree (`ports`, `list`, `schedule`…): never a `--json` field list. */
+const COMMAND_WORDS = new Set(COMMANDS.flatMap((spec) => spec.path));
+const FIELD_LIST = /^[a-zA-Z][a-zA-Z0-9]*(,[a-zA-Z][a-zA-Z0-9]*)*$/;
+
+/**
+ * `--json` takes its field list as `--json id,label` or `--json=id,label`; a following word that is
+ * a command word or an argument (`port_1`, `--demo`) is not one, so `--json ports list` and
+ * `ports show --json port_1` keep working. Fields are camelCase: ids (`port_1`) never look like them.
+ */
+function jsonFieldsApart(argv: readonly string[]): string[] {
+  const result: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const token = argv[index] ?? '';
+    if (token === '--') {
+      result.push(...argv.slice(index));
+      break;
+    }
+    if (token !== '--json') {
+      result.push(token);
+      continue;
+    }
+    const next = argv[index + 1];
+    if (next !== undefined && FIELD_LIST.test(next) && !COMMAND_WORDS.has(next)) {
+      result.push(`--json=${next}`);
+      index += 1;
+    } else result.push('--json=');
+  }
+  return result;
 }
 
 function parseScopes(raw: unknown): ReadonlySet<Scope> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTOMATION_CHANNELS, toolNameOf } from '../dispatch/automation-catalog';
+import { publicAnswer } from '../dispatch/public-answers';
 import {
   type CallChannel,
   type HealthSnapshot,
@@ -181,7 +182,7 @@ function channelTool(entry: (typeof AUTOMATION_CHANNELS)[number], context: ToolC
       const page: PageRequest | undefined = paged
         ? { limit: split.options.limit ?? PAGE_LIMIT_DEFAULT, cursor: split.options.cursor ?? null }
         : undefined;
-      return shaped(result.value, {
+      return shaped(publicAnswer(channel, result.value), {
         ...(entry.list ? { list: entry.list } : {}),
         ...(page ? { page } : {}),
         full: split.options.full === true,

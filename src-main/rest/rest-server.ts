@@ -14,6 +14,7 @@ import {
   readBody,
 } from '../lib/http-guards';
 import { isJsonMediaType } from '../lib/json-media-type';
+import { publicAnswer } from '../dispatch/public-answers';
 import { ipcCalls } from '../../src-shared/contract';
 import { matchRoute, openApiDocument, queryInput, type RestRoute } from './rest-routes';
 
@@ -278,7 +279,7 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
     const result = await options.call(new Set(token.scopes), route.channel, read.input);
     await audit(token, route.channel, result.ok ? 'ok' : result.error.code, started);
     if (result.ok) {
-      send(res, 200, result.value ?? null);
+      send(res, 200, publicAnswer(route.channel, result.value) ?? null);
       return;
     }
     const status = statusOf(result.error);

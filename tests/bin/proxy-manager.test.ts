@@ -51,11 +51,10 @@ describe('bin/proxy-manager.mjs', () => {
         },
       );
       expect(stderr).toBe('');
-      // The lean list (`PortsListView`): a table whose first column is the port's id.
-      const { columns, rows } = JSON.parse(stdout) as { columns: string[]; rows: string[][] };
-      expect(columns[0]).toBe('id');
-      expect(rows.length).toBeGreaterThan(0);
-      expect(rows.every((row) => row[0]?.startsWith('port_'))).toBe(true);
+      // An array of objects, one per port.
+      const ports = JSON.parse(stdout) as { id: string }[];
+      expect(ports.length).toBeGreaterThan(0);
+      expect(ports.every((port) => port.id.startsWith('port_'))).toBe(true);
     },
     120_000,
   );

@@ -108,6 +108,8 @@ describe('docs/automation.md', () => {
     });
     const lines = stdout.split('\n');
     expect(lines[0]).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    // The jq recipes: a CSV line of id and IP per port.
+    expect(lines.filter((line) => /^"port_\w+","\d+\.\d+\.\d+\.\d+"$/.test(line)).length).toBeGreaterThan(1);
     expect(lines).toContain('exit code 1');
     expect(lines.filter((line) => /^http:\/\/.*-session-job\d+/.test(line))).toHaveLength(10);
     const topUp = (await sandbox.request('GET', '/v1/topups?perPage=1')).json.data[0];

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
-import { portRowsOf } from '../../src-shared/contract/ports';
+import { PORT_ROW_COLUMNS } from '../../src-shared/contract/ports';
 import { runCapture, tempDataDir } from '../cli/support/cli-harness';
 
 // `proxy-manager serve` in the foreground against a test sandbox, reached as a script would: with
@@ -119,6 +119,36 @@ describe('proxy-manager serve', () => {
     expect(result.valid).toBe(true);
     expect(answer.body.paths['/v1/ports/{portId}/rotate'].post['x-scope']).toBe('rotate');
     expect(answer.body.paths['/v1/ports'].get.operationId).toBe('ports_list');
+    // The list routes' answers are described as sent: arrays of objects with their fields.
+    const ports = answer.body.paths['/v1/ports'].get.responses['200'].content['application/json'].schema;
+    expect(ports.type).toBe('array');
+    expect(Object.keys(ports.items.properties)).toEqual([...PORT_ROW_COLUMNS]);
+    const subUsers =
+      answer.body.paths['/v1/subscriptions/{subscriptionId}/sub-users'].get.responses['200'].content[
+        'application/json'
+      ].schema;
+    expect(subUsers.items.required).toContain('username');
+  });
+
+  it('answers the sub-users of a subscription as an array of objects, as sent by the schema', async () => {
+    const subscriptionId = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data[0].id;
+    const list = await curl([
+      '-H',
+      `Authorization: Bearer ${reader}`,
+      `${url}/v1/subscriptions/${subscriptionId}/sub-users`,
+    ]);
+    expect(list.status).toBe(200);
+    expect(Array.isArray(list.body)).toBe(true);
+    expect(list.body[0].id).toEqual(expect.any(String));
+    expect(Object.keys(list.body[0])).toEqual([
+      'id',
+      'label',
+      'username',
+      'trafficLimitBytes',
+      'trafficUsedBytes',
+      'enabled',
+      'createdAt',
+    ]);
   });
 
   it('refuses a request without a token, or with a wrong one (401)', async () => {
@@ -195,9 +225,8 @@ describe('proxy-manager serve', () => {
   it('reads and rotates with curl; a second rotation is 429 with Retry-After', async () => {
     const list = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/ports`]);
     expect(list.status).toBe(200);
-    // The contract's value, as the CLI's --json prints it: the lean table (`PortsListView`).
-    expect(list.body.columns[0]).toBe('id');
-    expect(portRowsOf(list.body).map((p) => p.id)).toEqual(portIds);
+    // As the CLI's --json prints it: an array of objects (`.[0].id`), never the window's table.
+    expect(list.body.map((p: { id: string }) => p.id)).toEqual(portIds);
     const one = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/ports/${portIds[0]}`]);
     expect(one.body.id).toBe(portIds[0]);
     const rotated = await curl([
