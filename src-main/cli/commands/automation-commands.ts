@@ -18,7 +18,12 @@ function renderAudit(entries: AuditEntry[], context: CommandContext): string {
     { header: 'VIA', value: (e) => e.surface },
     {
       header: 'CALLER',
-      value: (e) => (e.caller.kind === 'mcp' ? 'mcp' : `${e.caller.name} (${e.caller.tokenId})`),
+      value: (e) =>
+        e.caller.kind === 'mcp'
+          ? 'mcp'
+          : e.caller.kind === 'anonymous'
+            ? `${e.caller.name}${e.remoteAddress ? ` from ${e.remoteAddress}` : ''}`
+            : `${e.caller.name} (${e.caller.tokenId})`,
     },
     { header: 'CHANNEL', value: (e) => e.channel },
     { header: 'OUTCOME', value: (e) => e.outcome },
