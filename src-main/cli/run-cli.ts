@@ -241,8 +241,15 @@ async function runLocalCommand(
         out.error(`--token-env: the variable ${tokenEnv} is not set`);
         return EXIT.usage;
       }
+      const toolsets = parseToolsets(selection.options.toolsets);
+      if ('usage' in toolsets) {
+        out.error(toolsets.usage);
+        return EXIT.usage;
+      }
       return runMcp({
         ...session,
+        ...(toolsets.list ? { toolsets: toolsets.list } : {}),
+        readOnly: selection.options.readOnly === true,
         // An agent gets `read` unless the command line (or its token) grants more.
         grant: selection.options.scopes === undefined && !token ? new Set(['read']) : grant,
         ...(token ? { token } : {}),
@@ -307,6 +314,33 @@ function jsonFieldsApart(argv: readonly string[]): string[] {
     } else result.push('--json=');
   }
   return result;
+}
+
+/** The MCP server's toolsets (`tools/list` groups); the names live here so that help loads no MCP code. */
+const TOOLSET_NAMES = [
+  'ports',
+  'subscriptions',
+  'topups',
+  'catalog',
+  'local_proxies',
+  'schedules',
+  'tests',
+  'health',
+] as const;
+
+function parseToolsets(raw: unknown): { list?: (typeof TOOLSET_NAMES)[number][] } | { usage: string } {
+  if (typeof raw !== 'string') return {};
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.find((name) => !(TOOLSET_NAMES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown !== undefined) {
+    return {
+      usage: `--toolsets: ${unknown === undefined ? 'name at least one' : `unknown toolset "${unknown}"`} (the toolsets: ${TOOLSET_NAMES.join(', ')})`,
+    };
+  }
+  return { list: names as (typeof TOOLSET_NAMES)[number][] };
 }
 
 function parseScopes(raw: unknown): ReadonlySet<Scope> {

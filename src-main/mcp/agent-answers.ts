@@ -10,7 +10,7 @@ export const PAGE_LIMIT_MAX = 500;
 /** A string field longer than this is left out unless `full` is asked for. */
 const LONG_FIELD_CHARS = 500;
 
-export interface PageRequest {
+interface PageRequest {
   limit: number;
   /** Where to start: from the previous answer's `nextCursor`, or null for the first page. */
   cursor: string | null;

@@ -177,8 +177,8 @@ describe('docs/automation.md', () => {
     await client.connect(transport);
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toContain('rotate_until_new');
-      expect(names).not.toContain('topups_create');
+      expect(names).toContain('ports_rotate');
+      expect(names).not.toContain('topups_quote');
       const result = (await client.callTool({ name: 'ports_list', arguments: { limit: 2 } })) as {
         content: { text: string }[];
       };

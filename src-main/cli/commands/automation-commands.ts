@@ -79,12 +79,18 @@ export const automationCommands = {
       'proxy-manager mcp',
       'proxy-manager mcp --scopes read,rotate --profile Work',
       'PM_TOKEN=pmt_… proxy-manager mcp --token-env PM_TOKEN',
+      'proxy-manager mcp --scopes read,rotate --toolsets ports,health',
     ],
     extra: [
       {
         flags: '--token-env <var>',
         help: 'take the scopes from a token (the variable holding it), named in the audit log; revoking it ends the session',
       },
+      {
+        flags: '--toolsets <list>',
+        help: 'only these groups of tools, e.g. ports,subscriptions (ports, subscriptions, topups, catalog, local_proxies, schedules, tests, health; default all)',
+      },
+      { flags: '--read-only', help: 'only the tools that change nothing, whatever the scopes' },
     ],
   },
   serve: {
