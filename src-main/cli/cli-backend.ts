@@ -1,4 +1,5 @@
 import type { Clock } from '../core/runtime/clock';
+import type { AutomationOrigin } from '../core/runtime/call-origin';
 import { ControlConnection, OwnerNotAnswering } from '../control/control-client';
 import type { OwnerHello } from '../control/control-protocol';
 import type { AppCore } from '../core/app-core';
@@ -30,6 +31,8 @@ export interface BackendOptions {
   /** The one-shot core's clock (what "expires in 2 days" is judged against). Default: the system clock. */
   clock?: Clock;
   log: (line: string) => void;
+  /** The surface the calls come from: rotation receipts record it as their trigger. */
+  origin: AutomationOrigin;
   /** A long-running session's core, started once and kept (see `sessionBackend`); default: one per command. */
   sharedCore?: () => Promise<AppCore>;
 }
@@ -97,7 +100,7 @@ export async function openBackend(options: BackendOptions): Promise<CliBackend> 
       connection.close();
     }
     if (hello) {
-      if (matches(options.selection, hello)) return ownerBackend(connection, options.grant);
+      if (matches(options.selection, hello)) return ownerBackend(connection, options.grant, options.origin);
       connection.close();
       if (!readOnly && options.selection.kind !== 'demo') {
         const active = hello.activeProfile
@@ -135,11 +138,15 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function ownerBackend(connection: ControlConnection, grant: ReadonlySet<Scope>): CliBackend {
+function ownerBackend(
+  connection: ControlConnection,
+  grant: ReadonlySet<Scope>,
+  origin: AutomationOrigin,
+): CliBackend {
   const scopes = [...grant];
   return {
     via: 'owner',
-    call: (channel, input) => connection.call(channel, input, scopes),
+    call: (channel, input) => connection.call(channel, input, scopes, origin),
     close: () => {
       connection.close();
       return Promise.resolve();
@@ -197,7 +204,7 @@ async function localBackend(options: BackendOptions): Promise<CliBackend> {
   });
   return {
     via: 'local',
-    call: (channel, input) => dispatch('cli', channel, input),
+    call: (channel, input) => dispatch('cli', channel, input, { origin: options.origin }),
     close: () => (options.sharedCore ? Promise.resolve() : core.dispose()),
   };
 }

@@ -154,6 +154,7 @@ async function run(
   let backend: CliBackend;
   try {
     backend = await openBackend({
+      origin: 'cli',
       dataDir: defaultDataDir(env),
       selection: selectionOf.selection,
       grant,

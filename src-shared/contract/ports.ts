@@ -95,8 +95,11 @@ export function portRowsOf(view: Pick<PortsListView, 'rows'>): PortRow[] {
   }));
 }
 
-/** What started a rotation: shown on receipts, in notifications and in the IP history. */
-export type RotationTrigger = 'button' | 'tray' | 'shortcut' | 'schedule' | 'bulk';
+/**
+ * What started a rotation: shown on receipts, in notifications and in the IP history. `cli`, `mcp`
+ * and `rest` are the automation surfaces (a script, an agent, a REST token).
+ */
+export type RotationTrigger = 'button' | 'tray' | 'shortcut' | 'schedule' | 'bulk' | 'cli' | 'mcp' | 'rest';
 
 /** The exit IP read through the port itself (the proxy test), compared with what the API said. */
 export interface ExitIpVerification {

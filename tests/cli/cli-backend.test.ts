@@ -81,6 +81,8 @@ describe('while web mode owns the jobs', () => {
     expect([first.code, second.code, first.stderr, second.stderr]).toEqual([0, 0, '', '']);
     const receipt = first.json();
     expect(second.json()).toEqual(receipt);
+    // Through the owner's socket too, the receipt says the command line started it.
+    expect(receipt.trigger).toBe('cli');
 
     const rotations = (await sandbox.requests())
       .slice(before)

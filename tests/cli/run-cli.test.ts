@@ -79,7 +79,8 @@ describe('results', () => {
     expect(first.code).toBe(0);
     expect(first.stderr).toBe('');
     const receipt = first.json();
-    expect(receipt).toMatchObject({ portId, attempts: 1, confirmedBy: 'answer', trigger: 'button' });
+    // The receipt records where the rotation came from: the command line.
+    expect(receipt).toMatchObject({ portId, attempts: 1, confirmedBy: 'answer', trigger: 'cli' });
     expect(receipt.ip).not.toBe('');
 
     const second = await runCapture(['ports', 'rotate', portId, '--json'], env);

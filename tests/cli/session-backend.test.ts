@@ -45,6 +45,7 @@ describe('sessionBackend', () => {
       dataDir,
       selection: { kind: 'active' },
       demoLatency: 'fast',
+      origin: 'mcp',
       log: () => undefined,
     });
     try {
@@ -77,6 +78,7 @@ describe('sessionBackend', () => {
       dataDir,
       selection: { kind: 'environment', apiKey: DEMO_KEY, baseUrl: sandbox.baseUrl },
       demoLatency: 'fast',
+      origin: 'mcp',
       log: () => undefined,
     });
     try {

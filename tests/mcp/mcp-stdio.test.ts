@@ -193,6 +193,7 @@ describe('proxy-manager mcp --scopes with every scope: a small toolset', () => {
     expect(rotated.isError).toBe(false);
     expect(rotated.value.results[0]).toMatchObject({ portId: port, status: 'rotated' });
     expect(typeof rotated.value.results[0].receipt.ip).toBe('string');
+    expect(rotated.value.results[0].receipt.trigger).toBe('mcp');
     const both = await callJson(session, 'ports_rotate', {
       portIds: [port, portIds[2]],
       untilNew: { lastN: 1, maxTries: 1 },

@@ -238,7 +238,7 @@ describe('proxy-manager serve', () => {
       `${url}/v1/ports/${portIds[0]}/rotate`,
     ]);
     expect(rotated.status).toBe(200);
-    expect(rotated.body).toMatchObject({ portId: portIds[0] });
+    expect(rotated.body).toMatchObject({ portId: portIds[0], trigger: 'rest' });
     expect(typeof rotated.body.ip).toBe('string');
     const again = await curl([
       '-X',

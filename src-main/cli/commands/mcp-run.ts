@@ -48,6 +48,7 @@ export async function runMcp(
   }
   const secret = options.token ?? null;
   const backend = sessionBackend({
+    origin: 'mcp',
     dataDir: options.dataDir,
     selection: options.selection,
     demoLatency: options.demoLatency,

@@ -17,6 +17,7 @@ export async function runServe(options: SessionRunOptions & { port: number }): P
   const log = options.verbose ? (line: string) => options.out.note(line) : () => undefined;
   const now = () => systemClock.now();
   const backend = sessionBackend({
+    origin: 'rest',
     dataDir: options.dataDir,
     selection: options.selection,
     demoLatency: options.demoLatency,

@@ -5,6 +5,7 @@ import type {
   ProxyServiceClient,
   UsageReport,
 } from '../../api';
+import { currentOrigin } from '../runtime/call-origin';
 import type {
   DomainHandlers,
   IpHistoryExport,
@@ -138,12 +139,13 @@ export class PortsService implements DomainService<'ports'> {
   /** A rotation from a button (`untilNew`: again until the IP is new among the last ones). */
   async rotate(portId: string, untilNew?: RotateOptions['untilNew']): Promise<RotationReceipt> {
     const { profileId } = await this.activeProfile();
-    return this.rotationService().rotate(profileId, portId, 'button', untilNew ? { untilNew } : {});
+    const trigger = currentOrigin() ?? 'button';
+    return this.rotationService().rotate(profileId, portId, trigger, untilNew ? { untilNew } : {});
   }
 
   async rotateMany(portIds: string[]): Promise<RotateManyOutcome[]> {
     const { profileId } = await this.activeProfile();
-    return this.rotationService().rotateMany(profileId, portIds, 'bulk');
+    return this.rotationService().rotateMany(profileId, portIds, currentOrigin() ?? 'bulk');
   }
 
   /** The active profile's relocations still followed (by the process owning background jobs). */
