@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, one after the other (they would disturb each other's timings if
  * run together), each with its own output, then their `BENCH_RESULT` lines side by side.
  *
- *   npm run bench -- [--only sandbox,renderer,subscriptions,real-path,at-rest,topups,schedules]
+ *   npm run bench -- [--only sandbox,renderer,subscriptions,real-path,at-rest,topups,schedules,cli-startup]
  *
  * Exits non-zero when one of them failed, after running the others.
  */
@@ -25,6 +25,7 @@ const BENCHES: readonly Bench[] = [
   { name: 'topups', script: 'bench/topup-cadence-bench.ts' },
   { name: 'schedules', script: 'bench/schedules-heap-bench.ts', nodeFlags: ['--expose-gc'] },
   { name: 'local-proxy', script: 'bench/local-proxy-bench.ts' },
+  { name: 'cli-startup', script: 'bench/cli-startup-bench.ts' },
 ];
 
 function runOne(bench: Bench): Promise<{ code: number; result: unknown }> {

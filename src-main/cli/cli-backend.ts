@@ -162,8 +162,13 @@ export async function startLocalCore(
   options: Pick<BackendOptions, 'dataDir' | 'selection' | 'demoLatency' | 'log' | 'clock'>,
 ): Promise<AppCore> {
   // Loaded only here: `--help`, completion and calls through the owner never pay for the core.
-  const { createNodeAppCore } = await import('../core/node-app-core');
+  const [{ createNodeAppCore }, { probeBaseUrl }, { rememberedProbe }] = await Promise.all([
+    import('../core/node-app-core'),
+    import('../api/base-url-probe'),
+    import('./remembered-probe'),
+  ]);
   const core = await createNodeAppCore({
+    probeBaseUrl: rememberedProbe(options.dataDir, (baseUrl) => probeBaseUrl(baseUrl)),
     mode: 'web',
     dataDir: options.dataDir,
     demoLatency: options.demoLatency,

@@ -2,7 +2,7 @@ import { defaultDataDir } from '../core/app-paths';
 import { type Clock, systemClock } from '../core/runtime/clock';
 import type { CallChannel, IpcError, IpcResult } from '../../src-shared/contract';
 import { type Scope, SCOPES } from '../../src-shared/contract/scopes';
-import { type CliBackend, openBackend, type ProfileSelection, startError } from './cli-backend';
+import type { CliBackend, ProfileSelection } from './cli-backend';
 import {
   CallFailed,
   type CommandContext,
@@ -151,6 +151,9 @@ async function run(
   }
   const channels = [spec.channel, ...(spec.also ?? [])];
   const verbose = options.verbose === true;
+  // Loaded only for a command that calls something: the control client and its crypto are not needed
+  // for help or a usage error.
+  const { openBackend, startError } = await import('./cli-backend');
   let backend: CliBackend;
   try {
     backend = await openBackend({

@@ -38,6 +38,8 @@ export interface NodeAppCoreOptions {
   /** The core's clock (a command's tests pass a fake one on the sandbox's time). Default: the system clock. */
   clock?: AppCoreDependencies['clock'];
   log?: (line: string) => void;
+  /** How a base URL from the environment is probed (the CLI remembers its probes). Default: each time. */
+  probeBaseUrl?: AppCoreDependencies['probeBaseUrl'];
 }
 
 const ONE_SHOT_OWNERSHIP: JobsOwnership = {
@@ -89,7 +91,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     keychain: new KeychainSecretStore(),
     keychainStatus: () => keychain,
     createClient: (config) => new ProxyServiceClient(config),
-    probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
+    probeBaseUrl: options.probeBaseUrl ?? ((baseUrl) => probeBaseUrl(baseUrl)),
     startDemoSandbox,
     jobsOwnership: lock ? lockOwnership(lock) : ONE_SHOT_OWNERSHIP,
     jobState,

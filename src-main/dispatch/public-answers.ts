@@ -1,5 +1,5 @@
 import type { CallChannel, PortsListView, SubUsersListView } from '../../src-shared/contract';
-import { rowObjectsOf } from '../../src-shared/contract/list-views';
+import type { WireTable } from '../../src-shared/contract/list-views';
 
 /**
  * What the automation surfaces (CLI `--json`, the REST API, the MCP server) answer for a channel.
@@ -9,6 +9,29 @@ import { rowObjectsOf } from '../../src-shared/contract/list-views';
  */
 
 type JsonSchema = Record<string, unknown>;
+
+/** One row of a `WireTable` as an object: each column's name with its value's type. */
+export type RowObject<Columns extends readonly string[], Values extends readonly unknown[]> = {
+  [
+    Index in keyof Columns as Index extends `${number}` ? Columns[Index] & string : never
+  ]: Index extends keyof Values ? Values[Index] : never;
+};
+
+/**
+ * A table's rows as objects keyed by its columns: the public shape of a list. (Here rather than in
+ * the contract: the command line's help must not load zod, which the contract modules import.)
+ */
+export function rowObjectsOf<Columns extends readonly string[], Values extends readonly unknown[]>(
+  table: WireTable<Columns, Values>,
+): RowObject<Columns, Values>[] {
+  return table.rows.map(
+    (row) =>
+      Object.fromEntries(table.columns.map((name, index) => [name, row[index] ?? null])) as RowObject<
+        Columns,
+        Values
+      >,
+  );
+}
 
 interface PublicField {
   name: string;

@@ -25,29 +25,6 @@ export interface WireTable<Columns extends readonly string[], Values extends rea
   rows: Values[];
 }
 
-/** One row of a `WireTable` as an object: each column's name with its value's type. */
-export type RowObject<Columns extends readonly string[], Values extends readonly unknown[]> = {
-  [
-    Index in keyof Columns as Index extends `${number}` ? Columns[Index] & string : never
-  ]: Index extends keyof Values ? Values[Index] : never;
-};
-
-/**
- * A table's rows as objects keyed by its columns: the public shape of a list (CLI `--json`, REST,
- * MCP). Scripts expect `.[0].id`; only the window's own transport keeps the lean table.
- */
-export function rowObjectsOf<Columns extends readonly string[], Values extends readonly unknown[]>(
-  table: WireTable<Columns, Values>,
-): RowObject<Columns, Values>[] {
-  return table.rows.map(
-    (row) =>
-      Object.fromEntries(table.columns.map((name, index) => [name, row[index] ?? null])) as RowObject<
-        Columns,
-        Values
-      >,
-  );
-}
-
 /** The input of a list call: `fresh` waits for the service (the Refresh button) instead of the snapshot. */
 export const listInput = z.strictObject({ fresh: z.boolean().optional() });
 

@@ -7,7 +7,7 @@ import type {
   RotationReceipt,
   SchedulesView,
 } from '../../../src-shared/contract';
-import { portRowsOf } from '../../../src-shared/contract/ports';
+import { rowObjectsOf } from '../../dispatch/public-answers';
 import {
   CallFailed,
   type CommandContext,
@@ -33,7 +33,7 @@ const timeout = (seconds: number) =>
 const RELOCATION_POLL_MS = 10_000;
 
 function renderPorts(view: PortsListView, context: CommandContext): string {
-  return table(context.out, portRowsOf(view), [
+  return table(context.out, rowObjectsOf(view), [
     { header: 'ID', value: (port) => port.id },
     { header: 'LABEL', value: (port) => port.label },
     { header: 'STATUS', value: (port) => port.status },
@@ -43,7 +43,7 @@ function renderPorts(view: PortsListView, context: CommandContext): string {
     {
       header: 'ROTATION',
       value: (port) =>
-        port.rotation.mode === 'interval' ? `every ${port.rotation.intervalMinutes} min` : port.rotation.mode,
+        port.rotationMode === 'interval' ? `every ${port.rotationMinutes} min` : port.rotationMode,
     },
   ]);
 }

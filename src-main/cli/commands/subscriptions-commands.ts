@@ -5,7 +5,7 @@ import type {
   SubUsersListView,
   TextExport,
 } from '../../../src-shared/contract';
-import { subUserRowsOf } from '../../../src-shared/contract/subscriptions';
+import { rowObjectsOf } from '../../dispatch/public-answers';
 import {
   type CommandContext,
   type CommandSpec,
@@ -122,7 +122,7 @@ export const subscriptionsCommands = {
     examples: ['proxy-manager subs subusers list sub_1'],
     fields: subscriptionArg,
     render: (view: SubUsersListView, context) =>
-      `${renderSubUsers(subUserRowsOf(view), context)}${view.limit !== null ? `\n\n${view.rows.length} of at most ${view.limit}` : ''}`,
+      `${renderSubUsers(rowObjectsOf(view), context)}${view.limit !== null ? `\n\n${view.rows.length} of at most ${view.limit}` : ''}`,
   },
   subUsersAdd: {
     path: ['subs', 'subusers', 'add'],

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TopUp, TopUpPage } from '../../../src-shared/api-types';
 import {
   type CommandContext,
@@ -167,7 +166,8 @@ export const topUpsCommands = {
       },
       defaults: { 'purchase.quantity': 1 },
       // One attempt per command: its Idempotency-Key is kept, so a retry never makes a second top-up.
-      generate: { attemptId: () => randomUUID() },
+      // Web Crypto, not `node:crypto`: loading that module would slow every start, help included.
+      generate: { attemptId: () => globalThis.crypto.randomUUID() },
       hide: ['attemptId'],
     },
     extra: wait,
