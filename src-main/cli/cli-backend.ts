@@ -1,4 +1,5 @@
 import type { Clock } from '../core/runtime/clock';
+import { keyFingerprint } from '../core/profiles/key-fingerprint';
 import type { AutomationOrigin } from '../core/runtime/call-origin';
 import { ControlConnection, OwnerNotAnswering } from '../control/control-client';
 import type { OwnerHello } from '../control/control-protocol';
@@ -60,9 +61,20 @@ function matches(selection: ProfileSelection, hello: OwnerHello): boolean {
     case 'demo':
       return active?.kind === 'demo';
     case 'environment':
-      // The owner does not have this key; it cannot act with it.
-      return false;
+      // The owner's account when it holds the same key for the same service: compared by
+      // fingerprint, so that the key is never shown to it (nor its key to this process).
+      return hello.keyFingerprint !== null && hello.keyFingerprint === environmentFingerprint(selection);
   }
+}
+
+function environmentFingerprint(selection: { apiKey: string; baseUrl: string }): string | null {
+  let origin: string;
+  try {
+    origin = new URL(selection.baseUrl).origin;
+  } catch {
+    return null;
+  }
+  return keyFingerprint(selection.apiKey, origin);
 }
 
 function selectionText(selection: ProfileSelection): string {

@@ -61,6 +61,8 @@ export interface ControlServerOptions {
   limits?: Partial<ControlLimits>;
   /** Injected for tests; default 32 random bytes, hex. */
   token?: string;
+  /** The active profile's `keyFingerprint` for the hello (a command with the same key comes here). */
+  keyFingerprint?: () => Promise<string | null>;
 }
 
 export interface ControlServer {
@@ -216,6 +218,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
         activeProfile: state.activeProfile
           ? { name: state.activeProfile.name, kind: state.activeProfile.kind }
           : null,
+        keyFingerprint: (await options.keyFingerprint?.().catch(() => null)) ?? null,
       };
       return { id: request.id, ok: true, value: hello };
     }
