@@ -72,9 +72,13 @@ export class Output {
     return this.stdout.columns ?? 100;
   }
 
+  /** Whether escape sequences may go to this stream: a terminal, and neither NO_COLOR nor --no-color. */
+  colorOn(stream: 'stdout' | 'stderr'): boolean {
+    return (stream === 'stdout' ? this.stdout : this.stderr).isTTY === true && this.colorWanted;
+  }
+
   style(stream: 'stdout' | 'stderr', style: Style, text: string): string {
-    const tty = (stream === 'stdout' ? this.stdout : this.stderr).isTTY === true;
-    if (!tty || !this.colorWanted) return text;
+    if (!this.colorOn(stream)) return text;
     const [open, close] = STYLES[style];
     return `\u001b[${open}m${text}\u001b[${close}m`;
   }

@@ -106,7 +106,9 @@ async function run(
   // The grant first, as the dispatcher does: a refused call sends nothing anywhere.
   const { scope } = ipcCalls[spec.channel];
   if (!grant.has(scope)) {
-    out.error(`This session may not call ${spec.channel}: it needs the "${scope}" scope (see --scopes).`);
+    out.error(
+      `proxy-manager ${spec.path.join(' ')} needs the "${scope}" scope, which this run’s --scopes leaves out.`,
+    );
     return EXIT.failed;
   }
 
@@ -270,7 +272,9 @@ async function runLocalCommand(
   if (spec.path[0] === 'local-proxy' && spec.path[1] === 'run') {
     // It listens on the account's traffic: the scope of adding a local proxy.
     if (!grant.has('manage')) {
-      out.error('This session may not run a local proxy: it needs the "manage" scope (see --scopes).');
+      out.error(
+        'proxy-manager local-proxy run needs the "manage" scope, which this run’s --scopes leaves out.',
+      );
       return EXIT.failed;
     }
     const profile = selectProfile(selection.options, env);
@@ -393,6 +397,20 @@ function selectProfile(
   return { selection: { kind: 'active' } };
 }
 
+/** The service's routes a message may name, as the commands a CLI user runs instead. */
+const ROUTE_COMMANDS: readonly [RegExp, string][] = [
+  [
+    /`?GET \/v1\/catalog\/(countries|states|cities|asns|carriers|coins)\b[^`\s)]*`?/g,
+    '`proxy-manager catalog $1`',
+  ],
+  [/`?GET \/v1\/topups\b`?/g, '`proxy-manager topups list`'],
+  [/`?GET \/v1\/mobile\b`?/g, '`proxy-manager ports list`'],
+];
+
+function inCliWords(message: string): string {
+  return ROUTE_COMMANDS.reduce((text, [route, command]) => text.replace(route, command), message);
+}
+
 /** The error's one line: its message, the fields it names, and a cooldown in seconds. */
 function describeError(
   error: IpcError,
@@ -400,7 +418,7 @@ function describeError(
   name: (specs: readonly FieldSpec[], field: { field: string; message: string }) => string = (_, field) =>
     `${field.field}: ${field.message}`,
 ): string {
-  let text = error.message;
+  let text = inCliWords(error.message);
   const fields = error.fields ?? [];
   if (fields.length > 0 && !(fields.length === 1 && text.includes(fields[0]?.message ?? '\u0000'))) {
     const described = fields.map((field) => name(specs, field));

@@ -360,7 +360,7 @@ describe('scopes', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      'error: This session may not call ports:rotate: it needs the "rotate" scope (see --scopes).\n',
+      'error: proxy-manager ports rotate needs the "rotate" scope, which this run’s --scopes leaves out.\n',
     );
     expect(await sandbox.requests()).toEqual(before);
   });

@@ -117,7 +117,7 @@ describe('docs/automation.md', () => {
     expect(stdout).toContain(`${topUp.amountCrypto} USDT`);
     expect(lines).toContain('exit code 2');
     expect(stderr).toMatch(/^error: One rotation per 30 seconds.*\(cooldown: 30 s\)$/m);
-    expect(stderr).toMatch(/^error: This session may not call topups:list: it needs the "read" scope/m);
+    expect(stderr).toMatch(/^error: proxy-manager topups list needs the "read" scope/m);
     expect(stderr).toMatch(/^error: --amount: An amount in USD with two decimals/m);
   }, 180_000);
 
