@@ -181,6 +181,7 @@ export async function startLocalCore(
   ]);
   const core = await createNodeAppCore({
     probeBaseUrl: rememberedProbe(options.dataDir, (baseUrl) => probeBaseUrl(baseUrl)),
+    skipKeychainProbe: options.selection.kind === 'demo' || options.selection.kind === 'environment',
     mode: 'web',
     dataDir: options.dataDir,
     demoLatency: options.demoLatency,

@@ -122,6 +122,22 @@ describe('the command line’s rough edges', () => {
     expect(run.json<{ id: string }>().id).toMatch(/^topup_/);
   });
 
+  it('starts the demo quietly: no keychain probe (nor its D-Bus noise) for the demo or a key from the environment', async () => {
+    for (const args of [['--demo', '--demo-latency', 'fast'], []]) {
+      const run = await runCapture(['ports', 'list', '--json', 'id', '--verbose', ...args], {
+        ...(args.length === 0 ? env : { PROXY_MANAGER_DATA_DIR: tempDataDir() }),
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+      });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/keychain unavailable: not probed/);
+      expect(run.stderr).not.toMatch(/dbus|AccessDenied|platform storage/i);
+    }
+    const quiet = await runCapture(['ports', 'list', '--demo', '--demo-latency', 'fast', '--json', 'id'], {
+      PROXY_MANAGER_DATA_DIR: tempDataDir(),
+    });
+    expect(quiet.stderr).toBe('');
+  });
+
   it('names the command, not an internal channel, when a scope is missing', async () => {
     const run = await runCapture(['topups', 'list', '--scopes', 'rotate'], env);
     expect(run.code).toBe(1);
