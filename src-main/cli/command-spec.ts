@@ -83,6 +83,11 @@ export interface CommandSpec {
    * token's scopes) instead of narrowing this run's grant.
    */
   scopesAreInput?: boolean;
+  /**
+   * A secret field read from stdin (a prompt without echo on a terminal, else the first line of what
+   * is piped in), never from a flag: a flag would show in `ps` and the shell's history.
+   */
+  secretFromStdin?: { field: string; prompt: string };
   /** The value as text for a person (tables); default: JSON. */
   render?: (value: never, context: CommandContext) => string;
 }

@@ -48,6 +48,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   appCommands.testPort,
   appCommands.testSubscription,
   appCommands.profilesList,
+  appCommands.profilesAdd,
   appCommands.profilesUse,
   automationCommands.mcp,
   automationCommands.serve,

@@ -23,6 +23,8 @@ export interface CliIo {
   stderr: CliStream;
   /** Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /** Where a secret is read (`profiles add`'s key); default `process.stdin`. */
+  stdin?: SecretSource;
   /** What `--version` prints: the launcher reads package.json, the packaged app its own version. */
   version?: string;
   /** Waits (`--wait`) run on it; tests pass a fake one. Default: the system clock. */
@@ -130,6 +132,16 @@ async function run(
       return EXIT.usage;
     }
     throw error;
+  }
+  if (spec.secretFromStdin) {
+    const secret = await readSecret(io.stdin ?? process.stdin, io.stderr, spec.secretFromStdin.prompt);
+    if (secret === '') {
+      out.error(
+        `no ${spec.secretFromStdin.prompt.replace(/ \(.*\)$/, '')} given: type it at the prompt or pipe it in`,
+      );
+      return EXIT.usage;
+    }
+    input = { ...(input as object), [spec.secretFromStdin.field]: secret };
   }
   // The same schema the dispatcher parses with: a field error is a usage error, named as typed.
   const parsed = ipcCalls[spec.channel].input.safeParse(input);
@@ -349,6 +361,56 @@ function parseToolsets(raw: unknown): { list?: (typeof TOOLSET_NAMES)[number][] 
     };
   }
   return { list: names as (typeof TOOLSET_NAMES)[number][] };
+}
+
+/** What a secret is read from: a terminal (raw mode, no echo) or a pipe. */
+interface SecretSource {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+  once(event: 'end' | 'close', listener: () => void): unknown;
+  removeAllListeners(event: string): unknown;
+  pause(): unknown;
+  resume(): unknown;
+}
+
+/**
+ * A secret from a prompt without echo (a terminal) or the first line of stdin (a pipe). Never a
+ * flag: a flag shows in `ps` and in the shell's history.
+ */
+function readSecret(stdin: SecretSource, stderr: CliStream, prompt: string): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      stdin.removeAllListeners('data');
+      if (stdin.isTTY) {
+        stdin.setRawMode?.(false);
+        stderr.write('\n');
+      }
+      stdin.pause();
+      resolve(text.split(/\r?\n/)[0]?.trim() ?? '');
+    };
+    if (stdin.isTTY) {
+      stderr.write(`${prompt}: `);
+      stdin.setRawMode?.(true);
+    }
+    stdin.on('data', (chunk) => {
+      for (const char of chunk.toString()) {
+        if (stdin.isTTY && (char === '\r' || char === '\n' || char === '\u0004')) return finish();
+        if (stdin.isTTY && char === '\u0003') {
+          text = '';
+          return finish();
+        }
+        if (stdin.isTTY && (char === '\u007f' || char === '\b')) text = text.slice(0, -1);
+        else text += char;
+      }
+    });
+    stdin.once('end', finish);
+    stdin.resume();
+  });
 }
 
 function parseScopes(raw: unknown): ReadonlySet<Scope> {

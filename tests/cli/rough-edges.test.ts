@@ -1,4 +1,5 @@
 import jsQR from 'jsqr';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { qrLines } from '../../src-main/cli/commands/topups-commands';
@@ -136,6 +137,39 @@ describe('the command line’s rough edges', () => {
       PROXY_MANAGER_DATA_DIR: tempDataDir(),
     });
     expect(quiet.stderr).toBe('');
+  });
+
+  it('profiles add reads the key from stdin, never from a flag, and saves the profile', async () => {
+    const dataDir = tempDataDir();
+    const key = 'pm-test-key-0123456789abcdef';
+    const stdout = new MemoryStream();
+    const stderr = new MemoryStream();
+    const code = await runCli(
+      ['profiles', 'add', 'Work', '--base-url', sandbox.baseUrl, '--storage', 'session'],
+      { stdout, stderr, env: { PROXY_MANAGER_DATA_DIR: dataDir }, stdin: Readable.from([`${key}\n`]) },
+    );
+    expect([code, stderr.text]).toEqual([0, '']);
+    expect(stdout.text).toMatch(/^Saved profile "Work"\./);
+    expect(stdout.text).not.toContain(key);
+    const listed = await runCapture(['profiles', 'list', '--json'], { PROXY_MANAGER_DATA_DIR: dataDir });
+    expect(listed.json<{ name: string; baseUrl: string }[]>()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'Work', baseUrl: sandbox.baseUrl })]),
+    );
+    const flag = await runCapture(
+      ['profiles', 'add', 'Other', '--base-url', sandbox.baseUrl, '--api-key', key],
+      {
+        PROXY_MANAGER_DATA_DIR: dataDir,
+      },
+    );
+    expect(flag.code).toBe(2);
+    const empty = await runCli(['profiles', 'add', 'Empty', '--base-url', sandbox.baseUrl], {
+      stdout,
+      stderr,
+      env: { PROXY_MANAGER_DATA_DIR: dataDir },
+      stdin: Readable.from(['']),
+    });
+    expect(empty).toBe(2);
+    expect(stderr.text).toBe('error: no API key given: type it at the prompt or pipe it in\n');
   });
 
   it('names the command, not an internal channel, when a scope is missing', async () => {

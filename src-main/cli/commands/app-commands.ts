@@ -150,6 +150,29 @@ export const appCommands = {
     run: listProfiles,
     render: renderProfiles,
   },
+  profilesAdd: {
+    path: ['profiles', 'add'],
+    channel: 'profiles:create',
+    summary:
+      'Save a profile (an account: a base URL and an API key read from a prompt or stdin, never a flag)',
+    examples: [
+      'proxy-manager profiles add Work --base-url https://api.example.com',
+      'printf %s "$KEY" | proxy-manager profiles add CI --base-url https://api.example.com',
+    ],
+    fields: {
+      args: ['name'],
+      hide: ['apiKey', 'duplicate'],
+      describe: {
+        name: 'a name for the profile',
+        baseUrl: 'the service’s base URL, as the provider gives it',
+        pathStyle: 'how the spec’s paths join the base URL (the connection test finds it)',
+        storage: 'keychain (kept) or session (until the app quits)',
+      },
+    },
+    secretFromStdin: { field: 'apiKey', prompt: 'API key (not shown)' },
+    render: (state: AppState) =>
+      `Saved profile "${state.profiles.at(-1)?.name ?? ''}". Make it the active one with \`proxy-manager profiles use NAME\`.`,
+  },
   profilesUse: {
     path: ['profiles', 'use'],
     channel: 'profiles:switch',
