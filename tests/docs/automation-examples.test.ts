@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -148,6 +148,28 @@ describe('docs/automation.md', () => {
     expect(receipt.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(lines.slice(1)).toEqual(['429', '401', '403']);
   }, 120_000);
+
+  it('runs its Health example as written (notify-send stands in as a recording script)', async () => {
+    const bin = binShim();
+    const notified = join(mkdtempSync(join(tmpdir(), 'pm-notify-')), 'calls');
+    writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\necho "$@" >> "${notified}"\n`);
+    chmodSync(join(bin, 'notify-send'), 0o755);
+    const [block = ''] = shellBlocks(DOC, '## Health');
+    const env = {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      PROXY_MANAGER_DATA_DIR: mkdtempSync(join(tmpdir(), 'pm-docs-')),
+      PROXY_MANAGER_API_KEY: DEMO_KEY,
+      PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    };
+    await run('bash', ['-c', `set -eu\n${block}`], { cwd: ROOT, timeout: 60_000, env });
+    // The notice went out exactly when the check found something (exit code 4).
+    const check = await run('bash', ['-c', 'proxy-manager health --check > /dev/null || echo $?'], { env });
+    const calls = existsSync(notified) ? readFileSync(notified, 'utf8') : '';
+    expect(calls).toBe(check.stdout.trim() === '4' ? 'Proxy Manager Something needs attention\n' : '');
+    expect(['', '4']).toContain(check.stdout.trim());
+  }, 90_000);
 
   it('gives an MCP configuration an agent can start as written', async () => {
     const [claude = '', vscode = ''] = fencedBlocks(DOC, '## MCP server', 'json');
