@@ -199,6 +199,18 @@ export function details(output: Output, value: unknown, only?: readonly string[]
     .join('\n');
 }
 
+/**
+ * A time for a person: `YYYY-MM-DD HH:MM` in this computer's time zone (JSON keeps ISO 8601, UTC).
+ * Null or absent is `-`; text that is not a time is shown as it is.
+ */
+export function localTime(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '-';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
 /** Bytes in decimal units, as the service bills (1 GB = 10^9 bytes). */
 export function bytes(value: unknown): string {
   if (typeof value !== 'number') return cell(value);

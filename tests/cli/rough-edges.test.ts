@@ -6,6 +6,7 @@ import { qrLines } from '../../src-main/cli/commands/topups-commands';
 import { COMMANDS } from '../../src-main/cli/command-tree';
 import { deriveFields } from '../../src-main/cli/schema-fields';
 import { runCli } from '../../src-main/cli';
+import { localTime } from '../../src-main/cli/output';
 import { MemoryStream, runCapture, tempDataDir } from './support/cli-harness';
 
 // The command line's rough edges of issue 35, each as a user meets it.
@@ -211,6 +212,28 @@ describe('the command line’s rough edges', () => {
     expect(sub.stdout).not.toMatch(/Global Options:|--scopes <list>/);
     expect(sub.stdout).toMatch(/^Global options \(--json, --profile, .*\): see proxy-manager --help\.$/m);
     expect(sub.stdout).toMatch(/--country <value>\s+two-letter country code/);
+  });
+
+  it('shows times to a person in local time, and keeps ISO 8601 in JSON', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      expect(localTime('2026-11-29T01:02:03.000Z')).toBe('2026-11-29 10:02');
+      expect(localTime(null)).toBe('-');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+    await runCapture(
+      ['topups', 'create', '--amount', '25', '--coin', 'USDT', '--network', 'tron', '--json'],
+      env,
+    );
+    const text = await runCapture(['topups', 'list'], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    expect(text.stdout).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    const json = await runCapture(['topups', 'list', '--json'], env);
+    expect(json.stdout).toMatch(/"createdAt": "\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
   });
 
   it('takes a lower-case country code as upper case', async () => {

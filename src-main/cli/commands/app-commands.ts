@@ -13,7 +13,7 @@ import {
   type ExitCode,
   printValue,
 } from '../command-spec';
-import { table } from '../output';
+import { localTime, table } from '../output';
 
 function renderProfiles(profiles: ProfileSummary[], context: CommandContext): string {
   return table(context.out, profiles, [
@@ -135,7 +135,7 @@ export const appCommands = {
     examples: ['proxy-manager alerts list'],
     render: (alerts: AlertView[], context: CommandContext) =>
       table(context.out, alerts, [
-        { header: 'RAISED', value: (a) => a.raisedAt },
+        { header: 'RAISED', value: (a) => localTime(a.raisedAt) },
         { header: 'LEVEL', value: (a) => a.level },
         { header: 'KIND', value: (a) => a.kind },
         { header: 'SUBJECT', value: (a) => a.subjectId },

@@ -1,20 +1,20 @@
 import type { AuditEntry, AutomationTokenView, CreatedAutomationToken } from '../../../src-shared/contract';
 import type { CommandContext, CommandSpec } from '../command-spec';
-import { table } from '../output';
+import { localTime, table } from '../output';
 
 function renderTokens(tokens: AutomationTokenView[], context: CommandContext): string {
   return table(context.out, tokens, [
     { header: 'ID', value: (t) => t.id },
     { header: 'NAME', value: (t) => t.name },
     { header: 'SCOPES', value: (t) => t.scopes.join(',') },
-    { header: 'CREATED', value: (t) => t.createdAt },
-    { header: 'LAST USED', value: (t) => t.lastUsedAt ?? 'never' },
+    { header: 'CREATED', value: (t) => localTime(t.createdAt) },
+    { header: 'LAST USED', value: (t) => (t.lastUsedAt ? localTime(t.lastUsedAt) : 'never') },
   ]);
 }
 
 function renderAudit(entries: AuditEntry[], context: CommandContext): string {
   return table(context.out, entries, [
-    { header: 'TIME', value: (e) => e.at },
+    { header: 'TIME', value: (e) => localTime(e.at) },
     { header: 'VIA', value: (e) => e.surface },
     {
       header: 'CALLER',

@@ -18,7 +18,7 @@ import {
   timeoutMs,
   UsageError,
 } from '../command-spec';
-import { bytes, details, table } from '../output';
+import { bytes, details, localTime, table } from '../output';
 
 const WAIT = { flags: '--wait', help: 'wait for the operation to finish' } as const;
 const timeout = (seconds: number) =>
@@ -54,7 +54,7 @@ function renderReceipt(receipt: RotationReceipt): string {
     receipt.sameIp
       ? `Rotated ${receipt.portId}: the carrier gave back the same IP ${receipt.ip} (${seconds} s)`
       : `Rotated ${receipt.portId}: ${receipt.previousIp} -> ${receipt.ip} (${seconds} s)`,
-    `Next rotation from ${receipt.nextRotationAvailableAt}`,
+    `Next rotation from ${localTime(receipt.nextRotationAvailableAt)}`,
   ];
   if (receipt.untilNew) {
     lines.push(
@@ -105,7 +105,7 @@ function renderSchedules(view: SchedulesView, context: CommandContext): string {
       },
       { header: 'JITTER', value: (s) => `${s.jitterSeconds} s`, right: true },
       { header: 'OFFSET', value: (s) => `${s.offsetSeconds} s`, right: true },
-      { header: 'NEXT RUN', value: (s) => s.nextRunAt },
+      { header: 'NEXT RUN', value: (s) => localTime(s.nextRunAt) },
       { header: 'LAST', value: (s) => s.lastRuns[0]?.result },
     ])
   );
@@ -240,8 +240,8 @@ export const portsCommands = {
     render: (view: IpHistoryView, context) =>
       `${table(context.out, view.data, [
         { header: 'IP', value: (row) => row.ip },
-        { header: 'ASSIGNED', value: (row) => row.assignedAt },
-        { header: 'RELEASED', value: (row) => row.releasedAt },
+        { header: 'ASSIGNED', value: (row) => localTime(row.assignedAt) },
+        { header: 'RELEASED', value: (row) => localTime(row.releasedAt) },
         { header: 'TRIGGER', value: (row) => row.trigger },
         {
           header: 'RECEIPT',
@@ -257,7 +257,7 @@ export const portsCommands = {
     fields: portArg,
     render: (receipts: RotationReceipt[], context) =>
       table(context.out, receipts, [
-        { header: 'FINISHED', value: (r) => r.finishedAt },
+        { header: 'FINISHED', value: (r) => localTime(r.finishedAt) },
         { header: 'FROM', value: (r) => r.previousIp },
         { header: 'TO', value: (r) => r.ip },
         { header: 'TRIGGER', value: (r) => r.trigger },

@@ -7,7 +7,7 @@ import {
   printValue,
   timeoutMs,
 } from '../command-spec';
-import { details, table } from '../output';
+import { details, localTime, table } from '../output';
 
 /** The spec's polling guidance for `GET /v1/topups/{id}`: 10 s while verifying, 30 s while waiting. */
 const TOP_UP_POLL_MS = { verifying: 10_000, waiting: 30_000 } as const;
@@ -31,7 +31,7 @@ function renderTopUps(page: TopUpPage, context: CommandContext): string {
     { header: 'AMOUNT', value: (t) => `${t.amountCrypto} ${t.coin}`, right: true },
     { header: 'NETWORK', value: (t) => t.network },
     { header: 'CONFIRMATIONS', value: (t) => `${t.confirmations}/${t.confirmationsRequired}` },
-    { header: 'CREATED', value: (t) => t.createdAt },
+    { header: 'CREATED', value: (t) => localTime(t.createdAt) },
   ]);
   const { pagination } = page;
   return `${rows}\n\nPage ${pagination.page} of ${pagination.totalPages} (${pagination.total} top-ups)`;
@@ -119,7 +119,7 @@ async function paymentInstructions(topUp: TopUp, color: boolean): Promise<string
     '',
     `    ${topUp.address}`,
     '',
-    `before ${topUp.expiresAt}: the payment is matched by this exact amount.`,
+    `before ${localTime(topUp.expiresAt)}: the payment is matched by this exact amount.`,
     '',
     qr,
     `Payment URI: ${topUp.paymentUri}`,
