@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type AutomationChannel, AUTOMATION_CHANNELS, toolNameOf } from '../dispatch/automation-catalog';
-import { publicSchemaOf } from '../dispatch/public-answers';
+import { outputSchemaOf } from '../dispatch/output-schemas';
 import { type CallChannel, ipcCalls, type Scope } from '../../src-shared/contract';
 
 /**
@@ -231,10 +231,10 @@ function operationOf(route: RestRoute): Record<string, unknown> {
     ...(requestBody ? { requestBody: JSON.parse(JSON.stringify(requestBody)) as unknown } : {}),
     responses: {
       '200': {
-        description: publicSchemaOf(route.channel)
-          ? 'An array of objects with these fields.'
+        description: outputSchemaOf(route.channel)
+          ? 'The answer, as this schema describes it.'
           : 'The contract’s answer (its types: src-shared/contract/).',
-        content: { 'application/json': { schema: publicSchemaOf(route.channel) ?? {} } },
+        content: { 'application/json': { schema: outputSchemaOf(route.channel) ?? {} } },
       },
       '400': errorResponse('Bad input: the fields and their messages.'),
       '401': errorResponse('No token, or not a valid one.'),

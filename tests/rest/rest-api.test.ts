@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PORT_ROW_COLUMNS } from '../../src-shared/contract/ports';
 import { runCapture, tempDataDir } from '../cli/support/cli-harness';
@@ -129,6 +130,38 @@ describe('proxy-manager serve', () => {
         'application/json'
       ].schema;
     expect(subUsers.items.required).toContain('username');
+  });
+
+  it('sends what its OpenAPI document says: answers checked against their 200 schemas', async () => {
+    const doc = (await raw('GET', '/openapi.json', bearer(reader))).body;
+    const subscriptionId = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data[0].id;
+    const topUpId = (
+      await sandbox.request('POST', '/v1/topups', {
+        body: { amountUsd: '30.00', coin: 'USDT', network: 'tron' },
+      })
+    ).json.id;
+    const routes: [string, string][] = [
+      ['/v1/ports', '/v1/ports'],
+      ['/v1/ports/{portId}/usage', `/v1/ports/${portIds[1]}/usage`],
+      ['/v1/subscriptions', '/v1/subscriptions?productId=residential'],
+      ['/v1/subscriptions/{subscriptionId}', `/v1/subscriptions/${subscriptionId}`],
+      ['/v1/subscriptions/{subscriptionId}/sub-users', `/v1/subscriptions/${subscriptionId}/sub-users`],
+      ['/v1/topups', '/v1/topups'],
+      ['/v1/topups/{topUpId}', `/v1/topups/${topUpId}`],
+      ['/v1/catalog/countries', '/v1/catalog/countries'],
+      ['/v1/catalog/coins', '/v1/catalog/coins'],
+    ];
+    for (const [template, path] of routes) {
+      const schema = doc.paths[template].get.responses['200'].content['application/json'].schema;
+      expect(Object.keys(schema).length, template).toBeGreaterThan(0);
+      const answer = await raw('GET', path, bearer(reader));
+      expect(answer.status, path).toBe(200);
+      const checked = z.fromJSONSchema(schema).safeParse(answer.body);
+      expect(checked.success ? [] : checked.error.issues, path).toEqual([]);
+    }
+    // Without the secrets scope a password is null, and the schema says so.
+    const subscription = await raw('GET', `/v1/subscriptions/${subscriptionId}`, bearer(reader));
+    expect(subscription.body.password).toBeNull();
   });
 
   it('answers the sub-users of a subscription as an array of objects, as sent by the schema', async () => {
