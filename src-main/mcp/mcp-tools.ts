@@ -657,7 +657,10 @@ function localProxiesTool(context: ToolContext): McpTool {
       type: 'object',
       properties: {
         action: ACTION(['list', 'add', 'update', 'remove', 'start', 'stop'], 'What to do.'),
-        id: { type: 'string', description: 'The local proxy (update, remove, start, stop).' },
+        localProxyId: {
+          type: 'string',
+          description: 'The local proxy (update, remove, start, stop), from action list.',
+        },
         ...(add.properties as Record<string, JsonSchema>),
       },
       required: ['action'],
@@ -666,13 +669,14 @@ function localProxiesTool(context: ToolContext): McpTool {
     actions: {
       list: () => ({ channel: 'localProxies:list', input: undefined }),
       add: (args) => ({ channel: 'localProxies:add', input: inputFor('localProxies:add', args, true) }),
-      update: (args) => ({
+      // `localProxyId` here (every tool names an id after its kind), `id` in the contract.
+      update: ({ localProxyId, ...args }) => ({
         channel: 'localProxies:update',
-        input: inputFor('localProxies:update', args, true),
+        input: inputFor('localProxies:update', { ...args, id: localProxyId }, true),
       }),
-      remove: (args) => ({ channel: 'localProxies:remove', input: { id: args.id } }),
-      start: (args) => ({ channel: 'localProxies:start', input: { id: args.id } }),
-      stop: (args) => ({ channel: 'localProxies:stop', input: { id: args.id } }),
+      remove: (args) => ({ channel: 'localProxies:remove', input: { id: args.localProxyId } }),
+      start: (args) => ({ channel: 'localProxies:start', input: { id: args.localProxyId } }),
+      stop: (args) => ({ channel: 'localProxies:stop', input: { id: args.localProxyId } }),
     },
   });
 }

@@ -81,7 +81,6 @@ const DESCRIPTIONS: Record<string, string> = {
   txid: 'Transaction id (optional).',
   product: 'residential, mobile or mobile-gb.',
   mobileOnly: 'Only cities with mobile modems.',
-  id: 'Local proxy id (action list).',
   untilNew: '{lastN: 3, maxTries: 5}: rotate until the IP is none of the last lastN.',
 };
 

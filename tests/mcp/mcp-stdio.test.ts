@@ -257,6 +257,29 @@ describe('proxy-manager mcp --scopes with every scope: a small toolset', () => {
     expect(await count()).toBe(before + 1);
   }, 60_000);
 
+  it('manages local proxies in one tool, the id named localProxyId as every id is named after its kind', async () => {
+    const added = await callJson(session, 'local_proxies', {
+      action: 'add',
+      upstream: { kind: 'port', portId: portIds[1] },
+      label: 'Agent proxy',
+      start: false,
+    });
+    expect(added.isError, JSON.stringify(added.value)).toBe(false);
+    const localProxyId = added.value.id as string;
+    const renamed = await callJson(session, 'local_proxies', {
+      action: 'update',
+      localProxyId,
+      label: 'Renamed',
+    });
+    expect(renamed.value).toMatchObject({ id: localProxyId, label: 'Renamed' });
+    const listed = await callJson(session, 'local_proxies', { action: 'list' });
+    expect(listed.value.proxies.map((proxy: { id: string }) => proxy.id)).toContain(localProxyId);
+    const byId = await callJson(session, 'local_proxies', { action: 'remove', id: localProxyId });
+    expect(byId.value.error.message).toMatch(/takes no argument "id"/);
+    const removed = await callJson(session, 'local_proxies', { action: 'remove', localProxyId });
+    expect(removed.isError).toBe(false);
+  });
+
   it('passes the Overview through health_snapshot', async () => {
     const health = await callJson(session, 'health_snapshot');
     expect(health.isError).toBe(false);
