@@ -4,14 +4,16 @@
 // `--help` loads the command tree and commander only, a command the contract, and a core only when one
 // runs here. Nothing is compiled when `proxy-manager` starts.
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}out/cli`;
+// Built beside it, then swapped in: the old bundle stays whole until the new one is.
+const building = `${outdir}.building-${process.pid}`;
 
-rmSync(outdir, { recursive: true, force: true });
+rmSync(building, { recursive: true, force: true });
 /**
  * zod re-exports every locale (`z.locales`, some 360 kB); the app speaks English only, which zod's
  * default configuration imports itself. The other locales are left out of the bundle: loading them
@@ -36,7 +38,7 @@ const { metafile } = await build({
   plugins: [englishOnlyZod],
   absWorkingDir: root,
   entryPoints: { 'proxy-manager': 'src-main/cli/index.ts' },
-  outdir,
+  outdir: building,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -54,4 +56,9 @@ const { metafile } = await build({
   metafile: true,
 });
 // What each chunk holds and imports: tests check that help loads no more than it needs.
-writeFileSync(`${outdir}/meta.json`, JSON.stringify(metafile));
+writeFileSync(
+  `${building}/meta.json`,
+  JSON.stringify(metafile).replaceAll(building.slice(root.length), 'out/cli'),
+);
+rmSync(outdir, { recursive: true, force: true });
+renameSync(building, outdir);
