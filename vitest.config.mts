@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The CLI's bundle (out/cli/), built from the sources under test: tests spawn bin/proxy-manager.mjs.
+    globalSetup: ['tests/support/build-cli-setup.ts'],
     projects: [
       {
         extends: true,

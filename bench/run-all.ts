@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, one after the other (they would disturb each other's timings if
  * run together), each with its own output, then their `BENCH_RESULT` lines side by side.
  *
- *   npm run bench -- [--only sandbox,renderer,subscriptions,real-path,at-rest,topups,schedules,health-store,health-checks,port-health-render]
+ *   npm run bench -- [--only sandbox,renderer,subscriptions,real-path,at-rest,topups,schedules,health-store,health-checks,port-health-render,cli-startup]
  *
  * Exits non-zero when one of them failed, after running the others.
  */
@@ -28,6 +28,7 @@ const BENCHES: readonly Bench[] = [
   { name: 'health-store', script: 'bench/health-store-bench.ts' },
   { name: 'health-checks', script: 'bench/health-checks-bench.ts' },
   { name: 'port-health-render', script: 'bench/port-health-render-bench.ts' },
+  { name: 'cli-startup', script: 'bench/cli-startup-bench.ts' },
 ];
 
 function runOne(bench: Bench): Promise<{ code: number; result: unknown }> {

@@ -1,17 +1,24 @@
 #!/usr/bin/env node
-// `proxy-manager` from a checkout (`npx proxy-manager …` after `npm install`): the TypeScript sources
-// run through tsx's loader, as `npm run web` does. The packaged app calls the same `runCli`.
+// `proxy-manager` from a checkout (`npx proxy-manager …` after `npm install`): the prebuilt bundle in
+// out/cli/ (scripts/build-cli.mjs, run by `npm install` and `npm test`), so nothing is compiled at
+// start. The packaged app calls the same `runCli`.
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
-// V8's code cache for the modules loaded below (zod, undici, the app's own): a second start
-// skips most of the compiling.
+// V8's code cache for the bundle: a second start skips most of the compiling.
 module.enableCompileCache?.();
 
-// The same hooks as `node --import tsx` (ESM and CommonJS: the sources are CommonJS TypeScript).
-await import('tsx');
-const { runCli } = await import('../src-main/cli/index.ts');
-
+let runCli;
+try {
+  ({ runCli } = await import('../out/cli/proxy-manager.mjs'));
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  process.stderr.write('error: the command line is not built: run `npm run build:cli` (or `npm install`)\n');
+  process.exit(1);
+}
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, version });
-process.exitCode = code;
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  version,
+});

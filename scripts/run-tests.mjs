@@ -40,6 +40,8 @@ check('format', 'npx', ['prettier', '--check', '--log-level=warn', '.']);
 check('dead code', 'npx', ['knip', '--no-progress']);
 // Built once here, so that tests which need the renderer (web mode, e2e) never build it concurrently.
 check('build', 'npx', ['electron-vite', 'build', '--logLevel', 'warn']);
+// The command line's bundle (out/cli/): the tests that spawn `proxy-manager` run it as users do.
+check('build cli', 'node', ['scripts/build-cli.mjs']);
 
 const resultsDir = join(root, 'out', 'test-results');
 mkdirSync(resultsDir, { recursive: true });

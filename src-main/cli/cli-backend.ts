@@ -1,4 +1,6 @@
 import type { Clock } from '../core/runtime/clock';
+import { keyFingerprint } from '../core/profiles/key-fingerprint';
+import type { AutomationOrigin } from '../core/runtime/call-origin';
 import { ControlConnection, OwnerNotAnswering } from '../control/control-client';
 import type { OwnerHello } from '../control/control-protocol';
 import type { AppCore } from '../core/app-core';
@@ -30,6 +32,8 @@ export interface BackendOptions {
   /** The one-shot core's clock (what "expires in 2 days" is judged against). Default: the system clock. */
   clock?: Clock;
   log: (line: string) => void;
+  /** The surface the calls come from: rotation receipts record it as their trigger. */
+  origin: AutomationOrigin;
   /** A long-running session's core, started once and kept (see `sessionBackend`); default: one per command. */
   sharedCore?: () => Promise<AppCore>;
 }
@@ -57,9 +61,20 @@ function matches(selection: ProfileSelection, hello: OwnerHello): boolean {
     case 'demo':
       return active?.kind === 'demo';
     case 'environment':
-      // The owner does not have this key; it cannot act with it.
-      return false;
+      // The owner's account when it holds the same key for the same service: compared by
+      // fingerprint, so that the key is never shown to it (nor its key to this process).
+      return hello.keyFingerprint !== null && hello.keyFingerprint === environmentFingerprint(selection);
   }
+}
+
+function environmentFingerprint(selection: { apiKey: string; baseUrl: string }): string | null {
+  let origin: string;
+  try {
+    origin = new URL(selection.baseUrl).origin;
+  } catch {
+    return null;
+  }
+  return keyFingerprint(selection.apiKey, origin);
 }
 
 function selectionText(selection: ProfileSelection): string {
@@ -97,7 +112,7 @@ export async function openBackend(options: BackendOptions): Promise<CliBackend> 
       connection.close();
     }
     if (hello) {
-      if (matches(options.selection, hello)) return ownerBackend(connection, options.grant);
+      if (matches(options.selection, hello)) return ownerBackend(connection, options.grant, options.origin);
       connection.close();
       if (!readOnly && options.selection.kind !== 'demo') {
         const active = hello.activeProfile
@@ -135,11 +150,15 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function ownerBackend(connection: ControlConnection, grant: ReadonlySet<Scope>): CliBackend {
+function ownerBackend(
+  connection: ControlConnection,
+  grant: ReadonlySet<Scope>,
+  origin: AutomationOrigin,
+): CliBackend {
   const scopes = [...grant];
   return {
     via: 'owner',
-    call: (channel, input) => connection.call(channel, input, scopes),
+    call: (channel, input) => connection.call(channel, input, scopes, origin),
     close: () => {
       connection.close();
       return Promise.resolve();
@@ -155,8 +174,14 @@ export async function startLocalCore(
   options: Pick<BackendOptions, 'dataDir' | 'selection' | 'demoLatency' | 'log' | 'clock'>,
 ): Promise<AppCore> {
   // Loaded only here: `--help`, completion and calls through the owner never pay for the core.
-  const { createNodeAppCore } = await import('../core/node-app-core');
+  const [{ createNodeAppCore }, { probeBaseUrl }, { rememberedProbe }] = await Promise.all([
+    import('../core/node-app-core'),
+    import('../api/base-url-probe'),
+    import('./remembered-probe'),
+  ]);
   const core = await createNodeAppCore({
+    probeBaseUrl: rememberedProbe(options.dataDir, (baseUrl) => probeBaseUrl(baseUrl)),
+    skipKeychainProbe: options.selection.kind === 'demo' || options.selection.kind === 'environment',
     mode: 'web',
     dataDir: options.dataDir,
     demoLatency: options.demoLatency,
@@ -197,7 +222,7 @@ async function localBackend(options: BackendOptions): Promise<CliBackend> {
   });
   return {
     via: 'local',
-    call: (channel, input) => dispatch('cli', channel, input),
+    call: (channel, input) => dispatch('cli', channel, input, { origin: options.origin }),
     close: () => (options.sharedCore ? Promise.resolve() : core.dispose()),
   };
 }

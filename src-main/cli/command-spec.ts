@@ -1,5 +1,6 @@
 import type { Clock } from '../core/runtime/clock';
 import type { CallChannel, CallOutput, IpcError, IpcResult } from '../../src-shared/contract';
+import { publicAnswer, publicFieldsOf } from '../dispatch/public-answers';
 import type { Output } from './output';
 import type { FieldOverrides, FieldSpec } from './schema-fields';
 
@@ -84,6 +85,11 @@ export interface CommandSpec {
    * token's scopes) instead of narrowing this run's grant.
    */
   scopesAreInput?: boolean;
+  /**
+   * A secret field read from stdin (a prompt without echo on a terminal, else the first line of what
+   * is piped in), never from a flag: a flag would show in `ps` and the shell's history.
+   */
+  secretFromStdin?: { field: string; prompt: string };
   /** The value as text for a person (tables); default: JSON. */
   render?: (value: never, context: CommandContext) => string;
 }
@@ -94,8 +100,15 @@ export function timeoutMs(context: CommandContext, fallbackSeconds: number): num
   return (typeof raw === 'string' ? Number(raw) : fallbackSeconds) * 1000;
 }
 
-/** Prints a value: the contract's value as one JSON document, or the command's text. */
+/**
+ * Prints a value: as one JSON document in its public shape (a list the window gets as a table is an
+ * array of objects), or the command's text.
+ */
 export function printValue(context: CommandContext, spec: CommandSpec, value: unknown): void {
-  if (context.json || !spec.render) context.out.json(value);
-  else context.out.out(spec.render(value as never, context));
+  if (context.json || !spec.render) {
+    if (spec.channel) {
+      context.out.knownFields = publicFieldsOf(spec.channel);
+      context.out.json(publicAnswer(spec.channel, value));
+    } else context.out.json(value);
+  } else context.out.out(spec.render(value as never, context));
 }

@@ -54,6 +54,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   appCommands.testPort,
   appCommands.testSubscription,
   appCommands.profilesList,
+  appCommands.profilesAdd,
   appCommands.profilesUse,
   automationCommands.mcp,
   automationCommands.serve,
@@ -67,7 +68,10 @@ export const COMMANDS: readonly CommandSpec[] = [
 
 /** Options every command takes. */
 export const GLOBAL_OPTIONS = [
-  { flags: '--json', help: 'print the result as one JSON document (the contract’s value)' },
+  {
+    flags: '--json [fields]',
+    help: 'print the result as one JSON document; with fields, only those (e.g. --json id,label,currentIp)',
+  },
   { flags: '--profile <name>', help: 'use this saved profile instead of the active one' },
   { flags: '--demo', help: 'run against the embedded sandbox (demo mode)' },
   {

@@ -9,6 +9,35 @@ export interface CliStream {
 const STYLES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39] } as const;
 export type Style = keyof typeof STYLES;
 
+/** `--json id,label` named a field the answer does not have: a usage error (exit code 2). */
+export class JsonFieldError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JsonFieldError';
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Only the named fields of a value (`--json id,label,currentIp`): of each object of an array, or of
+ * the object itself, in the order named. `known` lists the documented fields of a reshaped list, so
+ * that a misspelt name is refused even when the list is empty.
+ */
+function selectFields(value: unknown, fields: readonly string[], known: readonly string[] | null): unknown {
+  const objects = Array.isArray(value) ? value.filter(isRecord) : isRecord(value) ? [value] : [];
+  if (objects.length === 0 && known === null) return value;
+  const available = known ?? [...new Set(objects.flatMap((object) => Object.keys(object)))];
+  const unknown = fields.filter((field) => !available.includes(field));
+  if (unknown.length > 0) {
+    throw new JsonFieldError(`--json: no field "${unknown[0]}" here (the fields: ${available.join(', ')})`);
+  }
+  const pick = (object: unknown): unknown =>
+    isRecord(object) ? Object.fromEntries(fields.map((field) => [field, object[field] ?? null])) : object;
+  return Array.isArray(value) ? value.map(pick) : pick(value);
+}
+
 /**
  * stdout and stderr as the CLI uses them. stdout carries only the result (one JSON document with
  * `--json`); stderr carries errors (one line) and, on a terminal only, progress. A reader that
@@ -18,6 +47,10 @@ export class Output {
   /** Set when stdout's reader went away. */
   closed = false;
   private progressShown = false;
+  /** `--json id,label`: only these fields of what `json` prints; null: everything. */
+  jsonFields: readonly string[] | null = null;
+  /** The documented fields of the answer being printed (a reshaped list), for `jsonFields`' check. */
+  knownFields: readonly string[] | null = null;
   private readonly onError = (error: NodeJS.ErrnoException): void => {
     if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') this.closed = true;
   };
@@ -39,9 +72,13 @@ export class Output {
     return this.stdout.columns ?? 100;
   }
 
+  /** Whether escape sequences may go to this stream: a terminal, and neither NO_COLOR nor --no-color. */
+  colorOn(stream: 'stdout' | 'stderr'): boolean {
+    return (stream === 'stdout' ? this.stdout : this.stderr).isTTY === true && this.colorWanted;
+  }
+
   style(stream: 'stdout' | 'stderr', style: Style, text: string): string {
-    const tty = (stream === 'stdout' ? this.stdout : this.stderr).isTTY === true;
-    if (!tty || !this.colorWanted) return text;
+    if (!this.colorOn(stream)) return text;
     const [open, close] = STYLES[style];
     return `\u001b[${open}m${text}\u001b[${close}m`;
   }
@@ -55,8 +92,10 @@ export class Output {
     }
   }
 
+  /** One JSON document on stdout, only `jsonFields` of it when they are set (throws `JsonFieldError`). */
   json(value: unknown): void {
-    this.out(`${JSON.stringify(value ?? null, null, 2)}\n`);
+    const shown = this.jsonFields ? selectFields(value, this.jsonFields, this.knownFields) : value;
+    this.out(`${JSON.stringify(shown ?? null, null, 2)}\n`);
   }
 
   /** One line on stderr, newlines folded: errors are always a single line. */
@@ -158,6 +197,18 @@ export function details(output: Output, value: unknown, only?: readonly string[]
   return entries
     .map(([key, field]) => `${output.style('stdout', 'bold', key.padEnd(width))}  ${cell(field)}`)
     .join('\n');
+}
+
+/**
+ * A time for a person: `YYYY-MM-DD HH:MM` in this computer's time zone (JSON keeps ISO 8601, UTC).
+ * Null or absent is `-`; text that is not a time is shown as it is.
+ */
+export function localTime(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '-';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
 /** Bytes in decimal units, as the service bills (1 GB = 10^9 bytes). */

@@ -41,6 +41,9 @@ function addGlobalOptions(command: Command): void {
   }
 }
 
+/** The one line each command's help gives for the global options (listed in full once, at the top). */
+const GLOBAL_NOTE = `Global options (${GLOBAL_OPTIONS.map((option) => option.flags.split(' ')[0]).join(', ')}): see proxy-manager --help.`;
+
 type Derive = (spec: CommandSpec) => FieldSpec[];
 
 /** Global options that take a value: the word after them is not a command word. */
@@ -114,7 +117,10 @@ function leafCommand(
     if (extra.default !== undefined) option.default(extra.default);
     command.addOption(option);
   }
-  command.addHelpText('after', `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n`);
+  command.addHelpText(
+    'after',
+    `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n\n${GLOBAL_NOTE}\n`,
+  );
   command.action((...received: unknown[]) => {
     const self = received.at(-1) as Command;
     const given = new Map<string, unknown>();
@@ -150,7 +156,8 @@ export async function buildProgram(
   const { deriveFields } = named.size > 0 ? await import('./schema-fields') : { deriveFields: null };
   const derive: Derive | null = deriveFields && ((spec) => deriveFields(spec.channel!, spec.fields));
   const program = new Command(PROGRAM_NAME)
-    .configureHelp({ showGlobalOptions: true })
+    // Global options are listed once, in `proxy-manager --help`; each command's help points there.
+    .configureHelp({ showGlobalOptions: false })
     .description(DESCRIPTION)
     .version(version, '-V, --version')
     .addHelpText('after', EPILOG)

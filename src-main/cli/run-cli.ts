@@ -2,7 +2,7 @@ import { defaultDataDir } from '../core/app-paths';
 import { type Clock, systemClock } from '../core/runtime/clock';
 import type { CallChannel, IpcError, IpcResult } from '../../src-shared/contract';
 import { type Scope, SCOPES } from '../../src-shared/contract/scopes';
-import { type CliBackend, openBackend, type ProfileSelection, startError } from './cli-backend';
+import type { CliBackend, ProfileSelection } from './cli-backend';
 import {
   CallFailed,
   type CommandContext,
@@ -12,8 +12,8 @@ import {
   printValue,
   UsageError,
 } from './command-spec';
-import type { COMPLETION_SHELLS } from './command-tree';
-import { type CliStream, Output } from './output';
+import { COMMANDS, type COMPLETION_SHELLS } from './command-tree';
+import { type CliStream, JsonFieldError, Output } from './output';
 import { buildProgram, CommanderError, type Selection } from './program';
 import type { FieldSpec } from './schema-fields';
 
@@ -23,6 +23,8 @@ export interface CliIo {
   stderr: CliStream;
   /** Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /** Where a secret is read (`profiles add`'s key); default `process.stdin`. */
+  stdin?: SecretSource;
   /** What `--version` prints: the launcher reads package.json, the packaged app its own version. */
   version?: string;
   /** Waits (`--wait`) run on it; tests pass a fake one. Default: the system clock. */
@@ -45,7 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const wantsColor = !argv.includes('--no-color') && env.NO_COLOR === undefined;
   const out = new Output(io.stdout, io.stderr, wantsColor);
   try {
-    return await run(argv, io, env, out);
+    return await run(jsonFieldsApart(argv), io, env, out);
   } catch (error) {
     // Only a bug gets here; the user still gets one line.
     out.error(error instanceof Error ? error.message : String(error));
@@ -90,7 +92,10 @@ async function run(
     }
     throw error;
   }
-  const json = options.json === true;
+  const json = options.json !== undefined && options.json !== false;
+  if (typeof options.json === 'string' && options.json !== '') {
+    out.jsonFields = options.json.split(',');
+  }
 
   const { spec } = selection;
   if (!spec.channel) return runLocalCommand(spec, selection, out, env, grant, io);
@@ -103,7 +108,9 @@ async function run(
   // The grant first, as the dispatcher does: a refused call sends nothing anywhere.
   const { scope } = ipcCalls[spec.channel];
   if (!grant.has(scope)) {
-    out.error(`This session may not call ${spec.channel}: it needs the "${scope}" scope (see --scopes).`);
+    out.error(
+      `proxy-manager ${spec.path.join(' ')} needs the "${scope}" scope, which this run’s --scopes leaves out.`,
+    );
     return EXIT.failed;
   }
 
@@ -125,6 +132,16 @@ async function run(
       return EXIT.usage;
     }
     throw error;
+  }
+  if (spec.secretFromStdin) {
+    const secret = await readSecret(io.stdin ?? process.stdin, io.stderr, spec.secretFromStdin.prompt);
+    if (secret === '') {
+      out.error(
+        `no ${spec.secretFromStdin.prompt.replace(/ \(.*\)$/, '')} given: type it at the prompt or pipe it in`,
+      );
+      return EXIT.usage;
+    }
+    input = { ...(input as object), [spec.secretFromStdin.field]: secret };
   }
   // The same schema the dispatcher parses with: a field error is a usage error, named as typed.
   const parsed = ipcCalls[spec.channel].input.safeParse(input);
@@ -148,9 +165,13 @@ async function run(
   }
   const channels = [spec.channel, ...(spec.also ?? [])];
   const verbose = options.verbose === true;
+  // Loaded only for a command that calls something: the control client and its crypto are not needed
+  // for help or a usage error.
+  const { openBackend, startError } = await import('./cli-backend');
   let backend: CliBackend;
   try {
     backend = await openBackend({
+      origin: 'cli',
       dataDir: defaultDataDir(env),
       selection: selectionOf.selection,
       grant,
@@ -189,7 +210,7 @@ async function run(
       out.error(describeError(error.error, selection.fields, describeFieldError));
       return EXIT.failed;
     }
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof JsonFieldError) {
       out.error(error.message);
       return EXIT.usage;
     }
@@ -238,8 +259,15 @@ async function runLocalCommand(
         out.error(`--token-env: the variable ${tokenEnv} is not set`);
         return EXIT.usage;
       }
+      const toolsets = parseToolsets(selection.options.toolsets);
+      if ('usage' in toolsets) {
+        out.error(toolsets.usage);
+        return EXIT.usage;
+      }
       return runMcp({
         ...session,
+        ...(toolsets.list ? { toolsets: toolsets.list } : {}),
+        readOnly: selection.options.readOnly === true,
         // An agent gets `read` unless the command line (or its token) grants more.
         grant: selection.options.scopes === undefined && !token ? new Set(['read']) : grant,
         ...(token ? { token } : {}),
@@ -256,7 +284,9 @@ async function runLocalCommand(
   if (spec.path[0] === 'local-proxy' && spec.path[1] === 'run') {
     // It listens on the account's traffic: the scope of adding a local proxy.
     if (!grant.has('manage')) {
-      out.error('This session may not run a local proxy: it needs the "manage" scope (see --scopes).');
+      out.error(
+        'proxy-manager local-proxy run needs the "manage" scope, which this run’s --scopes leaves out.',
+      );
       return EXIT.failed;
     }
     const profile = selectProfile(selection.options, env);
@@ -274,6 +304,113 @@ async function runLocalCommand(
     return EXIT.done;
   }
   return EXIT.usage;
+}
+
+/** The words of the command tree (`ports`, `list`, `schedule`…): never a `--json` field list. */
+const COMMAND_WORDS = new Set(COMMANDS.flatMap((spec) => spec.path));
+const FIELD_LIST = /^[a-zA-Z][a-zA-Z0-9]*(,[a-zA-Z][a-zA-Z0-9]*)*$/;
+
+/**
+ * `--json` takes its field list as `--json id,label` or `--json=id,label`; a following word that is
+ * a command word or an argument (`port_1`, `--demo`) is not one, so `--json ports list` and
+ * `ports show --json port_1` keep working. Fields are camelCase: ids (`port_1`) never look like them.
+ */
+function jsonFieldsApart(argv: readonly string[]): string[] {
+  const result: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const token = argv[index] ?? '';
+    if (token === '--') {
+      result.push(...argv.slice(index));
+      break;
+    }
+    if (token !== '--json') {
+      result.push(token);
+      continue;
+    }
+    const next = argv[index + 1];
+    if (next !== undefined && FIELD_LIST.test(next) && !COMMAND_WORDS.has(next)) {
+      result.push(`--json=${next}`);
+      index += 1;
+    } else result.push('--json=');
+  }
+  return result;
+}
+
+/** The MCP server's toolsets (`tools/list` groups); the names live here so that help loads no MCP code. */
+const TOOLSET_NAMES = [
+  'ports',
+  'subscriptions',
+  'topups',
+  'catalog',
+  'local_proxies',
+  'schedules',
+  'tests',
+  'health',
+] as const;
+
+function parseToolsets(raw: unknown): { list?: (typeof TOOLSET_NAMES)[number][] } | { usage: string } {
+  if (typeof raw !== 'string') return {};
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.find((name) => !(TOOLSET_NAMES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown !== undefined) {
+    return {
+      usage: `--toolsets: ${unknown === undefined ? 'name at least one' : `unknown toolset "${unknown}"`} (the toolsets: ${TOOLSET_NAMES.join(', ')})`,
+    };
+  }
+  return { list: names as (typeof TOOLSET_NAMES)[number][] };
+}
+
+/** What a secret is read from: a terminal (raw mode, no echo) or a pipe. */
+interface SecretSource {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+  once(event: 'end' | 'close', listener: () => void): unknown;
+  removeAllListeners(event: string): unknown;
+  pause(): unknown;
+  resume(): unknown;
+}
+
+/**
+ * A secret from a prompt without echo (a terminal) or the first line of stdin (a pipe). Never a
+ * flag: a flag shows in `ps` and in the shell's history.
+ */
+function readSecret(stdin: SecretSource, stderr: CliStream, prompt: string): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      stdin.removeAllListeners('data');
+      if (stdin.isTTY) {
+        stdin.setRawMode?.(false);
+        stderr.write('\n');
+      }
+      stdin.pause();
+      resolve(text.split(/\r?\n/)[0]?.trim() ?? '');
+    };
+    if (stdin.isTTY) {
+      stderr.write(`${prompt}: `);
+      stdin.setRawMode?.(true);
+    }
+    stdin.on('data', (chunk) => {
+      for (const char of chunk.toString()) {
+        if (stdin.isTTY && (char === '\r' || char === '\n' || char === '\u0004')) return finish();
+        if (stdin.isTTY && char === '\u0003') {
+          text = '';
+          return finish();
+        }
+        if (stdin.isTTY && (char === '\u007f' || char === '\b')) text = text.slice(0, -1);
+        else text += char;
+      }
+    });
+    stdin.once('end', finish);
+    stdin.resume();
+  });
 }
 
 function parseScopes(raw: unknown): ReadonlySet<Scope> {
@@ -322,6 +459,20 @@ function selectProfile(
   return { selection: { kind: 'active' } };
 }
 
+/** The service's routes a message may name, as the commands a CLI user runs instead. */
+const ROUTE_COMMANDS: readonly [RegExp, string][] = [
+  [
+    /`?GET \/v1\/catalog\/(countries|states|cities|asns|carriers|coins)\b[^`\s)]*`?/g,
+    '`proxy-manager catalog $1`',
+  ],
+  [/`?GET \/v1\/topups\b`?/g, '`proxy-manager topups list`'],
+  [/`?GET \/v1\/mobile\b`?/g, '`proxy-manager ports list`'],
+];
+
+function inCliWords(message: string): string {
+  return ROUTE_COMMANDS.reduce((text, [route, command]) => text.replace(route, command), message);
+}
+
 /** The error's one line: its message, the fields it names, and a cooldown in seconds. */
 function describeError(
   error: IpcError,
@@ -329,7 +480,7 @@ function describeError(
   name: (specs: readonly FieldSpec[], field: { field: string; message: string }) => string = (_, field) =>
     `${field.field}: ${field.message}`,
 ): string {
-  let text = error.message;
+  let text = inCliWords(error.message);
   const fields = error.fields ?? [];
   if (fields.length > 0 && !(fields.length === 1 && text.includes(fields[0]?.message ?? '\u0000'))) {
     const described = fields.map((field) => name(specs, field));

@@ -75,6 +75,41 @@ export interface FieldOverrides {
   custom?: Record<string, { parse: CustomParser; help: string; placeholder?: string }>;
 }
 
+/**
+ * What a field means, by its name, where the command says nothing of its own: every flag of every
+ * command has a sentence in its help (checked by a test), and one name reads the same everywhere.
+ */
+const FIELD_MEANINGS: Record<string, string> = {
+  fresh: 'read from the service now instead of what the app holds',
+  page: 'the page to show',
+  perPage: 'items per page',
+  from: 'the first day',
+  to: 'the last day',
+  country: 'two-letter country code, e.g. US (us works too)',
+  countryCode: 'two-letter country code, e.g. US (us works too)',
+  carrier: 'a carrier from `catalog carriers`',
+  portIds: 'port ids from `ports list`',
+  portId: 'a port id from `ports list`',
+  subscriptionId: 'a subscription id from `subs list`',
+  subUserId: 'a sub-user id from `subs subusers list`',
+  productId: 'only subscriptions of this product',
+  product: 'only where this product is offered',
+  label: 'a name to recognise it by',
+  password: 'a password of your choice (printable ASCII); omit for a generated one',
+  regeneratePassword: 'give it a new generated password',
+  format: 'how each line is written',
+  protocol: 'the protocol to use',
+  status: 'only top-ups in this status',
+  txid: 'the transaction id of your payment',
+  kind: 'which simulated payment: exact, short or late',
+  state: 'a state from `catalog states`',
+  city: 'a city from `catalog cities`',
+  asn: 'an ISP’s AS number from `catalog asns`',
+  zip: 'a US ZIP code',
+  session: 'a sticky session id (the same IP while it lasts)',
+  screen: 'the list the first state of a window carries',
+};
+
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 const schemaCache = new Map<CallChannel, JsonSchema>();
@@ -144,7 +179,8 @@ export function deriveFields(channel: CallChannel, overrides: FieldOverrides = {
     const notes = custom ? [] : constraints(schema, kind);
     const fallback = defaults[path] ?? schema.default;
     if (fallback !== undefined) notes.push(`default ${JSON.stringify(fallback).replace(/^"|"$/g, '')}`);
-    const meaning = overrides.describe?.[path] ?? custom?.help ?? schema.description ?? '';
+    const meaning =
+      overrides.describe?.[path] ?? custom?.help ?? schema.description ?? FIELD_MEANINGS[name] ?? '';
     const help = [meaning, notes.length > 0 ? `(${notes.join('; ')})` : ''].filter(Boolean).join(' ');
     const placeholder =
       overrides.placeholder?.[path] ??
@@ -237,9 +273,13 @@ function hasPath(target: Record<string, unknown>, path: string): boolean {
   return true;
 }
 
+/** A country code's field (`--country us` is `US`: the service's codes are upper case). */
+const COUNTRY_FIELD = /(^|\.)(country|countryCode)$/;
+
 function convert(field: FieldSpec, value: unknown): unknown {
   if (field.parse && typeof value === 'string') return field.parse(value);
   if (typeof value !== 'string') return value;
+  if (COUNTRY_FIELD.test(field.path)) return value.toUpperCase();
   // A number the schema wants is converted only when it reads as one; otherwise the schema says why.
   if (field.kind === 'integer' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
   if (field.kind === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);

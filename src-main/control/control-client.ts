@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import type { AutomationOrigin } from '../core/runtime/call-origin';
 import { connect, type Socket } from 'node:net';
 import type { IpcError, IpcResult, Scope } from '../../src-shared/contract';
 import { controlEndpoint, type ControlResponse, controlTokenFile, type OwnerHello } from './control-protocol';
@@ -80,8 +81,19 @@ export class ControlConnection {
   }
 
   /** A contract call run by the owner with `scopes` as the grant. Never throws. */
-  async call(channel: string, input: unknown, scopes: readonly Scope[]): Promise<IpcResult<unknown>> {
-    const response = await this.send({ op: 'call', scopes: [...scopes], channel, input });
+  async call(
+    channel: string,
+    input: unknown,
+    scopes: readonly Scope[],
+    origin?: AutomationOrigin,
+  ): Promise<IpcResult<unknown>> {
+    const response = await this.send({
+      op: 'call',
+      scopes: [...scopes],
+      channel,
+      input,
+      ...(origin ? { origin } : {}),
+    });
     return response.ok ? { ok: true, value: response.value } : { ok: false, error: response.error };
   }
 

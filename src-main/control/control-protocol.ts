@@ -75,4 +75,6 @@ export interface OwnerHello {
   pid: number;
   mode: 'desktop' | 'web';
   activeProfile: Pick<ProfileSummary, 'name' | 'kind'> | null;
+  /** `keyFingerprint` of the active profile's key and origin (never the key); null without one. */
+  keyFingerprint: string | null;
 }

@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { AUTOMATION_ORIGINS } from '../core/runtime/call-origin';
 import { promises as fs } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -28,6 +29,8 @@ const controlRequestSchema = z.strictObject({
   scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).default([]),
   channel: z.string().max(100).optional(),
   input: z.unknown().optional(),
+  /** The surface the call came from (a receipt records it as its trigger). */
+  origin: z.enum(AUTOMATION_ORIGINS).optional(),
 });
 
 /** A control client as the guarded dispatcher sees it: the token was right, and the grant it asked for. */
@@ -58,6 +61,8 @@ export interface ControlServerOptions {
   limits?: Partial<ControlLimits>;
   /** Injected for tests; default 32 random bytes, hex. */
   token?: string;
+  /** The active profile's `keyFingerprint` for the hello (a command with the same key comes here). */
+  keyFingerprint?: () => Promise<string | null>;
 }
 
 export interface ControlServer {
@@ -213,11 +218,17 @@ export async function startControlServer(options: ControlServerOptions): Promise
         activeProfile: state.activeProfile
           ? { name: state.activeProfile.name, kind: state.activeProfile.kind }
           : null,
+        keyFingerprint: (await options.keyFingerprint?.().catch(() => null)) ?? null,
       };
       return { id: request.id, ok: true, value: hello };
     }
     const sender: ControlSender = { kind: 'control', tokenValid: true, grant: new Set(request.scopes) };
-    const result = await dispatch(sender, request.channel ?? '', request.input);
+    const result = await dispatch(
+      sender,
+      request.channel ?? '',
+      request.input,
+      request.origin ? { origin: request.origin } : undefined,
+    );
     return { id: request.id, ...result };
   }
 

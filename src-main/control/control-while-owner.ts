@@ -4,7 +4,7 @@ import type { AppState } from '../../src-shared/contract';
 import { type ControlServer, createControlDispatcher, startControlServer } from './control-server';
 
 export interface OwnedControlOptions {
-  core: Pick<AppCore, 'services' | 'getState' | 'subscribe'>;
+  core: Pick<AppCore, 'services' | 'getState' | 'subscribe' | 'activeKeyFingerprint'>;
   dataDir: string;
   log: (line: string) => void;
   /** Injected for tests; default `startControlServer`. */
@@ -40,8 +40,9 @@ export function serveControlWhileOwner(options: OwnedControlOptions): OwnedContr
   };
   const apply = async (owner: boolean): Promise<void> => {
     const wanted = owner && !closed;
-    if (wanted && !server) server = await start({ dataDir, dispatch, log });
-    else if (!wanted && server) {
+    if (wanted && !server) {
+      server = await start({ dataDir, dispatch, log, keyFingerprint: () => core.activeKeyFingerprint() });
+    } else if (!wanted && server) {
       const running = server;
       server = null;
       await running.close();

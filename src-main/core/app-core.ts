@@ -1,4 +1,5 @@
 import type { BaseUrlProbeResult } from '../api';
+import { keyFingerprint } from './profiles/key-fingerprint';
 import type { AppState } from '../../src-shared/contract';
 import type { AppStateService } from './app-state';
 import type { CoreServices } from './app-services';
@@ -74,6 +75,18 @@ export class AppCore {
    */
   windowVisibility(visible: boolean): void {
     this.options.setWindowVisible?.(visible);
+  }
+
+  /**
+   * The fingerprint of the active profile's key and the origin it goes to (`keyFingerprint`), never
+   * the key: the control socket's hello, so a command holding the same key goes through this process.
+   */
+  async activeKeyFingerprint(): Promise<string | null> {
+    const { profiles } = this.options;
+    const active = profiles.active();
+    if (!active) return null;
+    const bound = await profiles.getBoundKey(active.id).catch(() => null);
+    return bound ? keyFingerprint(bound.key, bound.origin) : null;
   }
 
   getState(): Promise<AppState> {

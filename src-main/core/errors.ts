@@ -38,6 +38,8 @@ export type AppErrorCode =
   | 'not_job_owner'
   // a top-up attempt begun under another profile, with no matching top-up on this account
   | 'attempt_elsewhere'
+  // the same top-up attempt id with other details (Stripe's idempotency rule)
+  | 'idempotency_mismatch'
   // local proxies
   | 'local_proxy_not_found'
   | 'port_in_use'

@@ -43,6 +43,13 @@ export interface NodeAppCoreOptions {
   log?: (line: string) => void;
   /** Desktop: what only the shell can do for an update (open an installer, restart). */
   updates?: Pick<UpdatesWiring, 'openPath' | 'relaunch' | 'currentVersion'>;
+  /**
+   * A one-shot command for the demo or a key from the environment needs no keychain: the probe (a
+   * write, a read and a delete over D-Bus, and the noise a missing session bus prints) is skipped.
+   */
+  skipKeychainProbe?: boolean;
+  /** How a base URL from the environment is probed (the CLI remembers its probes). Default: each time. */
+  probeBaseUrl?: AppCoreDependencies['probeBaseUrl'];
 }
 
 const ONE_SHOT_OWNERSHIP: JobsOwnership = {
@@ -62,9 +69,13 @@ const ONE_SHOT_OWNERSHIP: JobsOwnership = {
 export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<AppCore> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const settings = await SettingsStore.open({ dataDir: options.dataDir });
-  const keychain: KeychainProbeResult = await probeKeychain({
-    timeoutMs: options.keychainProbeTimeoutMs ?? 10_000,
-  });
+  const keychain: KeychainProbeResult = options.skipKeychainProbe
+    ? {
+        available: false,
+        reason: 'Not used by this process.',
+        detail: 'not probed (demo or a key from the environment)',
+      }
+    : await probeKeychain({ timeoutMs: options.keychainProbeTimeoutMs ?? 10_000 });
   const jobState = await JobStateStore.open({ dataDir: options.dataDir });
   // One process per data folder runs schedules, pollers and watchers; the others serve reads.
   const lock =
@@ -94,7 +105,7 @@ export async function createNodeAppCore(options: NodeAppCoreOptions): Promise<Ap
     keychain: new KeychainSecretStore(),
     keychainStatus: () => keychain,
     createClient: (config) => new ProxyServiceClient(config),
-    probeBaseUrl: (baseUrl) => probeBaseUrl(baseUrl),
+    probeBaseUrl: options.probeBaseUrl ?? ((baseUrl) => probeBaseUrl(baseUrl)),
     startDemoSandbox,
     jobsOwnership: lock ? lockOwnership(lock) : ONE_SHOT_OWNERSHIP,
     jobState,

@@ -49,6 +49,8 @@ export function toIpcError(error: unknown, log: (line: string) => void): IpcErro
         : {}),
       ...(plain.retryAfterMs !== null ? { retryAfterMs: plain.retryAfterMs } : {}),
       ...(plain.outcomeUnknown ? { outcomeUnknown: true } : {}),
+      // A failure of the service itself (its 5xx), which the REST API answers as 502/503.
+      ...(typeof plain.status === 'number' && plain.status >= 500 ? { upstreamStatus: plain.status } : {}),
     };
   }
   if (error instanceof AppError) {

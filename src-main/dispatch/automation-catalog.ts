@@ -13,10 +13,10 @@ export interface AutomationChannel {
   description: string;
   /**
    * Where the answer's list is: `''` for an answer that is an array, a member name otherwise.
-   * Absent: not a list. `server`: the channel pages itself (`page`, `perPage`). `table`: the answer is
-   * a `WireTable` (`columns` and `rows`, like `ports:list`'s `PortsListView`) whose rows are at `path`.
+   * Absent: not a list. `server`: the channel pages itself (`page`, `perPage`). Where the surfaces
+   * reshape the answer (`public-answers.ts`), this is where the public answer keeps its list.
    */
-  list?: { path: string; server?: boolean; table?: boolean };
+  list?: { path: string; server?: boolean };
 }
 
 type Entry = Omit<AutomationChannel, 'channel' | 'scope'>;
@@ -49,8 +49,8 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
   'ports:list': {
     description:
       'List the dedicated mobile (4G/5G) ports: id, label, current IP, country, carrier, status, expiry, rotation settings. Use an id with the other ports tools.',
-    // The lean `PortsListView` table: its rows are paged, as objects, beside profileId/asOf/revalidating.
-    list: { path: 'rows', table: true },
+    // Answered as an array of objects (`public-answers.ts`), not the window's table.
+    list: root,
   },
   'ports:get': { description: 'Read one mobile port by id, with its current IP and state.' },
   'ports:update': {
@@ -117,8 +117,8 @@ const ENTRIES: Partial<Record<CallChannel, Entry>> = {
   'subscriptions:subUsers': {
     description:
       'List the sub-users of a subscription: id, label, username, traffic used and cap, enabled, creation time. No passwords: subscriptions_build_proxy_string and subscriptions_export_credentials (secrets scope) give the credentials.',
-    // The lean `SubUsersListView` table: its rows are paged, as objects, beside `limit`.
-    list: { path: 'rows', table: true },
+    // Answered as an array of objects (`public-answers.ts`), not the window's table.
+    list: root,
   },
   'subscriptions:createSubUser': {
     description: 'Add a sub-user to a subscription, optionally with a traffic cap in bytes.',

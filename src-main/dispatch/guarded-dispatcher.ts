@@ -10,6 +10,7 @@ import {
 } from '../../src-shared/contract';
 import { withoutSecrets } from './secret-redaction';
 import { invalidInputError, toIpcError } from '../core/wire-error';
+import { type AutomationOrigin, runWithOrigin } from '../core/runtime/call-origin';
 
 export interface GuardedDispatcherOptions<Sender> {
   handlers: ContractHandlers;
@@ -25,6 +26,8 @@ export interface GuardedDispatcherOptions<Sender> {
 /** What a transport passes beside the input: the window's id for this call, to cancel it by. */
 interface CallMeta {
   callId?: unknown;
+  /** The automation surface the call came from (a receipt records it as its trigger). */
+  origin?: AutomationOrigin;
 }
 
 export type GuardedDispatch<Sender> = (
@@ -68,7 +71,8 @@ export function createGuardedDispatcher<Sender>(
       }
       const parsed = ipcCalls[name].input.safeParse(rawInput);
       if (!parsed.success) return { ok: false, error: invalidInputError(parsed.error) };
-      const run = options.handlers[name] as (input: unknown) => Promise<unknown>;
+      const handle = options.handlers[name] as (input: unknown) => Promise<unknown>;
+      const run = (input: unknown) => runWithOrigin(meta?.origin, () => handle(input));
       // Passwords and rotation links reach only a session that holds `secrets`.
       const handler = grant.has('secrets') ? run : async (input: unknown) => withoutSecrets(await run(input));
       const callId = meta?.callId;

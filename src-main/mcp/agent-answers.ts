@@ -10,7 +10,7 @@ export const PAGE_LIMIT_MAX = 500;
 /** A string field longer than this is left out unless `full` is asked for. */
 const LONG_FIELD_CHARS = 500;
 
-export interface PageRequest {
+interface PageRequest {
   limit: number;
   /** Where to start: from the previous answer's `nextCursor`, or null for the first page. */
   cursor: string | null;
@@ -50,32 +50,20 @@ function withoutLongFields(value: unknown, max: number): unknown {
 interface ListPlace {
   path: string;
   server?: boolean;
-  /** The list is a table (`WireTable`): `path` holds the rows, `columns` their names. */
-  table?: boolean;
 }
 
-/** The list inside an answer: the answer itself (`''`) or one of its members; a table's rows as objects. */
+/** The list inside an answer: the answer itself (`''`) or one of its members. */
 function listAt(value: unknown, list: ListPlace): unknown[] | null {
   if (list.path === '') return Array.isArray(value) ? value : null;
   if (value === null || typeof value !== 'object') return null;
   const member = (value as Record<string, unknown>)[list.path];
   if (!Array.isArray(member)) return null;
-  const items: unknown[] = member;
-  if (!list.table) return items;
-  const columns = (value as Record<string, unknown>).columns;
-  if (!Array.isArray(columns)) return null;
-  const names = (columns as unknown[]).map(String);
-  return items.map((row): unknown => {
-    if (!Array.isArray(row)) return row;
-    const values: unknown[] = row;
-    return Object.fromEntries(names.map((name, index) => [name, values[index] ?? null]));
-  });
+  return member as unknown[];
 }
 
 /**
  * The answer with its list replaced by a page of it. An array answers `{items, ...}`; a member keeps
- * its name beside the rest of the answer; a table's rows become `items` (objects, one per row) beside
- * the rest of the answer, without the column names.
+ * its name beside the rest of the answer.
  */
 function withList(
   value: unknown,
@@ -85,12 +73,6 @@ function withList(
 ): unknown {
   if (list.path === '') return { items, ...extra };
   const record = value as Record<string, unknown>;
-  if (list.table) {
-    const rest = Object.fromEntries(
-      Object.entries(record).filter(([key]) => key !== list.path && key !== 'columns'),
-    );
-    return { ...rest, items, ...extra };
-  }
   return { ...record, [list.path]: items, ...extra };
 }
 
@@ -105,8 +87,7 @@ export interface ShapeOptions {
 
 /**
  * The answer as an agent gets it. A list this server pages answers `{items, total, nextCursor}` (or
- * the answer with its list member paged, beside `total` and `nextCursor`; a table's rows as `items`,
- * objects keyed by the column names, beside the rest of the answer); a bad cursor throws `BadCursor`. A page that would be too
+ * the answer with its list member paged, beside `total` and `nextCursor`); a bad cursor throws `BadCursor`. A page that would be too
  * large holds fewer items, and `nextCursor` goes on from there. An answer that no paging brings under
  * the bound has its long fields cut, then says so instead.
  */

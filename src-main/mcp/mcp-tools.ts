@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { AUTOMATION_CHANNELS, toolNameOf } from '../dispatch/automation-catalog';
+import { publicAnswer } from '../dispatch/public-answers';
 import {
   type CallChannel,
-  type HealthSnapshot,
   type IpcError,
   type IpcResult,
   ipcCalls,
@@ -10,27 +9,47 @@ import {
   type TopUpPlanChoice,
 } from '../../src-shared/contract';
 import { topUpCreateInput } from '../../src-shared/contract/topups';
+import { UNTIL_UNIQUE_MAX_TRIES } from '../../src-shared/contract/ports';
 import type { Coin } from '../../src-shared/api-types';
+import { BadCursor, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, shapeAnswer } from './agent-answers';
 import {
-  BadCursor,
-  PAGE_LIMIT_DEFAULT,
-  PAGE_LIMIT_MAX,
-  type PageRequest,
-  shapeAnswer,
-} from './agent-answers';
+  type JsonSchema,
+  NO_OUTPUT_PROPERTIES,
+  objectOutput,
+  PAGED_OUTPUT,
+  toolSchema,
+} from './tool-schemas';
 import type { TopUpQuotes } from './topup-quotes';
+
+/**
+ * The MCP server's tools: a small set designed for agents (Anthropic's "Writing effective tools for
+ * agents"; the GitHub MCP server's toolsets), not one tool per contract channel. Near-duplicates are
+ * one tool (one rotate tool for one or many ports, one proxy test tool, one local-proxy tool with an
+ * action, one top-up reader), every property is described, `countryCode` names a country everywhere,
+ * lists take `response_format`, and each tool says what it changes in a line derived from its scope.
+ */
 
 /** A contract call with this session's grant (the guarded dispatcher enforces it, wherever it runs). */
 export type ContractCall = (channel: CallChannel, input: unknown) => Promise<IpcResult<unknown>>;
 
-type JsonSchema = Record<string, unknown>;
+/** The groups `--toolsets` chooses from. */
+export const TOOLSETS = [
+  'ports',
+  'subscriptions',
+  'topups',
+  'catalog',
+  'local_proxies',
+  'schedules',
+  'tests',
+  'health',
+] as const;
+export type Toolset = (typeof TOOLSETS)[number];
 
+/** MCP's hints, only where they differ from the defaults (not read-only, destructive, open world). */
 interface ToolAnnotations {
-  title?: string;
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
+  readOnlyHint?: true;
+  destructiveHint?: false;
+  idempotentHint?: true;
 }
 
 /** What a tool answers: a value for the agent, or the contract's error (a tool error, never a crash). */
@@ -38,11 +57,13 @@ export type ToolOutcome = { ok: true; value: unknown } | { ok: false; error: Ipc
 
 export interface McpTool {
   name: string;
-  /** The channel it calls, or the composite's own name, for the audit log. */
+  toolset: Toolset;
+  /** The channel it calls, or the tool's own name, for the audit log. */
   audited: string;
   scope: Scope;
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
+  outputSchema: JsonSchema & { type: 'object' };
   annotations: ToolAnnotations;
   run(args: Record<string, unknown>): Promise<ToolOutcome>;
 }
@@ -52,142 +73,321 @@ export interface ToolContext {
   quotes: TopUpQuotes;
 }
 
-/** What a session's scope promises an agent about a tool (MCP's annotations). */
-function annotationsFor(scope: Scope, name: string): ToolAnnotations {
-  const reads = scope === 'read' || scope === 'secrets';
-  return {
-    readOnlyHint: reads,
-    // A rotation gives up the port's IP; a reset, a removal or a delete cannot be undone.
-    destructiveHint: scope === 'rotate' || /delete|remove|reset/.test(name),
-    idempotentHint: reads,
-    // Everything but the local proxies' list talks to the proxy service.
-    openWorldHint: true,
-  };
-}
-
-const SCOPE_NOTE: Record<Scope, string> = {
-  read: '',
-  rotate: ' Changes the port’s IP.',
-  manage: ' Changes the account.',
-  spend: ' Spends the account’s money.',
-  secrets: ' The answer holds secrets (passwords or links): do not repeat them in chat.',
-  admin: '',
+/**
+ * What a tool of each scope may change: the last sentence of its description, the same for every
+ * tool of the scope (so it cannot say something of one tool that is false of another).
+ */
+export const SIDE_EFFECTS: Record<Scope, string> = {
+  read: 'Read only: changes nothing.',
+  rotate: 'Changes IPs or sends traffic through the account’s proxies; spends no money.',
+  manage: 'Changes the account’s settings or resources; spends no money.',
+  spend: 'Part of paying for a top-up (quote, create, declare); moves no money by itself.',
+  secrets: 'The answer holds secrets (passwords or links): never repeat them in chat.',
+  admin: 'Changes the app’s own settings.',
 };
 
-const toJsonSchema = (schema: z.ZodType): JsonSchema => {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  delete json.$schema;
-  return json;
-};
-
-const FULL_PROPERTY = {
-  type: 'boolean',
-  default: false,
-  description: 'Include long text fields (CSV, QR codes) in full; they are left out by default.',
-};
-const PAGE_PROPERTIES = {
-  limit: {
-    type: 'integer',
-    minimum: 1,
-    maximum: PAGE_LIMIT_MAX,
-    default: PAGE_LIMIT_DEFAULT,
-    description: 'Items per page.',
-  },
-  cursor: {
-    type: 'string',
-    maxLength: 100,
-    description: 'The previous answer’s nextCursor, for the next page; omit for the first.',
-  },
-};
-
-/** An object schema with the tool's own properties added (an input-less channel gets an empty object). */
-function withProperties(
-  base: JsonSchema,
-  extra: Record<string, JsonSchema>,
-): JsonSchema & { type: 'object' } {
-  const object = base.type === 'object' ? base : { properties: {}, additionalProperties: false };
-  return {
-    ...object,
-    type: 'object',
-    properties: { ...(object.properties ?? {}), ...extra },
-  };
-}
-
-const toolOptions = z.object({
-  full: z.boolean().optional(),
-  limit: z.int().min(1).max(PAGE_LIMIT_MAX).optional(),
-  cursor: z.string().max(100).optional(),
-});
+/** Read-only tools: what `--read-only` keeps. */
+const isReadOnlyScope = (scope: Scope): boolean => scope === 'read' || scope === 'secrets';
 
 function invalid(field: string, message: string): ToolOutcome {
   return { ok: false, error: { code: 'invalid_input', message, fields: [{ field, message }] } };
 }
 
-/** Splits the tool's own arguments (`full`, `limit`, `cursor`) from the channel's input. */
-function splitArguments(
-  args: Record<string, unknown>,
-  paged: boolean,
-): { options: z.output<typeof toolOptions>; rest: Record<string, unknown> } | { error: ToolOutcome } {
-  const { full, limit, cursor, ...rest } = args;
-  const own = paged ? { full, limit, cursor } : { full };
-  const parsed = toolOptions.safeParse(own);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { error: invalid(String(issue?.path[0] ?? ''), issue?.message ?? 'Invalid argument') };
-  }
-  // Not a paged tool: `limit` and `cursor` are the channel's to refuse.
-  return { options: parsed.data, rest: paged ? rest : { ...rest, ...pick({ limit, cursor }) } };
+const RESPONSE_FORMAT = z.enum(['concise', 'detailed']);
+const pageArguments = z.object({
+  limit: z.int().min(1).max(PAGE_LIMIT_MAX).optional(),
+  cursor: z.string().max(100).optional(),
+  response_format: RESPONSE_FORMAT.optional(),
+});
+
+/** `countryCode` (the tools' one name for a country) back to the contract's `country`, at any depth. */
+function countryForContract(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(countryForContract);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [
+      key === 'countryCode' ? 'country' : key,
+      countryForContract(member),
+    ]),
+  );
 }
 
-const pick = (values: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
-
-/** No arguments and a channel that takes none (or whose input is optional): the input is absent. */
-function inputOf(channel: CallChannel, rest: Record<string, unknown>): unknown {
-  if (Object.keys(rest).length === 0 && ipcCalls[channel].input.safeParse(undefined).success)
+/** Only the members a channel's input declares (its schemas are strict). */
+function inputFor(channel: CallChannel, args: Record<string, unknown>, renameCountry = false): unknown {
+  const declared = z.toJSONSchema(ipcCalls[channel].input, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, unknown>;
+  };
+  const names = new Set(Object.keys(declared.properties ?? {}));
+  const source = (renameCountry ? countryForContract(args) : args) as Record<string, unknown>;
+  const picked = Object.fromEntries(Object.entries(source).filter(([key]) => names.has(key)));
+  if (Object.keys(picked).length === 0 && ipcCalls[channel].input.safeParse(undefined).success)
     return undefined;
-  return rest;
+  return picked;
+}
+
+/** An answer as an object (MCP's structured content is one): an array becomes `{items}`. */
+function asObject(value: unknown): Record<string, unknown> {
+  if (Array.isArray(value)) return { items: value };
+  if (value === null || typeof value !== 'object') return { value };
+  return value as Record<string, unknown>;
 }
 
 function shaped(value: unknown, shape: Parameters<typeof shapeAnswer>[1]): ToolOutcome {
   try {
-    return { ok: true, value: shapeAnswer(value, shape) };
+    return { ok: true, value: asObject(shapeAnswer(value, shape)) };
   } catch (error) {
     if (error instanceof BadCursor) return invalid('cursor', error.message);
     throw error;
   }
 }
 
-function channelTool(entry: (typeof AUTOMATION_CHANNELS)[number], context: ToolContext): McpTool {
-  const { channel, scope } = entry;
-  const name = toolNameOf(channel);
-  const paged = entry.list !== undefined && entry.list.server !== true;
-  const inputSchema = withProperties(toJsonSchema(ipcCalls[channel].input), {
-    full: FULL_PROPERTY,
-    ...(paged ? PAGE_PROPERTIES : {}),
-  });
+interface ToolSpec {
+  name: string;
+  toolset: Toolset;
+  scope: Scope;
+  summary: string;
+  /** The input's properties (described by `toolSchema`); `required` names the required ones. */
+  input: JsonSchema & { type: 'object' };
+  output: JsonSchema & { type: 'object' };
+  audited: string;
+  /** A removal or reset: cannot be undone (a rotation always counts as one). */
+  destructive?: boolean;
+  run(args: Record<string, unknown>): Promise<ToolOutcome>;
+}
+
+function tool(spec: ToolSpec): McpTool {
+  const readOnly = isReadOnlyScope(spec.scope);
+  const known = new Set(Object.keys(spec.input.properties as Record<string, unknown>));
   return {
-    name,
-    audited: channel,
-    scope,
-    description: `${entry.description}${SCOPE_NOTE[scope]}${paged ? ' Paged: pass nextCursor as cursor for more.' : ''}`,
-    inputSchema,
-    annotations: annotationsFor(scope, name),
-    run: async (args) => {
-      const split = splitArguments(args, paged);
-      if ('error' in split) return split.error;
-      const result = await context.call(channel, inputOf(channel, split.rest));
-      if (!result.ok) return result;
-      const page: PageRequest | undefined = paged
-        ? { limit: split.options.limit ?? PAGE_LIMIT_DEFAULT, cursor: split.options.cursor ?? null }
-        : undefined;
-      return shaped(result.value, {
-        ...(entry.list ? { list: entry.list } : {}),
-        ...(page ? { page } : {}),
-        full: split.options.full === true,
-      });
+    name: spec.name,
+    toolset: spec.toolset,
+    audited: spec.audited,
+    scope: spec.scope,
+    description: `${spec.summary} ${SIDE_EFFECTS[spec.scope]}`,
+    inputSchema: spec.input,
+    outputSchema: spec.output,
+    annotations: readOnly
+      ? { readOnlyHint: true, idempotentHint: true }
+      : spec.scope === 'rotate' || spec.destructive === true
+        ? {}
+        : { destructiveHint: false },
+    run: (args) => {
+      const unknown = Object.keys(args).filter((key) => !known.has(key));
+      if (unknown.length > 0) {
+        return Promise.resolve(
+          invalid(
+            unknown[0] ?? '',
+            `${spec.name} takes no argument "${unknown[0]}" (its arguments: ${[...known].join(', ')}).`,
+          ),
+        );
+      }
+      return spec.run(args);
     },
   };
+}
+
+interface ListPlan {
+  channel: CallChannel;
+  /** Where the answer keeps its list (`''`: it is one). */
+  path: string;
+  /** The fields a concise answer keeps of each item. */
+  concise: readonly string[];
+  renameCountry?: boolean;
+}
+
+/** A list channel's answer (its public shape), paged, concise unless asked for details. */
+async function listRun(
+  context: ToolContext,
+  plan: ListPlan,
+  args: Record<string, unknown>,
+): Promise<ToolOutcome> {
+  const { limit, cursor, response_format: format, ...rest } = args;
+  const own = pageArguments.safeParse({ limit, cursor, response_format: format });
+  if (!own.success) {
+    const issue = own.error.issues[0];
+    return invalid(String(issue?.path[0] ?? ''), issue?.message ?? 'Invalid argument');
+  }
+  const result = await context.call(plan.channel, inputFor(plan.channel, rest, plan.renameCountry));
+  if (!result.ok) return result;
+  let value = publicAnswer(plan.channel, result.value);
+  if (own.data.response_format !== 'detailed') value = conciseList(value, plan.path, plan.concise);
+  return shaped(value, {
+    list: { path: plan.path },
+    page: { limit: own.data.limit ?? PAGE_LIMIT_DEFAULT, cursor: own.data.cursor ?? null },
+    full: false,
+  });
+}
+
+/** A list tool: one list channel, paged, with `response_format`. */
+function listTool(
+  context: ToolContext,
+  spec: Omit<ToolSpec, 'run' | 'output' | 'audited'> & Omit<ListPlan, 'path'> & { itemDescription: string },
+): McpTool {
+  return tool({
+    ...spec,
+    audited: spec.channel,
+    output: PAGED_OUTPUT,
+    run: (args) => listRun(context, { ...spec, path: '' }, args),
+  });
+}
+
+function conciseList(value: unknown, path: string, fields: readonly string[]): unknown {
+  const pick = (items: unknown): unknown =>
+    Array.isArray(items)
+      ? (items as unknown[]).map((item) =>
+          item !== null && typeof item === 'object'
+            ? Object.fromEntries(
+                fields
+                  .filter((field) => field in item)
+                  .map((field) => [field, (item as Record<string, unknown>)[field]]),
+              )
+            : item,
+        )
+      : items;
+  if (path === '') return pick(value);
+  if (value === null || typeof value !== 'object') return value;
+  return { ...(value as Record<string, unknown>), [path]: pick((value as Record<string, unknown>)[path]) };
+}
+
+/** A tool that is one channel: its input (described, `countryCode` for a country) and its answer. */
+function channelTool(
+  context: ToolContext,
+  spec: Omit<ToolSpec, 'run' | 'input' | 'audited' | 'scope'> & {
+    channel: CallChannel;
+    omit?: readonly string[];
+    full?: boolean;
+  },
+): McpTool {
+  const renameCountry = true;
+  return tool({
+    ...spec,
+    scope: ipcCalls[spec.channel].scope,
+    audited: spec.channel,
+    input: toolSchema(spec.channel, { omit: spec.omit ?? [] }),
+    run: async (args) => {
+      const result = await context.call(spec.channel, inputFor(spec.channel, args, renameCountry));
+      if (!result.ok) return result;
+      return shaped(publicAnswer(spec.channel, result.value), { full: spec.full === true });
+    },
+  });
+}
+
+/** A tool whose `action` chooses the channel; the other arguments go to it. */
+function actionTool(
+  context: ToolContext,
+  spec: Omit<ToolSpec, 'run' | 'audited'> & {
+    actions: Record<string, (args: Record<string, unknown>) => { channel: CallChannel; input: unknown }>;
+  },
+): McpTool {
+  return tool({
+    ...spec,
+    audited: spec.name,
+    run: async (args) => {
+      const action = typeof args.action === 'string' ? spec.actions[args.action] : undefined;
+      if (!action) return invalid('action', `action: one of ${Object.keys(spec.actions).join(', ')}.`);
+      const { action: _action, ...rest } = args;
+      const chosen = action(rest);
+      const result = await context.call(chosen.channel, chosen.input);
+      if (!result.ok) return result;
+      return shaped(publicAnswer(chosen.channel, result.value), { full: false });
+    },
+  });
+}
+
+// The rotate tool ----------------------------------------------------------------------------------
+
+const ROTATE_MANY_MAX = 50;
+
+const rotateInput = z.object({
+  portIds: z.array(z.string().min(1).max(128)).min(1).max(ROTATE_MANY_MAX),
+  untilNew: z
+    .object({ lastN: z.int().min(1).max(20).default(3), maxTries: z.int().min(1).max(10).default(5) })
+    .optional(),
+  untilUnique: z.int().min(1).max(UNTIL_UNIQUE_MAX_TRIES).optional(),
+});
+
+/** One port's rotation: a receipt, a cooldown to wait out, or an error. */
+async function rotateOne(
+  context: ToolContext,
+  portId: string,
+  { untilNew, untilUnique }: Pick<z.output<typeof rotateInput>, 'untilNew' | 'untilUnique'>,
+): Promise<Record<string, unknown>> {
+  const result = await context.call('ports:rotate', {
+    portId,
+    ...(untilNew ? { untilNew } : {}),
+    ...(untilUnique ? { untilUnique } : {}),
+  });
+  if (result.ok) return { portId, status: 'rotated', receipt: result.value };
+  if (result.error.retryAfterMs !== undefined) {
+    return {
+      portId,
+      status: 'wait',
+      waitSeconds: Math.max(1, Math.ceil(result.error.retryAfterMs / 1000)),
+      message: result.error.message,
+    };
+  }
+  return { portId, status: 'failed', error: result.error };
+}
+
+function rotateTool(context: ToolContext): McpTool {
+  return tool({
+    name: 'ports_rotate',
+    toolset: 'ports',
+    scope: 'rotate',
+    summary:
+      'Rotate the IP of one or many ports now (each at most once per 30 s); untilNew rotates until the IP is new, untilUnique until the verdict is clean. Answers per port: rotated (receipt: old and new IP, verdict), wait (waitSeconds) or failed (error).',
+    input: {
+      type: 'object',
+      properties: {
+        portIds: {
+          type: 'array',
+          minItems: 1,
+          maxItems: ROTATE_MANY_MAX,
+          items: { type: 'string' },
+          description: 'The ports to rotate (ids from ports_list); one or many.',
+        },
+        untilNew: {
+          type: 'object',
+          description: '{lastN: 3, maxTries: 5}: rotate until the IP is none of the last lastN.',
+        },
+        untilUnique: {
+          type: 'integer',
+          minimum: 1,
+          maximum: UNTIL_UNIQUE_MAX_TRIES,
+          description: 'Rotate (waiting out cooldowns) until the verdict is clean, at most this many tries.',
+        },
+      },
+      required: ['portIds'],
+    },
+    output: objectOutput({
+      results: {
+        type: 'array',
+        description: 'One per port, in the order given.',
+        items: {
+          type: 'object',
+          properties: {
+            portId: { type: 'string' },
+            status: { type: 'string', enum: ['rotated', 'wait', 'failed'] },
+            receipt: { type: 'object', description: 'rotated: previous and new IP, when, how long it took.' },
+            waitSeconds: { type: 'integer', description: 'wait: seconds until the port may rotate again.' },
+            error: { type: 'object', description: 'failed: code and message.' },
+          },
+        },
+      },
+    }),
+    audited: 'ports:rotate',
+    run: async (args) => {
+      const parsed = rotateInput.safeParse(args);
+      if (!parsed.success) return invalidFromZod(parsed.error);
+      const { portIds, ...until } = parsed.data;
+      // One at a time: the owner runs one rotation per port anyway, and the results stay in order.
+      const results: Record<string, unknown>[] = [];
+      for (const portId of [...new Set(portIds)]) results.push(await rotateOne(context, portId, until));
+      const only = results.length === 1 ? results[0] : undefined;
+      if (only?.status === 'failed') return { ok: false, error: only.error as IpcError };
+      return { ok: true, value: shapeAnswer({ results }, { full: false }) };
+    },
+  });
 }
 
 function invalidFromZod(error: z.ZodError): ToolOutcome {
@@ -198,105 +398,86 @@ function invalidFromZod(error: z.ZodError): ToolOutcome {
   };
 }
 
-const rotateUntilNewInput = z.strictObject({
-  portId: z.string().min(1).max(128).describe('The port to rotate (see ports_list).'),
-  lastN: z.int().min(1).max(20).default(3).describe('The new IP must not be one of the port’s last N IPs.'),
-  maxTries: z.int().min(1).max(10).default(5).describe('Give up after this many rotations.'),
-});
+// The test tool ------------------------------------------------------------------------------------
 
-/** `rotate_until_new`: one call instead of an agent's loop; a cooldown answers how long to wait. */
-function rotateUntilNewTool(context: ToolContext): McpTool {
-  return {
-    name: 'rotate_until_new',
-    audited: 'rotate_until_new',
-    scope: 'rotate',
-    description:
-      'Rotate a mobile port until its IP is not one of its last N IPs (up to maxTries rotations, 30 s apart as the service requires). Answers {status: "rotated", receipt} with the new IP, or {status: "wait", wait_seconds} when the port is in its cooldown: call again after that many seconds.',
-    inputSchema: withProperties(toJsonSchema(rotateUntilNewInput), {}),
-    annotations: annotationsFor('rotate', 'rotate_until_new'),
+function proxyTestTool(context: ToolContext): McpTool {
+  const many = toolSchema('proxy:testMany');
+  return tool({
+    name: 'proxy_test',
+    toolset: 'tests',
+    scope: ipcCalls['proxy:testMany'].scope,
+    summary:
+      'Send one request through each target (a port, or a subscription with targeting): exit IP, location and timings, or why it failed.',
+    input: many,
+    output: objectOutput({
+      results: {
+        type: 'array',
+        description: 'Per target: ok, exit IP and location, timings, or the failure.',
+        items: { type: 'object' },
+      },
+    }),
+    audited: 'proxy:testMany',
     run: async (args) => {
-      const parsed = rotateUntilNewInput.safeParse(args);
-      if (!parsed.success) return invalidFromZod(parsed.error);
-      const { portId, lastN, maxTries } = parsed.data;
-      const result = await context.call('ports:rotate', { portId, untilNew: { lastN, maxTries } });
-      if (result.ok) return { ok: true, value: { status: 'rotated', receipt: result.value } };
-      if (result.error.retryAfterMs !== undefined) {
-        return {
-          ok: true,
-          value: {
-            status: 'wait',
-            wait_seconds: Math.max(1, Math.ceil(result.error.retryAfterMs / 1000)),
-            message: result.error.message,
-          },
-        };
-      }
-      return result;
+      const result = await context.call('proxy:testMany', inputFor('proxy:testMany', args, true));
+      if (!result.ok) return result;
+      return { ok: true, value: shapeAnswer({ results: result.value }, { full: false }) };
     },
-  };
+  });
 }
 
-const healthInput = z.strictObject({
-  refresh: z.boolean().optional().describe('Read ports, subscriptions and open top-ups again first.'),
-});
+// Top-ups: one reader, a quote, a confirmation -----------------------------------------------------
 
-/** `health_snapshot`: the overview's items (only what needs attention), without the screen's parts. */
-function healthSnapshotTool(context: ToolContext): McpTool {
-  return {
-    name: 'health_snapshot',
-    audited: 'overview:get',
+function topUpsReadTool(context: ToolContext): McpTool {
+  const list = toolSchema('topups:list');
+  return tool({
+    name: 'topups_read',
+    toolset: 'topups',
     scope: 'read',
-    description:
-      "What needs attention now, most urgent first (the app's Overview, the same items as `proxy-manager health`): ports and subscriptions expiring or running out of traffic (dueAt is then the forecast, dueIsForecast true), failing proxy tests, failed schedule runs, top-ups waiting for payment (with what they buy). levelWord is Now, Soon or FYI. An empty list with allGood true means nothing needs attention; unreadSources lists what could not be read (with lastReadAt, null for never): then it is not known. Paged: pass nextCursor as cursor for more.",
-    inputSchema: withProperties(toJsonSchema(healthInput), PAGE_PROPERTIES),
-    annotations: annotationsFor('read', 'health_snapshot'),
-    run: async (args) => {
-      const { limit, cursor, ...rest } = args;
-      const options = toolOptions.safeParse({ limit, cursor });
-      if (!options.success) return invalidFromZod(options.error);
-      const parsed = healthInput.safeParse(rest);
-      if (!parsed.success) return invalidFromZod(parsed.error);
-      const result = await context.call('overview:get', parsed.data.refresh ? { refresh: true } : undefined);
-      if (!result.ok) return result;
-      const snapshot = result.value as HealthSnapshot;
-      const failed = Object.entries(snapshot.sources).flatMap(([source, state]) =>
-        state.state === 'failed' ? [{ source, message: state.message, lastReadAt: state.lastReadAt }] : [],
-      );
-      return shaped(
-        {
-          generatedAt: snapshot.generatedAt,
-          allGood: snapshot.allGood,
-          counts: snapshot.counts,
-          ...(failed.length > 0 ? { unreadSources: failed } : {}),
-          // `info` items (a port that renews itself) are only worth knowing: not for an agent to act on.
-          items: snapshot.items
-            .filter((item) => item.level !== 'info')
-            .map((item) => ({
-              id: item.id,
-              kind: item.kind,
-              level: item.level,
-              levelWord: item.levelWord,
-              title: item.title,
-              detail: item.detail,
-              subject: item.subject,
-              dueAt: item.dueAt,
-              dueIsForecast: item.dueIsForecast,
-              dueIn: item.dueIn,
-            })),
-        },
-        {
-          list: { path: 'items' },
-          page: { limit: options.data.limit ?? PAGE_LIMIT_DEFAULT, cursor: options.data.cursor ?? null },
-          full: false,
-        },
-      );
+    summary:
+      'Read top-ups: with topUpId one (status, deposit address, exact amount, confirmations); without it the list, newest first.',
+    input: {
+      ...list,
+      properties: {
+        topUpId: { type: 'string', description: 'One top-up’s id; omit for the list.' },
+        ...(list.properties as Record<string, JsonSchema>),
+      },
     },
-  };
+    output: objectOutput({
+      id: { type: 'string', description: 'With topUpId: the top-up’s id.' },
+      status: {
+        type: 'string',
+        description: 'With topUpId: awaiting_payment, verifying, credited, rejected or expired.',
+      },
+      payment: { type: 'object', description: 'With topUpId: address, exact amount, payment URI.' },
+      data: {
+        type: 'array',
+        description: 'Without topUpId: the page of top-ups.',
+        items: { type: 'object' },
+      },
+      total: { type: 'integer', description: 'Without topUpId: how many there are.' },
+    }),
+    audited: 'topups_read',
+    run: async (args) => {
+      const { topUpId, ...rest } = args;
+      if (topUpId !== undefined) {
+        if (typeof topUpId !== 'string') return invalid('topUpId', 'topUpId: a top-up id from the list.');
+        const [topUp, payment] = await Promise.all([
+          context.call('topups:get', { topUpId }),
+          context.call('topups:paymentDetails', { topUpId }),
+        ]);
+        if (!topUp.ok) return topUp;
+        const { qrSvg: _qr, ...details } = (payment.ok ? payment.value : {}) as Record<string, unknown>;
+        return shaped({ ...(topUp.value as object), payment: payment.ok ? details : null }, { full: false });
+      }
+      const result = await context.call('topups:list', inputFor('topups:list', rest));
+      if (!result.ok) return result;
+      return shaped(result.value, { full: false });
+    },
+  });
 }
 
 const quoteInput = topUpCreateInput.omit({ attemptId: true });
-const confirmInput = z.strictObject({
-  confirmationToken: z.string().min(1).max(100).describe('The token topups_create answered with the quote.'),
-});
+const confirmInput = z.strictObject({ confirmationToken: z.string().min(1).max(100) });
 
 /** What a quote says the top-up buys, from the account's own plans when it can read them. */
 async function describePurchase(
@@ -318,16 +499,20 @@ async function describePurchase(
   };
 }
 
-/** `topups_create`: a quote and a confirmation token; nothing is created. */
 function topUpQuoteTool(context: ToolContext): McpTool {
-  return {
-    name: 'topups_create',
-    audited: 'topups_create',
+  return tool({
+    name: 'topups_quote',
+    toolset: 'topups',
     scope: 'spend',
-    description:
-      'Step 1 of a crypto top-up: answers a quote (USD amount, coin, network, deposit address, what it buys) and a confirmationToken valid for 5 minutes. Nothing is created yet: show the quote to the user, then call topups_confirm with the token. The exact crypto amount is fixed by the service when the top-up is created (its rate is then locked for 30 minutes): topups_confirm answers it.',
-    inputSchema: withProperties(toJsonSchema(quoteInput), {}),
-    annotations: { ...annotationsFor('spend', 'topups_create'), readOnlyHint: true, idempotentHint: true },
+    summary:
+      'Step 1 of 2 of a crypto top-up: a quote (amount, coin, network, deposit address, what it buys) and a confirmationToken (5 min). Creates nothing: show it to the user, then call topups_confirm.',
+    input: toolSchema('topups:create', { omit: ['attemptId'] }),
+    output: objectOutput({
+      quote: { type: 'object', description: 'USD amount, coin, network, deposit address, what it buys.' },
+      confirmationToken: { type: 'string', description: 'Pass to topups_confirm within 5 minutes.' },
+      expiresAt: { type: 'string', description: 'When the token stops working (ISO 8601).' },
+    }),
+    audited: 'topups_quote',
     run: async (args) => {
       const parsed = quoteInput.safeParse(args);
       if (!parsed.success) return invalidFromZod(parsed.error);
@@ -367,19 +552,30 @@ function topUpQuoteTool(context: ToolContext): McpTool {
         },
       };
     },
-  };
+  });
 }
 
-/** `topups_confirm`: creates the quoted top-up, once (the quote's attempt id is its Idempotency-Key). */
 function topUpConfirmTool(context: ToolContext): McpTool {
-  return {
+  return tool({
     name: 'topups_confirm',
-    audited: 'topups:create',
+    toolset: 'topups',
     scope: 'spend',
-    description:
-      'Step 2 of a crypto top-up: creates the top-up quoted by topups_create (only with its confirmationToken, within 5 minutes). Answers the top-up with the deposit address and the exact crypto amount to send. Calling it again with the same token answers the same top-up; it never creates a second.',
-    inputSchema: withProperties(toJsonSchema(confirmInput), {}),
-    annotations: { ...annotationsFor('spend', 'topups_confirm'), idempotentHint: true },
+    summary:
+      'Step 2 of 2: creates the top-up topups_quote quoted (its confirmationToken) and answers the address and the exact crypto amount to send. Repeating it answers the same top-up.',
+    input: {
+      type: 'object',
+      properties: {
+        confirmationToken: { type: 'string', description: 'The token topups_quote answered.' },
+      },
+      required: ['confirmationToken'],
+    },
+    output: objectOutput({
+      id: { type: 'string', description: 'The top-up’s id (for topups_read).' },
+      address: { type: 'string', description: 'Where to send the crypto.' },
+      amountCrypto: { type: 'string', description: 'The exact amount to send.' },
+      status: { type: 'string', description: 'awaiting_payment at first.' },
+    }),
+    audited: 'topups:create',
     run: async (args) => {
       const parsed = confirmInput.safeParse(args);
       if (!parsed.success) return invalidFromZod(parsed.error);
@@ -388,24 +584,456 @@ function topUpConfirmTool(context: ToolContext): McpTool {
         return { ok: false, error: { code: 'confirmation_invalid', message: quote.problem } };
       }
       const result = await context.call('topups:create', quote.input);
-      return result.ok ? { ok: true, value: shapeAnswer(result.value, { full: false }) } : result;
+      return result.ok ? shaped(result.value, { full: false }) : result;
     },
-  };
+  });
 }
 
-/**
- * The tools of a grant: one per offered channel whose scope the grant holds (`topups:create` is the
- * quote and confirm pair instead), and the composites. A tool outside the grant is not listed.
- */
-export function buildTools(grant: ReadonlySet<Scope>, context: ToolContext): McpTool[] {
-  const tools = AUTOMATION_CHANNELS.filter(
-    (entry) => entry.channel !== 'topups:create' && entry.channel !== 'overview:get',
-  ).map((entry) => channelTool(entry, context));
-  tools.push(
-    rotateUntilNewTool(context),
+// Health: a thin pass-through of the overview ------------------------------------------------------
+
+function healthSnapshotTool(context: ToolContext): McpTool {
+  return tool({
+    name: 'health_snapshot',
+    toolset: 'health',
+    scope: 'read',
+    summary:
+      'What needs attention now, most urgent first (the app’s Overview): expiries, traffic running out, failing tests and schedules, pending top-ups, alerts. Start here.',
+    input: {
+      type: 'object',
+      properties: {
+        refresh: { type: 'boolean', description: 'Read the lists from the service first (slower).' },
+      },
+    },
+    output: objectOutput({
+      allGood: { type: 'boolean', description: 'True when nothing is an error or a warning.' },
+      items: {
+        type: 'array',
+        description: 'What needs attention, most urgent first.',
+        items: { type: 'object' },
+      },
+      counts: { type: 'object', description: 'Items per level.' },
+    }),
+    audited: 'overview:get',
+    run: async (args) => {
+      const result = await context.call(
+        'overview:get',
+        args.refresh === true ? { refresh: true } : undefined,
+      );
+      if (!result.ok) return result;
+      return shaped(result.value, { full: false });
+    },
+  });
+}
+
+/** Health checks' scores of every port, or one port's uptime bar with `range`. */
+function portsHealthTool(context: ToolContext): McpTool {
+  return tool({
+    name: 'ports_health',
+    toolset: 'health',
+    scope: 'read',
+    summary:
+      'Whether each port works, from health checks through it: status (up/down), 24 h and 30 d uptime, latency p50/p95, rotations with their verdicts (unchanged, repeat, drift). With portId and range (24h or 30d): that port’s uptime buckets.',
+    input: {
+      type: 'object',
+      properties: {
+        portId: { type: 'string', description: 'One port (ids from ports_list); omit for every port.' },
+        range: {
+          type: 'string',
+          enum: ['24h', '30d'],
+          description: 'With portId: its buckets over this range.',
+        },
+      },
+    },
+    output: objectOutput({
+      ports: { type: 'array', description: 'Scores per port.', items: { type: 'object' } },
+      history: { type: 'object', description: 'With range: the port’s buckets.' },
+    }),
+    audited: 'ports:health',
+    run: async (args) => {
+      const portId = typeof args.portId === 'string' ? args.portId : undefined;
+      if (args.range !== undefined) {
+        if (!portId) return invalid('portId', 'range needs portId: the buckets are one port’s.');
+        const history = await context.call('ports:healthHistory', { portId, range: args.range });
+        return history.ok ? shaped({ history: history.value }, { full: false }) : history;
+      }
+      const result = await context.call('ports:health', portId ? { portId } : undefined);
+      return result.ok ? shaped({ ports: result.value }, { full: false }) : result;
+    },
+  });
+}
+
+/** Where alerts go away from this desktop, and what became of each one (never a secret). */
+function alertDeliveriesTool(context: ToolContext): McpTool {
+  return tool({
+    name: 'alert_deliveries',
+    toolset: 'health',
+    scope: 'read',
+    summary:
+      'Alert channels (webhook, Telegram, ntfy, Slack, Discord, email: where, failing or not) and the delivery log, newest first (time, event, channel, outcome, attempts). deadOnly: only alerts given up on.',
+    input: {
+      type: 'object',
+      properties: {
+        deadOnly: { type: 'boolean', description: 'Only the dead letters (given up on).' },
+        limit: { type: 'integer', minimum: 1, maximum: 200, description: 'Log entries (default 50).' },
+      },
+    },
+    output: objectOutput({
+      channels: { type: 'array', description: 'Channels, without secrets.', items: { type: 'object' } },
+      deliveries: { type: 'object', description: 'The log: entries, newest first.' },
+    }),
+    audited: 'alertRouting:deliveries',
+    run: async (args) => {
+      const channels = await context.call('alertRouting:channels', undefined);
+      if (!channels.ok) return channels;
+      const deliveries = await context.call('alertRouting:deliveries', {
+        ...(args.deadOnly === true ? { deadOnly: true } : {}),
+        limit: typeof args.limit === 'number' ? args.limit : 50,
+      });
+      if (!deliveries.ok) return deliveries;
+      return shaped({ channels: channels.value, deliveries: deliveries.value }, { full: false });
+    },
+  });
+}
+
+// The toolset --------------------------------------------------------------------------------------
+
+const pagedProperties = (concise: boolean): Record<string, JsonSchema> => ({
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: PAGE_LIMIT_MAX,
+    description: `Page size (default ${PAGE_LIMIT_DEFAULT}).`,
+  },
+  cursor: { type: 'string', description: 'The last page’s nextCursor.' },
+  ...(concise
+    ? {
+        response_format: {
+          type: 'string',
+          enum: ['concise', 'detailed'],
+          description: 'concise (default) or detailed: every field.',
+        },
+      }
+    : {}),
+});
+
+function withPaging(base: JsonSchema & { type: 'object' }): JsonSchema & { type: 'object' } {
+  return { ...base, properties: { ...(base.properties as object), ...pagedProperties(true) } };
+}
+
+const ACTION = (actions: readonly string[], description: string): JsonSchema => ({
+  type: 'string',
+  enum: actions,
+  description,
+});
+
+function localProxiesTool(context: ToolContext): McpTool {
+  const add = toolSchema('localProxies:add');
+  return actionTool(context, {
+    name: 'local_proxies',
+    toolset: 'local_proxies',
+    scope: 'manage',
+    destructive: true,
+    summary:
+      'Local proxies (127.0.0.1 addresses forwarding to a port or subscription with its credentials): action list, add, update, remove, start or stop (by id).',
+    input: {
+      type: 'object',
+      properties: {
+        action: ACTION(['list', 'add', 'update', 'remove', 'start', 'stop'], 'What to do.'),
+        localProxyId: {
+          type: 'string',
+          description: 'The local proxy (update, remove, start, stop), from action list.',
+        },
+        ...(add.properties as Record<string, JsonSchema>),
+      },
+      required: ['action'],
+    },
+    output: objectOutput(NO_OUTPUT_PROPERTIES),
+    actions: {
+      list: () => ({ channel: 'localProxies:list', input: undefined }),
+      add: (args) => ({ channel: 'localProxies:add', input: inputFor('localProxies:add', args, true) }),
+      // `localProxyId` here (every tool names an id after its kind), `id` in the contract.
+      update: ({ localProxyId, ...args }) => ({
+        channel: 'localProxies:update',
+        input: inputFor('localProxies:update', { ...args, id: localProxyId }, true),
+      }),
+      remove: (args) => ({ channel: 'localProxies:remove', input: { id: args.localProxyId } }),
+      start: (args) => ({ channel: 'localProxies:start', input: { id: args.localProxyId } }),
+      stop: (args) => ({ channel: 'localProxies:stop', input: { id: args.localProxyId } }),
+    },
+  });
+}
+
+function schedulesTool(context: ToolContext): McpTool {
+  const set = toolSchema('schedules:set');
+  return actionTool(context, {
+    name: 'schedules',
+    toolset: 'schedules',
+    scope: 'rotate',
+    summary:
+      'Rotation schedules (run by the desktop app or web mode): action list, set (portIds, cadence), remove (portIds), pause or resume all.',
+    input: {
+      type: 'object',
+      properties: {
+        action: ACTION(['list', 'set', 'remove', 'pause', 'resume'], 'What to do.'),
+        ...(set.properties as Record<string, JsonSchema>),
+      },
+      required: ['action'],
+    },
+    output: objectOutput({
+      paused: { type: 'boolean', description: 'Whether every schedule is paused.' },
+      schedules: { type: 'array', description: 'One per port.', items: { type: 'object' } },
+    }),
+    actions: {
+      list: () => ({ channel: 'schedules:list', input: undefined }),
+      set: (args) => ({ channel: 'schedules:set', input: inputFor('schedules:set', args) }),
+      remove: (args) => ({ channel: 'schedules:remove', input: { portIds: args.portIds } }),
+      pause: () => ({ channel: 'schedules:pause', input: { paused: true } }),
+      resume: () => ({ channel: 'schedules:pause', input: { paused: false } }),
+    },
+  });
+}
+
+function subUsersTool(context: ToolContext): McpTool {
+  const create = toolSchema('subscriptions:createSubUser');
+  const update = toolSchema('subscriptions:updateSubUser');
+  const many = toolSchema('subscriptions:createSubUsers');
+  return actionTool(context, {
+    name: 'sub_users_change',
+    toolset: 'subscriptions',
+    scope: 'manage',
+    destructive: true,
+    summary:
+      'Sub-users of a subscription: action create (label; or count and labelPrefix), update (subUserId and what changes) or delete (subUserId).',
+    input: {
+      type: 'object',
+      properties: {
+        action: ACTION(['create', 'update', 'delete'], 'What to do.'),
+        ...(create.properties as Record<string, JsonSchema>),
+        ...(update.properties as Record<string, JsonSchema>),
+        ...(many.properties as Record<string, JsonSchema>),
+      },
+      required: ['action', 'subscriptionId'],
+    },
+    output: objectOutput(NO_OUTPUT_PROPERTIES),
+    actions: {
+      create: (args) =>
+        args.count !== undefined
+          ? { channel: 'subscriptions:createSubUsers', input: inputFor('subscriptions:createSubUsers', args) }
+          : { channel: 'subscriptions:createSubUser', input: inputFor('subscriptions:createSubUser', args) },
+      update: (args) => ({
+        channel: 'subscriptions:updateSubUser',
+        input: inputFor('subscriptions:updateSubUser', args),
+      }),
+      delete: (args) => ({
+        channel: 'subscriptions:deleteSubUser',
+        input: { subscriptionId: args.subscriptionId, subUserId: args.subUserId },
+      }),
+    },
+  });
+}
+
+const CATALOG_LISTS = ['countries', 'states', 'cities', 'asns', 'carriers', 'coins'] as const;
+
+const CATALOG_CONCISE = ['code', 'name', 'id', 'asn', 'products', 'networks'] as const;
+
+function catalogTool(context: ToolContext): McpTool {
+  return tool({
+    name: 'catalog',
+    toolset: 'catalog',
+    scope: 'read',
+    audited: 'catalog',
+    output: PAGED_OUTPUT,
+    summary:
+      'The public catalog: list countries, states, cities, asns or carriers (of a countryCode), or coins for top-ups.',
+    input: withPaging({
+      type: 'object',
+      properties: {
+        list: ACTION(CATALOG_LISTS, 'Which list.'),
+        countryCode: {
+          type: 'string',
+          description: 'Two-letter country code, e.g. US (states, cities, asns, carriers).',
+        },
+        product: {
+          type: 'string',
+          enum: ['residential', 'mobile', 'mobile-gb'],
+          description: 'countries, cities: only where this product is offered.',
+        },
+      },
+      required: ['list'],
+    }),
+    run: (args) => {
+      const { list, ...rest } = args;
+      if (typeof list !== 'string' || !(CATALOG_LISTS as readonly string[]).includes(list)) {
+        return Promise.resolve(invalid('list', `list: one of ${CATALOG_LISTS.join(', ')}.`));
+      }
+      return listRun(
+        context,
+        { channel: `catalog:${list}` as CallChannel, path: '', concise: CATALOG_CONCISE },
+        rest,
+      );
+    },
+  });
+}
+
+/** Every tool, whatever the grant, in the order `tools/list` gives them. */
+function allTools(context: ToolContext): McpTool[] {
+  return [
     healthSnapshotTool(context),
+    portsHealthTool(context),
+    alertDeliveriesTool(context),
+    listTool(context, {
+      name: 'ports_list',
+      toolset: 'ports',
+      scope: 'read',
+      channel: 'ports:list',
+      concise: ['id', 'label', 'status', 'country', 'currentIp', 'expiresAt'],
+      itemDescription: 'Mobile ports (see the REST API’s /v1/ports for every field).',
+      summary: 'List the dedicated mobile (4G/5G) ports: id, label, status, country, current IP, expiry.',
+      input: withPaging({ type: 'object', properties: {} }),
+    }),
+    channelTool(context, {
+      name: 'ports_get',
+      toolset: 'ports',
+      channel: 'ports:get',
+      summary: 'Read one mobile port: its IP, state, carrier, endpoint, plan and dates.',
+      output: objectOutput({
+        id: { type: 'string', description: 'The port’s id.' },
+        currentIp: { type: 'string', description: 'The exit IP now.' },
+        status: { type: 'string', description: 'active, provisioning or expired.' },
+      }),
+    }),
+    rotateTool(context),
+    channelTool(context, {
+      name: 'ports_update',
+      toolset: 'ports',
+      channel: 'ports:update',
+      summary: 'Change a port’s label, auto-renew or the service’s automatic rotation interval.',
+      output: objectOutput(NO_OUTPUT_PROPERTIES),
+    }),
+    channelTool(context, {
+      name: 'ports_relocate',
+      toolset: 'ports',
+      channel: 'ports:relocate',
+      summary:
+        'Move a port to another country and carrier (catalog list carriers). It is provisioning for a few minutes: follow it with ports_get.',
+      output: objectOutput(NO_OUTPUT_PROPERTIES),
+    }),
+    channelTool(context, {
+      name: 'ports_history',
+      toolset: 'ports',
+      channel: 'ports:ipHistory',
+      summary: 'The IPs a port had, newest first (page, perPage).',
+      output: objectOutput({
+        data: { type: 'array', description: 'IPs with when they started.', items: { type: 'object' } },
+      }),
+    }),
+    channelTool(context, {
+      name: 'ports_usage',
+      toolset: 'ports',
+      channel: 'ports:usage',
+      summary: 'A port’s daily traffic between two days (default: the last 30 days).',
+      output: objectOutput({
+        totalBytes: { type: 'integer', description: 'Traffic in the period, in bytes.' },
+        points: { type: 'array', description: 'One per day.', items: { type: 'object' } },
+      }),
+    }),
+    proxyTestTool(context),
+    listTool(context, {
+      name: 'subscriptions_list',
+      toolset: 'subscriptions',
+      scope: 'read',
+      channel: 'subscriptions:list',
+      concise: ['id', 'label', 'productId', 'status', 'trafficRemainingBytes', 'expiresAt', 'subUserCount'],
+      itemDescription: 'Traffic subscriptions.',
+      summary:
+        'List the traffic subscriptions (residential or mobile GB): id, label, product, traffic left, expiry.',
+      input: withPaging(toolSchema('subscriptions:list', { omit: ['fresh'] })),
+    }),
+    channelTool(context, {
+      name: 'subscriptions_get',
+      toolset: 'subscriptions',
+      channel: 'subscriptions:get',
+      summary: 'Read one traffic subscription: traffic used and left, expiry, endpoint, sub-user count.',
+      output: objectOutput({
+        id: { type: 'string', description: 'Its id.' },
+        trafficRemainingBytes: { type: 'integer', description: 'Traffic left, in bytes.' },
+      }),
+    }),
+    channelTool(context, {
+      name: 'subscriptions_update',
+      toolset: 'subscriptions',
+      channel: 'subscriptions:update',
+      summary: 'Change a subscription’s label or auto-renew.',
+      output: objectOutput(NO_OUTPUT_PROPERTIES),
+    }),
+    channelTool(context, {
+      name: 'subscriptions_usage',
+      toolset: 'subscriptions',
+      channel: 'subscriptions:usage',
+      summary:
+        'Daily traffic of a subscription, or of one sub-user, between two days, with a by-country split.',
+      output: objectOutput({
+        totalBytes: { type: 'integer', description: 'Traffic in the period, in bytes.' },
+        points: { type: 'array', description: 'One per day.', items: { type: 'object' } },
+      }),
+    }),
+    listTool(context, {
+      name: 'sub_users_list',
+      toolset: 'subscriptions',
+      scope: 'read',
+      channel: 'subscriptions:subUsers',
+      concise: ['id', 'label', 'username', 'enabled', 'trafficUsedBytes'],
+      itemDescription: 'Sub-users (no passwords: proxy_strings gives credentials).',
+      summary: 'List the sub-users of a subscription: id, label, username, traffic used and cap, enabled.',
+      input: withPaging(toolSchema('subscriptions:subUsers')),
+    }),
+    subUsersTool(context),
+    channelTool(context, {
+      name: 'proxy_strings',
+      toolset: 'subscriptions',
+      channel: 'subscriptions:buildProxyString',
+      summary:
+        'Proxy strings (with the password) for a subscription or one sub-user, with country, state, city, ASN, ZIP and sticky-session targeting.',
+      output: objectOutput({
+        lines: { type: 'array', description: 'One proxy string per session.', items: { type: 'string' } },
+      }),
+    }),
+    topUpsReadTool(context),
     topUpQuoteTool(context),
     topUpConfirmTool(context),
+    channelTool(context, {
+      name: 'topups_declare_paid',
+      toolset: 'topups',
+      channel: 'topups:declareTxid',
+      summary: 'Tell the service a top-up’s payment was sent, optionally with its transaction id (txid).',
+      output: objectOutput(NO_OUTPUT_PROPERTIES),
+    }),
+    catalogTool(context),
+    localProxiesTool(context),
+    schedulesTool(context),
+  ];
+}
+
+export interface ToolSelection {
+  grant: ReadonlySet<Scope>;
+  /** Default: every toolset. */
+  toolsets?: readonly Toolset[];
+  /** Only the tools that change nothing (`read` and `secrets`). */
+  readOnly?: boolean;
+}
+
+/** Every tool (for naming a refused one), and the ones this session lists. */
+export function buildTools(
+  selection: ToolSelection,
+  context: ToolContext,
+): { listed: McpTool[]; every: McpTool[] } {
+  const every = allTools(context);
+  const toolsets = new Set(selection.toolsets ?? TOOLSETS);
+  const listed = every.filter(
+    (candidate) =>
+      selection.grant.has(candidate.scope) &&
+      toolsets.has(candidate.toolset) &&
+      (!selection.readOnly || isReadOnlyScope(candidate.scope)),
   );
-  return tools.filter((tool) => grant.has(tool.scope));
+  return { listed, every };
 }

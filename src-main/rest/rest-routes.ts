@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type AutomationChannel, AUTOMATION_CHANNELS, toolNameOf } from '../dispatch/automation-catalog';
+import { outputSchemaOf } from '../dispatch/output-schemas';
 import { type CallChannel, ipcCalls, type Scope } from '../../src-shared/contract';
 
 /**
@@ -229,7 +230,12 @@ function operationOf(route: RestRoute): Record<string, unknown> {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody: JSON.parse(JSON.stringify(requestBody)) as unknown } : {}),
     responses: {
-      '200': { description: 'The contract’s answer.', content: { 'application/json': { schema: {} } } },
+      '200': {
+        description: outputSchemaOf(route.channel)
+          ? 'The answer, as this schema describes it.'
+          : 'The contract’s answer (its types: src-shared/contract/).',
+        content: { 'application/json': { schema: outputSchemaOf(route.channel) ?? {} } },
+      },
       '400': errorResponse('Bad input: the fields and their messages.'),
       '401': errorResponse('No token, or not a valid one.'),
       '403': errorResponse(

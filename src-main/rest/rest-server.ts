@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { AuditEntry, AutomationTokenView, IpcError, IpcResult, Scope } from '../../src-shared/contract';
 import type { CallChannel } from '../../src-shared/contract';
 import {
@@ -14,6 +15,7 @@ import {
   readBody,
 } from '../lib/http-guards';
 import { isJsonMediaType } from '../lib/json-media-type';
+import { publicAnswer } from '../dispatch/public-answers';
 import { ipcCalls } from '../../src-shared/contract';
 import { matchRoute, openApiDocument, queryInput, type RestRoute } from './rest-routes';
 
@@ -44,6 +46,9 @@ export interface RunningRestServer {
   port: number;
   close(): Promise<void>;
 }
+
+/** What a connection past the cap is told to wait before trying again. */
+const OVER_CAP_RETRY_SECONDS = 1;
 
 const JSON_HEADERS = {
   'Content-Type': 'application/json; charset=utf-8',
@@ -77,6 +82,7 @@ const CONFLICT_CODES = new Set([
   'topup_closed',
   'txid_already_used',
   'attempt_elsewhere',
+  'idempotency_mismatch',
   'demo_only',
   'conflict',
   'http_409',
@@ -90,9 +96,18 @@ const UPSTREAM_CODES = new Set([
   'cancelled',
 ]);
 
-/** The HTTP status that fits a contract error. */
+/**
+ * The HTTP status that fits a contract error. A failure of the proxy service (its 5xx, no answer, an
+ * answer that is not the API's, the account's own key refused) is 502, or 503 when the service said
+ * when to come back (`Retry-After`): never a 4xx, which would blame the request.
+ */
 function statusOf(error: IpcError): number {
   const { code } = error;
+  const upstream = error.upstreamStatus;
+  if (upstream !== undefined && upstream >= 500) {
+    return upstream === 503 && error.retryAfterMs !== undefined ? 503 : 502;
+  }
+  if (UPSTREAM_CODES.has(code) || /^http_5\d\d$/.test(code)) return 502;
   if (error.retryAfterMs !== undefined || code === 'rate_limited' || code === 'http_429') return 429;
   if (code === 'scope_denied') return 403;
   if (code === 'invalid_input' || code === 'invalid_json' || code.startsWith('invalid_')) return 400;
@@ -101,8 +116,7 @@ function statusOf(error: IpcError): number {
   if (code === 'not_configured' || code === 'owner_disconnected') return 503;
   if (code === 'not_implemented') return 501;
   if (code === 'internal_error') return 500;
-  // The account's own key refused, the service unreachable: the proxy service failed, not this request.
-  if (UPSTREAM_CODES.has(code) || /^http_5\d\d$/.test(code)) return 502;
+  // A refusal the service or the app explained (its code and sentence): the request cannot be done.
   return 422;
 }
 
@@ -135,19 +149,23 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
   let origin = '';
 
   const audit = (
-    token: AutomationTokenView,
+    caller: AuditEntry['caller'],
     channel: string,
     outcome: string,
     started: number,
+    remoteAddress: string,
   ): Promise<void> =>
     options.audit?.({
       at: new Date(started).toISOString(),
       surface: 'rest',
-      caller: { kind: 'token', tokenId: token.id, name: token.name },
+      caller,
       channel,
       outcome,
       durationMs: Math.max(0, options.now() - started),
+      remoteAddress,
     }) ?? Promise.resolve();
+  /** Connections past the cap: each request on them is answered 503 with Retry-After, then closed. */
+  const overCap = new WeakSet<Socket>();
 
   async function readInput(
     req: IncomingMessage,
@@ -155,7 +173,7 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
     route: RestRoute,
     url: URL,
     id: string | null,
-  ) {
+  ): Promise<{ input: unknown } | { refused: string }> {
     let input: Record<string, unknown> = {};
     if (route.inputIn === 'query') input = queryInput(route, url.searchParams);
     else if (hasBody(req)) {
@@ -165,7 +183,7 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
           code: 'unsupported_media_type',
           message: 'Send JSON (Content-Type: application/json).',
         });
-        return null;
+        return { refused: 'unsupported_media_type' };
       }
       let text: string;
       try {
@@ -178,18 +196,18 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
           { code: 'body_too_large', message: `Body too large (over ${limits.maxBodyBytes} bytes).` },
           { Connection: 'close' },
         );
-        return null;
+        return { refused: 'body_too_large' };
       }
       let parsed: unknown;
       try {
         parsed = text.trim() === '' ? {} : JSON.parse(text);
       } catch {
         sendError(res, 400, { code: 'invalid_json', message: 'The body is not JSON.' });
-        return null;
+        return { refused: 'bad_json' };
       }
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         sendError(res, 400, { code: 'invalid_json', message: 'The body is a JSON object.' });
-        return null;
+        return { refused: 'bad_json' };
       }
       input = parsed as Record<string, unknown>;
     }
@@ -201,7 +219,7 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
           message,
           fields: [{ field: route.pathParam, message }],
         });
-        return null;
+        return { refused: 'invalid_input' };
       }
       input[route.pathParam] = id;
     }
@@ -213,8 +231,39 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = options.now();
+    const remoteAddress = req.socket.remoteAddress ?? 'unknown';
+    let channel = `${req.method ?? '?'} ${(req.url ?? '').split('?')[0] ?? ''}`.slice(0, 100);
+    /** A refusal before any token was accepted: audited with the peer, never with what it sent. */
+    const refuse = async (
+      status: number,
+      outcome: string,
+      error: IpcError,
+      headers: Record<string, string> = {},
+    ): Promise<void> => {
+      sendError(res, status, error, headers);
+      await audit(
+        { kind: 'anonymous', name: bearerToken(req) ? 'unknown token' : 'no token' },
+        channel,
+        outcome,
+        started,
+        remoteAddress,
+      );
+    };
+    if (overCap.has(req.socket)) {
+      await refuse(
+        503,
+        'over_capacity',
+        {
+          code: 'over_capacity',
+          message: `Too many connections (over ${limits.maxConnections}); try again shortly.`,
+        },
+        { 'Retry-After': String(OVER_CAP_RETRY_SECONDS), Connection: 'close' },
+      );
+      return;
+    }
     if (!isOwnOrigin(req, host, origin)) {
-      sendError(res, 403, {
+      await refuse(403, 'forbidden_origin', {
         code: 'forbidden_origin',
         message: 'This server answers only on its own loopback address, to no web page.',
       });
@@ -222,11 +271,11 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
     }
     const url = parseTarget(req.url);
     if (url === null) {
-      sendError(res, 400, { code: 'bad_target', message: 'Bad request target.' });
+      await refuse(400, 'bad_target', { code: 'bad_target', message: 'Bad request target.' });
       return;
     }
     if (!acceptsJson(req)) {
-      sendError(res, 406, {
+      await refuse(406, 'not_acceptable', {
         code: 'not_acceptable',
         message: 'Answers are JSON (Accept: application/json).',
       });
@@ -234,9 +283,9 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
     }
     const token = await options.tokens.verify(bearerToken(req));
     if (!token) {
-      sendError(
-        res,
+      await refuse(
         401,
+        'unauthorized',
         {
           code: 'token_invalid',
           message:
@@ -246,9 +295,11 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
       );
       return;
     }
+    const caller: AuditEntry['caller'] = { kind: 'token', tokenId: token.id, name: token.name };
     if (url.pathname === '/openapi.json') {
       if (req.method !== 'GET') {
         sendError(res, 405, { code: 'method_not_allowed', message: 'GET only.' }, { Allow: 'GET' });
+        await audit(caller, channel, 'method_not_allowed', started, remoteAddress);
         return;
       }
       send(res, 200, openApiDocument(origin, options.version));
@@ -257,6 +308,7 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
     const matched = matchRoute(req.method ?? '', url.pathname);
     if (matched === null) {
       sendError(res, 404, { code: 'not_found', message: 'No such route (see /openapi.json).' });
+      await audit(caller, channel, 'not_found', started, remoteAddress);
       return;
     }
     if ('methods' in matched) {
@@ -266,19 +318,20 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
         { code: 'method_not_allowed', message: `Use ${matched.methods.join(' or ')}.` },
         { Allow: matched.methods.join(', ') },
       );
+      await audit(caller, channel, 'method_not_allowed', started, remoteAddress);
       return;
     }
     const { route, id } = matched;
-    const started = options.now();
+    channel = route.channel;
     const read = await readInput(req, res, route, url, id);
-    if (read === null) {
-      await audit(token, route.channel, 'invalid_input', started);
+    if ('refused' in read) {
+      await audit(caller, channel, read.refused, started, remoteAddress);
       return;
     }
     const result = await options.call(new Set(token.scopes), route.channel, read.input);
-    await audit(token, route.channel, result.ok ? 'ok' : result.error.code, started);
+    await audit(caller, channel, result.ok ? 'ok' : result.error.code, started, remoteAddress);
     if (result.ok) {
-      send(res, 200, result.value ?? null);
+      send(res, 200, publicAnswer(route.channel, result.value) ?? null);
       return;
     }
     const status = statusOf(result.error);
@@ -287,7 +340,7 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
       res,
       status,
       result.error,
-      status === 429 && retry !== undefined
+      (status === 429 || status === 503) && retry !== undefined
         ? { 'Retry-After': String(Math.max(1, Math.ceil(retry / 1000))) }
         : {},
     );
@@ -300,7 +353,17 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
       else res.destroy();
     });
   });
-  applyConnectionLimits(server, limits, log, 'rest');
+  // Past the cap a connection is answered (503, Retry-After) rather than reset; only past twice the
+  // cap is it dropped unanswered, so that a flood cannot hold unbounded sockets.
+  applyConnectionLimits(server, { ...limits, maxConnections: limits.maxConnections * 2 }, log, 'rest');
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    open += 1;
+    if (open > limits.maxConnections) overCap.add(socket);
+    socket.once('close', () => {
+      open -= 1;
+    });
+  });
   const bound = await listenOnLoopback(server, options.port, log, 'rest');
   ({ host, origin } = bound);
   return {

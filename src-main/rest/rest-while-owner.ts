@@ -65,7 +65,7 @@ export function serveRestWhileOwner(options: OwnedRestOptions): OwnedRest {
         port: wanted,
         tokens: stores.tokens,
         audit: (entry) => stores.audit.record(entry),
-        call: (grant, channel, input) => dispatch({ grant }, channel, input),
+        call: (grant, channel, input) => dispatch({ grant }, channel, input, { origin: 'rest' }),
         now: options.now ?? (() => systemClock.now()),
         version: options.version,
         log,

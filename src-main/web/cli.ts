@@ -73,6 +73,13 @@ async function main(): Promise<void> {
     subscribe: (listener) => core.subscribe(listener),
     onEventClients: (count) => core.windowVisibility(count > 0),
     log,
+  }).catch(async (error: unknown) => {
+    await core.dispose();
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    // The fix, not the errno: another web mode (or anything else) holds the port.
+    throw new Error(
+      `port ${port} is in use on 127.0.0.1 (is web mode running already?): choose another with --port N, or --port 0 for a free one`,
+    );
   });
   await core.start({
     environment: { apiKey: process.env.PROXY_MANAGER_API_KEY, baseUrl: process.env.PROXY_MANAGER_BASE_URL },

@@ -207,7 +207,11 @@ const addChannelInput = z
     }
     if (input.kind === 'ntfy') need('topic', 'Enter the topic');
     if (input.localProxyId !== undefined && input.portId !== undefined)
-      context.addIssue({ code: 'custom', path: ['portId'], message: 'Choose a local proxy or a port, not both' });
+      context.addIssue({
+        code: 'custom',
+        path: ['portId'],
+        message: 'Choose a local proxy or a port, not both',
+      });
     if (input.kind === 'email') {
       need('host', 'Enter the SMTP server');
       need('from', 'Enter the sender address');

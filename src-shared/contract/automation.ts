@@ -27,8 +27,12 @@ export interface CreatedAutomationToken {
   secret: string;
 }
 
-/** Who made an audited call: a REST token (by id and name) or the MCP server. */
-type AuditCaller = { kind: 'token'; tokenId: string; name: string } | { kind: 'mcp' };
+/**
+ * Who made an audited call: a REST token (by id and name), the MCP server, or a REST request refused
+ * before any token was accepted (`name` says why it has none; the token sent is never written).
+ */
+type AuditCaller =
+  { kind: 'token'; tokenId: string; name: string } | { kind: 'mcp' } | { kind: 'anonymous'; name: string };
 
 /** One MCP or REST call: no input values and no answer, only what was called and how it ended. */
 export interface AuditEntry {
@@ -38,9 +42,15 @@ export interface AuditEntry {
   caller: AuditCaller;
   /** The contract channel, or a composite tool's name (`rotate_until_new`). */
   channel: string;
-  /** `ok`, or the error's code (`scope_denied`, `invalid_input`, `rate_limited`, `unauthorized`…). */
+  /**
+   * `ok`, or what refused it: the error's code (`scope_denied`, `invalid_input`, `rate_limited`…),
+   * or for a REST request refused before its call `unauthorized`, `forbidden_origin`,
+   * `body_too_large`, `unsupported_media_type`, `bad_json`, `not_acceptable`, `over_capacity`.
+   */
   outcome: string;
   durationMs: number;
+  /** REST: the peer's address (always loopback today; kept for a refused request's trace). */
+  remoteAddress?: string;
 }
 
 /** The local REST API: the setting, and what the process that owns the jobs made of it. */

@@ -96,8 +96,11 @@ export function portRowsOf(view: Pick<PortsListView, 'rows'>): PortRow[] {
   }));
 }
 
-/** What started a rotation: shown on receipts, in notifications and in the IP history. */
-export type RotationTrigger = 'button' | 'tray' | 'shortcut' | 'schedule' | 'bulk';
+/**
+ * What started a rotation: shown on receipts, in notifications and in the IP history. `cli`, `mcp`
+ * and `rest` are the automation surfaces (a script, an agent, a REST token).
+ */
+export type RotationTrigger = 'button' | 'tray' | 'shortcut' | 'schedule' | 'bulk' | 'cli' | 'mcp' | 'rest';
 
 /** The exit IP read through the port itself (the proxy test), compared with what the API said. */
 export interface ExitIpVerification {
@@ -200,7 +203,7 @@ export interface PortsRotation {
 const PORT_ID_MAX = 128;
 const ROTATE_MANY_MAX = 1000;
 export const UNTIL_NEW_LIMITS = { lastN: { min: 1, max: 20 }, maxTries: { min: 1, max: 10 } } as const;
-const UNTIL_UNIQUE_MAX_TRIES = 10;
+export const UNTIL_UNIQUE_MAX_TRIES = 10;
 export const ROTATION_INTERVAL_MINUTES = { min: 1, max: 1440 } as const;
 /** The longest usage range, in days, both ends included. */
 export const USAGE_RANGE_MAX_DAYS = 366;

@@ -106,11 +106,15 @@ export interface ProxyTestResult {
   } | null;
 }
 
+/**
+ * A proxy test sends traffic through a paid port or subscription, so it needs `rotate` (the scope of
+ * using the account's proxies) rather than `read`: a read-only token cannot spend traffic.
+ */
 export const proxyCalls = {
   /** One request through the proxy to the echo URL; throws only when the target cannot be looked up. */
-  'proxy:test': call<ProxyTestResult>('read')(z.strictObject({ target: proxyTestTargetSchema })),
+  'proxy:test': call<ProxyTestResult>('rotate')(z.strictObject({ target: proxyTestTargetSchema })),
   /** Several at a bounded concurrency; each target's failure (lookup included) is in its result. */
-  'proxy:testMany': call<ProxyTestResult[]>('read')(
+  'proxy:testMany': call<ProxyTestResult[]>('rotate')(
     z.strictObject({ targets: z.array(proxyTestTargetSchema).min(1).max(PROXY_TEST_MANY_MAX) }),
   ),
 } as const satisfies DomainCalls<'proxy'>;

@@ -17,6 +17,11 @@ export interface IpcError {
   outcomeUnknown?: boolean;
   /** `scope_denied`: the scope the call needs and the session does not hold. */
   scope?: Scope;
+  /**
+   * The proxy service's HTTP status when it failed (its 5xx): the REST API answers 502 (503 with
+   * Retry-After when the service said when to come back), never a 4xx that would blame the request.
+   */
+  upstreamStatus?: number;
 }
 
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

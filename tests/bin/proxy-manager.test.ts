@@ -1,11 +1,13 @@
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDataDir } from '../cli/support/cli-harness';
 
-// The launcher as a user runs it: a real process, the TypeScript loaded through tsx.
+// The launcher as a user runs it: a real process running the prebuilt bundle (out/cli/, built by
+// the tests' global setup as by `npm install`), nothing compiled at start.
 
 const ROOT = join(__dirname, '..', '..');
 const run = promisify(execFile);
@@ -23,6 +25,45 @@ const hasNpx = await run('npx', ['--version']).then(
 );
 
 describe('bin/proxy-manager.mjs', () => {
+  it('runs the bundle; help loads only the command tree and commander (no zod, no core)', () => {
+    const launcher = readFileSync(join(ROOT, 'bin', 'proxy-manager.mjs'), 'utf8');
+    expect(launcher).not.toMatch(/tsx/);
+    const meta = JSON.parse(readFileSync(join(ROOT, 'out', 'cli', 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
+    };
+    const loaded = new Set<string>();
+    const visit = (output: string): void => {
+      if (loaded.has(output) || !meta.outputs[output]) return;
+      loaded.add(output);
+      for (const imported of meta.outputs[output]?.imports ?? [])
+        if (imported.kind === 'import-statement') visit(imported.path);
+    };
+    visit('out/cli/proxy-manager.mjs');
+    const inputs = [...loaded].flatMap((output) => Object.keys(meta.outputs[output]?.inputs ?? {}));
+    expect(inputs.some((input) => input.includes('node_modules/commander/'))).toBe(true);
+    for (const heavy of [
+      'node_modules/zod/',
+      'node_modules/undici/',
+      'src-main/core/app-core',
+      '@modelcontextprotocol',
+    ])
+      expect(inputs.filter((input) => input.includes(heavy))).toEqual([]);
+  });
+
+  it('says how to build it when the bundle is missing', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'pm-bin-copy-'));
+    mkdirSync(join(copy, 'bin'));
+    copyFileSync(join(ROOT, 'bin', 'proxy-manager.mjs'), join(copy, 'bin', 'proxy-manager.mjs'));
+    writeFileSync(join(copy, 'package.json'), '{"version":"0.0.0"}');
+    const failed = await run(process.execPath, [join(copy, 'bin', 'proxy-manager.mjs'), '--help'], {
+      env: env(),
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toBe(
+      'error: the command line is not built: run `npm run build:cli` (or `npm install`)\n',
+    );
+  });
+
   it('--help exits 0 with the command tree', async () => {
     const { stdout, stderr } = await run(process.execPath, ['bin/proxy-manager.mjs', '--help'], {
       cwd: ROOT,
@@ -51,11 +92,10 @@ describe('bin/proxy-manager.mjs', () => {
         },
       );
       expect(stderr).toBe('');
-      // The lean list (`PortsListView`): a table whose first column is the port's id.
-      const { columns, rows } = JSON.parse(stdout) as { columns: string[]; rows: string[][] };
-      expect(columns[0]).toBe('id');
-      expect(rows.length).toBeGreaterThan(0);
-      expect(rows.every((row) => row[0]?.startsWith('port_'))).toBe(true);
+      // An array of objects, one per port.
+      const ports = JSON.parse(stdout) as { id: string }[];
+      expect(ports.length).toBeGreaterThan(0);
+      expect(ports.every((port) => port.id.startsWith('port_'))).toBe(true);
     },
     120_000,
   );

@@ -44,6 +44,7 @@ beforeAll(async () => {
   server = await startControlServer({
     dataDir: ownerDir,
     log: () => undefined,
+    keyFingerprint: () => core.activeKeyFingerprint(),
     dispatch: async (sender, channel, input, meta) => {
       if (pairRotations && channel === 'ports:rotate') {
         if (releaseFirst) {
@@ -100,6 +101,8 @@ describe('while web mode owns the jobs', () => {
     expect([first.code, second.code, first.stderr, second.stderr]).toEqual([0, 0, '', '']);
     const receipt = first.json();
     expect(second.json()).toEqual(receipt);
+    // Through the owner's socket too, the receipt says the command line started it.
+    expect(receipt.trigger).toBe('cli');
 
     const rotations = (await sandbox.requests())
       .slice(before)
@@ -139,6 +142,32 @@ describe('while web mode owns the jobs', () => {
     expect(typeof full.json().password).toBe('string');
     const narrowed = await runCapture(['ports', 'show', portId, '--json', '--scopes', 'read'], env);
     expect(narrowed.json().password).toBeNull();
+  });
+
+  it('a command with the owner’s own key in the environment goes through the owner (fingerprints compared)', async () => {
+    const portId = (await portIds())[2] ?? '';
+    const env = {
+      PROXY_MANAGER_DATA_DIR: ownerDir,
+      PROXY_MANAGER_API_KEY: DEMO_KEY,
+      PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
+    };
+    const finishedBefore = events.filter(
+      (e) => e.channel === 'ports:rotation' && e.payload.phase === 'finished',
+    ).length;
+    const rotated = await runCapture(['ports', 'rotate', portId, '--json'], env);
+    expect([rotated.code, rotated.stderr]).toEqual([0, '']);
+    // The owner made it: its single-flight, cooldowns and receipts hold.
+    const finished = events.filter((e) => e.channel === 'ports:rotation' && e.payload.phase === 'finished');
+    expect(finished).toHaveLength(finishedBefore + 1);
+    expect(finished.at(-1)?.payload.receipt.id).toBe(rotated.json().id);
+    // Another key for the same service is another account: a change is refused, naming the owner.
+    const other = await runCapture(['ports', 'rotate', portId], {
+      ...env,
+      PROXY_MANAGER_API_KEY: 'another-key',
+    });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/the key from PROXY_MANAGER_API_KEY/);
+    await sandbox.advance(30);
   });
 
   it('a change for another profile than the owner’s active one is refused, naming the owner', async () => {
@@ -186,6 +215,6 @@ describe('when the jobs lock is held but nobody answers', () => {
     );
     const list = await runCapture(['ports', 'list', '--json'], env);
     expect(list.code).toBe(0);
-    expect(list.json().rows.length).toBeGreaterThan(0);
+    expect(list.json<unknown[]>().length).toBeGreaterThan(0);
   });
 });

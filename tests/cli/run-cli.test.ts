@@ -3,8 +3,7 @@ import { COMMANDS } from '../../src-main/cli/command-tree';
 import { FakeClock } from '../../src-main/core/runtime/fake-clock';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { runCapture, tempDataDir } from './support/cli-harness';
-import type { PortsListView } from '../../src-shared/contract';
-import { PORT_ROW_COLUMNS, portRowsOf } from '../../src-shared/contract/ports';
+import { PORT_ROW_COLUMNS } from '../../src-shared/contract/ports';
 
 // The CLI in this process against a real sandbox (its manual clock), through a one-shot core: no
 // desktop app or web mode owns the temp data folder, so each command builds its own and disposes it.
@@ -40,11 +39,30 @@ describe('results', () => {
     const run = await runCapture(['ports', 'list', '--json'], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    const list = run.json<PortsListView>();
-    expect(portRowsOf(list).map((port) => port.id)).toEqual(portIds);
-    // The contract's value, lean: what the list shows, no password and no rotation link (the key).
-    expect(list.columns).toEqual(PORT_ROW_COLUMNS);
+    const list = run.json<Record<string, unknown>[]>();
+    // An array of objects (never the window's table), with the documented fields: what the list
+    // shows, no password and no rotation link (the key).
+    expect(list.map((port) => port.id)).toEqual(portIds);
+    expect(Object.keys(list[0] ?? {})).toEqual([...PORT_ROW_COLUMNS]);
     expect(run.stdout).not.toMatch(/password|rotationLink/);
+  });
+
+  it('--json takes a field list, before or after the command, and refuses a field that is not there', async () => {
+    const after = await runCapture(['ports', 'list', '--json', 'id,currentIp'], env);
+    expect(after.code).toBe(0);
+    const picked = after.json<Record<string, unknown>[]>();
+    expect(picked.map((port) => Object.keys(port))).toEqual(portIds.map(() => ['id', 'currentIp']));
+    const before = await runCapture(['--json', 'id', 'ports', 'list'], env);
+    expect(before.json<unknown>()).toEqual(portIds.map((id) => ({ id })));
+    // `--json` then a command word is the whole document, not a field list.
+    const whole = await runCapture(['--json', 'ports', 'list'], env);
+    expect(whole.json<unknown[]>()).toHaveLength(portIds.length);
+    const one = await runCapture(['ports', 'show', '--json', portIds[0] ?? ''], env);
+    expect(one.json<{ id: string }>().id).toBe(portIds[0]);
+    const bad = await runCapture(['ports', 'list', '--json', 'id,ip'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/^error: --json: no field "ip" here \(the fields: id, label, .*currentIp/);
   });
 
   it('ports list prints a table for a person', async () => {
@@ -61,7 +79,8 @@ describe('results', () => {
     expect(first.code).toBe(0);
     expect(first.stderr).toBe('');
     const receipt = first.json();
-    expect(receipt).toMatchObject({ portId, attempts: 1, confirmedBy: 'answer', trigger: 'button' });
+    // The receipt records where the rotation came from: the command line.
+    expect(receipt).toMatchObject({ portId, attempts: 1, confirmedBy: 'answer', trigger: 'cli' });
     expect(receipt.ip).not.toBe('');
 
     const second = await runCapture(['ports', 'rotate', portId, '--json'], env);
@@ -229,7 +248,7 @@ describe('results', () => {
     expect(bad.stderr).toBe('error: --limit: a size such as 1.5GB or 500MB, or none\n');
   });
 
-  it('subs subusers list prints the rows, and --json is the lean table without passwords', async () => {
+  it('subs subusers list prints the rows, and --json is an array of objects without passwords', async () => {
     const subscriptionId = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data[0].id;
     const whole = (await sandbox.request('GET', `/v1/residential/subscriptions/${subscriptionId}/sub-users`))
       .json.data as { label: string; password: string }[];
@@ -240,8 +259,17 @@ describe('results', () => {
     for (const subUser of whole) expect(shown.stdout).toContain(subUser.label);
     const json = await runCapture(['subs', 'subusers', 'list', subscriptionId, '--json'], env);
     expect(json.code).toBe(0);
-    expect(json.json()).toMatchObject({ columns: expect.arrayContaining(['id', 'username']), limit: 20 });
-    expect(json.json().rows).toHaveLength(whole.length);
+    const listed = json.json<Record<string, unknown>[]>();
+    expect(listed).toHaveLength(whole.length);
+    expect(Object.keys(listed[0] ?? {})).toEqual([
+      'id',
+      'label',
+      'username',
+      'trafficLimitBytes',
+      'trafficUsedBytes',
+      'enabled',
+      'createdAt',
+    ]);
     expect(json.stdout).not.toMatch(/password/i);
     for (const subUser of whole) expect(json.stdout).not.toContain(subUser.password);
   });
@@ -332,7 +360,7 @@ describe('scopes', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      'error: This session may not call ports:rotate: it needs the "rotate" scope (see --scopes).\n',
+      'error: proxy-manager ports rotate needs the "rotate" scope, which this run’s --scopes leaves out.\n',
     );
     expect(await sandbox.requests()).toEqual(before);
   });

@@ -45,6 +45,7 @@ describe('sessionBackend', () => {
       dataDir,
       selection: { kind: 'active' },
       demoLatency: 'fast',
+      origin: 'mcp',
       log: () => undefined,
     });
     try {
@@ -72,11 +73,12 @@ describe('sessionBackend', () => {
     }
   }, 60_000);
 
-  it('refuses a change for another profile than the owner’s, naming the owner', async () => {
+  it('refuses a change for another account than the owner’s (another key), naming the owner', async () => {
     const backend = sessionBackend({
       dataDir,
-      selection: { kind: 'environment', apiKey: DEMO_KEY, baseUrl: sandbox.baseUrl },
+      selection: { kind: 'environment', apiKey: 'another-key', baseUrl: sandbox.baseUrl },
       demoLatency: 'fast',
+      origin: 'mcp',
       log: () => undefined,
     });
     try {

@@ -48,6 +48,7 @@ async function start(dataDir: string, calls: Recorded[] = [], limits = {}): Prom
     dispatch: recordingDispatch(calls),
     log: () => undefined,
     limits,
+    keyFingerprint: () => Promise.resolve('f1ngerprint'),
   });
   servers.push(server);
   return server;
@@ -113,6 +114,8 @@ describe('control server', () => {
       pid: process.pid,
       mode: 'web',
       activeProfile: { name: 'Work', kind: 'account' },
+      // The key's fingerprint, never the key: a command holding the same key comes through here.
+      keyFingerprint: 'f1ngerprint',
     });
     const result = await connection?.call('ports:get', { portId: 'p' }, ['read', 'rotate']);
     expect(result).toEqual({ ok: true, value: { echoed: { portId: 'p' } } });

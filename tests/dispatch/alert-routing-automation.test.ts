@@ -8,7 +8,7 @@ import { deliveryFixture } from '../core/alert-delivery/support/delivery-fixture
 // MCP and REST are generated from the contract: the delivery log reaches them through it, read-only.
 
 describe('alert delivery on the automation surfaces', () => {
-  it('offers the channels and the delivery log to a read-only MCP session, never adding or removing channels', async () => {
+  it('offers the channels and the delivery log to a read-only MCP session in one tool, never adding or removing channels', async () => {
     const f = deliveryFixture();
     const added = await f.call('alertRouting:addChannel', {
       kind: 'webhook',
@@ -22,19 +22,20 @@ describe('alert delivery on the automation surfaces', () => {
       if (!handler) throw new Error(`not an alertRouting channel: ${channel}`);
       return { ok: true as const, value: await handler(input) };
     };
-    const tools = buildTools(new Set(['read']), { call, quotes: new TopUpQuotes(() => 0) });
-    const names = tools.map((tool) => tool.name).filter((name) => name.startsWith('alert_routing'));
-    expect(names.sort()).toEqual(['alert_routing_channels', 'alert_routing_deliveries']);
-    const deliveries = tools.find((tool) => tool.name === 'alert_routing_deliveries');
+    const quotes = new TopUpQuotes(() => 0);
+    const { listed } = buildTools({ grant: new Set(['read']), readOnly: true }, { call, quotes });
+    const deliveries = listed.find((tool) => tool.name === 'alert_deliveries');
+    expect(deliveries?.scope).toBe('read');
     const outcome = await deliveries?.run({ deadOnly: true });
     expect(JSON.stringify(outcome)).toContain('Could not reach the webhook');
-    const channels = await tools.find((tool) => tool.name === 'alert_routing_channels')?.run({});
-    expect(JSON.stringify(channels)).not.toContain('whsec_');
-    expect(
-      buildTools(new Set(['read', 'manage', 'admin']), { call, quotes: new TopUpQuotes(() => 0) }).map(
-        (t) => t.name,
-      ),
-    ).not.toContain('alert_routing_add_channel');
+    expect(JSON.stringify(outcome)).toContain('Hook');
+    expect(JSON.stringify(outcome)).not.toContain('whsec_');
+    // No tool adds or removes a channel, whatever the grant: that is for the window and the CLI.
+    const every = buildTools(
+      { grant: new Set(['read', 'manage', 'admin', 'secrets', 'rotate', 'spend']) },
+      { call, quotes },
+    );
+    expect(every.every.map((t) => t.name).filter((name) => /alert/.test(name))).toEqual(['alert_deliveries']);
   });
 
   it('serves the delivery log as a REST route with its filters in the query', () => {

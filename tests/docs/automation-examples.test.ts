@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -108,6 +108,8 @@ describe('docs/automation.md', () => {
     });
     const lines = stdout.split('\n');
     expect(lines[0]).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    // The jq recipes: a CSV line of id and IP per port.
+    expect(lines.filter((line) => /^"port_\w+","\d+\.\d+\.\d+\.\d+"$/.test(line)).length).toBeGreaterThan(1);
     expect(lines).toContain('exit code 1');
     expect(lines.filter((line) => /^http:\/\/.*-session-job\d+/.test(line))).toHaveLength(10);
     const topUp = (await sandbox.request('GET', '/v1/topups?perPage=1')).json.data[0];
@@ -115,7 +117,7 @@ describe('docs/automation.md', () => {
     expect(stdout).toContain(`${topUp.amountCrypto} USDT`);
     expect(lines).toContain('exit code 2');
     expect(stderr).toMatch(/^error: One rotation per 30 seconds.*\(cooldown: 30 s\)$/m);
-    expect(stderr).toMatch(/^error: This session may not call topups:list: it needs the "read" scope/m);
+    expect(stderr).toMatch(/^error: proxy-manager topups list needs the "read" scope/m);
     expect(stderr).toMatch(/^error: --amount: An amount in USD with two decimals/m);
   }, 180_000);
 
@@ -147,6 +149,28 @@ describe('docs/automation.md', () => {
     expect(lines.slice(1)).toEqual(['429', '401', '403']);
   }, 120_000);
 
+  it('runs its Health example as written (notify-send stands in as a recording script)', async () => {
+    const bin = binShim();
+    const notified = join(mkdtempSync(join(tmpdir(), 'pm-notify-')), 'calls');
+    writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\necho "$@" >> "${notified}"\n`);
+    chmodSync(join(bin, 'notify-send'), 0o755);
+    const [block = ''] = shellBlocks(DOC, '## Health');
+    const env = {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      PROXY_MANAGER_DATA_DIR: mkdtempSync(join(tmpdir(), 'pm-docs-')),
+      PROXY_MANAGER_API_KEY: DEMO_KEY,
+      PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    };
+    await run('bash', ['-c', `set -eu\n${block}`], { cwd: ROOT, timeout: 60_000, env });
+    // The notice went out exactly when the check found something (exit code 4).
+    const check = await run('bash', ['-c', 'proxy-manager health --check > /dev/null || echo $?'], { env });
+    const calls = existsSync(notified) ? readFileSync(notified, 'utf8') : '';
+    expect(calls).toBe(check.stdout.trim() === '4' ? 'Proxy Manager Something needs attention\n' : '');
+    expect(['', '4']).toContain(check.stdout.trim());
+  }, 90_000);
+
   it('gives an MCP configuration an agent can start as written', async () => {
     const [claude = '', vscode = ''] = fencedBlocks(DOC, '## MCP server', 'json');
     const claudeServer = (
@@ -175,8 +199,8 @@ describe('docs/automation.md', () => {
     await client.connect(transport);
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toContain('rotate_until_new');
-      expect(names).not.toContain('topups_create');
+      expect(names).toContain('ports_rotate');
+      expect(names).not.toContain('topups_quote');
       const result = (await client.callTool({ name: 'ports_list', arguments: { limit: 2 } })) as {
         content: { text: string }[];
       };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_MAX_BYTES, BadCursor, shapeAnswer } from '../../src-main/mcp/agent-answers';
+import { ANSWER_MAX_BYTES, shapeAnswer } from '../../src-main/mcp/agent-answers';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
@@ -68,37 +68,6 @@ describe('answers sized for an agent', () => {
     const enormous = { csv: 'y'.repeat(500_000) };
     const cut = shapeAnswer(enormous, { full: true });
     expect(bytes(cut)).toBeLessThanOrEqual(ANSWER_MAX_BYTES);
-  });
-
-  it('pages the rows of a table as objects and keeps the rest of the answer', () => {
-    const view = {
-      profileId: 'p1',
-      asOf: '2026-01-01T00:00:00.000Z',
-      revalidating: false,
-      columns: ['id', 'label'],
-      rows: Array.from({ length: 3 }, (_, index) => [`port_${index}`, `Port ${index}`]),
-    };
-    const list = { path: 'rows', table: true };
-    const first = shapeAnswer(view, { list, page: { limit: 2, cursor: null }, full: false }) as {
-      items: unknown[];
-      nextCursor: string;
-    };
-    expect(first).toEqual({
-      profileId: 'p1',
-      asOf: '2026-01-01T00:00:00.000Z',
-      revalidating: false,
-      items: [
-        { id: 'port_0', label: 'Port 0' },
-        { id: 'port_1', label: 'Port 1' },
-      ],
-      total: 3,
-      nextCursor: expect.any(String),
-    });
-    const second = shapeAnswer(view, { list, page: { limit: 2, cursor: first.nextCursor }, full: false });
-    expect(second).toMatchObject({ items: [{ id: 'port_2', label: 'Port 2' }], total: 3, nextCursor: null });
-    expect(() => shapeAnswer(view, { list, page: { limit: 2, cursor: 'nonsense' }, full: false })).toThrow(
-      BadCursor,
-    );
   });
 
   it('pages a list inside an answer and keeps the rest of it', () => {

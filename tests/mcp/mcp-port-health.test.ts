@@ -1,3 +1,5 @@
+import { buildTools } from '../../src-main/mcp/mcp-tools';
+import { TopUpQuotes } from '../../src-main/mcp/topup-quotes';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,9 +63,10 @@ describe('proxy-manager mcp: rotation verdicts and ports_health', () => {
   it('answers each rotation’s verdict and counts them in ports_health', async () => {
     const port = await manualPort(sandbox);
     const rotate = async () => {
-      const receipt = await callJson('ports_rotate', { portId: port.id });
+      const answer = await callJson('ports_rotate', { portIds: [port.id] });
       await sandbox.advance(30);
-      return receipt;
+      expect(answer.results[0]).toMatchObject({ portId: port.id, status: 'rotated' });
+      return answer.results[0].receipt;
     };
     await sandbox.control('POST', '/mobile/same-ip', { portId: port.id });
     expect((await rotate()).verdict).toMatchObject({ kind: 'unchanged' });
@@ -74,12 +77,10 @@ describe('proxy-manager mcp: rotation verdicts and ports_health', () => {
     expect((await rotate()).verdict).toMatchObject({ kind: 'repeat' });
 
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(['ports_health', 'ports_health_history']),
-    );
+    expect(tools.map((tool) => tool.name)).toContain('ports_health');
     const health = await callJson('ports_health', { portId: port.id });
-    expect(health.items).toHaveLength(1);
-    expect(health.items[0]).toMatchObject({
+    expect(health.ports).toHaveLength(1);
+    expect(health.ports[0]).toMatchObject({
       portId: port.id,
       rotations30d: 4,
       unchanged30d: 1,
@@ -87,7 +88,26 @@ describe('proxy-manager mcp: rotation verdicts and ports_health', () => {
       drift30d: 1,
       lastVerdict: { kind: 'repeat' },
     });
-    const history = await callJson('ports_health_history', { portId: port.id, range: '24h' });
-    expect(history.segments).toHaveLength(96);
+    const history = await callJson('ports_health', { portId: port.id, range: '24h' });
+    expect(history.history.segments).toHaveLength(96);
+  });
+
+  it('passes untilUnique on to the rotation (the rotation service’s loop is tested with the CLI)', async () => {
+    const sent: unknown[] = [];
+    const { listed } = buildTools(
+      { grant: new Set(['read', 'rotate']) },
+      {
+        call: (channel, input) => {
+          sent.push({ channel, input });
+          return Promise.resolve({ ok: true, value: { id: 'rcpt_1', verdict: { kind: 'clean' } } });
+        },
+        quotes: new TopUpQuotes(() => 0),
+      },
+    );
+    const rotate = listed.find((candidate) => candidate.name === 'ports_rotate');
+    const outcome = await rotate!.run({ portIds: ['port_1'], untilUnique: 3 });
+    expect(outcome.ok).toBe(true);
+    expect(sent).toEqual([{ channel: 'ports:rotate', input: { portId: 'port_1', untilUnique: 3 } }]);
+    expect((await rotate!.run({ portIds: ['port_1'], untilUnique: 99 })).ok).toBe(false);
   });
 });

@@ -6,6 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { runCapture } from '../cli/support/cli-harness';
+import { SIDE_EFFECTS, TOOLSETS } from '../../src-main/mcp/mcp-tools';
+import { SCOPES, type Scope } from '../../src-shared/contract/scopes';
 
 // `proxy-manager mcp` as an agent sees it: a child process on stdio, driven by the MCP SDK's own
 // client, against a test sandbox given by the environment (no app runs on the temp data folder, so
@@ -68,210 +70,272 @@ async function callJson(session: Session, name: string, args: Record<string, unk
   return { isError: result.isError === true, value: JSON.parse(text) as Record<string, any> };
 }
 
-describe('proxy-manager mcp (read only, the default)', () => {
+/** Every property of a JSON Schema, at any depth, by its path. */
+function properties(schema: unknown, path = ''): [string, Record<string, unknown>][] {
+  if (schema === null || typeof schema !== 'object') return [];
+  if (Array.isArray(schema)) return schema.flatMap((item) => properties(item, path));
+  const record = schema as Record<string, unknown>;
+  const own = Object.entries((record.properties ?? {}) as Record<string, Record<string, unknown>>).flatMap(
+    ([name, property]): [string, Record<string, unknown>][] => [
+      [`${path}.${name}`, property],
+      ...properties(property, `${path}.${name}`),
+    ],
+  );
+  const nested = ['items', 'oneOf', 'anyOf', 'allOf'].flatMap((key) => properties(record[key], path));
+  return [...own, ...nested];
+}
+
+describe('proxy-manager mcp --scopes with every scope: a small toolset', () => {
   let session: Session;
   beforeAll(async () => {
-    session = await connect(null);
+    session = await connect(SCOPES.join(','));
   }, 60_000);
   afterAll(async () => {
     await session.close();
   });
 
-  it('lists the read tools of the contract, with JSON Schemas and read-only annotations', async () => {
-    const { tools } = await session.client.listTools();
-    const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(
-      expect.arrayContaining(['ports_list', 'ports_get', 'subscriptions_list', 'health_snapshot']),
+  it('lists at most 25 tools in under 20,000 characters, every property described, with output schemas', async () => {
+    const listed = await session.client.listTools();
+    const { tools } = listed;
+    expect(tools.length).toBeLessThanOrEqual(25);
+    expect(JSON.stringify(listed).length).toBeLessThan(20_000);
+    const undescribed = tools.flatMap((tool) =>
+      properties(tool.inputSchema, tool.name)
+        .filter(([, property]) => typeof property.description !== 'string' || property.description === '')
+        .map(([path]) => path),
     );
-    for (const absent of [
-      'ports_rotate',
-      'rotate_until_new',
-      'topups_create',
-      'topups_confirm',
-      'subscriptions_build_proxy_string',
-      'ports_reveal_rotation_link',
-      'subscriptions_delete_sub_user',
-    ]) {
-      expect(names).not.toContain(absent);
-    }
+    expect(undescribed).toEqual([]);
     for (const tool of tools) {
+      expect(tool.outputSchema?.type).toBe('object');
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-      expect(tool.description?.length).toBeGreaterThan(20);
     }
-    const getPort = tools.find((tool) => tool.name === 'ports_get');
-    expect(getPort?.inputSchema.required).toEqual(['portId']);
+    // One name per concept: a country is `countryCode` in every tool, never `country`.
+    expect(JSON.stringify(tools)).not.toMatch(/"country"/);
+    const names = tools.map((tool) => tool.name);
+    // The near-duplicates are one tool each.
+    for (const gone of ['ports_rotate_many', 'rotate_until_new', 'proxy_test_many', 'topups_create'])
+      expect(names).not.toContain(gone);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'ports_rotate',
+        'proxy_test',
+        'local_proxies',
+        'topups_read',
+        'health_snapshot',
+      ]),
+    );
   });
 
-  it('pages ports_list with a limit and a cursor', async () => {
-    expect(portIds.length).toBeGreaterThan(1);
-    const first = await callJson(session, 'ports_list', { limit: 1 });
-    expect(first.isError).toBe(false);
-    expect(first.value.items).toHaveLength(1);
-    expect(first.value.total).toBe(portIds.length);
-    expect(typeof first.value.nextCursor).toBe('string');
-    const second = await callJson(session, 'ports_list', { limit: 1, cursor: first.value.nextCursor });
-    expect(second.value.items[0].id).not.toBe(first.value.items[0].id);
-    const all = await callJson(session, 'ports_list');
-    expect(all.value.items.map((port: { id: string }) => port.id)).toEqual(portIds.slice(0, 50));
-    // The list is the lean table: its rows as objects, beside whose and how fresh it is, and no
-    // credentials at all.
-    expect(all.value).toMatchObject({ revalidating: expect.any(Boolean), asOf: expect.any(String) });
-    expect(all.value).not.toHaveProperty('rows');
-    expect(all.value.items[0]).toMatchObject({ id: portIds[0], rotationMode: expect.any(String) });
-    expect(all.value.items.every((port: object) => !('password' in port))).toBe(true);
+  it('ends each description with the side-effect line of its scope', async () => {
+    const { tools } = await session.client.listTools();
+    const lines = new Set(Object.values(SIDE_EFFECTS));
+    for (const tool of tools) {
+      const last = [...lines].find((line) => tool.description?.endsWith(line));
+      expect(last, tool.name).toBeDefined();
+      const scope = (Object.keys(SIDE_EFFECTS) as Scope[]).find((key) => SIDE_EFFECTS[key] === last);
+      // The annotations agree with the line: read and secrets tools are read-only, the others not.
+      expect(tool.annotations?.readOnlyHint === true, tool.name).toBe(
+        scope === 'read' || scope === 'secrets',
+      );
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('schedules')?.description).toMatch(/spends no money\.$/);
+    expect(byName.get('topups_declare_paid')?.description).not.toMatch(/Spends the account/);
+    expect(byName.get('topups_quote')?.description).toMatch(/^Step 1 of 2.*Creates nothing/);
+    expect(byName.get('topups_confirm')?.description).toMatch(/^Step 2 of 2/);
   });
 
-  it('pages subscriptions_sub_users as row objects, with the limit beside them and no password', async () => {
-    const subscriptions = await callJson(session, 'subscriptions_list', { productId: 'residential' });
+  it('pages ports_list as objects, concise unless detailed, with structured content', async () => {
+    const first = (await session.client.callTool({ name: 'ports_list', arguments: { limit: 1 } })) as {
+      structuredContent?: { items: Record<string, unknown>[]; total: number; nextCursor: string | null };
+    };
+    expect(first.structuredContent?.items).toHaveLength(1);
+    expect(first.structuredContent?.total).toBe(portIds.length);
+    expect(Object.keys(first.structuredContent?.items[0] ?? {})).toEqual([
+      'id',
+      'label',
+      'status',
+      'country',
+      'currentIp',
+      'expiresAt',
+    ]);
+    const next = await callJson(session, 'ports_list', {
+      limit: 1,
+      cursor: first.structuredContent?.nextCursor,
+    });
+    expect(next.value.items[0].id).not.toBe(first.structuredContent?.items[0]?.id);
+    const detailed = await callJson(session, 'ports_list', { response_format: 'detailed' });
+    expect(detailed.value.items.map((port: { id: string }) => port.id)).toEqual(portIds.slice(0, 50));
+    expect(detailed.value.items[0]).toHaveProperty('rotationMode');
+    expect(JSON.stringify(detailed.value)).not.toMatch(/password|rotationLink/);
+  });
+
+  it('reads the catalog with countryCode, and a sub-users list without passwords', async () => {
+    const cities = await callJson(session, 'catalog', { list: 'cities', countryCode: 'US', limit: 2 });
+    expect(cities.isError).toBe(false);
+    expect(cities.value.items.length).toBeGreaterThan(0);
+    const subscriptions = await callJson(session, 'subscriptions_list', {
+      productId: 'residential',
+      response_format: 'detailed',
+    });
     const withSubUsers = subscriptions.value.items.find(
       (subscription: { subUserCount: number }) => subscription.subUserCount > 1,
     );
-    expect(withSubUsers).toBeDefined();
-    const first = await callJson(session, 'subscriptions_sub_users', {
-      subscriptionId: withSubUsers.id,
-      limit: 1,
-    });
-    expect(first.isError).toBe(false);
-    expect(first.value.items).toHaveLength(1);
-    expect(first.value.total).toBe(withSubUsers.subUserCount);
-    expect(first.value).toMatchObject({ limit: expect.any(Number) });
-    expect(first.value).not.toHaveProperty('rows');
-    expect(Object.keys(first.value.items[0]).sort()).toEqual(
-      ['createdAt', 'enabled', 'id', 'label', 'trafficLimitBytes', 'trafficUsedBytes', 'username'].sort(),
-    );
-    const all = await callJson(session, 'subscriptions_sub_users', { subscriptionId: withSubUsers.id });
-    expect(JSON.stringify(all.value)).not.toMatch(/password/i);
+    const subUsers = await callJson(session, 'sub_users_list', { subscriptionId: withSubUsers.id, limit: 1 });
+    expect(subUsers.value.items).toHaveLength(1);
+    expect(subUsers.value.total).toBe(withSubUsers.subUserCount);
+    expect(JSON.stringify(subUsers.value)).not.toMatch(/password/i);
   });
 
-  it('answers a refused scope, an unknown tool and a bad input as tool errors, and keeps serving', async () => {
-    const refused = await callJson(session, 'ports_rotate', { portId: portIds[0] });
-    expect(refused.isError).toBe(true);
-    expect(refused.value.error).toMatchObject({ code: 'scope_denied', scope: 'rotate' });
-    const unknown = await callJson(session, 'no_such_tool');
-    expect(unknown.value.error.code).toBe('unknown_tool');
+  it('rotates one or many ports in one tool; a cooldown answers waitSeconds', async () => {
+    const port = portIds[0];
+    const rotated = await callJson(session, 'ports_rotate', { portIds: [port] });
+    expect(rotated.isError).toBe(false);
+    expect(rotated.value.results[0]).toMatchObject({ portId: port, status: 'rotated' });
+    expect(typeof rotated.value.results[0].receipt.ip).toBe('string');
+    expect(rotated.value.results[0].receipt.trigger).toBe('mcp');
+    const both = await callJson(session, 'ports_rotate', {
+      portIds: [port, portIds[2]],
+      untilNew: { lastN: 1, maxTries: 1 },
+    });
+    expect(both.value.results.map((result: { status: string }) => result.status)).toEqual([
+      'wait',
+      'rotated',
+    ]);
+    expect(both.value.results[0].waitSeconds).toBeGreaterThan(0);
+    expect(both.value.results[0].waitSeconds).toBeLessThanOrEqual(30);
+  }, 60_000);
+
+  it('answers errors that say what to do next, and keeps serving', async () => {
     const bad = await callJson(session, 'ports_get', { portId: '' });
     expect(bad.isError).toBe(true);
-    expect(bad.value.error.code).toBe('invalid_input');
+    expect(bad.value.error).toMatchObject({ code: 'invalid_input' });
     expect(bad.value.error.fields[0].field).toBe('portId');
-    const badCursor = await callJson(session, 'ports_list', { cursor: 'nonsense' });
-    expect(badCursor.value.error.code).toBe('invalid_input');
-    const again = await callJson(session, 'ports_get', { portId: portIds[0] });
-    expect(again.value.id).toBe(portIds[0]);
-  });
-
-  it('health_snapshot answers only what needs attention', async () => {
-    const health = await callJson(session, 'health_snapshot');
-    expect(health.isError).toBe(false);
-    expect(health.value).toHaveProperty('allGood');
-    expect(Array.isArray(health.value.items)).toBe(true);
-    for (const item of health.value.items) {
-      expect(Object.keys(item).sort()).toEqual(['detail', 'dueAt', 'kind', 'level', 'subject', 'title']);
-    }
-  });
-
-  it('writes an audit entry per call, without inputs', () => {
-    const lines = readFileSync(join(session.dataDir, 'automation-audit.jsonl'), 'utf8').trim().split('\n');
-    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(
-      entries.some((entry) => entry.channel === 'ports:rotate' && entry.outcome === 'scope_denied'),
-    ).toBe(true);
-    expect(entries.every((entry) => entry.surface === 'mcp')).toBe(true);
-    expect(lines.join('\n')).not.toContain(portIds[0] ?? '\u0000');
-  });
-});
-
-describe('proxy-manager mcp --scopes read,rotate,spend', () => {
-  let session: Session;
-  beforeAll(async () => {
-    session = await connect('read,rotate,spend');
-  }, 60_000);
-  afterAll(async () => {
-    await session.close();
-  });
-
-  it('lists the rotate and spend tools with their annotations, and no secrets tools', async () => {
-    const { tools } = await session.client.listTools();
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get('ports_rotate')?.annotations).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
+    expect(bad.value.error.next).toMatch(/^Fix the arguments named in fields and call ports_get again/);
+    const unknownArgument = await callJson(session, 'ports_get', { portId: portIds[0], country: 'US' });
+    expect(unknownArgument.value.error.message).toMatch(/takes no argument "country"/);
+    const missing = await callJson(session, 'ports_get', { portId: 'port_nope' });
+    expect(missing.value.error.next).toMatch(/ports_list/);
+    const unknown = await callJson(session, 'no_such_tool');
+    expect(unknown.value.error).toMatchObject({
+      code: 'unknown_tool',
+      next: expect.stringMatching(/tools\/list/),
     });
-    expect(byName.get('topups_confirm')?.annotations).toMatchObject({ readOnlyHint: false });
-    expect(byName.has('rotate_until_new')).toBe(true);
-    expect(byName.has('topups_create')).toBe(true);
-    expect(byName.has('subscriptions_build_proxy_string')).toBe(false);
-    expect(byName.has('ports_reveal_rotation_link')).toBe(false);
+    expect((await callJson(session, 'ports_get', { portId: portIds[0] })).value.id).toBe(portIds[0]);
   });
 
-  it('a rotation answers a receipt; rotate_until_new in the cooldown answers wait_seconds', async () => {
-    const port = portIds[0];
-    const rotated = await callJson(session, 'ports_rotate', { portId: port });
-    expect(rotated.isError).toBe(false);
-    expect(rotated.value).toMatchObject({ portId: port, confirmedBy: 'answer' });
-    expect(typeof rotated.value.ip).toBe('string');
-    expect(typeof rotated.value.previousIp).toBe('string');
-    const wait = await callJson(session, 'rotate_until_new', { portId: port });
-    expect(wait.isError).toBe(false);
-    expect(wait.value.status).toBe('wait');
-    expect(wait.value.wait_seconds).toBeGreaterThan(0);
-    expect(wait.value.wait_seconds).toBeLessThanOrEqual(30);
-  }, 60_000);
-
-  it('topups_create answers a quote and creates nothing until topups_confirm, which creates it once', async () => {
+  it('quotes a top-up and creates nothing until topups_confirm, which creates it once', async () => {
     const count = async () =>
       (await sandbox.request('GET', '/v1/topups?perPage=100')).json.pagination.total as number;
     const before = await count();
-    const quote = await callJson(session, 'topups_create', {
+    const quote = await callJson(session, 'topups_quote', {
       amountUsd: '25.00',
       coin: 'USDT',
       network: 'tron',
     });
     expect(quote.isError).toBe(false);
     expect(quote.value.quote).toMatchObject({ amountUsd: '25.00', coin: 'USDT', network: 'tron' });
-    expect(typeof quote.value.quote.depositAddress).toBe('string');
-    expect(quote.value.quote.buys.kind).toBe('balance');
     expect(typeof quote.value.confirmationToken).toBe('string');
     expect(await count()).toBe(before);
-
-    const bad = await callJson(session, 'topups_create', {
-      amountUsd: '25.001',
-      coin: 'USDT',
-      network: 'tron',
-    });
-    expect(bad.isError).toBe(true);
-    expect(bad.value.error.fields[0].field).toBe('amountUsd');
     const wrongToken = await callJson(session, 'topups_confirm', { confirmationToken: 'quote_nope' });
     expect(wrongToken.value.error.code).toBe('confirmation_invalid');
-    expect(await count()).toBe(before);
-
     const created = await callJson(session, 'topups_confirm', {
       confirmationToken: quote.value.confirmationToken,
     });
     expect(created.isError).toBe(false);
-    expect(created.value).toMatchObject({ amountUsd: '25.00', coin: 'USDT', network: 'tron' });
     expect(typeof created.value.amountCrypto).toBe('string');
     expect(await count()).toBe(before + 1);
     const again = await callJson(session, 'topups_confirm', {
       confirmationToken: quote.value.confirmationToken,
     });
     expect(again.value.id).toBe(created.value.id);
+    const read = await callJson(session, 'topups_read', { topUpId: created.value.id });
+    expect(read.value).toMatchObject({
+      id: created.value.id,
+      payment: { depositAddress: expect.any(String) },
+    });
     expect(await count()).toBe(before + 1);
   }, 60_000);
+
+  it('manages local proxies in one tool, the id named localProxyId as every id is named after its kind', async () => {
+    const added = await callJson(session, 'local_proxies', {
+      action: 'add',
+      upstream: { kind: 'port', portId: portIds[1] },
+      label: 'Agent proxy',
+      start: false,
+    });
+    expect(added.isError, JSON.stringify(added.value)).toBe(false);
+    const localProxyId = added.value.id as string;
+    const renamed = await callJson(session, 'local_proxies', {
+      action: 'update',
+      localProxyId,
+      label: 'Renamed',
+    });
+    expect(renamed.value).toMatchObject({ id: localProxyId, label: 'Renamed' });
+    const listed = await callJson(session, 'local_proxies', { action: 'list' });
+    expect(listed.value.proxies.map((proxy: { id: string }) => proxy.id)).toContain(localProxyId);
+    const byId = await callJson(session, 'local_proxies', { action: 'remove', id: localProxyId });
+    expect(byId.value.error.message).toMatch(/takes no argument "id"/);
+    const removed = await callJson(session, 'local_proxies', { action: 'remove', localProxyId });
+    expect(removed.isError).toBe(false);
+  });
+
+  it('passes the Overview through health_snapshot', async () => {
+    const health = await callJson(session, 'health_snapshot');
+    expect(health.isError).toBe(false);
+    expect(health.value).toHaveProperty('allGood');
+    expect(Array.isArray(health.value.items)).toBe(true);
+  });
 });
 
-describe('proxy-manager mcp --scopes read,secrets', () => {
-  it('offers the secrets tools only with the scope', async () => {
-    const session = await connect('read,secrets');
+describe('proxy-manager mcp (the default: read)', () => {
+  it('lists only read tools and refuses the others as a scope error', async () => {
+    const session = await connect(null);
     try {
-      const names = (await session.client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toContain('subscriptions_build_proxy_string');
-      expect(names).toContain('ports_reveal_rotation_link');
-      expect(names).not.toContain('ports_rotate');
+      const { tools } = await session.client.listTools();
+      expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+      expect(tools.map((tool) => tool.name)).not.toContain('proxy_strings');
+      const refused = await callJson(session, 'ports_rotate', { portIds: [portIds[0]] });
+      expect(refused.value.error).toMatchObject({ code: 'scope_denied', scope: 'rotate' });
+      // A proxy test sends traffic: it needs `rotate`, not `read`.
+      const test = await callJson(session, 'proxy_test', { targets: [{ kind: 'port', portId: portIds[0] }] });
+      expect(test.value.error).toMatchObject({ code: 'scope_denied', scope: 'rotate' });
+      const lines = readFileSync(join(session.dataDir, 'automation-audit.jsonl'), 'utf8').trim().split('\n');
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(
+        entries.some((entry) => entry.channel === 'ports:rotate' && entry.outcome === 'scope_denied'),
+      ).toBe(true);
+      expect(lines.join('\n')).not.toContain(portIds[0] ?? '\u0000');
     } finally {
       await session.close();
     }
+  }, 60_000);
+});
+
+describe('proxy-manager mcp --read-only and --toolsets', () => {
+  it('--read-only lists only read tools whatever the scopes; --toolsets only those groups', async () => {
+    const readOnly = await connect(SCOPES.join(','), { args: ['--read-only'] });
+    try {
+      const { tools } = await readOnly.client.listTools();
+      expect(tools.length).toBeGreaterThan(5);
+      expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+      expect(tools.map((tool) => tool.name)).toContain('proxy_strings');
+      const refused = await callJson(readOnly, 'ports_rotate', { portIds: [portIds[0]] });
+      expect(refused.value.error.code).toBe('tool_not_offered');
+    } finally {
+      await readOnly.close();
+    }
+    const some = await connect(SCOPES.join(','), { args: ['--toolsets', 'health,catalog'] });
+    try {
+      const names = (await some.client.listTools()).tools.map((tool) => tool.name).sort();
+      expect(names).toEqual(['alert_deliveries', 'catalog', 'health_snapshot', 'ports_health']);
+    } finally {
+      await some.close();
+    }
+    const bad = await runCapture(['mcp', '--toolsets', 'ports,nope'], {});
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --toolsets: unknown toolset "nope" \(the toolsets: (.+)\)$/m);
+    expect(/the toolsets: (.+)\)/.exec(bad.stderr)?.[1]).toBe(TOOLSETS.join(', '));
   }, 60_000);
 });
 
@@ -291,8 +355,8 @@ describe('proxy-manager mcp --token-env VAR', () => {
     });
     try {
       const names = (await session.client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toContain('rotate_until_new');
-      expect(names).not.toContain('topups_create');
+      expect(names).toContain('ports_rotate');
+      expect(names).not.toContain('topups_quote');
       expect((await callJson(session, 'ports_get', { portId: portIds[0] })).isError).toBe(false);
       expect((await runCapture(['token', 'revoke', token.id], env)).code).toBe(0);
       const refused = await callJson(session, 'ports_get', { portId: portIds[0] });

@@ -1,12 +1,14 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
-import { portRowsOf } from '../../src-shared/contract/ports';
+import { PORT_ROW_COLUMNS } from '../../src-shared/contract/ports';
 import { runCapture, tempDataDir } from '../cli/support/cli-harness';
 
 // `proxy-manager serve` in the foreground against a test sandbox, reached as a script would: with
@@ -119,6 +121,68 @@ describe('proxy-manager serve', () => {
     expect(result.valid).toBe(true);
     expect(answer.body.paths['/v1/ports/{portId}/rotate'].post['x-scope']).toBe('rotate');
     expect(answer.body.paths['/v1/ports'].get.operationId).toBe('ports_list');
+    // The list routes' answers are described as sent: arrays of objects with their fields.
+    const ports = answer.body.paths['/v1/ports'].get.responses['200'].content['application/json'].schema;
+    expect(ports.type).toBe('array');
+    expect(Object.keys(ports.items.properties)).toEqual([...PORT_ROW_COLUMNS]);
+    const subUsers =
+      answer.body.paths['/v1/subscriptions/{subscriptionId}/sub-users'].get.responses['200'].content[
+        'application/json'
+      ].schema;
+    expect(subUsers.items.required).toContain('username');
+  });
+
+  it('sends what its OpenAPI document says: answers checked against their 200 schemas', async () => {
+    const doc = (await raw('GET', '/openapi.json', bearer(reader))).body;
+    const subscriptionId = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data[0].id;
+    const topUpId = (
+      await sandbox.request('POST', '/v1/topups', {
+        body: { amountUsd: '30.00', coin: 'USDT', network: 'tron' },
+      })
+    ).json.id;
+    const routes: [string, string][] = [
+      ['/v1/ports', '/v1/ports'],
+      ['/v1/ports/{portId}/usage', `/v1/ports/${portIds[1]}/usage`],
+      ['/v1/subscriptions', '/v1/subscriptions?productId=residential'],
+      ['/v1/subscriptions/{subscriptionId}', `/v1/subscriptions/${subscriptionId}`],
+      ['/v1/subscriptions/{subscriptionId}/sub-users', `/v1/subscriptions/${subscriptionId}/sub-users`],
+      ['/v1/topups', '/v1/topups'],
+      ['/v1/topups/{topUpId}', `/v1/topups/${topUpId}`],
+      ['/v1/catalog/countries', '/v1/catalog/countries'],
+      ['/v1/catalog/coins', '/v1/catalog/coins'],
+    ];
+    for (const [template, path] of routes) {
+      const schema = doc.paths[template].get.responses['200'].content['application/json'].schema;
+      expect(Object.keys(schema).length, template).toBeGreaterThan(0);
+      const answer = await raw('GET', path, bearer(reader));
+      expect(answer.status, path).toBe(200);
+      const checked = z.fromJSONSchema(schema).safeParse(answer.body);
+      expect(checked.success ? [] : checked.error.issues, path).toEqual([]);
+    }
+    // Without the secrets scope a password is null, and the schema says so.
+    const subscription = await raw('GET', `/v1/subscriptions/${subscriptionId}`, bearer(reader));
+    expect(subscription.body.password).toBeNull();
+  });
+
+  it('answers the sub-users of a subscription as an array of objects, as sent by the schema', async () => {
+    const subscriptionId = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data[0].id;
+    const list = await curl([
+      '-H',
+      `Authorization: Bearer ${reader}`,
+      `${url}/v1/subscriptions/${subscriptionId}/sub-users`,
+    ]);
+    expect(list.status).toBe(200);
+    expect(Array.isArray(list.body)).toBe(true);
+    expect(list.body[0].id).toEqual(expect.any(String));
+    expect(Object.keys(list.body[0])).toEqual([
+      'id',
+      'label',
+      'username',
+      'trafficLimitBytes',
+      'trafficUsedBytes',
+      'enabled',
+      'createdAt',
+    ]);
   });
 
   it('refuses a request without a token, or with a wrong one (401)', async () => {
@@ -195,9 +259,8 @@ describe('proxy-manager serve', () => {
   it('reads and rotates with curl; a second rotation is 429 with Retry-After', async () => {
     const list = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/ports`]);
     expect(list.status).toBe(200);
-    // The contract's value, as the CLI's --json prints it: the lean table (`PortsListView`).
-    expect(list.body.columns[0]).toBe('id');
-    expect(portRowsOf(list.body).map((p) => p.id)).toEqual(portIds);
+    // As the CLI's --json prints it: an array of objects (`.[0].id`), never the window's table.
+    expect(list.body.map((p: { id: string }) => p.id)).toEqual(portIds);
     const one = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/ports/${portIds[0]}`]);
     expect(one.body.id).toBe(portIds[0]);
     const rotated = await curl([
@@ -208,7 +271,7 @@ describe('proxy-manager serve', () => {
       `${url}/v1/ports/${portIds[0]}/rotate`,
     ]);
     expect(rotated.status).toBe(200);
-    expect(rotated.body).toMatchObject({ portId: portIds[0] });
+    expect(rotated.body).toMatchObject({ portId: portIds[0], trigger: 'rest' });
     expect(typeof rotated.body.ip).toBe('string');
     const again = await curl([
       '-X',
@@ -245,5 +308,133 @@ describe('proxy-manager serve', () => {
     const id = listed.find((token) => token.name === 'reader')?.id ?? '';
     expect((await runCapture(['token', 'revoke', id], env)).code).toBe(0);
     expect((await raw('GET', '/v1/ports', bearer(reader))).status).toBe(401);
+  });
+});
+
+describe('proxy-manager serve tells the truth about failures', () => {
+  let spender: string;
+  beforeAll(async () => {
+    spender = await createToken('spender', 'read,spend');
+  });
+
+  const usage = () => raw('GET', `/v1/ports/${portIds[1]}/usage`, bearer(spender));
+  const clearFaults = async () => {
+    const answer = await fetch(`${sandbox.controlUrl}/faults`, { method: 'DELETE' });
+    expect(answer.ok).toBe(true);
+  };
+
+  it('answers the service’s 500, 502 and 503 and a dropped connection as 502/503, never 4xx', async () => {
+    for (const status of [500, 502, 503]) {
+      // Enough for every retry the client makes of a read.
+      await sandbox.fault({ match: '/usage', status, times: 5 });
+      const answer = await usage();
+      expect(answer.status).toBe(502);
+      expect(answer.body.error.upstreamStatus).toBe(status);
+      await clearFaults();
+    }
+    await sandbox.fault({ match: '/usage', dropConnection: true, times: 5 });
+    const dropped = await usage();
+    expect(dropped.status).toBe(502);
+    expect(dropped.body.error.code).toBe('network_error');
+    await clearFaults();
+    // The service said when to come back: 503 with its Retry-After (longer than the client waits).
+    await sandbox.fault({ match: '/usage', status: 503, headers: { 'Retry-After': '120' }, times: 5 });
+    const later = await usage();
+    expect(later.status).toBe(503);
+    expect(later.headers['retry-after']).toBe('120');
+    await clearFaults();
+    expect((await usage()).status).toBe(200);
+  }, 60_000);
+
+  it('refuses an attemptId reused with another amount (409 naming it) and creates nothing', async () => {
+    const attemptId = '2f1c3a4b-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+    const create = (amountUsd: string) =>
+      raw(
+        'POST',
+        '/v1/topups',
+        { ...bearer(spender), 'Content-Type': 'application/json' },
+        JSON.stringify({ amountUsd, coin: 'USDT', network: 'tron', attemptId }),
+      );
+    const first = await create('25.00');
+    expect(first.status).toBe(200);
+    const count = async () => (await sandbox.request('GET', '/v1/topups?perPage=1')).json.total as number;
+    const before = await count();
+    const again = await create('25.00');
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    const other = await create('30.00');
+    expect(other.status).toBe(409);
+    expect(other.body.error).toMatchObject({ code: 'idempotency_mismatch' });
+    expect(other.body.error.message).toContain('amountUsd');
+    expect(other.body.error.fields).toEqual([
+      { field: 'amountUsd', message: 'This attempt was made with amountUsd "25.00", not "30.00".' },
+    ]);
+    expect(await count()).toBe(before);
+  });
+
+  it('audits every refused request, with its remote address and never the token sent', async () => {
+    const wrongToken = 'pmt_this-is-not-a-token-0123456789';
+    expect((await raw('GET', '/v1/ports', bearer(wrongToken))).status).toBe(401);
+    expect((await raw('GET', '/v1/ports', { Origin: 'http://evil.example' })).status).toBe(403);
+    const json = { ...bearer(spender), 'Content-Type': 'application/json' };
+    expect((await raw('POST', '/v1/topups', json, '{not json')).status).toBe(400);
+    expect(
+      (await raw('POST', '/v1/topups', { ...bearer(spender), 'Content-Type': 'text/plain' }, 'x')).status,
+    ).toBe(415);
+    const large = await raw(
+      'POST',
+      '/v1/topups',
+      json,
+      JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }),
+    ).catch(() => ({ status: 413 }) as Answer);
+    expect(large.status).toBe(413);
+    const audit = await runCapture(['audit', '--json'], env);
+    const entries = audit.json<
+      {
+        channel: string;
+        outcome: string;
+        caller: { kind: string; name?: string };
+        remoteAddress?: string;
+      }[]
+    >();
+    const outcomes = entries.slice(0, 5).map((entry) => entry.outcome);
+    expect(outcomes).toEqual([
+      'body_too_large',
+      'unsupported_media_type',
+      'bad_json',
+      'forbidden_origin',
+      'unauthorized',
+    ]);
+    expect(entries[4]).toMatchObject({
+      caller: { kind: 'anonymous', name: 'unknown token' },
+      channel: 'GET /v1/ports',
+      remoteAddress: '127.0.0.1',
+    });
+    expect(entries[2]).toMatchObject({
+      channel: 'topups:create',
+      caller: { kind: 'token', name: 'spender' },
+    });
+    expect(audit.stdout).not.toContain(wrongToken);
+  });
+
+  it('answers a connection past the cap with 503 and Retry-After instead of resetting it', async () => {
+    const held = await Promise.all(
+      Array.from(
+        { length: 64 },
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect(port, '127.0.0.1', () => resolve(socket));
+            socket.once('error', reject);
+          }),
+      ),
+    );
+    try {
+      const answer = await raw('GET', '/v1/ports', bearer(spender));
+      expect(answer.status).toBe(503);
+      expect(answer.headers['retry-after']).toBe('1');
+      expect(answer.body.error.code).toBe('over_capacity');
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +44,26 @@ function startWeb(
   });
 }
 
+describe('npm run web on a busy port', () => {
+  it('names the port and its fix (--port 0), not a raw EADDRINUSE', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const failed = await startWeb(['--port', String(port), '--demo', '--demo-latency', 'fast']).then(
+        () => null,
+        (error: Error) => error.message,
+      );
+      expect(failed).toContain(
+        `web: port ${port} is in use on 127.0.0.1 (is web mode running already?): choose another with --port N, or --port 0 for a free one`,
+      );
+      expect(failed).not.toMatch(/EADDRINUSE/);
+    } finally {
+      busy.close();
+    }
+  }, 120_000);
+});
+
 describe('npm run web', () => {
   let web: Awaited<ReturnType<typeof startWeb>>;
 
@@ -83,6 +104,8 @@ describe('npm run web', () => {
       pid: web.child.pid,
       mode: 'web',
       activeProfile: { name: expect.any(String), kind: 'demo' },
+      // The demo key's fingerprint (never the key): a command with that key comes through here.
+      keyFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     connection?.close();
     let stdout = '';
@@ -92,8 +115,8 @@ describe('npm run web', () => {
       env: { PROXY_MANAGER_DATA_DIR: web.dataDir },
     });
     expect(code).toBe(0);
-    // The lean list: a table of what the Ports list shows.
-    expect((JSON.parse(stdout) as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
+    // An array of objects, one per port.
+    expect((JSON.parse(stdout) as unknown[]).length).toBeGreaterThan(0);
   });
 
   it('exits cleanly on SIGTERM', async () => {

@@ -1,5 +1,5 @@
 import { parseSandboxArgs, SANDBOX_USAGE, UsageError, wantsHelp } from './sandbox-cli-args';
-import { startSandbox } from './sandbox-server';
+import { DEFAULT_API_KEYS, startSandbox } from './sandbox-server';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -27,9 +27,11 @@ async function main(): Promise<void> {
       `sandbox: listening on ${options.host}: the API (with its demo keys) and the proxy gateway are reachable from other machines; the control API still answers only on loopback\n`,
     );
   }
-  // The one stdout line scripts wait for; everything else goes to stderr.
+  // The one stdout line scripts wait for; everything else goes to stderr. It names the first API key
+  // (a demo key, not a secret), so a script needs nothing else to start calling.
+  const apiKey = (options.keys ?? DEFAULT_API_KEYS)[0]?.key ?? null;
   process.stdout.write(
-    `SANDBOX_READY ${JSON.stringify({ baseUrl: sandbox.baseUrl, controlUrl: sandbox.controlUrl, gateway: sandbox.gateway })}\n`,
+    `SANDBOX_READY ${JSON.stringify({ baseUrl: sandbox.baseUrl, controlUrl: sandbox.controlUrl, gateway: sandbox.gateway, apiKey })}\n`,
   );
   let closing = false;
   const shutdown = () => {

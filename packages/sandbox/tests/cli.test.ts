@@ -16,6 +16,7 @@ interface Ready {
   baseUrl: string;
   controlUrl: string;
   gateway: { host: string; httpPort: number; socksPort: number };
+  apiKey?: string | null;
 }
 
 interface Exit {
@@ -122,7 +123,9 @@ describe.concurrent('proxy-sandbox (bin/proxy-sandbox.mjs, src/cli.ts)', { timeo
     const { cli, urls } = await started('--port', '0');
     expect(urls.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     expect(urls.controlUrl).toBe(urls.baseUrl.replace('/api/v1', '/__sandbox'));
-    expect(Object.keys(urls)).toEqual(['baseUrl', 'controlUrl', 'gateway']);
+    expect(Object.keys(urls)).toEqual(['baseUrl', 'controlUrl', 'gateway', 'apiKey']);
+    // It names its demo key: a script needs nothing else to start calling.
+    expect(urls.apiKey).toBe('sandbox-demo-key');
     expect(urls.gateway).toEqual({
       host: '127.0.0.1',
       httpPort: expect.any(Number),

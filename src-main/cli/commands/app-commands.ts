@@ -16,7 +16,7 @@ import {
   type ExitCode,
   printValue,
 } from '../command-spec';
-import { table } from '../output';
+import { localTime, table } from '../output';
 
 function renderProfiles(profiles: ProfileSummary[], context: CommandContext): string {
   return table(context.out, profiles, [
@@ -78,15 +78,6 @@ async function runTest(context: CommandContext, input: unknown): Promise<ExitCod
   if (result.ok) return EXIT.done;
   if (context.json) context.out.error(result.failure?.message ?? 'The proxy test failed.');
   return EXIT.failed;
-}
-
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** `2026-11-29 16:05`, in this computer's time zone (as the screen shows times). */
-function localTime(iso: string): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
 }
 
 /** The DUE column: local time and the model's relative words; a forecast says so. */
@@ -200,6 +191,29 @@ export const appCommands = {
     examples: ['proxy-manager profiles list'],
     run: listProfiles,
     render: renderProfiles,
+  },
+  profilesAdd: {
+    path: ['profiles', 'add'],
+    channel: 'profiles:create',
+    summary:
+      'Save a profile (an account: a base URL and an API key read from a prompt or stdin, never a flag)',
+    examples: [
+      'proxy-manager profiles add Work --base-url https://api.example.com',
+      'printf %s "$KEY" | proxy-manager profiles add CI --base-url https://api.example.com',
+    ],
+    fields: {
+      args: ['name'],
+      hide: ['apiKey', 'duplicate'],
+      describe: {
+        name: 'a name for the profile',
+        baseUrl: 'the service’s base URL, as the provider gives it',
+        pathStyle: 'how the spec’s paths join the base URL (the connection test finds it)',
+        storage: 'keychain (kept) or session (until the app quits)',
+      },
+    },
+    secretFromStdin: { field: 'apiKey', prompt: 'API key (not shown)' },
+    render: (state: AppState) =>
+      `Saved profile "${state.profiles.at(-1)?.name ?? ''}". Make it the active one with \`proxy-manager profiles use NAME\`.`,
   },
   profilesUse: {
     path: ['profiles', 'use'],

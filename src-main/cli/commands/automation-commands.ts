@@ -1,24 +1,29 @@
 import type { AuditEntry, AutomationTokenView, CreatedAutomationToken } from '../../../src-shared/contract';
 import type { CommandContext, CommandSpec } from '../command-spec';
-import { table } from '../output';
+import { localTime, table } from '../output';
 
 function renderTokens(tokens: AutomationTokenView[], context: CommandContext): string {
   return table(context.out, tokens, [
     { header: 'ID', value: (t) => t.id },
     { header: 'NAME', value: (t) => t.name },
     { header: 'SCOPES', value: (t) => t.scopes.join(',') },
-    { header: 'CREATED', value: (t) => t.createdAt },
-    { header: 'LAST USED', value: (t) => t.lastUsedAt ?? 'never' },
+    { header: 'CREATED', value: (t) => localTime(t.createdAt) },
+    { header: 'LAST USED', value: (t) => (t.lastUsedAt ? localTime(t.lastUsedAt) : 'never') },
   ]);
 }
 
 function renderAudit(entries: AuditEntry[], context: CommandContext): string {
   return table(context.out, entries, [
-    { header: 'TIME', value: (e) => e.at },
+    { header: 'TIME', value: (e) => localTime(e.at) },
     { header: 'VIA', value: (e) => e.surface },
     {
       header: 'CALLER',
-      value: (e) => (e.caller.kind === 'mcp' ? 'mcp' : `${e.caller.name} (${e.caller.tokenId})`),
+      value: (e) =>
+        e.caller.kind === 'mcp'
+          ? 'mcp'
+          : e.caller.kind === 'anonymous'
+            ? `${e.caller.name}${e.remoteAddress ? ` from ${e.remoteAddress}` : ''}`
+            : `${e.caller.name} (${e.caller.tokenId})`,
     },
     { header: 'CHANNEL', value: (e) => e.channel },
     { header: 'OUTCOME', value: (e) => e.outcome },
@@ -74,12 +79,18 @@ export const automationCommands = {
       'proxy-manager mcp',
       'proxy-manager mcp --scopes read,rotate --profile Work',
       'PM_TOKEN=pmt_… proxy-manager mcp --token-env PM_TOKEN',
+      'proxy-manager mcp --scopes read,rotate --toolsets ports,health',
     ],
     extra: [
       {
         flags: '--token-env <var>',
         help: 'take the scopes from a token (the variable holding it), named in the audit log; revoking it ends the session',
       },
+      {
+        flags: '--toolsets <list>',
+        help: 'only these groups of tools, e.g. ports,subscriptions (ports, subscriptions, topups, catalog, local_proxies, schedules, tests, health; default all)',
+      },
+      { flags: '--read-only', help: 'only the tools that change nothing, whatever the scopes' },
     ],
   },
   serve: {

@@ -48,7 +48,9 @@ function upstreamOf(options: Record<string, unknown>): LocalProxyUpstream | null
   const subscriptionId = text(options, 'subscriptionId');
   const targeting: Record<string, string | number> = {};
   for (const name of TARGETING_FLAGS) {
-    const value = name === 'asn' ? whole(options, 'asn', 'asn') : text(options, name);
+    const raw = name === 'asn' ? whole(options, 'asn', 'asn') : text(options, name);
+    // `us` is the United States as much as `US` is: the service's codes are upper case.
+    const value = name === 'country' && typeof raw === 'string' ? raw.toUpperCase() : raw;
     if (value !== undefined) targeting[name] = value;
   }
   const subUserId = text(options, 'subUser');

@@ -3,6 +3,7 @@ import { AuditLog } from '../../core/automation/audit-log';
 import { TokenStore } from '../../core/automation/token-store';
 import { systemClock } from '../../core/runtime/clock';
 import { createMcpServer } from '../../mcp/mcp-server';
+import type { Toolset } from '../../mcp/mcp-tools';
 import type { AutomationTokenView, Scope } from '../../../src-shared/contract';
 import { type ProfileSelection, sessionBackend } from '../cli-backend';
 import { EXIT, type ExitCode } from '../command-spec';
@@ -24,7 +25,12 @@ export interface SessionRunOptions {
  * go to the running app when it owns the jobs, else to a core of this process (`sessionBackend`).
  */
 export async function runMcp(
-  options: SessionRunOptions & { grant: ReadonlySet<Scope>; token?: string },
+  options: SessionRunOptions & {
+    grant: ReadonlySet<Scope>;
+    token?: string;
+    toolsets?: readonly Toolset[];
+    readOnly?: boolean;
+  },
 ): Promise<ExitCode> {
   const log = options.verbose ? (line: string) => options.out.note(line) : () => undefined;
   // With a token: its scopes (narrowed by --scopes when given), its name in the audit log.
@@ -42,6 +48,7 @@ export async function runMcp(
   }
   const secret = options.token ?? null;
   const backend = sessionBackend({
+    origin: 'mcp',
     dataDir: options.dataDir,
     selection: options.selection,
     demoLatency: options.demoLatency,
@@ -50,6 +57,8 @@ export async function runMcp(
   const audit = new AuditLog({ dataDir: options.dataDir, log });
   const server = createMcpServer({
     grant,
+    ...(options.toolsets ? { toolsets: options.toolsets } : {}),
+    readOnly: options.readOnly === true,
     call: (channel, input) => backend.call(channel, input, grant),
     ...(token
       ? {

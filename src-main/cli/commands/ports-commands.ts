@@ -8,7 +8,7 @@ import type {
   RotationReceipt,
   SchedulesView,
 } from '../../../src-shared/contract';
-import { portRowsOf } from '../../../src-shared/contract/ports';
+import { rowObjectsOf } from '../../dispatch/public-answers';
 import {
   CallFailed,
   type CommandContext,
@@ -19,7 +19,7 @@ import {
   timeoutMs,
   UsageError,
 } from '../command-spec';
-import { bytes, details, table } from '../output';
+import { bytes, details, localTime, table } from '../output';
 
 const WAIT = { flags: '--wait', help: 'wait for the operation to finish' } as const;
 const timeout = (seconds: number) =>
@@ -34,7 +34,7 @@ const timeout = (seconds: number) =>
 const RELOCATION_POLL_MS = 10_000;
 
 function renderPorts(view: PortsListView, context: CommandContext): string {
-  return table(context.out, portRowsOf(view), [
+  return table(context.out, rowObjectsOf(view), [
     { header: 'ID', value: (port) => port.id },
     { header: 'LABEL', value: (port) => port.label },
     { header: 'STATUS', value: (port) => port.status },
@@ -44,7 +44,7 @@ function renderPorts(view: PortsListView, context: CommandContext): string {
     {
       header: 'ROTATION',
       value: (port) =>
-        port.rotation.mode === 'interval' ? `every ${port.rotation.intervalMinutes} min` : port.rotation.mode,
+        port.rotationMode === 'interval' ? `every ${port.rotationMinutes} min` : port.rotationMode,
     },
   ]);
 }
@@ -55,7 +55,7 @@ function renderReceipt(receipt: RotationReceipt): string {
     receipt.sameIp
       ? `Rotated ${receipt.portId}: the carrier gave back the same IP ${receipt.ip} (${seconds} s)`
       : `Rotated ${receipt.portId}: ${receipt.previousIp} -> ${receipt.ip} (${seconds} s)`,
-    `Next rotation from ${receipt.nextRotationAvailableAt}`,
+    `Next rotation from ${localTime(receipt.nextRotationAvailableAt)}`,
   ];
   if (receipt.untilNew) {
     lines.push(
@@ -137,7 +137,7 @@ function renderSchedules(view: SchedulesView, context: CommandContext): string {
       },
       { header: 'JITTER', value: (s) => `${s.jitterSeconds} s`, right: true },
       { header: 'OFFSET', value: (s) => `${s.offsetSeconds} s`, right: true },
-      { header: 'NEXT RUN', value: (s) => s.nextRunAt },
+      { header: 'NEXT RUN', value: (s) => localTime(s.nextRunAt) },
       { header: 'LAST', value: (s) => s.lastRuns[0]?.result },
     ])
   );
@@ -274,8 +274,8 @@ export const portsCommands = {
     render: (view: IpHistoryView, context) =>
       `${table(context.out, view.data, [
         { header: 'IP', value: (row) => row.ip },
-        { header: 'ASSIGNED', value: (row) => row.assignedAt },
-        { header: 'RELEASED', value: (row) => row.releasedAt },
+        { header: 'ASSIGNED', value: (row) => localTime(row.assignedAt) },
+        { header: 'RELEASED', value: (row) => localTime(row.releasedAt) },
         { header: 'TRIGGER', value: (row) => row.trigger },
         {
           header: 'RECEIPT',
@@ -299,7 +299,7 @@ export const portsCommands = {
     fields: portArg,
     render: (receipts: RotationReceipt[], context) =>
       table(context.out, receipts, [
-        { header: 'FINISHED', value: (r) => r.finishedAt },
+        { header: 'FINISHED', value: (r) => localTime(r.finishedAt) },
         { header: 'FROM', value: (r) => r.previousIp },
         { header: 'TO', value: (r) => r.ip },
         { header: 'TRIGGER', value: (r) => r.trigger },

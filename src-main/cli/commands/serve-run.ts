@@ -17,6 +17,7 @@ export async function runServe(options: SessionRunOptions & { port: number }): P
   const log = options.verbose ? (line: string) => options.out.note(line) : () => undefined;
   const now = () => systemClock.now();
   const backend = sessionBackend({
+    origin: 'rest',
     dataDir: options.dataDir,
     selection: options.selection,
     demoLatency: options.demoLatency,
@@ -39,7 +40,7 @@ export async function runServe(options: SessionRunOptions & { port: number }): P
     const code = (error as NodeJS.ErrnoException).code;
     options.out.error(
       code === 'EADDRINUSE'
-        ? `Port ${options.port} is in use on 127.0.0.1 (does the app serve the REST API already?): choose another with --port.`
+        ? `Port ${options.port} is in use on 127.0.0.1 (does the app serve the REST API already?): choose another with --port N, or --port 0 for a free one.`
         : `Could not listen: ${error instanceof Error ? error.message : String(error)}`,
     );
     return EXIT.failed;

@@ -5,7 +5,7 @@ import type {
   SubUsersListView,
   TextExport,
 } from '../../../src-shared/contract';
-import { subUserRowsOf } from '../../../src-shared/contract/subscriptions';
+import { rowObjectsOf } from '../../dispatch/public-answers';
 import {
   type CommandContext,
   type CommandSpec,
@@ -14,7 +14,7 @@ import {
   printValue,
   UsageError,
 } from '../command-spec';
-import { bytes, details, table } from '../output';
+import { bytes, details, localTime, table } from '../output';
 import { renderUsage } from './ports-commands';
 
 /** `--limit 1.5GB`, `--limit 500MB`, `--limit none` as the contract's `{amount, unit}` or null. */
@@ -53,7 +53,7 @@ function renderSubscriptions(subscriptions: Subscription[], context: CommandCont
     { header: 'STATUS', value: (s) => s.status },
     { header: 'USED', value: (s) => bytes(s.trafficUsedBytes), right: true },
     { header: 'LEFT', value: (s) => bytes(s.trafficRemainingBytes), right: true },
-    { header: 'EXPIRES', value: (s) => s.expiresAt },
+    { header: 'EXPIRES', value: (s) => localTime(s.expiresAt) },
     { header: 'SUB-USERS', value: (s) => s.subUserCount, right: true },
   ]);
 }
@@ -122,7 +122,7 @@ export const subscriptionsCommands = {
     examples: ['proxy-manager subs subusers list sub_1'],
     fields: subscriptionArg,
     render: (view: SubUsersListView, context) =>
-      `${renderSubUsers(subUserRowsOf(view), context)}${view.limit !== null ? `\n\n${view.rows.length} of at most ${view.limit}` : ''}`,
+      `${renderSubUsers(rowObjectsOf(view), context)}${view.limit !== null ? `\n\n${view.rows.length} of at most ${view.limit}` : ''}`,
   },
   subUsersAdd: {
     path: ['subs', 'subusers', 'add'],

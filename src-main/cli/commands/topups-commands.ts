@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TopUp, TopUpPage } from '../../../src-shared/api-types';
 import {
   type CommandContext,
@@ -8,7 +7,7 @@ import {
   printValue,
   timeoutMs,
 } from '../command-spec';
-import { details, table } from '../output';
+import { details, localTime, table } from '../output';
 
 /** The spec's polling guidance for `GET /v1/topups/{id}`: 10 s while verifying, 30 s while waiting. */
 const TOP_UP_POLL_MS = { verifying: 10_000, waiting: 30_000 } as const;
@@ -32,7 +31,7 @@ function renderTopUps(page: TopUpPage, context: CommandContext): string {
     { header: 'AMOUNT', value: (t) => `${t.amountCrypto} ${t.coin}`, right: true },
     { header: 'NETWORK', value: (t) => t.network },
     { header: 'CONFIRMATIONS', value: (t) => `${t.confirmations}/${t.confirmationsRequired}` },
-    { header: 'CREATED', value: (t) => t.createdAt },
+    { header: 'CREATED', value: (t) => localTime(t.createdAt) },
   ]);
   const { pagination } = page;
   return `${rows}\n\nPage ${pagination.page} of ${pagination.totalPages} (${pagination.total} top-ups)`;
@@ -77,10 +76,40 @@ async function follow(context: CommandContext, first: TopUp): Promise<{ topUp: T
   return { topUp, code: EXIT.failed };
 }
 
-/** The address, the exact amount and the QR code of the payment URI, for a person at a terminal. */
-async function paymentInstructions(topUp: TopUp): Promise<string> {
+/** Quiet zone around the code, in modules (the QR standard asks for 4; 2 reads well on a screen). */
+const QR_MARGIN = 2;
+
+/**
+ * A QR code in half blocks (two rows of modules per line), dark modules drawn. With colour, each line
+ * is black on white (one escape pair per line, so a dark terminal shows it the right way round);
+ * without (a pipe, `NO_COLOR`, `--no-color`) plain characters only. Drawn here rather than by
+ * qrcode's `terminal` renderer, whose small mode garbles the last row and colours every cell.
+ */
+export async function qrLines(text: string, color: boolean): Promise<string[]> {
   const { default: QRCode } = await import('qrcode');
-  const qr = await QRCode.toString(topUp.paymentUri, { type: 'terminal', small: true });
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const size = modules.size + QR_MARGIN * 2;
+  const dark = (x: number, y: number): boolean => {
+    const mx = x - QR_MARGIN;
+    const my = y - QR_MARGIN;
+    return mx >= 0 && my >= 0 && mx < modules.size && my < modules.size && modules.get(my, mx) === 1;
+  };
+  const lines: string[] = [];
+  for (let y = 0; y < size; y += 2) {
+    let line = '';
+    for (let x = 0; x < size; x += 1) {
+      const top = dark(x, y);
+      const bottom = y + 1 < size && dark(x, y + 1);
+      line += top && bottom ? '█' : top ? '▀' : bottom ? '▄' : ' ';
+    }
+    lines.push(color ? `\u001b[30;47m${line}\u001b[0m` : line);
+  }
+  return lines;
+}
+
+/** The address, the exact amount and the QR code of the payment URI, for a person at a terminal. */
+async function paymentInstructions(topUp: TopUp, color: boolean): Promise<string> {
+  const qr = (await qrLines(topUp.paymentUri, color)).join('\n');
   return [
     `Top-up ${topUp.id} of ${topUp.amountUsd} USD: send exactly`,
     '',
@@ -90,16 +119,22 @@ async function paymentInstructions(topUp: TopUp): Promise<string> {
     '',
     `    ${topUp.address}`,
     '',
-    `before ${topUp.expiresAt}: the payment is matched by this exact amount.`,
+    `before ${localTime(topUp.expiresAt)}: the payment is matched by this exact amount.`,
     '',
-    qr.trimEnd(),
+    qr,
     `Payment URI: ${topUp.paymentUri}`,
   ].join('\n');
 }
 
 async function create(context: CommandContext, input: unknown): Promise<ExitCode> {
   const created = await context.call('topups:create', input);
-  if (!context.json) context.out.out(await paymentInstructions(created));
+  if (context.options.demo === true) {
+    // On stderr, with --json too: nobody should pay a demo address.
+    context.out.note(
+      `Demo mode: a simulated top-up. Send nothing to this address; \`proxy-manager topups simulate ${created.id} --demo\` pays it.`,
+    );
+  }
+  if (!context.json) context.out.out(await paymentInstructions(created, context.out.colorOn('stdout')));
   if (context.options.wait !== true) {
     if (context.json) context.out.json(created);
     return EXIT.done;
@@ -158,7 +193,7 @@ export const topUpsCommands = {
       rename: { amountUsd: 'amount', 'purchase.planId': 'plan' },
       placeholder: { amountUsd: 'usd', coin: 'code', network: 'id', 'purchase.planId': 'plan-id' },
       describe: {
-        amountUsd: 'USD with two decimals',
+        amountUsd: 'USD, e.g. 25 or 25.00',
         coin: 'a coin code from `catalog coins`',
         network: 'one of the coin’s networks from `catalog coins`',
         'purchase.planId': 'buy this plan from the balance once the top-up is credited',
@@ -166,8 +201,21 @@ export const topUpsCommands = {
         'purchase.promoCode': 'with --plan: a promo code',
       },
       defaults: { 'purchase.quantity': 1 },
+      custom: {
+        amountUsd: {
+          help: 'USD, e.g. 25 or 25.00',
+          placeholder: 'usd',
+          // `25` and `25.5` are what a person types (the window takes them): cents are added here,
+          // and anything else is left for the schema to refuse with its own message.
+          parse: (text) => {
+            const match = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(text.trim());
+            return match ? `${match[1]}.${(match[2] ?? '').padEnd(2, '0')}` : text;
+          },
+        },
+      },
       // One attempt per command: its Idempotency-Key is kept, so a retry never makes a second top-up.
-      generate: { attemptId: () => randomUUID() },
+      // Web Crypto, not `node:crypto`: loading that module would slow every start, help included.
+      generate: { attemptId: () => globalThis.crypto.randomUUID() },
       hide: ['attemptId'],
     },
     extra: wait,

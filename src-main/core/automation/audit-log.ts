@@ -14,10 +14,12 @@ const entrySchema = z.object({
   caller: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('token'), tokenId: z.string().max(40), name: z.string().max(200) }),
     z.object({ kind: z.literal('mcp') }),
+    z.object({ kind: z.literal('anonymous'), name: z.string().max(200) }),
   ]),
   channel: z.string().max(100),
   outcome: z.string().max(100),
   durationMs: z.number().min(0),
+  remoteAddress: z.string().max(100).optional(),
 });
 
 export interface AuditLogOptions {

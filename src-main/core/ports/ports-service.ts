@@ -5,6 +5,7 @@ import type {
   ProxyServiceClient,
   UsageReport,
 } from '../../api';
+import { currentOrigin } from '../runtime/call-origin';
 import type {
   DomainHandlers,
   PortHealth,
@@ -171,7 +172,8 @@ export class PortsService implements DomainService<'ports'> {
     untilUnique?: RotateOptions['untilUnique'],
   ): Promise<RotationReceipt> {
     const { profileId } = await this.activeProfile();
-    return this.rotationService().rotate(profileId, portId, 'button', {
+    const trigger = currentOrigin() ?? 'button';
+    return this.rotationService().rotate(profileId, portId, trigger, {
       ...(untilNew ? { untilNew } : {}),
       ...(untilUnique ? { untilUnique } : {}),
     });
@@ -179,7 +181,7 @@ export class PortsService implements DomainService<'ports'> {
 
   async rotateMany(portIds: string[]): Promise<RotateManyOutcome[]> {
     const { profileId } = await this.activeProfile();
-    return this.rotationService().rotateMany(profileId, portIds, 'bulk');
+    return this.rotationService().rotateMany(profileId, portIds, currentOrigin() ?? 'bulk');
   }
 
   /** The active profile's relocations still followed (by the process owning background jobs). */

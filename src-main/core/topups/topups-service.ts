@@ -257,24 +257,21 @@ export class TopUpsService implements DomainService<'topups'> {
     const request = toRequest(input);
     const { profileId, value: topUp } = await this.api.active('authenticated', async (client, profileId) => {
       const stored = (await this.options.intents.read())?.[input.attemptId];
+      // Stripe's rule: an attempt id names one request. The same id with other details is refused
+      // and sends nothing (it made, or may have made, a top-up of the first details).
+      if (stored && !sameRequest(stored.request, request)) throw idempotencyMismatch(stored.request, request);
       if (stored && stored.profileId !== profileId) return this.findElsewhere(client, stored);
       if (stored?.topUpId) return client.getTopUp(stored.topUpId);
-      if (stored && !sameRequest(stored.request, request)) {
-        // The earlier submission may have reached the service: settle it before sending other details.
-        const earlier = await this.send(client, stored);
-        if (earlier) return earlier;
-      }
-      const intent: TopUpIntent =
-        stored && sameRequest(stored.request, request)
-          ? stored
-          : {
-              attemptId: input.attemptId,
-              profileId,
-              idempotencyKey: this.newKey(),
-              request,
-              createdAt: new Date(this.options.now()).toISOString(),
-              topUpId: null,
-            };
+      const intent: TopUpIntent = stored
+        ? stored
+        : {
+            attemptId: input.attemptId,
+            profileId,
+            idempotencyKey: this.newKey(),
+            request,
+            createdAt: new Date(this.options.now()).toISOString(),
+            topUpId: null,
+          };
       // Written before the request: after a crash the same key resolves it, never a new one.
       await this.saveIntent(intent);
       const created = await this.send(client, intent, { throwDefinite: true });
@@ -543,6 +540,36 @@ function toRequest(input: ParsedCallInput<'topups:create'>): TopUpCreate {
     };
   }
   return request;
+}
+
+/** The members of a top-up request, flat (`purchase.quantity`), for naming what differs. */
+function flatRequest(request: TopUpCreate): Map<string, string> {
+  const flat = new Map<string, string>();
+  const walk = (value: unknown, path: string): void => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [key, member] of Object.entries(value)) walk(member, path ? `${path}.${key}` : key);
+    } else if (value !== undefined) flat.set(path, JSON.stringify(value));
+  };
+  walk(request, '');
+  return flat;
+}
+
+/** The same attempt id with other details: a 409 naming each field that differs, and its first value. */
+function idempotencyMismatch(first: TopUpCreate, now: TopUpCreate): AppError {
+  const before = flatRequest(first);
+  const after = flatRequest(now);
+  const differing = [...new Set([...before.keys(), ...after.keys()])].filter(
+    (key) => before.get(key) !== after.get(key),
+  );
+  const fields = differing.map((field) => ({
+    field,
+    message: `This attempt was made with ${field} ${before.get(field) ?? '(none)'}, not ${after.get(field) ?? '(none)'}.`,
+  }));
+  return new AppError(
+    'idempotency_mismatch',
+    `This attemptId was already used with other details (${differing.join(', ')}); nothing was created. Use a new attemptId for a new top-up.`,
+    fields,
+  );
 }
 
 /**

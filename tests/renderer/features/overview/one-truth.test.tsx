@@ -133,11 +133,14 @@ async function healthJson(): Promise<HealthSnapshot> {
 }
 
 async function mcpItems(): Promise<unknown[]> {
-  const tool = buildTools(new Set(['read']), {
-    call: (channel, input) => h.dispatch(channel, input),
-    quotes: new TopUpQuotes(() => clock.now()),
-  }).find((candidate) => candidate.name === 'health_snapshot');
-  const outcome = await tool!.run({ limit: 100 });
+  const tool = buildTools(
+    { grant: new Set(['read']) },
+    {
+      call: (channel, input) => h.dispatch(channel, input),
+      quotes: new TopUpQuotes(() => clock.now()),
+    },
+  ).listed.find((candidate) => candidate.name === 'health_snapshot');
+  const outcome = await tool!.run({});
   expect(outcome.ok).toBe(true);
   return (outcome as { value: { items: unknown[] } }).value.items;
 }
@@ -198,9 +201,7 @@ async function everySurfaceAgrees(step: string): Promise<HealthSnapshot> {
   const overHttp = await restSnapshot();
   expect(overHttp.items.map(essence), step).toEqual(expected);
   expect(overHttp.badges, step).toEqual(model.badges);
-  expect(await mcpItems(), step).toEqual(
-    model.items.filter((item) => item.level !== 'info').map((item) => expect.objectContaining(essence(item))),
-  );
+  expect(await mcpItems(), step).toEqual(model.items.map((item) => expect.objectContaining(essence(item))));
 
   // The tray: the open top-ups, in the items' words (what they buy included).
   const payments = model.items.filter((item) => item.screen === 'topups').map((item) => item.title);

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import {
+  asnListSchema,
+  carrierListSchema,
+  cityListSchema,
+  coinListSchema,
+  countryListSchema,
+  stateListSchema,
+  subscriptionSchema,
+  topUpPageSchema,
+  topUpSchema,
+  usageReportSchema,
+} from '../../src-shared/api-types';
+import { type CallChannel, SECRET_FIELDS } from '../../src-shared/contract';
+import { publicSchemaOf } from './public-answers';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * What the automation surfaces send for a channel, as JSON Schema, where it is known exactly: the
+ * reshaped lists (`public-answers.ts`), and the answers that are the service's own objects, from the
+ * same zod schemas the API client checks them with. Other answers are the contract's view types
+ * (TypeScript only, `src-shared/contract/`): no schema is claimed for them.
+ */
+const SERVICE_ANSWERS: Partial<Record<CallChannel, z.ZodType>> = {
+  'subscriptions:list': z.array(subscriptionSchema),
+  'subscriptions:get': subscriptionSchema,
+  'subscriptions:update': subscriptionSchema,
+  'subscriptions:usage': usageReportSchema,
+  'ports:usage': usageReportSchema,
+  'topups:list': topUpPageSchema,
+  'topups:get': topUpSchema,
+  'topups:create': topUpSchema,
+  'topups:declareTxid': topUpSchema,
+  'topups:simulatePayment': topUpSchema,
+  'catalog:countries': countryListSchema.shape.data,
+  'catalog:states': stateListSchema.shape.data,
+  'catalog:cities': cityListSchema.shape.data,
+  'catalog:asns': asnListSchema.shape.data,
+  'catalog:carriers': carrierListSchema.shape.data,
+  'catalog:coins': coinListSchema.shape.data,
+};
+
+/** A secret is `null` for a session without the `secrets` scope (the dispatcher blanks it). */
+function secretsMayBeNull(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(secretsMayBeNull);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const record = schema as JsonSchema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'properties' && value !== null && typeof value === 'object') {
+      out.properties = Object.fromEntries(
+        Object.entries(value as JsonSchema).map(([name, property]) => [
+          name,
+          (SECRET_FIELDS as readonly string[]).includes(name)
+            ? { anyOf: [secretsMayBeNull(property), { type: 'null' }] }
+            : secretsMayBeNull(property),
+        ]),
+      );
+    } else out[key] = secretsMayBeNull(value);
+  }
+  return out;
+}
+
+/** The JSON Schema of what a channel's route or tool answers, or null when only its type says. */
+export function outputSchemaOf(channel: CallChannel): JsonSchema | null {
+  const reshaped = publicSchemaOf(channel);
+  if (reshaped) return reshaped;
+  const service = SERVICE_ANSWERS[channel];
+  if (!service) return null;
+  const json = z.toJSONSchema(service, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return secretsMayBeNull(json) as JsonSchema;
+}
