@@ -87,6 +87,7 @@ export type {
 export type {
   Density,
   DesktopPreferences,
+  SavedTableView,
   SettingsView,
   ShortcutPreferences,
   TrafficThresholdView,

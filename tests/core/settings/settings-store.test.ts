@@ -86,6 +86,7 @@ describe('SettingsStore: defaults and round trip', () => {
       tray: { pinned: {} },
       shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
       proxyTest: { ipEchoUrl: 'https://api.ipify.org?format=json' },
+      tableViews: {},
     });
     expect(store.get()).toEqual(defaultSettings());
     expect(await readdir(dataDir)).toEqual([]);

@@ -1,11 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Activity, Profiler, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  DataTable,
-  visibleRows,
-  type DataColumn,
-} from '../../../../src-renderer/src/shared/components/DataTable';
+import { DataTable, type DataColumn } from '../../../../src-renderer/src/shared/components/DataTable';
 import { setDensity } from '../../../../src-renderer/src/shared/density';
 
 interface Item {
@@ -46,32 +42,6 @@ const bodyRows = () =>
     .getAllByRole('row')
     .filter((row) => row.getAttribute('aria-hidden') !== 'true')
     .slice(1);
-
-describe('visibleRows', () => {
-  it('keeps rows matching every word, case-insensitive', () => {
-    const rows = visibleRows(items(30), columns, ' ITEM 2 ', searchText, null);
-    expect(rows.map((row) => row.name)).toEqual([
-      'Item 2',
-      'Item 12',
-      ...items(30)
-        .slice(20)
-        .map((row) => row.name),
-    ]);
-    expect(visibleRows(items(30), columns, 'item 2 nothing', searchText, null)).toEqual([]);
-  });
-
-  it('sorts numbers as numbers and strings naturally, empty values last in both directions', () => {
-    const rows = items(11);
-    const up = visibleRows(rows, columns, '', searchText, { column: 'size', direction: 'ascending' });
-    const down = visibleRows(rows, columns, '', searchText, { column: 'size', direction: 'descending' });
-    const sizes = (list: Item[]) => list.map((row) => row.size);
-    expect(sizes(up)).toEqual([1, 2, 3, 4, 7, 8, 10, 11, null, null, null]);
-    expect(sizes(down)).toEqual([11, 10, 8, 7, 4, 3, 2, 1, null, null, null]);
-    const names = visibleRows(rows, columns, '', searchText, { column: 'name', direction: 'ascending' });
-    expect(names.slice(0, 3).map((row) => row.name)).toEqual(['Item 0', 'Item 1', 'Item 2']);
-    expect(names.at(-1)?.name).toBe('Item 10');
-  });
-});
 
 describe('DataTable', () => {
   afterEach(cleanup);
