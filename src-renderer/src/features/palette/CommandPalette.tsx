@@ -151,10 +151,13 @@ export function CommandPalette() {
     const dialog = dialogRef.current;
     if (!dialog) return;
     if (open && !dialog.open) {
-      // jsdom has no showModal: the open attribute alone shows it there.
+      // jsdom has neither showModal nor close: the open attribute alone shows it there.
       if (typeof dialog.showModal === 'function') dialog.showModal();
       else dialog.setAttribute('open', '');
-    } else if (!open && dialog.open) dialog.close();
+    } else if (!open && dialog.open) {
+      if (typeof dialog.close === 'function') dialog.close();
+      else dialog.removeAttribute('open');
+    }
   }, [open]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -21,8 +21,9 @@ const PALETTE_LIMIT = 40;
 
 /**
  * The commands matching every word of `query` (case-insensitive, in the label, hint or keywords),
- * best first: a label that starts with the query, then one holding it whole, then the rest; an
- * action before a "go to" of the same rank. Blank: nothing (the palette shows its hints).
+ * best first: the label that is the query, one that ends with it ("Rotate Port 42"), one that starts
+ * with it, one holding it whole, then the rest; an action before a "go to" of the same rank. Blank:
+ * nothing (the palette shows its hints).
  */
 export function matchCommands(commands: readonly PaletteCommand[], query: string): PaletteCommand[] {
   const needle = query.trim().toLowerCase();
@@ -33,19 +34,19 @@ export function matchCommands(commands: readonly PaletteCommand[], query: string
     const label = command.label.toLowerCase();
     const text = `${label} ${command.hint ?? ''} ${command.keywords ?? ''}`.toLowerCase();
     if (!words.every((word) => text.includes(word))) return;
-    const exact =
+    const padded = ` ${label} `;
+    // The port named so, then its actions ("Rotate Port 42"), then longer names ("Port 420").
+    const rank =
       label === needle
         ? 0
-        : label.startsWith(needle)
+        : padded.endsWith(` ${needle} `)
           ? 1
-          : ` ${label} `.includes(` ${needle} `)
+          : label.startsWith(needle)
             ? 2
-            : label.includes(needle)
+            : padded.includes(` ${needle} `)
               ? 3
               : 4;
-    // A label that ends where the query ends ("Port 42", not "Port 420") comes first among equals.
-    const whole = label.endsWith(needle) ? 0 : 1;
-    ranked.push({ command, rank: exact * 4 + whole * 2 + (command.group === 'Actions' ? 0 : 1), index });
+    ranked.push({ command, rank: rank * 2 + (command.group === 'Actions' ? 0 : 1), index });
   });
   ranked.sort((a, b) => a.rank - b.rank || a.index - b.index);
   return ranked.slice(0, PALETTE_LIMIT).map((entry) => entry.command);

@@ -191,13 +191,9 @@ function DataRowInner<T>({
             aria-label={`Select ${name}`}
             checked={isSelected}
             tabIndex={-1}
-            onClick={(event: MouseEvent<HTMLInputElement>) => {
-              // Shift+click selects the range from the last row clicked (the browser would only toggle).
-              if (!event.shiftKey) return;
-              event.preventDefault();
-              onToggle(key, index, true);
-            }}
-            onChange={() => onToggle(key, index, false)}
+            // The click, not the change: Shift+click selects the range from the last row clicked.
+            onClick={(event: MouseEvent<HTMLInputElement>) => onToggle(key, index, event.shiftKey)}
+            onChange={ignoreChange}
           />
         </td>
       ) : null}
@@ -217,6 +213,9 @@ function DataRowInner<T>({
   );
 }
 const DataRow = memo(DataRowInner) as typeof DataRowInner;
+
+/** The checkbox's state is the selection's: its click toggles it (`onToggle`), not its change. */
+const ignoreChange = () => undefined;
 
 /** Keys a row takes from the keyboard, and whether the target is a control that wants them itself. */
 function ownsKey(target: EventTarget, key: string): boolean {
@@ -381,7 +380,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
       const target = event.target as HTMLElement | null;
       if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
       const box = searchRef.current;
-      if (!box || box.offsetParent === null) return;
+      // A screen being left is hidden a frame before its effects stop: it does not take the key.
+      if (!box || box.closest('[hidden]')) return;
       event.preventDefault();
       box.focus();
       box.select();

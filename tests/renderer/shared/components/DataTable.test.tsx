@@ -265,3 +265,140 @@ describe('DataTable rendering cost', () => {
     }
   });
 });
+
+describe('DataTable: filters, columns, views, export and the keyboard', () => {
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+
+  interface Port {
+    id: string;
+    name: string;
+    status: string;
+  }
+  const portRows: Port[] = Array.from({ length: 12 }, (_, index) => ({
+    id: `p${index}`,
+    name: `Port ${index}`,
+    status: index % 4 === 0 ? 'Expired' : 'Active',
+  }));
+  const portColumns: DataColumn<Port>[] = [
+    {
+      id: 'name',
+      header: 'Port',
+      rowHeader: true,
+      sortValue: (port) => port.name,
+      cell: (port) => port.name,
+    },
+    { id: 'status', header: 'Status', sortValue: (port) => port.status, cell: (port) => port.status },
+  ];
+  function Ports({ onOpen }: { onOpen?: (port: Port) => void }) {
+    const [selected, setSelected] = useState<Set<string>>(new Set());
+    return (
+      <DataTable
+        label="Ports"
+        rows={portRows}
+        rowKey={(port) => port.id}
+        rowName={(port) => port.name}
+        columns={portColumns}
+        filters={[{ id: 'status', label: 'Status', value: (port) => port.status }]}
+        searchText={(port) => port.name}
+        selected={selected}
+        onSelectedChange={setSelected}
+        {...(onOpen ? { onOpen } : {})}
+        exportName="ports"
+      />
+    );
+  }
+  const count = () => screen.getByTestId('row-count').textContent;
+  const bodyRows = () =>
+    within(screen.getByRole('table', { name: 'Ports' }))
+      .getAllByRole('row')
+      .filter((row) => row.getAttribute('aria-hidden') !== 'true')
+      .slice(1);
+  const openPopover = (name: string) => {
+    const summary = screen.getByLabelText(name, { selector: 'summary' });
+    const details = summary.closest('details') as HTMLDetailsElement;
+    act(() => {
+      details.open = true;
+      details.dispatchEvent(new Event('toggle'));
+    });
+    return details;
+  };
+
+  it('lists each filter value with its count, and keeps the rows of the values ticked', () => {
+    render(<Ports />);
+    const details = openPopover('Filter by Status');
+    const choices = within(details).getByRole('group', { name: 'Status' });
+    expect(
+      within(choices)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['Active9', 'Expired3']);
+    fireEvent.click(within(choices).getByRole('checkbox', { name: /Expired/ }));
+    expect(count()).toBe('3 of 12 rows');
+    expect(bodyRows().map((row) => row.querySelector('th')?.textContent)).toEqual([
+      'Port 0',
+      'Port 4',
+      'Port 8',
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(count()).toBe('12 rows');
+  });
+
+  it('hides a column from the column chooser (never the row name)', () => {
+    render(<Ports />);
+    const details = openPopover('Choose the columns of ports');
+    expect(within(details).queryByRole('checkbox', { name: 'Port' })).toBeNull();
+    fireEvent.click(within(details).getByRole('checkbox', { name: 'Status' }));
+    expect(screen.queryByRole('columnheader', { name: /Status/ })).toBeNull();
+    expect(screen.getByRole('columnheader', { name: /Port/ })).toBeTruthy();
+  });
+
+  it('exports what is shown as CSV through the app store', async () => {
+    const { useAppStore } = await import('../../../../src-renderer/src/features/app/app-store');
+    const save = vi.fn(async () => ({ status: 'downloaded' as const, fileName: 'ports.csv' }));
+    useAppStore.setState({ saveTextFile: save });
+    render(<Ports />);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search ports' }), {
+      target: { value: 'port 1' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));
+    expect(save).toHaveBeenCalledWith({
+      fileName: 'ports.csv',
+      type: 'text/csv',
+      content: 'Port,Status\r\nPort 1,Active\r\nPort 10,Active\r\nPort 11,Active\r\n',
+    });
+  });
+
+  it('moves with the arrows, selects with Space, opens with Enter, and / goes to the search', () => {
+    const opened: string[] = [];
+    render(<Ports onOpen={(port) => opened.push(port.name)} />);
+    const first = bodyRows()[0] as HTMLElement;
+    expect(first.tabIndex).toBe(0);
+    first.focus();
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    const third = bodyRows()[2] as HTMLElement;
+    expect(document.activeElement).toBe(third);
+    fireEvent.keyDown(third, { key: ' ' });
+    expect(count()).toBe('12 rows · 1 selected');
+    expect(third.getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(third, { key: 'Enter' });
+    expect(opened).toEqual(['Port 2']);
+    fireEvent.keyDown(document.body, { key: '/' });
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search ports' }));
+  });
+
+  it('selects a range with Shift+click', () => {
+    render(<Ports />);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Port 1' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Port 5' }), { shiftKey: true });
+    expect(count()).toBe('12 rows · 5 selected');
+    expect(
+      bodyRows()
+        .filter((row) => row.getAttribute('aria-selected') === 'true')
+        .map((row) => row.querySelector('th')?.textContent),
+    ).toEqual(['Port 1', 'Port 2', 'Port 3', 'Port 4', 'Port 5']);
+  });
+});
