@@ -357,7 +357,7 @@ describe('DataTable: filters, columns, views, export and the keyboard', () => {
 
   it('exports what is shown as CSV through the app store', async () => {
     const { useAppStore } = await import('../../../../src-renderer/src/features/app/app-store');
-    const save = vi.fn(async () => ({ status: 'downloaded' as const, fileName: 'ports.csv' }));
+    const save = vi.fn(() => Promise.resolve({ status: 'downloaded' as const, fileName: 'ports.csv' }));
     useAppStore.setState({ saveTextFile: save });
     render(<Ports />);
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search ports' }), {
