@@ -57,7 +57,7 @@ describe('web mode at scale: 1,000 ports', () => {
   /** Rows wholly inside the table's scroll area (the header row excluded). */
   const rowsInView = (page: Page) =>
     page.evaluate(() => {
-      const area = document.querySelector<HTMLElement>('.data-table__scroll');
+      const area = document.querySelector<HTMLElement>('.screen-slot:not([hidden]) .data-table__scroll');
       if (!area) return 0;
       const view = area.getBoundingClientRect();
       const head = area.querySelector('thead')?.getBoundingClientRect().height ?? 0;
@@ -70,7 +70,9 @@ describe('web mode at scale: 1,000 ports', () => {
   /** Horizontal overflow of the page and of the table, and the header cells cut at the right. */
   const overflow = (page: Page) =>
     page.evaluate(() => {
-      const area = document.querySelector<HTMLElement>('.data-table__scroll') as HTMLElement;
+      const area = document.querySelector<HTMLElement>(
+        '.screen-slot:not([hidden]) .data-table__scroll',
+      ) as HTMLElement;
       const right = area.getBoundingClientRect().right;
       return {
         page: document.documentElement.scrollWidth - window.innerWidth,
@@ -192,6 +194,28 @@ describe('web mode at scale: 1,000 ports', () => {
     await page.getByRole('region', { name: 'Rotation receipt' }).waitFor({ timeout: 30_000 });
     expect(problems).toEqual([]);
   });
+  it('Subscriptions: sorted from the headers, a labelled search, no overflow or clipped column in compact', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session, { waitOnline: true });
+    await openScreen(page, 'Subscriptions', 'table[aria-label="Traffic subscriptions"] tbody tr th');
+    expect(await page.getByRole('combobox', { name: 'Sort by' }).count()).toBe(0);
+    await page.getByRole('searchbox', { name: 'Search subscriptions' }).waitFor();
+    await page.getByRole('button', { name: 'Sort by Expires' }).click();
+    expect(await page.getByRole('columnheader', { name: /Expires/ }).getAttribute('aria-sort')).toBe(
+      'ascending',
+    );
+    for (const density of ['comfortable', 'compact'] as const) {
+      await callApi(page, 'settings', 'update', { density });
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.density)).toBe(density);
+      expect(await overflow(page)).toEqual({ page: expect.any(Number), table: 0, clipped: [] });
+      expect((await overflow(page)).page).toBeLessThanOrEqual(0);
+    }
+    await screenshot(page, 'scale-subscriptions-compact', true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await callApi(page, 'settings', 'update', { density: 'comfortable' });
+    expect(problems).toEqual([]);
+  });
+
   it('counts statuses and countries right in the filters, and filters to them', async (context) => {
     requireBrowser(context);
     // Five days on, the ports that ended without auto-renew are expired: two statuses to count.

@@ -175,7 +175,7 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
       alwaysShown: true,
       noExport: true,
       cell: (port) => (
-        <>
+        <div className="row-actions">
           <RotateButton portId={port.id} label={portName(port)} compact />{' '}
           <TestProxyButton
             target={{ kind: 'port', portId: port.id }}
@@ -183,7 +183,7 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
             showResult={false}
           />{' '}
           <TestState portId={port.id} />
-        </>
+        </div>
       ),
     },
   ];

@@ -75,6 +75,8 @@ export interface DataTableProps<T> {
   toolbar?: ReactNode | ((shown: readonly T[]) => ReactNode);
   /** More buttons beside Columns, Views and Export (e.g. "Test all"). */
   tools?: ReactNode;
+  /** Told the rows shown (searched, filtered, sorted) after each change: "Test all shown". */
+  onShownChange?: (shown: readonly T[]) => void;
   /** Shown when the search matches nothing. */
   noMatches?: ReactNode;
   rowClassName?: (row: T) => string | undefined;
@@ -302,6 +304,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   );
   useWarmModelWhenIdle(rows, rowKey, props.columns, filters, searchText);
   const shown = model.shown;
+  const { onShownChange } = props;
+  useEffect(() => onShownChange?.(shown), [shown, onShownChange]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   // react-virtual hands back a mutable instance the React Compiler cannot memoise; it skips this
