@@ -5,7 +5,6 @@ import {
   recentPace,
 } from '../../../../src-renderer/src/features/subscriptions/subscription-list';
 import { checkRange, presetRange } from '../../../../src-renderer/src/features/subscriptions/usage-range';
-import { subscription } from '../../support/fixtures';
 
 describe('subscription list helpers', () => {
   it('forecasts whole days at the pace, none without a pace, zero when nothing is left', () => {
