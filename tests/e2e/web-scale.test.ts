@@ -14,6 +14,14 @@ import { browserSkipReason, requireBrowser, screenshot, seriousAxeViolations } f
  */
 
 const KEY = 'scale-e2e-key';
+
+/**
+ * The navigation's alert badge (features/alerts, not this screen's) fails colour contrast in the dark
+ * theme with this account's alerts (white on #ff8f85, 2.2:1): reported to its owners; left out here
+ * so that this test speaks for the table, its filters and the palette.
+ */
+const notNavBadge = (violations: string[]) =>
+  violations.filter((violation) => !/^serious color-contrast .*: \["\.nav-badge"\] [^|]*$/.test(violation));
 let sandbox: RunningSandbox | undefined;
 
 describe('web mode at scale: 1,000 ports', () => {
@@ -285,6 +293,26 @@ describe('web mode at scale: 1,000 ports', () => {
     await screenshot(page, 'scale-ports-filtered', true);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => page.getByTestId('row-count').first().innerText()).toMatch(/^1000 rows/);
+    expect(problems).toEqual([]);
+  });
+
+  it('has no serious axe violation in the dark theme either: the table, a filter open, the palette', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openPorts();
+    await callApi(page, 'settings', 'update', { theme: 'dark' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.getByRole('group', { name: 'Filters' }).locator('summary', { hasText: 'Country' }).click();
+    await page.getByRole('group', { name: 'Country', exact: true }).waitFor();
+    expect(notNavBadge(await seriousAxeViolations(page))).toEqual([]);
+    await screenshot(page, 'scale-ports-dark-filter', true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox').fill('Port 1');
+    await page.getByRole('option').first().waitFor();
+    expect(notNavBadge(await seriousAxeViolations(page))).toEqual([]);
+    await screenshot(page, 'scale-palette-dark', true);
+    await page.keyboard.press('Escape');
+    await callApi(page, 'settings', 'update', { theme: 'light' });
     expect(problems).toEqual([]);
   });
 });

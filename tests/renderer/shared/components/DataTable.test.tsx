@@ -402,3 +402,80 @@ describe('DataTable: filters, columns, views, export and the keyboard', () => {
     ).toEqual(['Port 1', 'Port 2', 'Port 3', 'Port 4', 'Port 5']);
   });
 });
+
+describe('DataTable: saved views kept in settings', () => {
+  afterEach(cleanup);
+
+  interface Row {
+    id: string;
+    status: string;
+  }
+  const rows: Row[] = ['Active', 'Expired', 'Active'].map((status, index) => ({ id: `r${index}`, status }));
+  const cols: DataColumn<Row>[] = [
+    { id: 'id', header: 'Id', rowHeader: true, sortValue: (row) => row.id, cell: (row) => row.id },
+    { id: 'status', header: 'Status', sortValue: (row) => row.status, cell: (row) => row.status },
+  ];
+
+  it('saves what is shown under a name and puts it back', async () => {
+    const { createFakeApi } = await import('../../support/fake-api');
+    const saved: unknown[] = [];
+    const fake = createFakeApi({
+      'settings:tableViews': () => ({ ok: true, value: {} }),
+      'settings:saveTableViews': (input) => {
+        saved.push(input);
+        return { ok: true, value: { [input.list]: input.views } };
+      },
+    });
+    window.api = fake.api;
+    try {
+      render(
+        <DataTable
+          label="Things"
+          listId="ports"
+          rows={rows}
+          rowKey={(row) => row.id}
+          columns={cols}
+          filters={[{ id: 'status', label: 'Status', value: (row) => row.status }]}
+        />,
+      );
+      const open = (name: string) => {
+        const details = screen
+          .getByLabelText(name, { selector: 'summary' })
+          .closest('details') as HTMLDetailsElement;
+        act(() => {
+          details.open = true;
+          details.dispatchEvent(new Event('toggle'));
+        });
+        return details;
+      };
+      fireEvent.click(within(open('Filter by Status')).getByRole('checkbox', { name: /Expired/ }));
+      fireEvent.click(screen.getByRole('button', { name: 'Sort by Id' }));
+      const views = open('Saved views');
+      fireEvent.change(within(views).getByRole('textbox', { name: 'Save what is shown as' }), {
+        target: { value: 'Expired ones' },
+      });
+      fireEvent.click(within(views).getByRole('button', { name: 'Save view' }));
+      await act(() => Promise.resolve());
+      expect(saved).toEqual([
+        {
+          list: 'ports',
+          views: [
+            {
+              name: 'Expired ones',
+              search: '',
+              filters: { status: ['Expired'] },
+              sort: { column: 'id', direction: 'ascending' },
+              hidden: [],
+            },
+          ],
+        },
+      ]);
+      fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+      expect(screen.getByTestId('row-count').textContent).toBe('3 rows');
+      fireEvent.click(within(views).getByRole('button', { name: 'Expired ones' }));
+      expect(screen.getByTestId('row-count').textContent).toBe('1 of 3 rows');
+    } finally {
+      delete window.api;
+    }
+  });
+});
