@@ -14,6 +14,10 @@ import { CreateSubUserForm } from './CreateSubUserForm';
 import { EditSubUserForm } from './EditSubUserForm';
 import { CredentialFormatSelect } from './CredentialFormatSelect';
 import { useSubscriptionsStore } from './subscriptions-store';
+import { capOf, type CapInput, type CapUnit } from './sub-user-input';
+import { BulkActions, type BulkAction } from '../../shared/bulk/BulkActions';
+import type { BulkItem } from '../../shared/bulk/bulk-run';
+import { useBulkStore } from '../../shared/bulk/bulk-store';
 
 type Panel =
   | { kind: 'none' }
@@ -61,6 +65,47 @@ export function SubUsersTable({
   const [message, setMessage] = useState('');
   const saveTextFile = useAppStore((store) => store.saveTextFile);
   const [exported, setExported] = useState<{ outcome: SaveOutcome; rows: number } | null>(null);
+  const [bulkCap, setBulkCap] = useState<CapInput>({ amount: '', unit: 'GB' });
+  const startBulk = useBulkStore((store) => store.start);
+  /** One sub-user write per item, four at a time: the same call as the row's buttons. */
+  const bulkUpdate = (action: string, patch: { enabled?: boolean; trafficLimit?: CapInput | null }) =>
+    ((items: readonly BulkItem[]) =>
+      startBulk('sub-users', {
+        action,
+        items,
+        chunkSize: 4,
+        concurrency: 1,
+        runChunk: (ids) =>
+          Promise.all(
+            ids.map(async (subUserId) => {
+              const result = await updateSubUser({ subscriptionId: subscription.id, subUserId, ...patch });
+              return result.ok
+                ? { id: subUserId, ok: true as const }
+                : { id: subUserId, ok: false as const, reason: result.error.message };
+            }),
+          ),
+      })) satisfies BulkAction['run'];
+  const cap = capOf(bulkCap);
+  const bulkActions: BulkAction[] = [
+    {
+      id: 'enable',
+      label: 'Enable',
+      detail: 'Their credentials work again.',
+      run: bulkUpdate('Enable', { enabled: true }),
+    },
+    {
+      id: 'disable',
+      label: 'Disable',
+      detail: 'Their credentials stop working until enabled again.',
+      run: bulkUpdate('Disable', { enabled: false }),
+    },
+    {
+      id: 'cap',
+      label: 'Set cap',
+      detail: cap ? `Each gets a cap of ${cap.amount} ${cap.unit}.` : 'Each loses its cap (no cap).',
+      run: bulkUpdate('Set cap', { trafficLimit: cap }),
+    },
+  ];
 
   const act = async (what: string, run: () => Promise<{ ok: boolean; error?: IpcError }>) => {
     const result = await run();
@@ -275,6 +320,44 @@ export function SubUsersTable({
           searchLabel="Search sub-users"
           exportName={`sub-users-${subscription.id}`}
           noMatches={<p className="empty">No sub-user matches.</p>}
+          toolbar={(shown) => {
+            const bySelection = selected.size > 0;
+            const targets = bySelection
+              ? subUsers.filter((s) => selected.has(s.id))
+              : shown.length < subUsers.length
+                ? shown
+                : [];
+            return (
+              <BulkActions
+                listId="sub-users"
+                items={targets.map((s) => ({ id: s.id, name: s.label || s.username }))}
+                scope={bySelection ? 'selected' : 'shown'}
+                what="sub-users"
+                actions={bulkActions}
+              >
+                {targets.length ? (
+                  <span className="bulk-cap">
+                    <input
+                      className="input input--narrow"
+                      inputMode="decimal"
+                      placeholder="no cap"
+                      aria-label="Cap for Set cap"
+                      value={bulkCap.amount}
+                      onChange={(event) => setBulkCap({ ...bulkCap, amount: event.target.value })}
+                    />
+                    <select
+                      aria-label="Cap unit for Set cap"
+                      value={bulkCap.unit}
+                      onChange={(event) => setBulkCap({ ...bulkCap, unit: event.target.value as CapUnit })}
+                    >
+                      <option value="MB">MB</option>
+                      <option value="GB">GB</option>
+                    </select>
+                  </span>
+                ) : null}
+              </BulkActions>
+            );
+          }}
           rowKey={subUserKey}
           rowName={subUserName}
           selected={selected}

@@ -78,6 +78,33 @@ describe('Sub-users', () => {
     expect(labels()[0]).toBe('Full');
   });
 
+  it('sets one cap on the selected sub-users after asking, and lists each failure', async () => {
+    fake.current.handle('subscriptions:updateSubUser', (input) =>
+      input.subUserId === 'su_2'
+        ? fail('validation_failed', 'Cap below what is already used')
+        : ok(subUser({ id: input.subUserId })),
+    );
+    await openSubUsers();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Scraper' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Free' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Cap for Set cap' }), { target: { value: '1.5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set cap 2 selected sub-users' }));
+    const ask = screen.getByRole('alertdialog');
+    expect(ask.textContent).toMatch(/^Set cap 2 sub-users\? Each gets a cap of 1.5 GB\./);
+    expect(fake.current.callsTo('subscriptions:updateSubUser')).toEqual([]);
+    fireEvent.click(within(ask).getByRole('button', { name: 'Set cap 2 sub-users' }));
+    await settle();
+    await settle();
+    expect(fake.current.callsTo('subscriptions:updateSubUser')).toEqual([
+      { subscriptionId: 'sub_1', subUserId: 'su_1', trafficLimit: { amount: '1.5', unit: 'GB' } },
+      { subscriptionId: 'sub_1', subUserId: 'su_2', trafficLimit: { amount: '1.5', unit: 'GB' } },
+    ]);
+    expect(screen.getByTestId('bulk-progress').textContent).toBe('Set cap finished: 1 done, 1 failed.');
+    expect(
+      within(screen.getByRole('list', { name: 'Set cap: failures' })).getByRole('listitem').textContent,
+    ).toBe('Free: Cap below what is already used');
+  });
+
   it('creates a sub-user with a cap in GB sent as typed for main to turn into exact bytes', async () => {
     fake.current.handle('subscriptions:createSubUser', () => ok(subUser({ id: 'su_3', label: 'New' })));
     await openSubUsers();
