@@ -59,23 +59,6 @@ export function rotationText(port: Pick<PortRow, 'rotation'>): string {
 /** A port as lists and the summary name it: its label, or its id when it has none. */
 const portName = (port: Pick<PortRow, 'id' | 'label'>) => port.label || port.id;
 
-/** The last proxy test of a port, in the row: one word, the details in the results beside the list. */
-function TestState({ portId }: { portId: string }) {
-  const entry = useProxyTestStore((store) => store.entries[targetKey({ kind: 'port', portId })]);
-  if (!entry) return null;
-  if (entry.running) return <span className="muted small port-test-state">Testing…</span>;
-  const ok = entry.result?.ok === true;
-  const reason = entry.error?.message ?? entry.result?.failure?.message ?? '';
-  return (
-    <span
-      className={`small port-test-state ${ok ? 'text-ok' : 'text-bad'}`}
-      title={ok ? `Exit IP ${entry.result?.exit?.ip ?? ''}` : reason}
-    >
-      {ok ? '✓ Works' : '✗ Failed'}
-    </span>
-  );
-}
-
 function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<PortRow>[] {
   return [
     {
@@ -181,8 +164,7 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
             target={{ kind: 'port', portId: port.id }}
             label={portName(port)}
             showResult={false}
-          />{' '}
-          <TestState portId={port.id} />
+          />
         </div>
       ),
     },

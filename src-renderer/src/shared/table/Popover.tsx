@@ -18,14 +18,17 @@ interface PopoverProps {
 export function Popover({ summary, summaryLabel, className, onOpen, children }: PopoverProps) {
   const ref = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
+  // Listening for a click outside only while open: a list's toolbar holds several of these, and a
+  // kept screen shown again runs every effect of its tree.
   useEffect(() => {
+    if (!open) return;
     const onPointer = (event: PointerEvent) => {
       const details = ref.current;
       if (details?.open && !details.contains(event.target as Node)) details.open = false;
     };
     document.addEventListener('pointerdown', onPointer);
     return () => document.removeEventListener('pointerdown', onPointer);
-  }, []);
+  }, [open]);
   return (
     <details
       ref={ref}
