@@ -11,7 +11,10 @@
  *
  * Each run opens a fresh page on Settings, then:
  *   - cold: click "Ports"; the ports are read from the (fake) API and rendered;
- *   - warm: click "Settings", then "Ports" again; the ports come from the store's cache.
+ *   - warm: click "Settings", then "Ports" again; the ports come from the store's cache;
+ *   - then, on that list: tick "Provisioning" in the Status filter (faceted counts open), clear it,
+ *     sort by Location from its header, and select all shown (each from the click to the DOM and
+ *     to the end of the next frame).
  * Each is timed in the page from the click (a capture listener) to the moment a MutationObserver
  * sees the first data row (`domMs`), and to the end of the next frame (`frameMs`, a requestAnimationFrame
  * callback followed by a task: style, layout and paint of what was committed).
@@ -28,6 +31,7 @@
  * Prints a table and one line `BENCH_RESULT {json}`.
  */
 import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
 import {
   COMMON_BENCH_OPTIONS,
   commonOptions,
@@ -153,6 +157,87 @@ function installFakeApi(config: { ports: number; now: string }): void {
 
 const PORT_ROWS = 'table[aria-label="Mobile ports"] tbody tr';
 
+interface InteractionTiming {
+  domMs: number;
+  frameMs: number;
+}
+
+/**
+ * Times one interaction on the list already on screen: from the click (taken in the page, a capture
+ * listener on any click) until the text of `watch` matches `expect` (a MutationObserver: the DOM has
+ * the answer), and to the end of the next frame (style, layout and paint of it).
+ */
+async function timeInteraction(
+  page: Page,
+  watch: string,
+  expect: RegExp,
+  act: () => Promise<void>,
+): Promise<InteractionTiming> {
+  await page.evaluate(
+    ({ watch: selector, source }) => {
+      const holder = window as unknown as { benchInteraction?: Promise<unknown> };
+      const pattern = new RegExp(source);
+      holder.benchInteraction = new Promise((done, fail) => {
+        let clickedAt = 0;
+        const onClick = () => {
+          clickedAt = performance.now();
+          document.removeEventListener('click', onClick, true);
+        };
+        document.addEventListener('click', onClick, true);
+        const observer = new MutationObserver(() => {
+          if (!clickedAt || !pattern.test(document.querySelector(selector)?.textContent ?? '')) return;
+          const domMs = performance.now() - clickedAt;
+          observer.disconnect();
+          requestAnimationFrame(() =>
+            setTimeout(() => done({ domMs, frameMs: performance.now() - clickedAt }), 0),
+          );
+        });
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+        setTimeout(() => fail(new Error(`"${selector}" never matched ${source}`)), 30_000);
+      });
+    },
+    { watch, source: expect.source },
+  );
+  await act();
+  return (await page.evaluate(
+    () => (window as unknown as { benchInteraction: Promise<unknown> }).benchInteraction,
+  )) as InteractionTiming;
+}
+
+interface ListInteractions {
+  filter: InteractionTiming;
+  sort: InteractionTiming;
+  selectAll: InteractionTiming;
+}
+
+/**
+ * On the Ports screen with its 1,000 rows: tick one status in the Status filter (with its faceted
+ * counts open), sort by Location from its header, and select all shown.
+ */
+async function timeListInteractions(page: Page, ports: number): Promise<ListInteractions> {
+  const count = '[data-testid="row-count"]';
+  await page.getByLabel('Filter by Status').click();
+  const choices = page.getByRole('group', { name: 'Status', exact: true });
+  await choices.waitFor();
+  const filter = await timeInteraction(page, count, new RegExp(`^\\d+ of ${ports} rows`), () =>
+    choices.getByRole('checkbox', { name: /Provisioning/ }).click(),
+  );
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await page
+    .locator(count)
+    .filter({ hasText: new RegExp(`^${ports} rows`) })
+    .waitFor();
+  // Berlin sorts first by place; it is the third port of the fixture.
+  const sort = await timeInteraction(page, `${PORT_ROWS}[data-index="0"] th code`, /^port_00003$/, () =>
+    page.getByRole('button', { name: 'Sort by Location' }).click(),
+  );
+  const selectAll = await timeInteraction(page, count, new RegExp(`${ports} selected`), () =>
+    page.getByRole('checkbox', { name: 'Select all shown' }).click(),
+  );
+  return { filter, sort, selectAll };
+}
+
 async function main(): Promise<void> {
   const options = readOptions();
   const { server, origin } = await serveRenderer(options.root, options.build);
@@ -163,6 +248,7 @@ async function main(): Promise<void> {
     );
   const cold: Timing[] = [];
   const warm: Timing[] = [];
+  const interactions: ListInteractions[] = [];
   try {
     // One unmeasured run: the first page pays for compiling the bundle.
     const warmUp = await openOnSettings();
@@ -175,6 +261,7 @@ async function main(): Promise<void> {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
       warm.push(await timeNavigation(page, client, 'Ports', PORT_ROWS));
+      interactions.push(await timeListInteractions(page, options.ports));
       await page.close();
     }
     if (options.profile) {
@@ -212,6 +299,12 @@ async function main(): Promise<void> {
     warmFrameMs: summarise(warm.map((t) => t.frameMs)),
     cold: breakdown(cold),
     warm: breakdown(warm),
+    filterFrameMs: summarise(interactions.map((t) => t.filter.frameMs)),
+    sortFrameMs: summarise(interactions.map((t) => t.sort.frameMs)),
+    selectAllFrameMs: summarise(interactions.map((t) => t.selectAll.frameMs)),
+    filterDomMs: summarise(interactions.map((t) => t.filter.domMs)),
+    sortDomMs: summarise(interactions.map((t) => t.sort.domMs)),
+    selectAllDomMs: summarise(interactions.map((t) => t.selectAll.domMs)),
   };
   const line = summaryLine;
   console.log(`\nClick on "Ports" to rows, ${options.ports} ports, ${options.runs} runs (ms)`);
@@ -220,6 +313,10 @@ async function main(): Promise<void> {
   console.log(line('warm (cached): rows in DOM', result.warmDomMs));
   console.log(line('warm: end of next frame', result.warmFrameMs));
   console.log(`  rows in the DOM after the click: ${result.rowsInDom}`);
+  console.log(`\nOn the list, ${options.ports} ports: click to the end of the next frame (ms)`);
+  console.log(line('filter by a status (faceted)', result.filterFrameMs));
+  console.log(line('sort by a header', result.sortFrameMs));
+  console.log(line('select all shown', result.selectAllFrameMs));
   for (const [name, parts] of [
     ['cold', result.cold],
     ['warm', result.warm],

@@ -23,6 +23,8 @@ export const CALL_CHANNELS = [
   'demo:stop',
   'settings:get',
   'settings:update',
+  'settings:tableViews',
+  'settings:saveTableViews',
   'catalog:countries',
   'catalog:states',
   'catalog:cities',

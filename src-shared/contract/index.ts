@@ -115,6 +115,7 @@ export type {
 export type {
   Density,
   DesktopPreferences,
+  SavedTableView,
   SettingsView,
   ShortcutPreferences,
   TrafficThresholdView,

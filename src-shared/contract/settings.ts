@@ -148,6 +148,44 @@ const checkInterval = z
   })
   .optional();
 
+/** A list's saved view (search, filters, sort, hidden columns), kept in settings per list. */
+export interface SavedTableView {
+  name: string;
+  search: string;
+  /** Filter id -> the values kept. */
+  filters: Record<string, string[]>;
+  sort: { column: string; direction: 'ascending' | 'descending' } | null;
+  /** Columns hidden from the table. */
+  hidden: string[];
+}
+
+/** The lists that keep saved views (one per table of the window). */
+const TABLE_LIST_IDS = [
+  'ports',
+  'subscriptions',
+  'sub-users',
+  'topups',
+  'local-proxies',
+  'receipts',
+  'audit',
+] as const;
+export const TABLE_VIEWS_MAX = 20;
+
+const tableId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[\w:.-]+$/, 'Letters, digits, - _ : . only');
+const savedTableView = z.strictObject({
+  name: z.string().trim().min(1, 'Name the view').max(60, 'At most 60 characters'),
+  search: z.string().max(200),
+  filters: z
+    .record(tableId, z.array(z.string().max(200)).max(200))
+    .refine((f) => Object.keys(f).length <= 20),
+  sort: z.strictObject({ column: tableId, direction: z.enum(['ascending', 'descending']) }).nullable(),
+  hidden: z.array(tableId).max(40),
+});
+
 export const settingsCalls = {
   'settings:get': call<SettingsView>('read')(noInput),
   'settings:update': call<SettingsView>('manage')(
@@ -241,6 +279,20 @@ export const settingsCalls = {
           selfHealAfter: bounded(HEALTH_CHECK_LIMITS.selfHealAfter, ' checks'),
         })
         .optional(),
+    }),
+  ),
+  /** Every list's saved views (Ports, Subscriptions, …), by list. */
+  'settings:tableViews': call<Record<string, SavedTableView[]>>('read')(noInput),
+  /** Replaces one list's saved views (sent whole: a removed view is one left out). */
+  'settings:saveTableViews': call<Record<string, SavedTableView[]>>('manage')(
+    z.strictObject({
+      list: z.enum(TABLE_LIST_IDS, { error: 'Not a list of the app' }),
+      views: z
+        .array(savedTableView)
+        .max(TABLE_VIEWS_MAX, `At most ${TABLE_VIEWS_MAX} views per list`)
+        .refine((views) => new Set(views.map((view) => view.name)).size === views.length, {
+          error: 'Two views have the same name',
+        }),
     }),
   ),
 } as const satisfies DomainCalls<'settings'>;

@@ -19,6 +19,11 @@ export const VALID_INPUTS: Record<CallChannel, unknown> = {
   'demo:stop': undefined,
   'settings:get': undefined,
   'settings:update': { theme: 'dark', polling: { usageMinutes: 5 } },
+  'settings:tableViews': undefined,
+  'settings:saveTableViews': {
+    list: 'ports',
+    views: [{ name: 'Active US', search: '', filters: { status: ['Active'] }, sort: null, hidden: [] }],
+  },
   'catalog:countries': { product: 'mobile' },
   'catalog:states': { countryCode: 'US' },
   'catalog:cities': { countryCode: 'DE', product: 'residential' },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PATH_STYLES } from '../../../src-shared/base-url-rule';
 import { REST_PORT_DEFAULT } from '../../../src-shared/contract/automation';
 import { LOCAL_PROXIES_MAX, localProxyConfigSchema } from '../../../src-shared/contract/local-proxies';
+import { TABLE_VIEWS_MAX } from '../../../src-shared/contract/settings';
 import {
   ACCELERATOR_MAX,
   ACCELERATOR_PATTERN,
@@ -210,6 +211,19 @@ const uiSchema = z.object({
   lastScreen: z.string().min(1).max(64).default('ports'),
 });
 
+const tableIdSchema = z.string().min(1).max(64);
+/** A list's saved view: what the table shows (search, filters, sort, hidden columns), by name. */
+const tableViewSchema = z.object({
+  name: z.string().min(1).max(60),
+  search: z.string().max(200).default(''),
+  filters: z.record(tableIdSchema, z.array(z.string().max(200)).max(200)).default({}),
+  sort: z
+    .object({ column: tableIdSchema, direction: z.enum(['ascending', 'descending']) })
+    .nullable()
+    .default(null),
+  hidden: z.array(tableIdSchema).max(40).default([]),
+});
+
 export const settingsSchema = z
   .object({
     version: z.literal(SETTINGS_VERSION),
@@ -228,6 +242,8 @@ export const settingsSchema = z
     /** Local proxies: configuration only (no credentials; a local password is in the keychain). */
     localProxies: z.array(localProxyConfigSchema).max(LOCAL_PROXIES_MAX).default([]),
     updates: updatesSchema.prefault({}),
+    /** Saved views of the window's lists, per list id (`TABLE_LIST_IDS`). */
+    tableViews: z.record(tableIdSchema, z.array(tableViewSchema).max(TABLE_VIEWS_MAX)).default({}),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();

@@ -1,4 +1,9 @@
-import type { DomainHandlers, ParsedCallInput, SettingsView } from '../../../src-shared/contract';
+import type {
+  DomainHandlers,
+  ParsedCallInput,
+  SavedTableView,
+  SettingsView,
+} from '../../../src-shared/contract';
 import type { DomainService } from '../domain-service';
 import type { EventSink } from '../events';
 import type { Settings } from './settings-schema';
@@ -54,6 +59,8 @@ export class SettingsService implements DomainService<'settings'> {
     return {
       'settings:get': () => this.get(),
       'settings:update': (input) => this.update(input),
+      'settings:tableViews': () => this.tableViews(),
+      'settings:saveTableViews': (input) => this.saveTableViews(input),
     };
   }
 
@@ -79,6 +86,23 @@ export class SettingsService implements DomainService<'settings'> {
       this.events.emit('settings:changed', view);
     }
     return view;
+  }
+
+  /** Every list's saved views, as saved now (by this process or another). */
+  async tableViews(): Promise<Record<string, SavedTableView[]>> {
+    await this.settings.reload();
+    return structuredClone(this.settings.get().tableViews);
+  }
+
+  /** Replaces one list's views; an empty list is removed from the file. */
+  async saveTableViews(
+    input: ParsedCallInput<'settings:saveTableViews'>,
+  ): Promise<Record<string, SavedTableView[]>> {
+    const saved = await this.settings.update((draft) => {
+      if (input.views.length) draft.tableViews[input.list] = input.views;
+      else delete draft.tableViews[input.list];
+    });
+    return structuredClone(saved.tableViews);
   }
 
   async update(input: ParsedCallInput<'settings:update'>): Promise<SettingsView> {

@@ -17,9 +17,11 @@ import { Notices } from '../features/app/Notices';
 import { SlowCallNotice } from '../features/app/SlowCallNotice';
 import { StatusBar } from '../features/app/StatusBar';
 import { OnboardingScreen } from '../features/onboarding/OnboardingScreen';
+import { CommandPalette } from '../features/palette/CommandPalette';
 import { SCREENS, useScreen, type ScreenId } from '../shared/routes';
 import { SCREEN_ELEMENTS } from './screen-components';
 import { LIST_SCREENS } from './screen-data';
+import './window-layout.css';
 
 /** Skips the header and navigation; a plain `#main` link would be read as a screen route. */
 function SkipLink() {
@@ -144,10 +146,12 @@ export function AppShell({ listsReadAheadFor = null }: AppShellProps) {
   }, [screen]);
 
   return (
-    <div className="app">
+    // `app--window`: the app fills the window and the page never scrolls (a list's table does).
+    <div className="app app--window">
       <SkipLink />
       <AppHeader>
         <Navigation current={screen} badge={attentionBadgeOf} />
+        <CommandPalette />
       </AppHeader>
       <Notices />
       <SlowCallNotice />

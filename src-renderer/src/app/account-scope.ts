@@ -6,6 +6,7 @@ import { useProxyTestStore } from '../features/proxy-test/proxy-test-store';
 import { useSubscriptionsStore } from '../features/subscriptions/subscriptions-store';
 import { useTopUpWizardStore } from '../features/topups/topup-wizard-store';
 import { useTopUpsStore } from '../features/topups/topups-store';
+import { useBulkStore } from '../shared/bulk/bulk-store';
 
 /**
  * The stores whose data belongs to one account. Each one's `reset()` puts back its empty state (the
@@ -20,6 +21,7 @@ const ACCOUNT_SCOPED_STORES: readonly { getState: () => { reset: () => void } }[
   useCatalogStore,
   useProxyTestStore,
   useOverviewStore,
+  useBulkStore,
 ];
 
 export function resetAccountScopedStores(): void {

@@ -97,6 +97,7 @@ describe('SettingsStore: defaults and round trip', () => {
         repeatWindowRotations: 50,
         selfHealAfter: 0,
       },
+      tableViews: {},
     });
     expect(store.get()).toEqual(defaultSettings());
     expect(await readdir(dataDir)).toEqual([]);

@@ -24,6 +24,8 @@ export interface WebModeProcess {
 export interface WebModeOptions {
   demo?: boolean;
   extraArgs?: string[];
+  /** More environment for the process, read as it starts (e.g. a sandbox's key and base URL). */
+  env?: () => Record<string, string>;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function startWebMode(options: WebModeOptions = {}): Promise<WebMod
   const env: NodeJS.ProcessEnv = { ...process.env, PROXY_MANAGER_DATA_DIR: dataDir };
   delete env.PROXY_MANAGER_API_KEY;
   delete env.PROXY_MANAGER_BASE_URL;
+  Object.assign(env, options.env?.());
   const args = [
     join(ROOT, 'src-main', 'web', 'cli.ts'),
     '--port',

@@ -12,12 +12,15 @@ import { useAutomationStore } from '../../../src-renderer/src/features/settings/
 import { useSettingsStore } from '../../../src-renderer/src/features/settings/settings-store';
 import { useSubscriptionsStore } from '../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { useTopUpsStore } from '../../../src-renderer/src/features/topups/topups-store';
+import { useBulkStore } from '../../../src-renderer/src/shared/bulk/bulk-store';
 import { setDensity } from '../../../src-renderer/src/shared/density';
+import { useTableViewsStore } from '../../../src-renderer/src/shared/table/table-views-store';
 import { createFakeApi, type FakeApi, type FakeHandlers } from './fake-api';
 
 const STORES = [
   useAppStore,
   useAutomationStore,
+  useBulkStore,
   useCatalogStore,
   useLocalProxiesStore,
   useOnboardingStore,
@@ -27,6 +30,7 @@ const STORES = [
   useProxyTestStore,
   useSettingsStore,
   useSubscriptionsStore,
+  useTableViewsStore,
   useTopUpsStore,
 ] as const;
 

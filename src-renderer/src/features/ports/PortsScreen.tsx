@@ -1,13 +1,20 @@
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import './ports-table.css';
 import type { PortRow, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
-import { DataTable, type DataColumn } from '../../shared/components/DataTable';
+import { DataTable, type DataColumn, type DataFilter } from '../../shared/components/DataTable';
+import { BulkActions, type BulkAction } from '../../shared/bulk/BulkActions';
+import { useBulkStore } from '../../shared/bulk/bulk-store';
+import { humanize } from '../../shared/format/format';
+import { useNow } from '../../shared/ticker';
+import { EXPIRY_WINDOWS, expiryWindow } from '../../shared/table/table-model';
+import { targetKey, useProxyTestStore } from '../proxy-test/proxy-test-store';
 import { ListAge } from '../../shared/components/ListAge';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
-import { TestAllResults } from '../proxy-test/TestAllResults';
+import { TestAllButton, TestAllResults } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import type { Loadable } from '../../shared/loadable';
 import { NextRun } from './NextRun';
@@ -49,16 +56,23 @@ export function rotationText(port: Pick<PortRow, 'rotation'>): string {
   return port.rotation.mode;
 }
 
+/** A port as lists and the summary name it: its label, or its id when it has none. */
+const portName = (port: Pick<PortRow, 'id' | 'label'>) => port.label || port.id;
+
 function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<PortRow>[] {
   return [
     {
       id: 'label',
       header: 'Port',
       rowHeader: true,
+      className: 'col-port',
       sortValue: (port) => port.label || port.id,
+      text: (port) => `${port.label || '(no label)'} · ${port.id}`,
       cell: (port) => (
         <>
-          <a href={portHref(port.id)}>{port.label || <span className="muted">(no label)</span>}</a>
+          <a href={portHref(port.id)} tabIndex={-1}>
+            {port.label || <span className="muted">(no label)</span>}
+          </a>
           <div className="muted small cell-detail">
             <code>{port.id}</code>
           </div>
@@ -68,19 +82,24 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
     {
       id: 'status',
       header: 'Status',
+      className: 'col-status',
       sortValue: (port) => port.status,
+      text: (port) => humanize(port.status),
       cell: (port) => <StatusBadge status={port.status} />,
     },
     {
       id: 'location',
       header: 'Location',
+      className: 'col-location',
       sortValue: (port) => places.location(port.country, port.city),
       cell: (port) => places.location(port.country, port.city),
     },
     {
       id: 'carrier',
       header: 'Carrier',
+      className: 'col-carrier',
       sortValue: (port) => port.carrierName,
+      text: (port) => `${port.carrierName} ${port.networkType}`,
       cell: (port) => (
         <>
           {port.carrierName} <span className="badge">{port.networkType}</span>
@@ -90,7 +109,9 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
     {
       id: 'ip',
       header: 'Current IP',
+      className: 'col-ip',
       sortValue: (port) => -Date.parse(port.ipChangedAt),
+      text: (port) => port.currentIp,
       cell: (port) => (
         <>
           <code>{port.currentIp}</code>
@@ -103,13 +124,16 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
     {
       id: 'rotation',
       header: 'Rotation',
+      className: 'col-rotation',
       sortValue: (port) => rotationText(port),
       cell: (port) => rotationText(port),
     },
     {
       id: 'nextRun',
       header: 'Next run',
+      className: 'col-next-run',
       sortValue: (port) => nextRunSortValue(schedules, port.id),
+      text: (port) => schedules.byPort.get(port.id)?.nextRunAt ?? '',
       cell: (port) => {
         const schedule = schedules.byPort.get(port.id);
         return schedule ? (
@@ -122,30 +146,98 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
     {
       id: 'expires',
       header: 'Expires',
+      className: 'col-expires',
       sortValue: (port) => Date.parse(port.expiresAt),
+      text: (port) => port.expiresAt,
       cell: (port) => <Time iso={port.expiresAt} />,
     },
     {
       id: 'actions',
       header: 'Actions',
+      className: 'col-actions',
+      alwaysShown: true,
+      noExport: true,
       cell: (port) => (
-        <>
-          <RotateButton portId={port.id} label={port.label || port.id} compact />{' '}
-          <TestProxyButton target={{ kind: 'port', portId: port.id }} label={port.label || port.id} />
-        </>
+        <div className="row-actions">
+          <RotateButton portId={port.id} label={portName(port)} compact />{' '}
+          <TestProxyButton
+            target={{ kind: 'port', portId: port.id }}
+            label={portName(port)}
+            showResult={false}
+          />
+        </div>
       ),
     },
   ];
+}
+
+function portFilters(places: PlaceNames, now: number): DataFilter<PortRow>[] {
+  return [
+    { id: 'status', label: 'Status', value: (port) => humanize(port.status) },
+    { id: 'country', label: 'Country', value: (port) => places.country(port.country) },
+    { id: 'carrier', label: 'Carrier', value: (port) => port.carrierName },
+    { id: 'network', label: 'Network', value: (port) => port.networkType },
+    {
+      id: 'rotation',
+      label: 'Rotation',
+      value: (port) =>
+        port.rotation.mode === 'manual'
+          ? 'Manual'
+          : port.rotation.mode === 'interval'
+            ? 'On a timer'
+            : humanize(port.rotation.mode),
+    },
+    {
+      id: 'expiry',
+      label: 'Expires',
+      value: (port) => expiryWindow(port.expiresAt, now),
+      order: EXPIRY_WINDOWS,
+    },
+  ];
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Rotations go a few ports per call and two calls at once: main paces them and waits out each cooldown. */
+const ROTATE_CHUNK = 5;
+const ROTATE_CALLS_AT_ONCE = 2;
+
+/** "3 waiting for a cooldown": the ports sent whose last rotation's cooldown has not ended. */
+function useDescribeRotationsInFlight() {
+  const rotations = usePortsStore((state) => state.rotations);
+  return useCallback(
+    (ids: readonly string[]) => {
+      const now = Date.now();
+      let rotating = 0;
+      let cooling = 0;
+      for (const id of ids) {
+        const state = rotations[id];
+        if (state?.phase === 'rotating') rotating += 1;
+        else if (state?.receipt && Date.parse(state.receipt.nextRotationAvailableAt) > now) cooling += 1;
+      }
+      return `${rotating} rotating · ${cooling} waiting for a cooldown · ${ids.length - rotating - cooling} waiting their turn`;
+    },
+    [rotations],
+  );
 }
 
 function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames }) {
   const selected = usePortsStore((state) => state.selected);
   const setSelected = usePortsStore((state) => state.setSelected);
   const rotateMany = usePortsStore((state) => state.rotateMany);
+  const update = usePortsStore((state) => state.update);
   const schedulesView = usePortsStore((state) => state.schedules.data);
   const schedules = useMemo(() => indexSchedules(schedulesView), [schedulesView]);
-  const [scheduling, setScheduling] = useState(false);
+  const testMany = useProxyTestStore((state) => state.testMany);
+  const startBulk = useBulkStore((state) => state.start);
+  const running = useBulkStore((state) => state.runs.ports?.progress.running ?? false);
+  const bulkShown = useBulkStore((state) => state.runs.ports !== undefined);
+  const describeInFlight = useDescribeRotationsInFlight();
+  const [scheduling, setScheduling] = useState<string[] | null>(null);
   const columns = useMemo(() => portColumns(places, schedules), [places, schedules]);
+  // Expiry windows are read against the hour of the last render: close enough for windows of days.
+  const hour = Math.floor(useNow(false) / HOUR_MS);
+  const filters = useMemo(() => portFilters(places, hour * HOUR_MS), [places, hour]);
   const searchText = useCallback(
     (port: PortRow) =>
       [
@@ -162,67 +254,175 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
   );
   // A selection may hold ports that left the list (another account's refresh): count only present ones.
   const present = useMemo(
-    () => (selected.size ? ports.filter((port) => selected.has(port.id)).map((port) => port.id) : []),
+    () => (selected.size ? ports.filter((port) => selected.has(port.id)) : []),
     [ports, selected],
+  );
+  const actions = useMemo<BulkAction[]>(
+    () => [
+      {
+        id: 'rotate',
+        label: 'Rotate',
+        detail:
+          'A few ports at a time; a port still in its cooldown waits for it. You can cancel the ones not started.',
+        run: (items) =>
+          startBulk('ports', {
+            action: 'Rotate',
+            items,
+            chunkSize: ROTATE_CHUNK,
+            concurrency: ROTATE_CALLS_AT_ONCE,
+            runChunk: async (ids) =>
+              (await rotateMany(ids)).map((outcome) =>
+                outcome.ok
+                  ? { id: outcome.portId, ok: true as const }
+                  : { id: outcome.portId, ok: false as const, reason: outcome.error.message },
+              ),
+          }),
+      },
+      {
+        id: 'test',
+        label: 'Test',
+        detail: 'One request through each port; the results are listed under the table.',
+        run: (items) =>
+          startBulk('ports', {
+            action: 'Test',
+            items,
+            chunkSize: 20,
+            concurrency: 1,
+            runChunk: async (ids) => {
+              const targets = ids.map((portId) => ({ kind: 'port' as const, portId }));
+              await testMany(targets);
+              const entries = useProxyTestStore.getState().entries;
+              return targets.map((target) => {
+                const entry = entries[targetKey(target)];
+                return entry?.result?.ok
+                  ? { id: target.portId, ok: true as const }
+                  : {
+                      id: target.portId,
+                      ok: false as const,
+                      reason: entry?.error?.message ?? entry?.result?.failure?.message ?? 'Not tested',
+                    };
+              });
+            },
+          }),
+      },
+      ...([true, false] as const).map((on): BulkAction => ({
+        id: on ? 'renew-on' : 'renew-off',
+        label: on ? 'Auto-renew on' : 'Auto-renew off',
+        detail: on
+          ? 'Each port renews at its expiry, charged to the account balance.'
+          : 'Each port expires at its end date unless renewed by hand.',
+        run: (items) =>
+          startBulk('ports', {
+            action: on ? 'Turn auto-renew on' : 'Turn auto-renew off',
+            items,
+            chunkSize: 4,
+            concurrency: 1,
+            runChunk: (ids) =>
+              Promise.all(
+                ids.map(async (portId) => {
+                  const result = await update(portId, { autoRenew: on });
+                  return result.ok
+                    ? { id: portId, ok: true as const }
+                    : { id: portId, ok: false as const, reason: result.error.message };
+                }),
+              ),
+          }),
+      })),
+    ],
+    [rotateMany, startBulk, testMany, update],
   );
   return (
     <>
-      {scheduling && present.length ? (
+      {scheduling?.length ? (
         <section className="panel" aria-labelledby="group-schedule-heading">
-          <h2 id="group-schedule-heading">Schedule {present.length} selected ports</h2>
+          <h2 id="group-schedule-heading">Schedule {scheduling.length} ports</h2>
           <p className="muted small">
             One schedule for the group: the ports rotate one after another, the stagger apart, never all at
             once. It replaces each port&apos;s own schedule.
           </p>
-          <ScheduleEditor key={present.join(',')} portIds={present} onDone={() => setScheduling(false)} />
-          <button type="button" className="button button--quiet" onClick={() => setScheduling(false)}>
+          <ScheduleEditor
+            key={scheduling.join(',')}
+            portIds={scheduling}
+            onDone={() => setScheduling(null)}
+          />
+          <button type="button" className="button button--quiet" onClick={() => setScheduling(null)}>
             Close
           </button>
         </section>
       ) : null}
       <DataTable
         label="Mobile ports"
+        listId="ports"
         rows={ports}
         rowKey={portKey}
         columns={columns}
+        filters={filters}
         searchText={searchText}
         searchLabel="Search ports"
         selected={selected}
         onSelectedChange={setSelected}
-        rowHeight={58}
+        onOpen={openPort}
+        exportName="ports"
+        rowName={portName}
+        rowHeight={52}
         // Rows here are heavy (rotate and test buttons, two times, a countdown): a few beyond the view.
         overscan={4}
-        toolbar={
-          present.length ? (
-            <>
-              <button type="button" className="button" onClick={() => void rotateMany(present)}>
-                Rotate {present.length} selected
-              </button>
-              <button type="button" className="button" onClick={() => setScheduling(true)}>
-                Schedule {present.length} selected…
-              </button>
-              <button type="button" className="button button--quiet" onClick={() => setSelected(new Set())}>
-                Clear selection
-              </button>
-            </>
-          ) : null
-        }
+        tools={<TestAllButton what="ports" targets={() => testTargets(ports)} />}
+        toolbar={(shown) => {
+          const bySelection = present.length > 0;
+          const targets = bySelection ? present : shown.length < ports.length ? shown : [];
+          const items = targets.map((port) => ({ id: port.id, name: portName(port) }));
+          if (!items.length && !running && !bulkShown) return null;
+          return (
+            <BulkActions
+              listId="ports"
+              items={items}
+              scope={bySelection ? 'selected' : 'shown'}
+              what="ports"
+              actions={actions}
+              describeInFlight={describeInFlight}
+            >
+              {items.length ? (
+                <button
+                  type="button"
+                  className="button button--small"
+                  disabled={running}
+                  onClick={() => setScheduling(items.map((item) => item.id))}
+                >
+                  Schedule…{' '}
+                  <span className="visually-hidden">
+                    {items.length} {bySelection ? 'selected' : 'shown'} ports
+                  </span>
+                </button>
+              ) : null}
+              {bySelection ? (
+                <button
+                  type="button"
+                  className="button button--small button--quiet"
+                  onClick={() => setSelected(new Set())}
+                >
+                  Clear selection
+                </button>
+              ) : null}
+            </BulkActions>
+          );
+        }}
       />
     </>
   );
 }
 
-/** The test-all targets, rebuilt only when the list changes (not on every store update). */
-function PortsTestAll({ ports }: { ports: PortRow[] }) {
-  const targets = useMemo(
-    () =>
-      ports.map((port) => ({
-        target: { kind: 'port' as const, portId: port.id },
-        label: port.label || port.id,
-      })),
-    [ports],
-  );
-  return <TestAll what="ports" targets={targets} />;
+const openPort = (port: PortRow) => {
+  window.location.hash = portHref(port.id);
+};
+
+const testTargets = (ports: readonly PortRow[]) =>
+  ports.map((port) => ({ target: { kind: 'port' as const, portId: port.id }, label: portName(port) }));
+
+/** The proxy test results beside the list (not inside its rows), rebuilt only when the list changes. */
+function PortsTestResults({ ports }: { ports: PortRow[] }) {
+  const targets = useMemo(() => testTargets(ports), [ports]);
+  return <TestAll what="ports" targets={targets} withButton={false} />;
 }
 
 const portKey = (port: PortRow) => port.id;
@@ -299,12 +499,13 @@ export function PortsScreen() {
   }
   return (
     <Screen
+      fill
       title="Ports"
       description="Dedicated 4G/5G mobile ports: their exit IP, location and rotation."
       actions={
         <>
           <ListAge age={age} />
-          <PauseSchedulesToggle />
+          <PauseSchedulesToggle brief />
           <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="ports" />
         </>
       }
@@ -316,10 +517,10 @@ export function PortsScreen() {
         empty={<p>This account has no mobile ports yet.</p>}
       >
         {(ports) => (
-          <>
+          <div className="fill-column">
             <PortsTable ports={ports} places={places} />
-            <PortsTestAll ports={ports} />
-          </>
+            <PortsTestResults ports={ports} />
+          </div>
         )}
       </AsyncContent>
     </Screen>

@@ -92,8 +92,14 @@ const FIELD_ALIASES = {
 };
 const PLACED = ['every', 'expression', 'timezone', 'jitter', 'stagger'];
 
-/** Shared by the detail and the list: pausing is global, so both say so. */
-export function PauseSchedulesToggle() {
+const PAUSE_EXPLAINED =
+  'Every port, every profile; on resume each schedule runs once, not a burst of missed runs.';
+
+/**
+ * Shared by the detail and the list: pausing is global, so both say so (the list, where height is
+ * rows, says it in the tooltip and to screen readers only: `brief`).
+ */
+export function PauseSchedulesToggle({ brief = false }: { brief?: boolean }) {
   const paused = usePortsStore((store) => store.schedules.data?.paused ?? null);
   const pause = usePortsStore((store) => store.pauseSchedules);
   const [error, setError] = useState<IpcError | null>(null);
@@ -105,7 +111,7 @@ export function PauseSchedulesToggle() {
     setError(result.ok ? null : result.error);
   };
   return (
-    <div className="pause-schedules">
+    <div className="pause-schedules" title={brief ? PAUSE_EXPLAINED : undefined}>
       <label className="checkbox-field">
         <input
           type="checkbox"
@@ -116,10 +122,7 @@ export function PauseSchedulesToggle() {
         />{' '}
         Pause schedules
       </label>
-      <span className="muted small">
-        {' '}
-        Every port, every profile; on resume each schedule runs once, not a burst of missed runs.
-      </span>
+      <span className={brief ? 'visually-hidden' : 'muted small'}> {PAUSE_EXPLAINED}</span>
       {error ? <ErrorMessage error={error} title="Could not change the pause" /> : null}
     </div>
   );

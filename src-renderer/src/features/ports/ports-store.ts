@@ -12,6 +12,7 @@ import type {
   PortsListView,
   PortsRotation,
   RelocationProgress,
+  RotateManyOutcome,
   RotationReceipt,
   ScheduleCadence,
   ScheduleRun,
@@ -103,7 +104,8 @@ interface PortsStore {
   setSelected: (keys: Set<string>) => void;
 
   rotate: (portId: string, options?: RotateOptions) => Promise<void>;
-  rotateMany: (portIds: string[]) => Promise<void>;
+  /** Rotates several ports (main paces them and waits out cooldowns); answers each port's outcome. */
+  rotateMany: (portIds: string[]) => Promise<RotateManyOutcome[]>;
   update: (
     portId: string,
     patch: {
@@ -361,18 +363,25 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       else failed(portId, result.error);
     },
     rotateMany: async (portIds) => {
-      const ids = portIds.filter((id) => get().rotations[id]?.phase !== 'rotating');
-      if (!ids.length) return;
+      const busy = portIds.filter((id) => get().rotations[id]?.phase === 'rotating');
+      const ids = portIds.filter((id) => !busy.includes(id));
+      const skipped: RotateManyOutcome[] = busy.map((portId) => ({
+        portId,
+        ok: false,
+        error: { code: 'rotation_in_progress', message: 'A rotation of this port was already under way' },
+      }));
+      if (!ids.length) return skipped;
       for (const id of ids) rotating(id);
       const result = await callApi((api) => api.ports.rotateMany({ portIds: ids }));
       if (!result.ok) {
         for (const id of ids) failed(id, result.error);
-        return;
+        return [...skipped, ...ids.map((portId) => ({ portId, ok: false as const, error: result.error }))];
       }
       for (const outcome of result.value) {
         if (outcome.ok) finished(outcome.receipt);
         else failed(outcome.portId, outcome.error);
       }
+      return [...skipped, ...result.value];
     },
     update: async (portId, patch) => merged(await callApi((api) => api.ports.update({ portId, ...patch }))),
     resetPassword: async (portId) => merged(await callApi((api) => api.ports.resetPassword({ portId }))),

@@ -13,7 +13,16 @@ export interface NamedTarget {
  * "Test all" for a selection (ports, built strings): one button, then a table with each one's exit
  * IP, place, times and when it was last checked; rows keep their last result between runs.
  */
-export function TestAllResults({ targets, what }: { targets: NamedTarget[]; what: string }) {
+export function TestAllResults({
+  targets,
+  what,
+  withButton = true,
+}: {
+  targets: NamedTarget[];
+  what: string;
+  /** False where the list's toolbar has the "Test all" button (`TestAllButton`). */
+  withButton?: boolean;
+}) {
   const entries = useProxyTestStore((store) => store.entries);
   const testMany = useProxyTestStore((store) => store.testMany);
   // Nothing tested yet (every list's first render): no key to build for each of 1,000 targets.
@@ -21,16 +30,19 @@ export function TestAllResults({ targets, what }: { targets: NamedTarget[]; what
     ? targets.filter(({ target }) => entries[targetKey(target)])
     : [];
   const busy = tested.some(({ target }) => entries[targetKey(target)]?.running);
+  if (!withButton && tested.length === 0) return null;
   return (
     <section className="proxy-test-all" aria-label={`Test all ${what}`}>
-      <button
-        type="button"
-        className="button"
-        disabled={busy || targets.length === 0}
-        onClick={() => void testMany(targets.map(({ target }) => target))}
-      >
-        {busy ? 'Testing…' : `Test all ${what} (${targets.length})`}
-      </button>
+      {withButton ? (
+        <button
+          type="button"
+          className="button"
+          disabled={busy || targets.length === 0}
+          onClick={() => void testMany(targets.map(({ target }) => target))}
+        >
+          {busy ? 'Testing…' : `Test all ${what} (${targets.length})`}
+        </button>
+      ) : null}
       {tested.length > 0 ? (
         <div className="table-wrap">
           <table className="table" aria-label={`Proxy test results: ${what}`}>
@@ -70,5 +82,21 @@ export function TestAllResults({ targets, what }: { targets: NamedTarget[]; what
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** "Test all" alone, for a list's toolbar (the results table stays under the list). */
+export function TestAllButton({ targets, what }: { targets: () => NamedTarget[]; what: string }) {
+  const testMany = useProxyTestStore((store) => store.testMany);
+  const busy = useProxyTestStore((store) => Object.values(store.entries).some((entry) => entry.running));
+  return (
+    <button
+      type="button"
+      className="button button--small"
+      disabled={busy}
+      onClick={() => void testMany(targets().map(({ target }) => target))}
+    >
+      {busy ? 'Testing…' : 'Test all'} <span className="visually-hidden">{what}</span>
+    </button>
   );
 }

@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
+import './sub-users-table.css';
 import type { Subscription } from '../../../../src-shared/api-types';
 import type { CredentialFormat, IpcError, SubUserRow } from '../../../../src-shared/contract';
-import { DataTable, type DataColumn } from '../../shared/components/DataTable';
+import { DataTable, type DataColumn, type DataFilter } from '../../shared/components/DataTable';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
 import { type SaveOutcome, useAppStore } from '../app/app-store';
@@ -13,6 +14,10 @@ import { CreateSubUserForm } from './CreateSubUserForm';
 import { EditSubUserForm } from './EditSubUserForm';
 import { CredentialFormatSelect } from './CredentialFormatSelect';
 import { useSubscriptionsStore } from './subscriptions-store';
+import { capOf, type CapInput, type CapUnit } from './sub-user-input';
+import { BulkActions, type BulkAction } from '../../shared/bulk/BulkActions';
+import type { BulkItem } from '../../shared/bulk/bulk-run';
+import { useBulkStore } from '../../shared/bulk/bulk-store';
 
 type Panel =
   | { kind: 'none' }
@@ -25,6 +30,23 @@ type Panel =
 // Stable, so that the table's memoised keys survive re-renders.
 const subUserKey = (s: SubUserRow) => s.id;
 const subUserName = (s: SubUserRow) => s.label;
+const subUserSearchText = (s: SubUserRow) => `${s.label} ${s.username} ${s.id}`;
+
+/** How much of its cap a sub-user has used, as the cap alerts count it (80% and 100%). */
+function capState(s: SubUserRow): string {
+  if (s.trafficLimitBytes === null) return 'No cap';
+  const share = s.trafficLimitBytes > 0 ? s.trafficUsedBytes / s.trafficLimitBytes : 1;
+  return share >= 1 ? 'Cap reached' : share >= 0.8 ? 'Over 80%' : 'Under 80%';
+}
+const SUB_USER_FILTERS: DataFilter<SubUserRow>[] = [
+  { id: 'enabled', label: 'Enabled', value: (s) => (s.enabled ? 'Yes' : 'No') },
+  {
+    id: 'cap',
+    label: 'Cap',
+    value: capState,
+    order: ['Cap reached', 'Over 80%', 'Under 80%', 'No cap'],
+  },
+];
 
 export function SubUsersTable({
   subscription,
@@ -36,7 +58,6 @@ export function SubUsersTable({
   const updateSubUser = useSubscriptionsStore((store) => store.updateSubUser);
   const deleteSubUser = useSubscriptionsStore((store) => store.deleteSubUser);
   const exportCredentials = useSubscriptionsStore((store) => store.exportCredentials);
-  const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [panel, setPanel] = useState<Panel>({ kind: 'none' });
   const [format, setFormat] = useState<CredentialFormat>('host_port_user_pass');
@@ -44,12 +65,47 @@ export function SubUsersTable({
   const [message, setMessage] = useState('');
   const saveTextFile = useAppStore((store) => store.saveTextFile);
   const [exported, setExported] = useState<{ outcome: SaveOutcome; rows: number } | null>(null);
-  const rows = useMemo(() => {
-    const needle = search.trim().toLocaleLowerCase();
-    return needle === ''
-      ? subUsers
-      : subUsers.filter((s) => `${s.label} ${s.username}`.toLocaleLowerCase().includes(needle));
-  }, [subUsers, search]);
+  const [bulkCap, setBulkCap] = useState<CapInput>({ amount: '', unit: 'GB' });
+  const startBulk = useBulkStore((store) => store.start);
+  /** One sub-user write per item, four at a time: the same call as the row's buttons. */
+  const bulkUpdate = (action: string, patch: { enabled?: boolean; trafficLimit?: CapInput | null }) =>
+    ((items: readonly BulkItem[]) =>
+      startBulk('sub-users', {
+        action,
+        items,
+        chunkSize: 4,
+        concurrency: 1,
+        runChunk: (ids) =>
+          Promise.all(
+            ids.map(async (subUserId) => {
+              const result = await updateSubUser({ subscriptionId: subscription.id, subUserId, ...patch });
+              return result.ok
+                ? { id: subUserId, ok: true as const }
+                : { id: subUserId, ok: false as const, reason: result.error.message };
+            }),
+          ),
+      })) satisfies BulkAction['run'];
+  const cap = capOf(bulkCap);
+  const bulkActions: BulkAction[] = [
+    {
+      id: 'enable',
+      label: 'Enable',
+      detail: 'Their credentials work again.',
+      run: bulkUpdate('Enable', { enabled: true }),
+    },
+    {
+      id: 'disable',
+      label: 'Disable',
+      detail: 'Their credentials stop working until enabled again.',
+      run: bulkUpdate('Disable', { enabled: false }),
+    },
+    {
+      id: 'cap',
+      label: 'Set cap',
+      detail: cap ? `Each gets a cap of ${cap.amount} ${cap.unit}.` : 'Each loses its cap (no cap).',
+      run: bulkUpdate('Set cap', { trafficLimit: cap }),
+    },
+  ];
 
   const act = async (what: string, run: () => Promise<{ ok: boolean; error?: IpcError }>) => {
     const result = await run();
@@ -71,14 +127,49 @@ export function SubUsersTable({
   };
 
   const columns: DataColumn<SubUserRow>[] = [
-    { id: 'label', header: 'Label', rowHeader: true, cell: (s) => s.label },
-    { id: 'username', header: 'Username', cell: (s) => <code>{s.username}</code> },
-    { id: 'enabled', header: 'Enabled', cell: (s) => (s.enabled ? 'Yes' : 'No') },
-    { id: 'cap', header: 'Used / cap', cell: (s) => <CapBar subUser={s} /> },
-    { id: 'created', header: 'Created', cell: (s) => <Time iso={s.createdAt} /> },
+    {
+      id: 'label',
+      header: 'Label',
+      rowHeader: true,
+      sortValue: (s) => s.label,
+      text: (s) => s.label,
+      cell: (s) => s.label,
+    },
+    {
+      id: 'username',
+      header: 'Username',
+      sortValue: (s) => s.username,
+      cell: (s) => <code>{s.username}</code>,
+    },
+    {
+      id: 'enabled',
+      header: 'Enabled',
+      className: 'col-enabled',
+      sortValue: (s) => (s.enabled ? 'Yes' : 'No'),
+      cell: (s) => (s.enabled ? 'Yes' : 'No'),
+    },
+    {
+      id: 'cap',
+      header: 'Used / cap',
+      className: 'col-cap',
+      sortValue: (s) => s.trafficUsedBytes,
+      text: (s) => `${s.trafficUsedBytes} of ${s.trafficLimitBytes ?? 'no cap'} bytes`,
+      cell: (s) => <CapBar subUser={s} />,
+    },
+    {
+      id: 'created',
+      header: 'Created',
+      className: 'col-created',
+      sortValue: (s) => Date.parse(s.createdAt),
+      text: (s) => s.createdAt,
+      cell: (s) => <Time iso={s.createdAt} />,
+    },
     {
       id: 'actions',
       header: 'Actions',
+      className: 'col-subuser-actions',
+      alwaysShown: true,
+      noExport: true,
       cell: (s) => (
         <div className="row-actions">
           <button
@@ -137,10 +228,6 @@ export function SubUsersTable({
   return (
     <>
       <div className="toolbar">
-        <label className="field field--inline">
-          <span>Search sub-users</span>
-          <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
-        </label>
         <button type="button" className="button" onClick={() => setPanel({ kind: 'create' })}>
           New sub-user
         </button>
@@ -220,15 +307,57 @@ export function SubUsersTable({
       <p role="status" className="muted small">
         {message}
       </p>
-      {rows.length === 0 ? (
-        <p className="empty">
-          {subUsers.length === 0 ? 'No sub-users yet.' : `No sub-user matches “${search}”.`}
-        </p>
+      {subUsers.length === 0 ? (
+        <p className="empty">No sub-users yet.</p>
       ) : (
         <DataTable
           label="Sub-users"
-          rows={rows}
+          listId="sub-users"
+          rows={subUsers}
           columns={columns}
+          filters={SUB_USER_FILTERS}
+          searchText={subUserSearchText}
+          searchLabel="Search sub-users"
+          exportName={`sub-users-${subscription.id}`}
+          noMatches={<p className="empty">No sub-user matches.</p>}
+          toolbar={(shown) => {
+            const bySelection = selected.size > 0;
+            const targets = bySelection
+              ? subUsers.filter((s) => selected.has(s.id))
+              : shown.length < subUsers.length
+                ? shown
+                : [];
+            return (
+              <BulkActions
+                listId="sub-users"
+                items={targets.map((s) => ({ id: s.id, name: s.label || s.username }))}
+                scope={bySelection ? 'selected' : 'shown'}
+                what="sub-users"
+                actions={bulkActions}
+              >
+                {targets.length ? (
+                  <span className="bulk-cap">
+                    <input
+                      className="input input--narrow"
+                      inputMode="decimal"
+                      placeholder="no cap"
+                      aria-label="Cap for Set cap"
+                      value={bulkCap.amount}
+                      onChange={(event) => setBulkCap({ ...bulkCap, amount: event.target.value })}
+                    />
+                    <select
+                      aria-label="Cap unit for Set cap"
+                      value={bulkCap.unit}
+                      onChange={(event) => setBulkCap({ ...bulkCap, unit: event.target.value as CapUnit })}
+                    >
+                      <option value="MB">MB</option>
+                      <option value="GB">GB</option>
+                    </select>
+                  </span>
+                ) : null}
+              </BulkActions>
+            );
+          }}
           rowKey={subUserKey}
           rowName={subUserName}
           selected={selected}

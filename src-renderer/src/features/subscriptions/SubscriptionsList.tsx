@@ -1,9 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import './subscriptions-table.css';
 import type { Subscription } from '../../../../src-shared/api-types';
-import { DataTable, type DataColumn } from '../../shared/components/DataTable';
+import { DataTable, type DataColumn, type DataFilter } from '../../shared/components/DataTable';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
-import { formatBytes } from '../../shared/format/format';
+import { formatBytes, humanize } from '../../shared/format/format';
+import { EXPIRY_WINDOWS, expiryWindow } from '../../shared/table/table-model';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useNow } from '../../shared/ticker';
 import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
@@ -14,10 +16,7 @@ import {
   FORECAST_DAYS,
   forecastText,
   hasExpired,
-  matchesSearch,
   recentPace,
-  sortSubscriptions,
-  type SubscriptionSortKey,
 } from './subscription-list';
 import { subscriptionHref } from './subscription-route';
 import { TrafficBar } from './TrafficBar';
@@ -69,141 +68,185 @@ const mainUserTarget = (s: Subscription): NamedTarget => ({
   label: s.label || s.id,
 });
 
-const SORTS: readonly { key: SubscriptionSortKey; label: string }[] = [
-  { key: 'label', label: 'Label' },
-  { key: 'used', label: 'Share used' },
-  { key: 'remaining', label: 'Remaining' },
-  { key: 'expires', label: 'Expiry' },
-  { key: 'forecast', label: 'Runs out soonest' },
-];
-
 const subscriptionKey = (s: Subscription) => s.id;
 const subscriptionName = (s: Subscription) => s.label || s.id;
+const searchText = (s: Subscription) => [s.label, s.id, s.username, s.planId].join(' ');
+const shareUsed = (s: Subscription) =>
+  s.trafficTotalBytes > 0 ? s.trafficUsedBytes / s.trafficTotalBytes : 0;
+
+/** Traffic left as a filter: what a power user triages by. */
+const TRAFFIC_LEFT = ['None left', 'Under 10% left', '10-50% left', 'Over 50% left'] as const;
+function trafficLeft(s: Subscription): string {
+  if (s.trafficRemainingBytes <= 0) return 'None left';
+  const left = s.trafficTotalBytes > 0 ? s.trafficRemainingBytes / s.trafficTotalBytes : 1;
+  return left < 0.1 ? 'Under 10% left' : left <= 0.5 ? '10-50% left' : 'Over 50% left';
+}
+
+function subscriptionFilters(nowMs: number): DataFilter<Subscription>[] {
+  return [
+    { id: 'status', label: 'Status', value: (s) => humanize(s.status) },
+    { id: 'product', label: 'Product', value: (s) => PRODUCTS[s.productId] ?? s.productId },
+    { id: 'traffic', label: 'Traffic left', value: trafficLeft, order: TRAFFIC_LEFT },
+    {
+      id: 'expiry',
+      label: 'Expires',
+      value: (s) => expiryWindow(s.expiresAt, nowMs) ?? 'Never',
+      order: [...EXPIRY_WINDOWS, 'Never'],
+    },
+    { id: 'renew', label: 'Auto-renew', value: (s) => (s.autoRenew ? 'On' : 'Off') },
+  ];
+}
+
+const HOUR_MS = 3_600_000;
 
 export function SubscriptionsList({ subscriptions }: { subscriptions: Subscription[] }) {
-  const search = useSubscriptionsStore((store) => store.search);
-  const sort = useSubscriptionsStore((store) => store.sort);
-  const setSearch = useSubscriptionsStore((store) => store.setSearch);
-  const setSort = useSubscriptionsStore((store) => store.setSort);
   const nowMs = useNow();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  // Only the forecast sort needs the usage reports: other sorts do not re-sort as they arrive.
-  const usage = useSubscriptionsStore((store) => (sort.key === 'forecast' ? store.usage : null));
-  const forecastOf = useMemo(
-    () => (s: Subscription) => {
+  const [shown, setShown] = useState<readonly Subscription[]>(subscriptions);
+  // The 7-day pace where it was read (the rows on screen read theirs); others sort by the pace since
+  // creation. Read as the forecast is sorted, not on every usage report that arrives.
+  const forecastOf = useCallback(
+    (s: Subscription) => {
       if (hasExpired(s, nowMs)) return null;
-      // The 7-day pace where it was read; rows not shown yet sort by the pace since creation.
-      const report = usage?.[usageReports.key(recentQuery(s.id, nowMs))]?.data;
+      const usage = useSubscriptionsStore.getState().usage;
+      const report = usage[usageReports.key(recentQuery(s.id, nowMs))]?.data;
       const pace = report ? recentPace(report, s.createdAt, nowMs) : averagePace(s, nowMs);
       return daysUntilRunOut(s.trafficRemainingBytes, pace);
     },
-    [nowMs, usage],
+    [nowMs],
   );
-  const rows = useMemo(
-    () =>
-      sortSubscriptions(
-        subscriptions.filter((s) => matchesSearch(s, search)),
-        sort,
-        forecastOf,
-      ),
-    [subscriptions, search, sort, forecastOf],
+  const hour = Math.floor(nowMs / HOUR_MS);
+  const filters = useMemo(() => subscriptionFilters(hour * HOUR_MS), [hour]);
+  const columns = useMemo<DataColumn<Subscription>[]>(
+    () => [
+      {
+        id: 'label',
+        header: 'Subscription',
+        rowHeader: true,
+        className: 'col-subscription',
+        sortValue: (s) => s.label || s.id,
+        text: (s) => `${s.label || '(no label)'} · ${s.id}`,
+        cell: (s) => (
+          <>
+            <a href={subscriptionHref(s.id)} tabIndex={-1}>
+              {s.label || <span className="muted">(no label)</span>}
+            </a>
+            <div className="muted small cell-detail">
+              <code>{s.id}</code>
+            </div>
+          </>
+        ),
+      },
+      {
+        id: 'product',
+        header: 'Product',
+        className: 'col-product',
+        sortValue: (s) => PRODUCTS[s.productId] ?? s.productId,
+        cell: (s) => PRODUCTS[s.productId] ?? s.productId,
+      },
+      {
+        id: 'status',
+        header: 'Status',
+        className: 'col-sub-status',
+        sortValue: (s) => s.status,
+        text: (s) => humanize(s.status),
+        cell: (s) => <StatusBadge status={s.status} />,
+      },
+      {
+        id: 'traffic',
+        header: 'Traffic used',
+        className: 'col-traffic',
+        sortValue: shareUsed,
+        text: (s) => `${formatBytes(s.trafficUsedBytes)} of ${formatBytes(s.trafficTotalBytes)}`,
+        cell: (s) => (
+          <>
+            <TrafficBar used={s.trafficUsedBytes} total={s.trafficTotalBytes} />
+            <div className="muted small cell-detail">{formatBytes(s.trafficRemainingBytes)} left</div>
+          </>
+        ),
+      },
+      {
+        id: 'remaining',
+        header: 'Remaining',
+        className: 'col-remaining numeric',
+        hiddenByDefault: true,
+        sortValue: (s) => s.trafficRemainingBytes,
+        text: (s) => formatBytes(s.trafficRemainingBytes),
+        cell: (s) => formatBytes(s.trafficRemainingBytes),
+      },
+      {
+        id: 'forecast',
+        header: 'Forecast',
+        className: 'col-forecast',
+        sortValue: forecastOf,
+        text: (s) => forecastText(forecastOf(s)) ?? '',
+        cell: (s) => <ForecastCell subscription={s} nowMs={nowMs} />,
+      },
+      {
+        id: 'expires',
+        header: 'Expires',
+        className: 'col-sub-expires',
+        sortValue: (s) => (s.expiresAt === null ? null : Date.parse(s.expiresAt)),
+        text: (s) => s.expiresAt ?? 'Never',
+        cell: (s) => (s.expiresAt ? <Time iso={s.expiresAt} /> : <span className="muted">Never</span>),
+      },
+      {
+        id: 'renew',
+        header: 'Auto-renew',
+        className: 'col-renew',
+        sortValue: (s) => (s.autoRenew ? 'On' : 'Off'),
+        cell: (s) => (s.autoRenew ? 'On' : 'Off'),
+      },
+      {
+        id: 'subusers',
+        header: 'Sub-users',
+        className: 'col-subusers numeric',
+        sortValue: (s) => s.subUserCount,
+        text: (s) => String(s.subUserCount),
+        cell: (s) => s.subUserCount,
+      },
+      {
+        id: 'test',
+        header: 'Proxy test',
+        className: 'col-sub-test',
+        alwaysShown: true,
+        noExport: true,
+        cell: (s) => (
+          <TestProxyButton target={mainUserTarget(s).target} label={s.label || s.id} showResult={false} />
+        ),
+      },
+    ],
+    [forecastOf, nowMs],
   );
-  const columns: DataColumn<Subscription>[] = [
-    {
-      id: 'label',
-      header: 'Subscription',
-      rowHeader: true,
-      cell: (s) => (
-        <>
-          <a href={subscriptionHref(s.id)}>{s.label || <span className="muted">(no label)</span>}</a>
-          <div className="muted small cell-detail">
-            <code>{s.id}</code>
-          </div>
-        </>
-      ),
-    },
-    {
-      id: 'test',
-      header: 'Proxy test',
-      cell: (s) => <TestProxyButton target={mainUserTarget(s).target} label={s.label || s.id} />,
-    },
-    { id: 'product', header: 'Product', cell: (s) => PRODUCTS[s.productId] ?? s.productId },
-    { id: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-    {
-      id: 'traffic',
-      header: 'Traffic used',
-      cell: (s) => (
-        <>
-          <TrafficBar used={s.trafficUsedBytes} total={s.trafficTotalBytes} />
-          <div className="muted small cell-detail">{formatBytes(s.trafficRemainingBytes)} left</div>
-        </>
-      ),
-    },
-    {
-      id: 'forecast',
-      header: 'Forecast',
-      cell: (s) => <ForecastCell subscription={s} nowMs={nowMs} />,
-    },
-    {
-      id: 'expires',
-      header: 'Expires',
-      cell: (s) => (s.expiresAt ? <Time iso={s.expiresAt} /> : <span className="muted">Never</span>),
-    },
-    { id: 'renew', header: 'Auto-renew', cell: (s) => (s.autoRenew ? 'On' : 'Off') },
-    { id: 'subusers', header: 'Sub-users', className: 'numeric', cell: (s) => s.subUserCount },
-  ];
+  const chosen = selected.size > 0 ? subscriptions.filter((s) => selected.has(s.id)) : shown;
   return (
     <>
-      <div className="toolbar">
-        <label className="field field--inline">
-          <span>Search</span>
-          <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
-        </label>
-        <label className="field field--inline">
-          <span>Sort by</span>
-          <select
-            value={sort.key}
-            onChange={(event) => setSort({ ...sort, key: event.target.value as SubscriptionSortKey })}
-          >
-            {SORTS.map((option) => (
-              <option key={option.key} value={option.key}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          className="button button--quiet"
-          title={sort.direction === 'asc' ? 'Sort descending instead' : 'Sort ascending instead'}
-          onClick={() => setSort({ ...sort, direction: sort.direction === 'asc' ? 'desc' : 'asc' })}
-        >
-          {sort.direction === 'asc' ? '↑ Ascending' : '↓ Descending'}
-        </button>
-        <span className="muted small" role="status">
-          {rows.length === subscriptions.length
-            ? `${rows.length} subscriptions`
-            : `${rows.length} of ${subscriptions.length} subscriptions`}
-        </span>
-      </div>
-      {rows.length === 0 ? (
-        <p className="empty">No subscription matches “{search}”.</p>
-      ) : (
-        <DataTable
-          label="Traffic subscriptions"
-          rows={rows}
-          columns={columns}
-          rowKey={subscriptionKey}
-          rowName={subscriptionName}
-          selected={selected}
-          onSelectedChange={setSelected}
-          rowHeight={56}
-        />
-      )}
+      <DataTable
+        label="Traffic subscriptions"
+        listId="subscriptions"
+        rows={subscriptions}
+        columns={columns}
+        filters={filters}
+        searchText={searchText}
+        searchLabel="Search subscriptions"
+        initialSort={{ column: 'label', direction: 'ascending' }}
+        rowKey={subscriptionKey}
+        rowName={subscriptionName}
+        selected={selected}
+        onSelectedChange={setSelected}
+        onOpen={openSubscription}
+        exportName="subscriptions"
+        rowHeight={52}
+        onShownChange={setShown}
+      />
       <TestAllResults
         what={selected.size > 0 ? 'selected subscriptions' : 'subscriptions shown'}
-        targets={(selected.size > 0 ? rows.filter((s) => selected.has(s.id)) : rows).map(mainUserTarget)}
+        targets={chosen.map(mainUserTarget)}
       />
     </>
   );
 }
+
+const openSubscription = (s: Subscription) => {
+  window.location.hash = subscriptionHref(s.id);
+};

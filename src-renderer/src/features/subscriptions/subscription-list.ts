@@ -1,11 +1,4 @@
 import type { Subscription, UsageReport } from '../../../../src-shared/api-types';
-import { naturalCompare } from '../../shared/natural-order';
-
-export type SubscriptionSortKey = 'label' | 'used' | 'remaining' | 'expires' | 'forecast';
-export interface SubscriptionSort {
-  key: SubscriptionSortKey;
-  direction: 'asc' | 'desc';
-}
 
 const MS_PER_DAY = 86_400_000;
 
@@ -66,56 +59,4 @@ export function averagePace(subscription: Subscription, nowMs: number): number |
   if (!Number.isFinite(created)) return null;
   const days = Math.max(1, (nowMs - created) / MS_PER_DAY);
   return subscription.trafficUsedBytes / days;
-}
-
-const text = (value: string) => value.toLocaleLowerCase();
-
-/** Case-insensitive match on label, id, username and plan. */
-export function matchesSearch(subscription: Subscription, query: string): boolean {
-  const needle = text(query.trim());
-  if (needle === '') return true;
-  return [subscription.label, subscription.id, subscription.username, subscription.planId].some((field) =>
-    text(field).includes(needle),
-  );
-}
-
-function compareNullable(a: number | null, b: number | null): number {
-  // Unknowns (no expiry, no forecast) sort last in ascending order.
-  if (a === null && b === null) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  return a - b;
-}
-
-export function sortSubscriptions(
-  subscriptions: readonly Subscription[],
-  sort: SubscriptionSort,
-  forecastOf: (subscription: Subscription) => number | null,
-): Subscription[] {
-  const value = (s: Subscription): number | string | null => {
-    switch (sort.key) {
-      case 'label':
-        return text(s.label || s.id);
-      case 'used':
-        return s.trafficTotalBytes > 0 ? s.trafficUsedBytes / s.trafficTotalBytes : 0;
-      case 'remaining':
-        return s.trafficRemainingBytes;
-      case 'expires':
-        return s.expiresAt === null ? null : Date.parse(s.expiresAt);
-      case 'forecast':
-        return forecastOf(s);
-    }
-  };
-  const sign = sort.direction === 'asc' ? 1 : -1;
-  return [...subscriptions].sort((left, right) => {
-    const a = value(left);
-    const b = value(right);
-    const order =
-      typeof a === 'string' && typeof b === 'string'
-        ? naturalCompare(a, b)
-        : compareNullable(a as number | null, b as number | null);
-    // Nulls stay last in both directions; ties keep a stable order by id.
-    const signed = a === null || b === null ? order : order * sign;
-    return signed !== 0 ? signed : naturalCompare(left.id, right.id);
-  });
 }

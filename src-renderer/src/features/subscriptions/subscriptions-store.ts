@@ -12,7 +12,6 @@ import type { Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inMap, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
 import { rowsOfTable } from '../../shared/wire-table';
-import type { SubscriptionSort } from './subscription-list';
 
 export type SubscriptionProductFilter = 'all' | 'residential' | 'mobile-gb';
 
@@ -36,15 +35,11 @@ export interface UsageQuery {
  */
 interface SubscriptionsStore {
   filter: SubscriptionProductFilter;
-  search: string;
-  sort: SubscriptionSort;
   lists: Partial<Record<SubscriptionProductFilter, Loadable<Subscription[]>>>;
   details: Partial<Record<string, Loadable<Subscription>>>;
   subUsers: Partial<Record<string, Loadable<SubUserRows>>>;
   usage: Partial<Record<string, Loadable<UsageReport>>>;
   setFilter: (filter: SubscriptionProductFilter) => void;
-  setSearch: (search: string) => void;
-  setSort: (sort: SubscriptionSort) => void;
   load: (filter: SubscriptionProductFilter, force?: boolean) => Promise<void>;
   /** Main's snapshot of the whole list sent with the first state: in place at once, as if loaded. */
   seed: (subscriptions: Subscription[]) => void;
@@ -135,13 +130,9 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
 
   return {
     filter: 'all',
-    search: '',
-    sort: { key: 'label', direction: 'asc' },
     ...empty(),
 
     setFilter: (filter) => set({ filter }),
-    setSearch: (search) => set({ search }),
-    setSort: (sort) => set({ sort }),
     load: (filter, force = false) => subscriptionLists.load(force ? [filter, true] : [filter], force),
     seed: (subscriptions) => {
       const { filter } = get();

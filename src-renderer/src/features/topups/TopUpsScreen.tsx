@@ -1,6 +1,8 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useMemo } from 'react';
+import './topups-table.css';
 import type { TopUp } from '../../../../src-shared/api-types';
 import { AsyncContent } from '../../shared/components/AsyncContent';
+import { DataTable, type DataColumn } from '../../shared/components/DataTable';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { Screen } from '../../shared/components/Screen';
 import { StatusBadge } from '../../shared/components/StatusBadge';
@@ -21,74 +23,125 @@ const STATUS_FILTERS: readonly { value: TopUpStatusFilter; label: string }[] = [
   { value: 'expired', label: 'Expired' },
 ];
 
+const topUpKey = (topUp: TopUp) => topUp.id;
+
+/** A decimal amount (never a float) as a key that sorts in its order: "9.99" before "10.5". */
+function decimalKey(amount: string): string {
+  const [whole = '', fraction = ''] = amount.replace(/^-/, '').split('.');
+  return `${whole.padStart(24, '0')}.${fraction.padEnd(18, '0')}`;
+}
+const topUpName = (topUp: TopUp) => topUp.id;
+
+/**
+ * A page of top-ups on the shared table (header sort, columns, keyboard: Enter opens one). Filtering
+ * is the service's (the status above, over every page), so the table adds no filters of its own:
+ * counts of one page would say nothing of the others.
+ */
 function TopUpsTable({ topUps }: { topUps: TopUp[] }) {
   const openTopUp = useTopUpWizardStore((store) => store.openTopUp);
+  const columns = useMemo<DataColumn<TopUp>[]>(
+    () => [
+      {
+        id: 'created',
+        header: 'Created',
+        rowHeader: true,
+        className: 'col-topup-created',
+        sortValue: (topUp) => Date.parse(topUp.createdAt),
+        text: (topUp) => `${topUp.createdAt} · ${topUp.id}`,
+        cell: (topUp) => (
+          <>
+            <Time iso={topUp.createdAt} />
+            <div className="muted small cell-detail">
+              <code>{topUp.id}</code>
+            </div>
+          </>
+        ),
+      },
+      {
+        id: 'amount',
+        header: 'Amount',
+        className: 'numeric money',
+        sortValue: (topUp) => decimalKey(topUp.amountUsd),
+        text: (topUp) => formatUsd(topUp.amountUsd),
+        cell: (topUp) => formatUsd(topUp.amountUsd),
+      },
+      {
+        id: 'coin',
+        header: 'Coin / network',
+        sortValue: (topUp) => `${topUp.coin} ${topUp.network}`,
+        text: (topUp) => `${topUp.amountCrypto} ${topUp.coin} (${topUp.network})`,
+        cell: (topUp) => (
+          <>
+            {topUp.amountCrypto} {topUp.coin}
+            <div className="muted small cell-detail">
+              <NetworkName coinCode={topUp.coin} networkId={topUp.network} />
+            </div>
+          </>
+        ),
+      },
+      {
+        id: 'status',
+        header: 'Status',
+        sortValue: (topUp) => topUp.status,
+        text: (topUp) =>
+          topUp.purchase ? `${topUp.status} · with purchase: ${topUp.purchase.planName}` : topUp.status,
+        cell: (topUp) => (
+          <>
+            <StatusBadge status={topUp.status} />
+            {topUp.purchase ? (
+              <div className="muted small cell-detail">with purchase: {topUp.purchase.planName}</div>
+            ) : null}
+          </>
+        ),
+      },
+      {
+        id: 'credited',
+        header: 'Credited',
+        sortValue: (topUp) => (topUp.creditedUsd === null ? null : decimalKey(topUp.creditedUsd)),
+        text: (topUp) => (topUp.creditedUsd ? formatUsd(topUp.creditedUsd) : ''),
+        cell: (topUp) =>
+          topUp.creditedUsd ? (
+            <>
+              <span className="money">{formatUsd(topUp.creditedUsd)}</span>
+              <div className="muted small cell-detail">
+                <Time iso={topUp.creditedAt} />
+              </div>
+            </>
+          ) : (
+            <span className="muted">—</span>
+          ),
+      },
+      {
+        id: 'actions',
+        header: 'Actions',
+        className: 'col-topup-actions',
+        alwaysShown: true,
+        noExport: true,
+        cell: (topUp) => (
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={`Open top-up ${topUp.id}`}
+            onClick={() => openTopUp(topUp)}
+          >
+            Open
+          </button>
+        ),
+      },
+    ],
+    [openTopUp],
+  );
   return (
-    <div className="table-wrap">
-      <table className="table" aria-label="Top-ups">
-        <thead>
-          <tr>
-            <th scope="col">Created</th>
-            <th scope="col" className="numeric">
-              Amount
-            </th>
-            <th scope="col">Coin / network</th>
-            <th scope="col">Status</th>
-            <th scope="col">Credited</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {topUps.map((topUp) => (
-            <tr key={topUp.id}>
-              <th scope="row">
-                <Time iso={topUp.createdAt} />
-                <div className="muted small">
-                  <code>{topUp.id}</code>
-                </div>
-              </th>
-              <td className="numeric money">{formatUsd(topUp.amountUsd)}</td>
-              <td>
-                {topUp.amountCrypto} {topUp.coin}
-                <div className="muted small">
-                  <NetworkName coinCode={topUp.coin} networkId={topUp.network} />
-                </div>
-              </td>
-              <td>
-                <StatusBadge status={topUp.status} />
-                {topUp.purchase ? (
-                  <div className="muted small">with purchase: {topUp.purchase.planName}</div>
-                ) : null}
-              </td>
-              <td>
-                {topUp.creditedUsd ? (
-                  <>
-                    <span className="money">{formatUsd(topUp.creditedUsd)}</span>
-                    <div className="muted small">
-                      <Time iso={topUp.creditedAt} />
-                    </div>
-                  </>
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-              <td>
-                <button
-                  type="button"
-                  className="button button--small"
-                  aria-label={`Open top-up ${topUp.id}`}
-                  onClick={() => openTopUp(topUp)}
-                >
-                  Open
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Top-ups"
+      listId="topups"
+      rows={topUps}
+      rowKey={topUpKey}
+      rowName={topUpName}
+      columns={columns}
+      onOpen={openTopUp}
+      rowHeight={52}
+    />
   );
 }
 

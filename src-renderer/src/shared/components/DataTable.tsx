@@ -3,43 +3,49 @@ import {
   memo,
   useCallback,
   useDeferredValue,
+  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
   useState,
+  type KeyboardEvent,
+  type MouseEvent,
   type ReactNode,
 } from 'react';
 import { useDensity } from '../density';
-import { naturalCompare } from '../natural-order';
+import '../table/data-table.css';
+import { ColumnChooser } from '../table/ColumnChooser';
+import { TableFilters } from '../table/TableFilters';
+import { SavedViews } from '../table/SavedViews';
+import { ExportCsvButton } from '../table/ExportCsvButton';
+import { useTableViews } from '../table/table-views-store';
+import {
+  buildTableModel,
+  type DataColumn,
+  type DataFilter,
+  type SortState,
+  type TableQuery,
+} from '../table/table-model';
+
+export type { DataColumn, DataFilter } from '../table/table-model';
 
 /**
- * A long list as a table: search, sort, multi-select, and only the rows in view in the DOM
- * (`@tanstack/react-virtual`: headless, so the markup stays a real `<table>` with its roles, and it is
- * already a dependency). Shared by the ports and subscriptions screens.
+ * A long list as a table: labelled search, filters with faceted counts, sort by any header, a
+ * column chooser, saved views, CSV export of what is shown, multi-select (Shift+click for a range),
+ * the keyboard (arrows move, Enter opens, Space selects, `/` searches), and only the rows in view in
+ * the DOM (`@tanstack/react-virtual`: headless, so the markup stays a real `<table>` with its roles).
+ * Filtering, facets and sorting are TanStack Table's (`table/table-model.ts`). Every list uses it.
  */
-export interface DataColumn<T> {
-  id: string;
-  header: string;
-  cell: (row: T) => ReactNode;
-  /** Makes the column sortable. Strings sort naturally (`naturalCompare`), numbers as numbers. */
-  sortValue?: (row: T) => string | number | null;
-  /** The cell is the row's header (`<th scope="row">`): the row's name for screen readers. */
-  rowHeader?: boolean;
-  className?: string;
-}
-
-type SortDirection = 'ascending' | 'descending';
-export interface SortState {
-  column: string;
-  direction: SortDirection;
-}
-
 export interface DataTableProps<T> {
   /** Accessible name of the table (`aria-label`). */
   label: string;
+  /** The list's name for its saved views and column choice (kept in settings); none without it. */
+  listId?: string;
   rows: readonly T[];
   rowKey: (row: T) => string;
   columns: readonly DataColumn<T>[];
+  /** Filters with faceted counts, above the table. */
+  filters?: readonly DataFilter<T>[];
   /** Text searched by the search box (lower-cased once per row); no box without it. */
   searchText?: (row: T) => string;
   searchLabel?: string;
@@ -47,6 +53,10 @@ export interface DataTableProps<T> {
   /** Multi-select: the keys selected, and what to do when they change. */
   selected?: ReadonlySet<string>;
   onSelectedChange?: (keys: Set<string>) => void;
+  /** Enter on a row (or a double click): open it. */
+  onOpen?: (row: T) => void;
+  /** The CSV export's file name (without `.csv`); no export without it. */
+  exportName?: string;
   /**
    * Row height in px. Rows are not measured (measuring costs a layout per row while scrolling): keep
    * cells to this height (one or two short lines).
@@ -57,12 +67,16 @@ export interface DataTableProps<T> {
    * (`.cell-detail`) is hidden and buttons are smaller: one line per row.
    */
   compactRowHeight?: number;
-  /** Height of the scroll area in px (default: 70% of the window, via CSS). */
+  /** Height of the scroll area in px (default: the rest of the screen, via CSS). */
   height?: number;
   /** Rows drawn beyond each edge of the view (default 8): fewer mount faster, more scroll smoother. */
   overscan?: number;
-  /** Shown above the table, next to the search (bulk actions). */
-  toolbar?: ReactNode;
+  /** A line above the table, under the search (bulk actions); a function gets the rows shown. */
+  toolbar?: ReactNode | ((shown: readonly T[]) => ReactNode);
+  /** More buttons beside Columns, Views and Export (e.g. "Test all"). */
+  tools?: ReactNode;
+  /** Told the rows shown (searched, filtered, sorted) after each change: "Test all shown". */
+  onShownChange?: (shown: readonly T[]) => void;
   /** Shown when the search matches nothing. */
   noMatches?: ReactNode;
   rowClassName?: (row: T) => string | undefined;
@@ -70,45 +84,8 @@ export interface DataTableProps<T> {
   rowName?: (row: T) => string;
 }
 
-/** Filters and sorts; pure, so that it is tested without a DOM. */
-export function visibleRows<T>(
-  rows: readonly T[],
-  columns: readonly DataColumn<T>[],
-  query: string,
-  searchText: ((row: T) => string) | undefined,
-  sort: SortState | null,
-): T[] {
-  const needle = query.trim().toLowerCase();
-  const words = needle ? needle.split(/\s+/) : [];
-  let result =
-    words.length && searchText
-      ? rows.filter((row) => {
-          const text = searchText(row).toLowerCase();
-          return words.every((word) => text.includes(word));
-        })
-      : [...rows];
-  const column = sort ? columns.find((candidate) => candidate.id === sort.column) : undefined;
-  if (sort && column?.sortValue) {
-    const value = column.sortValue;
-    const sign = sort.direction === 'ascending' ? 1 : -1;
-    const keyed = result.map((row) => ({ row, key: value(row) }));
-    keyed.sort((a, b) => {
-      // Empty values last whatever the direction: they are "not known", not "smallest".
-      if (a.key === null || a.key === '') return b.key === null || b.key === '' ? 0 : 1;
-      if (b.key === null || b.key === '') return -1;
-      const order =
-        typeof a.key === 'number' && typeof b.key === 'number'
-          ? a.key - b.key
-          : naturalCompare(String(a.key), String(b.key));
-      return order * sign;
-    });
-    result = keyed.map((entry) => entry.row);
-  }
-  return result;
-}
-
 /** One line of text and a small button, with the compact cell padding. */
-export const COMPACT_ROW_HEIGHT = 34;
+export const COMPACT_ROW_HEIGHT = 26;
 
 /** In a page with no layout (jsdom, a hidden tab) the scroll area measures 0: draw a first screenful anyway. */
 const FALLBACK_RECT = { width: 1024, height: 640 };
@@ -160,7 +137,7 @@ const scrollUnlessAtTop: typeof elementScroll<HTMLDivElement> = (offset, options
   elementScroll(offset, options, instance);
 };
 
-/** The first guess at the scroll area's size: what the CSS gives it (70% of the window) or `height`. */
+/** The first guess at the scroll area's size: what the CSS gives it (about 70% of the window) or `height`. */
 function initialRect(height: number | undefined) {
   if (typeof window === 'undefined' || !window.innerHeight) return FALLBACK_RECT;
   return { width: window.innerWidth, height: height ?? Math.round(window.innerHeight * 0.7) };
@@ -174,10 +151,12 @@ interface DataRowProps<T> {
   rowHeight: number;
   selectable: boolean;
   isSelected: boolean;
+  /** The row the keyboard is on: the one row in the tab order. */
+  isActive: boolean;
   className: string | undefined;
   /** The row's name in its checkbox label (`rowName`, or the key). */
   name: string;
-  onToggle: (key: string) => void;
+  onToggle: (key: string, index: number, range: boolean) => void;
 }
 
 /**
@@ -193,6 +172,7 @@ function DataRowInner<T>({
   rowHeight,
   selectable,
   isSelected,
+  isActive,
   className,
   name,
   onToggle,
@@ -203,6 +183,8 @@ function DataRowInner<T>({
       aria-rowindex={index + 2}
       aria-selected={selectable ? isSelected : undefined}
       className={className}
+      data-index={index}
+      tabIndex={isActive ? 0 : -1}
     >
       {selectable ? (
         <td className="data-table__check">
@@ -210,39 +192,122 @@ function DataRowInner<T>({
             type="checkbox"
             aria-label={`Select ${name}`}
             checked={isSelected}
-            onChange={() => onToggle(key)}
+            tabIndex={-1}
+            // The click, not the change: Shift+click selects the range from the last row clicked.
+            onClick={(event: MouseEvent<HTMLInputElement>) => onToggle(key, index, event.shiftKey)}
+            onChange={ignoreChange}
           />
         </td>
       ) : null}
-      {columns.map((column) =>
-        column.rowHeader ? (
-          <th key={column.id} scope="row" className={column.className}>
+      {columns.map((column) => {
+        const title = column.text ? column.text(row) : undefined;
+        return column.rowHeader ? (
+          <th key={column.id} scope="row" className={column.className} title={title}>
             {column.cell(row)}
           </th>
         ) : (
-          <td key={column.id} className={column.className}>
+          <td key={column.id} className={column.className} title={title}>
             {column.cell(row)}
           </td>
-        ),
-      )}
+        );
+      })}
     </tr>
   );
 }
 const DataRow = memo(DataRowInner) as typeof DataRowInner;
 
+/** The checkbox's state is the selection's: its click toggles it (`onToggle`), not its change. */
+const ignoreChange = () => undefined;
+
+let modelWarmed = false;
+
+/**
+ * Once per page, when the browser is idle after a table is shown: one sort, one filter and their
+ * facet counts over its rows, thrown away. A list opens without running the table model (no search, filter or sort:
+ * its rows as they are), so the first filter or sort click would otherwise also pay for compiling
+ * the model's code (about twice the time of a later click in the list benchmark).
+ */
+function useWarmModelWhenIdle<T>(
+  rows: readonly T[],
+  rowKey: (row: T) => string,
+  columns: readonly DataColumn<T>[],
+  filters: readonly DataFilter<T>[],
+  searchText: ((row: T) => string) | undefined,
+) {
+  const latest = useRef({ rows, rowKey, columns, filters, searchText });
+  useLayoutEffect(() => {
+    latest.current = { rows, rowKey, columns, filters, searchText };
+  });
+  useEffect(() => {
+    if (modelWarmed || typeof window.requestIdleCallback !== 'function') return;
+    const handle = window.requestIdleCallback(
+      () => {
+        if (modelWarmed) return;
+        modelWarmed = true;
+        const input = latest.current;
+        const sortable = input.columns.find((column) => column.sortValue);
+        const model = buildTableModel(input, {
+          search: '',
+          filters: {},
+          sort: sortable ? { column: sortable.id, direction: 'descending' } : null,
+        });
+        const filter = input.filters[0];
+        const value = filter ? model.facets(filter.id)[0]?.value : undefined;
+        if (filter && value !== undefined)
+          buildTableModel(input, { search: '', filters: { [filter.id]: [value] }, sort: null }).facets(
+            filter.id,
+          );
+      },
+      { timeout: 5000 },
+    );
+    return () => window.cancelIdleCallback(handle);
+  }, []);
+}
+
+/** Keys a row takes from the keyboard, and whether the target is a control that wants them itself. */
+function ownsKey(target: EventTarget, key: string): boolean {
+  if (!(target instanceof HTMLElement) || target.tagName === 'TR') return false;
+  if (key === 'Enter' || key === ' ') return true;
+  return target instanceof HTMLInputElement && target.type !== 'checkbox';
+}
+
+const NO_FILTERS: readonly DataFilter<never>[] = [];
+
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, rows, rowKey, columns, searchText, selected, onSelectedChange } = props;
+  const { label, rows, rowKey, searchText, selected, onSelectedChange, listId } = props;
+  const filters = (props.filters ?? NO_FILTERS) as readonly DataFilter<T>[];
   const compact = useDensity() === 'compact';
   const rowHeight = compact ? (props.compactRowHeight ?? COMPACT_ROW_HEIGHT) : (props.rowHeight ?? 44);
-  const [query, setQuery] = useState('');
-  const [sort, setSort] = useState<SortState | null>(props.initialSort ?? null);
-  // Typing stays responsive with 1,000 rows: the filter runs on the deferred text.
-  const deferredQuery = useDeferredValue(query);
-  const shown = useMemo(
-    () => visibleRows(rows, columns, deferredQuery, searchText, sort),
-    [rows, columns, deferredQuery, searchText, sort],
+  const views = useTableViews(listId);
+  const [query, setQuery] = useState<TableQuery>(() => ({
+    search: '',
+    filters: {},
+    sort: props.initialSort ?? null,
+  }));
+  const [hidden, setHidden] = useState<readonly string[]>(() =>
+    props.columns.filter((column) => column.hiddenByDefault).map((column) => column.id),
   );
+  const columns = useMemo(
+    () => props.columns.filter((column) => column.rowHeader || !hidden.includes(column.id)),
+    [props.columns, hidden],
+  );
+  // Typing stays responsive with 1,000 rows: the search runs on the deferred text. A filter or a
+  // sort (one click) applies at once: deferring it would put a frame between the click and the rows.
+  const deferredSearch = useDeferredValue(query.search);
+  const modelQuery = useMemo(
+    () => ({ search: deferredSearch, filters: query.filters, sort: query.sort }),
+    [deferredSearch, query.filters, query.sort],
+  );
+  const model = useMemo(
+    () => buildTableModel({ rows, rowKey, columns: props.columns, filters, searchText }, modelQuery),
+    [rows, rowKey, props.columns, filters, searchText, modelQuery],
+  );
+  useWarmModelWhenIdle(rows, rowKey, props.columns, filters, searchText);
+  const shown = model.shown;
+  const { onShownChange } = props;
+  useEffect(() => onShownChange?.(shown), [shown, onShownChange]);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
   // react-virtual hands back a mutable instance the React Compiler cannot memoise; it skips this
   // component, which is what the library needs.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -269,15 +334,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const selectable = selected !== undefined && onSelectedChange !== undefined;
   const shownKeys = useMemo(() => shown.map(rowKey), [shown, rowKey]);
   const allShownSelected = selectable && shownKeys.length > 0 && shownKeys.every((key) => selected.has(key));
-  const someShownSelected = selectable && shownKeys.some((key) => selected.has(key));
+  const someShownSelected = selectable && !allShownSelected && shownKeys.some((key) => selected.has(key));
   const columnCount = columns.length + (selectable ? 1 : 0);
+  const [active, setActive] = useState(0);
+  const activeIndex = Math.min(active, Math.max(shown.length - 1, 0));
+  const focusWanted = useRef(false);
 
   const toggleSort = (id: string) =>
-    setSort((current) =>
-      current?.column === id
-        ? { column: id, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
-        : { column: id, direction: 'ascending' },
-    );
+    setQuery((current) => ({
+      ...current,
+      sort:
+        current.sort?.column === id
+          ? { column: id, direction: current.sort.direction === 'ascending' ? 'descending' : 'ascending' }
+          : { column: id, direction: 'ascending' },
+    }));
   const toggleAll = () => {
     if (!selectable) return;
     const next = new Set(selected);
@@ -287,44 +357,183 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }
     onSelectedChange(next);
   };
-  // Stable for the memoised rows; reads the selection of the last render.
-  const latest = useRef({ selected, onSelectedChange });
+  // Stable for the memoised rows; reads the selection and the rows of the last render.
+  const latest = useRef({ selected, onSelectedChange, shownKeys });
   useLayoutEffect(() => {
-    latest.current = { selected, onSelectedChange };
+    latest.current = { selected, onSelectedChange, shownKeys };
   });
-  const toggleOne = useCallback((key: string) => {
-    const { selected: current, onSelectedChange: change } = latest.current;
+  const anchor = useRef<number | null>(null);
+  const toggleOne = useCallback((key: string, index: number, range: boolean) => {
+    const { selected: current, onSelectedChange: change, shownKeys: keys } = latest.current;
     if (!current || !change) return;
     const next = new Set(current);
-    if (next.has(key)) next.delete(key);
+    if (range && anchor.current !== null) {
+      // The range takes the state of the row the range starts from.
+      const from = Math.min(anchor.current, index);
+      const to = Math.max(anchor.current, index);
+      const on = current.has(keys[anchor.current] ?? '');
+      for (const rangeKey of keys.slice(from, to + 1)) {
+        if (on) next.add(rangeKey);
+        else next.delete(rangeKey);
+      }
+    } else if (next.has(key)) next.delete(key);
     else next.add(key);
+    anchor.current = index;
     change(next);
   }, []);
 
+  const moveTo = (index: number) => {
+    const target = Math.max(0, Math.min(shown.length - 1, index));
+    setActive(target);
+    focusWanted.current = true;
+    virtualizer.scrollToIndex(target, { align: 'auto' });
+  };
+  // After a move, the row drawn for the new index takes focus (it may have just been mounted).
+  useEffect(() => {
+    if (!focusWanted.current) return;
+    focusWanted.current = false;
+    scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${activeIndex}"]`)?.focus();
+  });
+
+  const onBodyKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (ownsKey(event.target, event.key)) return;
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: activeIndex + 1,
+      ArrowUp: activeIndex - 1,
+      PageDown: activeIndex + page,
+      PageUp: activeIndex - page,
+      Home: 0,
+      End: shown.length - 1,
+    };
+    const to = moves[event.key];
+    if (to !== undefined) {
+      event.preventDefault();
+      moveTo(to);
+      return;
+    }
+    const row = shown[activeIndex];
+    if (row === undefined) return;
+    if (event.key === 'Enter' && props.onOpen) {
+      event.preventDefault();
+      props.onOpen(row);
+    } else if (event.key === ' ' && selectable) {
+      event.preventDefault();
+      toggleOne(shownKeys[activeIndex] ?? '', activeIndex, event.shiftKey);
+    }
+  };
+  const onBodyFocus = (event: { target: EventTarget }) => {
+    const index = (event.target as HTMLElement).closest?.('tr')?.dataset.index;
+    if (index !== undefined && Number(index) !== activeIndex) setActive(Number(index));
+  };
+
+  // `/` focuses the search while the list is on screen (not while typing in a field).
+  useEffect(() => {
+    if (!searchText) return;
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      const box = searchRef.current;
+      // A screen being left is hidden a frame before its effects stop: it does not take the key.
+      if (!box || box.closest('[hidden]')) return;
+      event.preventDefault();
+      box.focus();
+      box.select();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [searchText]);
+
+  const toolbar = typeof props.toolbar === 'function' ? props.toolbar(shown) : props.toolbar;
+  const filtered = shown.length !== rows.length;
+  const searchId = `${listId ?? label}-search`.replace(/\W+/g, '-');
   return (
     <div className="data-table">
-      {searchText || props.toolbar ? (
-        <div className="data-table__toolbar">
-          {searchText ? (
+      <div className="data-table__toolbar">
+        {searchText ? (
+          <span className="data-table__search-field">
+            <label htmlFor={searchId} className="data-table__search-label">
+              {props.searchLabel ?? `Search ${label.toLowerCase()}`}
+            </label>
             <input
+              id={searchId}
+              ref={searchRef}
               type="search"
               className="input data-table__search"
-              aria-label={props.searchLabel ?? `Search ${label.toLowerCase()}`}
-              placeholder="Search"
-              value={query}
-              onChange={(event) => setQuery(event.target.value)}
+              placeholder="Type to filter · /"
+              value={query.search}
+              aria-keyshortcuts="/"
+              onChange={(event) => setQuery((current) => ({ ...current, search: event.target.value }))}
+            />
+          </span>
+        ) : null}
+        {filters.length ? (
+          <TableFilters
+            filters={filters}
+            chosen={query.filters}
+            facets={model.facets}
+            onChange={(filterId, values) =>
+              setQuery((current) => ({ ...current, filters: { ...current.filters, [filterId]: values } }))
+            }
+          />
+        ) : null}
+        <span className="muted small data-table__count" aria-live="polite" data-testid="row-count">
+          {filtered ? `${shown.length} of ${rows.length} rows` : `${rows.length} rows`}
+          {selectable && selected.size ? ` · ${selected.size} selected` : ''}
+        </span>
+      </div>
+      {/* A line of its own, always there: bulk actions appearing (a selection, a filter) or a filter's
+          value widening its button move nothing below, so the rows keep their place and size. */}
+      <div className="data-table__bulk">
+        {toolbar}
+        <span className="data-table__tools">
+          {filtered ? (
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              onClick={() => setQuery((current) => ({ ...current, search: '', filters: {} }))}
+            >
+              Clear filters
+            </button>
+          ) : null}
+          {props.tools}
+          <ColumnChooser
+            columns={props.columns}
+            hidden={hidden}
+            onChange={(next) => setHidden(next)}
+            tableLabel={label}
+          />
+          {listId ? (
+            <SavedViews
+              views={views.list}
+              current={{
+                search: query.search,
+                filters: Object.fromEntries(
+                  Object.entries(query.filters).map(([id, values]) => [id, [...values]]),
+                ),
+                sort: query.sort,
+                hidden: [...hidden],
+              }}
+              onApply={(view) => {
+                setQuery({ search: view.search, filters: view.filters, sort: view.sort });
+                anchor.current = null;
+                setHidden(view.hidden);
+              }}
+              onSave={views.save}
+              onDelete={views.remove}
+              onOpen={() => void views.load()}
+              error={views.error}
             />
           ) : null}
-          <span className="muted small" aria-live="polite">
-            {shown.length === rows.length ? `${rows.length} rows` : `${shown.length} of ${rows.length} rows`}
-            {selectable && selected.size ? ` · ${selected.size} selected` : ''}
-          </span>
-          {props.toolbar}
-        </div>
-      ) : null}
+          {props.exportName ? (
+            <ExportCsvButton rows={shown} columns={columns} fileName={props.exportName} />
+          ) : null}
+        </span>
+      </div>
       <div
         ref={scrollRef}
-        className="data-table__scroll table-wrap"
+        className="data-table__scroll"
         style={props.height ? { height: props.height } : undefined}
       >
         <table className="table" aria-label={label} aria-rowcount={shown.length + 1}>
@@ -337,14 +546,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     aria-label="Select all shown"
                     checked={allShownSelected}
                     ref={(box) => {
-                      if (box) box.indeterminate = someShownSelected && !allShownSelected;
+                      if (box) box.indeterminate = someShownSelected;
                     }}
                     onChange={toggleAll}
                   />
                 </th>
               ) : null}
               {columns.map((column) => {
-                const direction = sort?.column === column.id ? sort.direction : undefined;
+                const direction = query.sort?.column === column.id ? query.sort.direction : undefined;
                 return (
                   <th key={column.id} scope="col" aria-sort={direction} className={column.className}>
                     {column.sortValue ? (
@@ -367,7 +576,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               })}
             </tr>
           </thead>
-          <tbody>
+          <tbody onKeyDown={onBodyKeyDown} onFocus={onBodyFocus}>
             {padTop > 0 ? (
               <tr aria-hidden="true" className="data-table__pad" style={{ height: padTop }}>
                 <td colSpan={columnCount} />
@@ -388,6 +597,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   rowHeight={rowHeight}
                   selectable={selectable}
                   isSelected={isSelected}
+                  isActive={item.index === activeIndex}
                   className={[isSelected ? 'is-selected' : '', extra ?? ''].join(' ').trim() || undefined}
                   name={props.rowName?.(row) ?? key}
                   onToggle={toggleOne}
@@ -402,7 +612,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           </tbody>
         </table>
         {shown.length === 0 && rows.length > 0
-          ? (props.noMatches ?? <p className="muted">No matches.</p>)
+          ? (props.noMatches ?? <p className="muted data-table__empty">No matches.</p>)
           : null}
       </div>
     </div>

@@ -126,7 +126,7 @@ describe('Ports screen', () => {
     await settle();
     const rows = () => within(table).getAllByRole('row').slice(1);
     const comfortable = rows().length;
-    expect(rows()[0]?.style.height).toBe('58px');
+    expect(rows()[0]?.style.height).toBe('52px');
     act(() => setDensity('compact'));
     await settle();
     expect(document.documentElement.dataset.density).toBe('compact');
@@ -218,14 +218,26 @@ describe('Ports list: search, selection and rotation', () => {
     expect(rows[0]?.textContent).toContain('Berlin');
   });
 
-  it('rotates the selected ports in one call and shows each outcome on its row', async () => {
+  it('asks before rotating the selected ports, then rotates them and reports each outcome', async () => {
     render(<PortsScreen />);
     await screen.findByRole('table', { name: 'Mobile ports' });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Select port_1' }));
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Select port_3' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Rotate 2 selected' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Sneaker drops LA' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Paris' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate 2 selected ports' }));
+    const ask = screen.getByRole('alertdialog');
+    expect(ask.textContent).toMatch(/^Rotate 2 ports\?/);
+    await settle();
+    // Nothing is sent before the answer.
+    expect(fake.current.callsTo('ports:rotateMany')).toEqual([]);
+    fireEvent.click(within(ask).getByRole('button', { name: 'Rotate 2 ports' }));
     await settle();
     expect(fake.current.callsTo('ports:rotateMany')).toEqual([{ portIds: ['port_1', 'port_3'] }]);
+    expect(screen.getByTestId('bulk-progress').textContent).toBe('Rotate finished: 1 done, 1 failed.');
+    expect(
+      within(screen.getByRole('list', { name: 'Rotate: failures' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Paris: Too many rotations']);
     const table = screen.getByRole('table', { name: 'Mobile ports' });
     const row = (name: string) =>
       within(table)

@@ -358,10 +358,10 @@ describe('ports list: next run and a group schedule', () => {
   it('schedules a selection as a staggered group in one call', async () => {
     render(<PortsScreen />);
     await screen.findByRole('table', { name: 'Mobile ports' });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Select port_2' }));
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Select port_3' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Schedule 2 selected…' }));
-    const group = screen.getByRole('region', { name: 'Schedule 2 selected ports' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Berlin' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Paris' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule… 2 selected ports' }));
+    const group = screen.getByRole('region', { name: 'Schedule 2 ports' });
     fireEvent.change(within(group).getByRole('textbox', { name: 'Every' }), { target: { value: '5' } });
     fireEvent.change(within(group).getByRole('textbox', { name: 'Stagger (seconds)' }), {
       target: { value: '60' },
@@ -376,7 +376,7 @@ describe('ports list: next run and a group schedule', () => {
         staggerSeconds: 60,
       },
     ]);
-    expect(screen.queryByRole('region', { name: 'Schedule 2 selected ports' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Schedule 2 ports' })).toBeNull();
     expect(within(rowOf('Paris')).getByRole('timer').textContent).toBe('in 3:00');
   });
 });

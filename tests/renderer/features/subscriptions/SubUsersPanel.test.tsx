@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { useSubscriptionsStore } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
@@ -35,6 +35,74 @@ describe('Sub-users', () => {
     expect(first?.textContent).toContain('500 MB of 2.00 GB (25%)');
     expect(second?.textContent).toContain('no cap');
     expect(screen.getByText(/20 sub-users at most/)).toBeTruthy();
+  });
+
+  it('filters by cap state and enabled with counts, searches by label or username, sorts by header', async () => {
+    fake.current.handle('subscriptions:subUsers', () =>
+      ok(
+        subUsersTable([
+          subUser(),
+          subUser({ id: 'su_2', label: 'Free', username: 'free-user', trafficLimitBytes: null }),
+          subUser({ id: 'su_3', label: 'Full', trafficUsedBytes: 2_000_000_000, enabled: false }),
+        ]),
+      ),
+    );
+    const table = await openSubUsers();
+    const details = screen.getByLabelText('Filter by Cap', { selector: 'summary' }).closest('details')!;
+    act(() => {
+      details.open = true;
+      details.dispatchEvent(new Event('toggle'));
+    });
+    const choices = within(details).getByRole('group', { name: 'Cap' });
+    expect(
+      within(choices)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['Cap reached1', 'Under 80%1', 'No cap1']);
+    fireEvent.click(within(choices).getByRole('checkbox', { name: /Cap reached/ }));
+    const labels = () =>
+      within(table)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent);
+    expect(labels()).toEqual(['Full']);
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search sub-users' }), {
+      target: { value: 'free-user' },
+    });
+    await settle();
+    expect(labels()).toEqual(['Free']);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search sub-users' }), { target: { value: '' } });
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Used / cap' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Used / cap' }));
+    expect(labels()[0]).toBe('Full');
+  });
+
+  it('sets one cap on the selected sub-users after asking, and lists each failure', async () => {
+    fake.current.handle('subscriptions:updateSubUser', (input) =>
+      input.subUserId === 'su_2'
+        ? fail('validation_failed', 'Cap below what is already used')
+        : ok(subUser({ id: input.subUserId })),
+    );
+    await openSubUsers();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Scraper' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Free' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Cap for Set cap' }), { target: { value: '1.5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set cap 2 selected sub-users' }));
+    const ask = screen.getByRole('alertdialog');
+    expect(ask.textContent).toMatch(/^Set cap 2 sub-users\? Each gets a cap of 1.5 GB\./);
+    expect(fake.current.callsTo('subscriptions:updateSubUser')).toEqual([]);
+    fireEvent.click(within(ask).getByRole('button', { name: 'Set cap 2 sub-users' }));
+    await settle();
+    await settle();
+    expect(fake.current.callsTo('subscriptions:updateSubUser')).toEqual([
+      { subscriptionId: 'sub_1', subUserId: 'su_1', trafficLimit: { amount: '1.5', unit: 'GB' } },
+      { subscriptionId: 'sub_1', subUserId: 'su_2', trafficLimit: { amount: '1.5', unit: 'GB' } },
+    ]);
+    expect(screen.getByTestId('bulk-progress').textContent).toBe('Set cap finished: 1 done, 1 failed.');
+    expect(
+      within(screen.getByRole('list', { name: 'Set cap: failures' })).getByRole('listitem').textContent,
+    ).toBe('Free: Cap below what is already used');
   });
 
   it('creates a sub-user with a cap in GB sent as typed for main to turn into exact bytes', async () => {

@@ -36,7 +36,7 @@ describe('Subscriptions screen', () => {
     const meter = within(first!).getByRole('meter', { name: /Traffic used/ });
     expect(meter.getAttribute('value')).toBe('12500000000');
     expect(meter.getAttribute('max')).toBe('50000000000');
-    expect(within(first!).getAllByRole('cell').at(-1)?.textContent).toBe('3');
+    expect(within(first!).getAllByRole('cell').at(-2)?.textContent).toBe('3');
     expect(second?.textContent).toContain('Depleted');
     expect(second?.textContent).toContain('5.00 GB of 5.00 GB (100%)');
     expect(second?.textContent).toContain('Never');
@@ -53,6 +53,31 @@ describe('Subscriptions screen', () => {
 
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it('searches by label, id, username or plan (a labelled box) and sorts from the headers, as Ports do', async () => {
+    render(<SubscriptionsScreen />);
+    const table = await screen.findByRole('table', { name: 'Traffic subscriptions' });
+    const labels = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelector('th a')?.textContent);
+    expect(screen.queryByRole('combobox', { name: 'Sort by' })).toBeNull();
+    // No expiry sorts last in both directions.
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Expires' }));
+    expect(labels()).toEqual(['Price monitoring', 'Social']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Expires' }));
+    expect(labels()).toEqual(['Price monitoring', 'Social']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Traffic used' }));
+    expect(labels()).toEqual(['Price monitoring', 'Social']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Traffic used' }));
+    expect(labels()).toEqual(['Social', 'Price monitoring']);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search subscriptions' }), {
+      target: { value: 'SUB_2' },
+    });
+    await settle();
+    expect(labels()).toEqual(['Social']);
   });
 
   const tested = (target: ProxyTestTarget, ip: string): ProxyTestResult => ({
@@ -156,7 +181,10 @@ describe('Subscriptions screen', () => {
     expect(fake.current.callsTo('proxy:test')).toEqual([
       { target: { kind: 'subscription', subscriptionId: 'sub_1', protocol: 'http' } },
     ]);
-    expect(within(table).getByTestId('exit-ip').textContent).toBe('198.18.0.7');
+    // Beside the row, not inside it (a result in the row widened its column).
+    expect(within(table).queryByTestId('exit-ip')).toBeNull();
+    const shownResults = screen.getByRole('table', { name: 'Proxy test results: subscriptions shown' });
+    expect(within(shownResults).getAllByRole('row')[1]?.textContent).toContain('198.18.0.7');
 
     fireEvent.click(within(table).getByRole('checkbox', { name: 'Select Social' }));
     fireEvent.click(screen.getByRole('button', { name: 'Test all selected subscriptions (1)' }));

@@ -2,12 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   daysUntilRunOut,
   forecastText,
-  matchesSearch,
   recentPace,
-  sortSubscriptions,
 } from '../../../../src-renderer/src/features/subscriptions/subscription-list';
 import { checkRange, presetRange } from '../../../../src-renderer/src/features/subscriptions/usage-range';
-import { subscription } from '../../support/fixtures';
 
 describe('subscription list helpers', () => {
   it('forecasts whole days at the pace, none without a pace, zero when nothing is left', () => {
@@ -32,56 +29,6 @@ describe('subscription list helpers', () => {
       null,
     );
     expect(daysUntilRunOut(10_000_000_000, recentPace(week, '2026-01-01T00:00:00Z', now))).toBe(10);
-  });
-
-  it('searches label, id and username case-insensitively', () => {
-    const s = subscription({ label: 'Price Monitoring', username: 'acme_user' });
-    expect(matchesSearch(s, 'monitor')).toBe(true);
-    expect(matchesSearch(s, 'SUB_1')).toBe(true);
-    expect(matchesSearch(s, 'acme')).toBe(true);
-    expect(matchesSearch(s, 'nothing')).toBe(false);
-  });
-
-  it('sorts by expiry with no expiry last in both directions', () => {
-    const a = subscription({ id: 'a', expiresAt: '2026-05-01T00:00:00.000Z' });
-    const b = subscription({ id: 'b', expiresAt: null });
-    const c = subscription({ id: 'c', expiresAt: '2026-04-01T00:00:00.000Z' });
-    const ids = (direction: 'asc' | 'desc') =>
-      sortSubscriptions([a, b, c], { key: 'expires', direction }, () => null).map((s) => s.id);
-    expect(ids('asc')).toEqual(['c', 'a', 'b']);
-    expect(ids('desc')).toEqual(['a', 'c', 'b']);
-  });
-
-  it('sorts labels naturally: numbers inside them as numbers', () => {
-    const labels = [
-      'Mobile GB plan 133',
-      'Mobile GB plan 13',
-      'Mobile GB plan 129',
-      'Mobile GB plan 10',
-      'mobile GB plan 119',
-      'Mobile GB plan 127',
-    ];
-    const subscriptions = labels.map((label, index) => subscription({ id: `sub_${index}`, label }));
-    const sorted = sortSubscriptions(subscriptions, { key: 'label', direction: 'asc' }, () => null);
-    expect(sorted.map((s) => s.label)).toEqual([
-      'Mobile GB plan 10',
-      'Mobile GB plan 13',
-      'mobile GB plan 119',
-      'Mobile GB plan 127',
-      'Mobile GB plan 129',
-      'Mobile GB plan 133',
-    ]);
-    // Ties fall back to the id, naturally too.
-    const twins = ['sub_10', 'sub_9'].map((id) => subscription({ id, label: 'Same' }));
-    expect(sortSubscriptions(twins, { key: 'label', direction: 'asc' }, () => null).map((s) => s.id)).toEqual(
-      ['sub_9', 'sub_10'],
-    );
-  });
-
-  it('sorts by share used', () => {
-    const low = subscription({ id: 'low', trafficUsedBytes: 1, trafficTotalBytes: 10 });
-    const high = subscription({ id: 'high', trafficUsedBytes: 9, trafficTotalBytes: 10 });
-    expect(sortSubscriptions([high, low], { key: 'used', direction: 'asc' }, () => null)[0]?.id).toBe('low');
   });
 });
 

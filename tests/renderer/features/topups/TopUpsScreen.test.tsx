@@ -49,6 +49,26 @@ describe('Top-ups screen', () => {
     expect(within(first!).getAllByRole('time')[0]?.getAttribute('datetime')).toBe('2026-03-10T12:00:00.000Z');
   });
 
+  it('sorts the page by amount as decimals (never floats) from the header, and Enter opens a top-up', async () => {
+    render(<TopUpsScreen />);
+    const table = await screen.findByRole('table', { name: 'Top-ups' });
+    const ids = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelector('th code')?.textContent);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Amount' }));
+    expect(ids()).toEqual(['topup_2', 'topup_1']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Amount' }));
+    expect(ids()).toEqual(['topup_1', 'topup_2']);
+    expect(screen.queryByRole('dialog', { name: /Top-up/ })).toBeNull();
+    const first = within(table).getAllByRole('row')[1] as HTMLElement;
+    first.focus();
+    fireEvent.keyDown(first, { key: 'Enter' });
+    await settle();
+    expect(screen.getByRole('dialog', { name: /Top-up/ })).toBeTruthy();
+  });
+
   it('filters by status and pages', async () => {
     render(<TopUpsScreen />);
     await screen.findByText('Page 1 of 3 (45 top-ups)');

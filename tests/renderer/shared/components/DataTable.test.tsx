@@ -1,11 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Activity, Profiler, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  DataTable,
-  visibleRows,
-  type DataColumn,
-} from '../../../../src-renderer/src/shared/components/DataTable';
+import { DataTable, type DataColumn } from '../../../../src-renderer/src/shared/components/DataTable';
 import { setDensity } from '../../../../src-renderer/src/shared/density';
 
 interface Item {
@@ -46,32 +42,6 @@ const bodyRows = () =>
     .getAllByRole('row')
     .filter((row) => row.getAttribute('aria-hidden') !== 'true')
     .slice(1);
-
-describe('visibleRows', () => {
-  it('keeps rows matching every word, case-insensitive', () => {
-    const rows = visibleRows(items(30), columns, ' ITEM 2 ', searchText, null);
-    expect(rows.map((row) => row.name)).toEqual([
-      'Item 2',
-      'Item 12',
-      ...items(30)
-        .slice(20)
-        .map((row) => row.name),
-    ]);
-    expect(visibleRows(items(30), columns, 'item 2 nothing', searchText, null)).toEqual([]);
-  });
-
-  it('sorts numbers as numbers and strings naturally, empty values last in both directions', () => {
-    const rows = items(11);
-    const up = visibleRows(rows, columns, '', searchText, { column: 'size', direction: 'ascending' });
-    const down = visibleRows(rows, columns, '', searchText, { column: 'size', direction: 'descending' });
-    const sizes = (list: Item[]) => list.map((row) => row.size);
-    expect(sizes(up)).toEqual([1, 2, 3, 4, 7, 8, 10, 11, null, null, null]);
-    expect(sizes(down)).toEqual([11, 10, 8, 7, 4, 3, 2, 1, null, null, null]);
-    const names = visibleRows(rows, columns, '', searchText, { column: 'name', direction: 'ascending' });
-    expect(names.slice(0, 3).map((row) => row.name)).toEqual(['Item 0', 'Item 1', 'Item 2']);
-    expect(names.at(-1)?.name).toBe('Item 10');
-  });
-});
 
 describe('DataTable', () => {
   afterEach(cleanup);
@@ -292,6 +262,220 @@ describe('DataTable rendering cost', () => {
       expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 4400 }));
     } finally {
       delete (HTMLElement.prototype as { scrollTo?: unknown }).scrollTo;
+    }
+  });
+});
+
+describe('DataTable: filters, columns, views, export and the keyboard', () => {
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+
+  interface Port {
+    id: string;
+    name: string;
+    status: string;
+  }
+  const portRows: Port[] = Array.from({ length: 12 }, (_, index) => ({
+    id: `p${index}`,
+    name: `Port ${index}`,
+    status: index % 4 === 0 ? 'Expired' : 'Active',
+  }));
+  const portColumns: DataColumn<Port>[] = [
+    {
+      id: 'name',
+      header: 'Port',
+      rowHeader: true,
+      sortValue: (port) => port.name,
+      cell: (port) => port.name,
+    },
+    { id: 'status', header: 'Status', sortValue: (port) => port.status, cell: (port) => port.status },
+  ];
+  function Ports({ onOpen }: { onOpen?: (port: Port) => void }) {
+    const [selected, setSelected] = useState<Set<string>>(new Set());
+    return (
+      <DataTable
+        label="Ports"
+        rows={portRows}
+        rowKey={(port) => port.id}
+        rowName={(port) => port.name}
+        columns={portColumns}
+        filters={[{ id: 'status', label: 'Status', value: (port) => port.status }]}
+        searchText={(port) => port.name}
+        selected={selected}
+        onSelectedChange={setSelected}
+        {...(onOpen ? { onOpen } : {})}
+        exportName="ports"
+      />
+    );
+  }
+  const count = () => screen.getByTestId('row-count').textContent;
+  const bodyRows = () =>
+    within(screen.getByRole('table', { name: 'Ports' }))
+      .getAllByRole('row')
+      .filter((row) => row.getAttribute('aria-hidden') !== 'true')
+      .slice(1);
+  const openPopover = (name: string) => {
+    const summary = screen.getByLabelText(name, { selector: 'summary' });
+    const details = summary.closest('details') as HTMLDetailsElement;
+    act(() => {
+      details.open = true;
+      details.dispatchEvent(new Event('toggle'));
+    });
+    return details;
+  };
+
+  it('lists each filter value with its count, and keeps the rows of the values ticked', () => {
+    render(<Ports />);
+    const details = openPopover('Filter by Status');
+    const choices = within(details).getByRole('group', { name: 'Status' });
+    expect(
+      within(choices)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['Active9', 'Expired3']);
+    fireEvent.click(within(choices).getByRole('checkbox', { name: /Expired/ }));
+    expect(count()).toBe('3 of 12 rows');
+    expect(bodyRows().map((row) => row.querySelector('th')?.textContent)).toEqual([
+      'Port 0',
+      'Port 4',
+      'Port 8',
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(count()).toBe('12 rows');
+  });
+
+  it('hides a column from the column chooser (never the row name)', () => {
+    render(<Ports />);
+    const details = openPopover('Choose the columns of ports');
+    expect(within(details).queryByRole('checkbox', { name: 'Port' })).toBeNull();
+    fireEvent.click(within(details).getByRole('checkbox', { name: 'Status' }));
+    expect(screen.queryByRole('columnheader', { name: /Status/ })).toBeNull();
+    expect(screen.getByRole('columnheader', { name: /Port/ })).toBeTruthy();
+  });
+
+  it('exports what is shown as CSV through the app store', async () => {
+    const { useAppStore } = await import('../../../../src-renderer/src/features/app/app-store');
+    const save = vi.fn(() => Promise.resolve({ status: 'downloaded' as const, fileName: 'ports.csv' }));
+    useAppStore.setState({ saveTextFile: save });
+    render(<Ports />);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search ports' }), {
+      target: { value: 'port 1' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));
+    expect(save).toHaveBeenCalledWith({
+      fileName: 'ports.csv',
+      type: 'text/csv',
+      content: 'Port,Status\r\nPort 1,Active\r\nPort 10,Active\r\nPort 11,Active\r\n',
+    });
+  });
+
+  it('moves with the arrows, selects with Space, opens with Enter, and / goes to the search', () => {
+    const opened: string[] = [];
+    render(<Ports onOpen={(port) => opened.push(port.name)} />);
+    const first = bodyRows()[0] as HTMLElement;
+    expect(first.tabIndex).toBe(0);
+    first.focus();
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    const third = bodyRows()[2] as HTMLElement;
+    expect(document.activeElement).toBe(third);
+    fireEvent.keyDown(third, { key: ' ' });
+    expect(count()).toBe('12 rows · 1 selected');
+    expect(third.getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(third, { key: 'Enter' });
+    expect(opened).toEqual(['Port 2']);
+    fireEvent.keyDown(document.body, { key: '/' });
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search ports' }));
+  });
+
+  it('selects a range with Shift+click', () => {
+    render(<Ports />);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Port 1' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Port 5' }), { shiftKey: true });
+    expect(count()).toBe('12 rows · 5 selected');
+    expect(
+      bodyRows()
+        .filter((row) => row.getAttribute('aria-selected') === 'true')
+        .map((row) => row.querySelector('th')?.textContent),
+    ).toEqual(['Port 1', 'Port 2', 'Port 3', 'Port 4', 'Port 5']);
+  });
+});
+
+describe('DataTable: saved views kept in settings', () => {
+  afterEach(cleanup);
+
+  interface Row {
+    id: string;
+    status: string;
+  }
+  const rows: Row[] = ['Active', 'Expired', 'Active'].map((status, index) => ({ id: `r${index}`, status }));
+  const cols: DataColumn<Row>[] = [
+    { id: 'id', header: 'Id', rowHeader: true, sortValue: (row) => row.id, cell: (row) => row.id },
+    { id: 'status', header: 'Status', sortValue: (row) => row.status, cell: (row) => row.status },
+  ];
+
+  it('saves what is shown under a name and puts it back', async () => {
+    const { createFakeApi } = await import('../../support/fake-api');
+    const saved: unknown[] = [];
+    const fake = createFakeApi({
+      'settings:tableViews': () => ({ ok: true, value: {} }),
+      'settings:saveTableViews': (input) => {
+        saved.push(input);
+        return { ok: true, value: { [input.list]: input.views } };
+      },
+    });
+    window.api = fake.api;
+    try {
+      render(
+        <DataTable
+          label="Things"
+          listId="ports"
+          rows={rows}
+          rowKey={(row) => row.id}
+          columns={cols}
+          filters={[{ id: 'status', label: 'Status', value: (row) => row.status }]}
+        />,
+      );
+      const open = (name: string) => {
+        const details = screen
+          .getByLabelText(name, { selector: 'summary' })
+          .closest('details') as HTMLDetailsElement;
+        act(() => {
+          details.open = true;
+          details.dispatchEvent(new Event('toggle'));
+        });
+        return details;
+      };
+      fireEvent.click(within(open('Filter by Status')).getByRole('checkbox', { name: /Expired/ }));
+      fireEvent.click(screen.getByRole('button', { name: 'Sort by Id' }));
+      const views = open('Saved views');
+      fireEvent.change(within(views).getByRole('textbox', { name: 'Save what is shown as' }), {
+        target: { value: 'Expired ones' },
+      });
+      fireEvent.click(within(views).getByRole('button', { name: 'Save view' }));
+      await act(() => Promise.resolve());
+      expect(saved).toEqual([
+        {
+          list: 'ports',
+          views: [
+            {
+              name: 'Expired ones',
+              search: '',
+              filters: { status: ['Expired'] },
+              sort: { column: 'id', direction: 'ascending' },
+              hidden: [],
+            },
+          ],
+        },
+      ]);
+      fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+      expect(screen.getByTestId('row-count').textContent).toBe('3 rows');
+      fireEvent.click(within(views).getByRole('button', { name: 'Expired ones' }));
+      expect(screen.getByTestId('row-count').textContent).toBe('1 of 3 rows');
+    } finally {
+      delete window.api;
     }
   });
 });
