@@ -1,3 +1,4 @@
+import { ATTENTION_LEVEL_WORDS, type AttentionLevel } from '../attention-levels';
 import type { AlertKindName } from './alerts';
 import type { AppRoute } from './app';
 import { z } from 'zod';
@@ -43,11 +44,7 @@ export type AttentionAction =
   | { kind: 'top_up'; label: string }
   | { kind: 'dismiss_alert'; label: string; alertId: string };
 
-/** `error`: broken or about to break now; `warning`: needs the user soon; `info`: worth knowing. */
-export type AttentionLevel = 'error' | 'warning' | 'info';
-
-/** The level in words, the same on the screen, in `health` and in the guide. */
-export const ATTENTION_LEVEL_WORDS = { error: 'Now', warning: 'Soon', info: 'FYI' } as const;
+export { ATTENTION_LEVEL_WORDS, type AttentionLevel };
 type AttentionLevelWord = (typeof ATTENTION_LEVEL_WORDS)[AttentionLevel];
 
 /**

@@ -1,12 +1,12 @@
-import {
-  ATTENTION_LEVEL_WORDS,
-  type AlertView,
-  type AppState,
-  type AttentionItem,
-  type HealthSnapshot,
-  type HealthSourceState,
-  type ProfileSummary,
-  type ProxyTestResult,
+import { ATTENTION_LEVEL_WORDS } from '../../../src-shared/attention-levels';
+import type {
+  AlertView,
+  AppState,
+  AttentionItem,
+  HealthSnapshot,
+  HealthSourceState,
+  ProfileSummary,
+  ProxyTestResult,
 } from '../../../src-shared/contract';
 import {
   CallFailed,

@@ -19,7 +19,6 @@ import { HeldListStore, HeldSubUsers, type SubUsersSnapshot } from '../snapshots
 import { SnapshotList } from '../snapshots/snapshot-list';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { DomainService } from '../domain-service';
-import type { PortHealthReader } from '../health/port-health-reader';
 import { AppError } from '../errors';
 import type { EventSink } from '../events';
 import type { ApiCaller } from '../session/api-caller';
@@ -41,9 +40,17 @@ const CLOCK_SKEW_MS = 120_000;
 /** The chosen country's states and cities, read through the catalog service (public calls). */
 export type TargetingCatalogReader = (countryCode: string) => Promise<TargetingCatalog>;
 
+/**
+ * The health checks' scores of subscriptions (`PortHealthReader` answers it); declared here so that
+ * subscriptions do not import the health checks, which test through subscriptions' proxy strings.
+ */
+interface SubscriptionHealthScores {
+  subscriptions(profileId: string, subscriptionIds: readonly string[]): SubscriptionHealth[];
+}
+
 export interface SubscriptionsServiceOptions {
   /** Scores from the health checks through each subscription's main user; absent: none. */
-  health?: Pick<PortHealthReader, 'subscriptions'>;
+  health?: SubscriptionHealthScores;
   api: Pick<ApiCaller, 'active' | 'forProfile'>;
   events: EventSink;
   /** Wall time, for a usage range's default end (today, UTC). */
@@ -88,7 +95,7 @@ export class SubscriptionsService implements DomainService<'subscriptions'> {
   private readonly snapshots: SnapshotList<Subscription>;
   private readonly heldSubUsers: HeldSubUsers;
   private readonly freshForMs: number;
-  private readonly health: Pick<PortHealthReader, 'subscriptions'> | null;
+  private readonly health: SubscriptionHealthScores | null;
 
   constructor(options: SubscriptionsServiceOptions) {
     this.health = options.health ?? null;
