@@ -1,12 +1,12 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { AlertChannelKind, AlertChannelView } from '../../../../src-shared/contract';
 import type { DeliveryEventType } from '../../../../src-shared/contract/alert-routing-events';
+import { CheckboxOption } from '../../shared/components/CheckboxOption';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { PasswordField } from '../../shared/components/PasswordField';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
-import { CheckboxOption } from '../settings/CheckboxOption';
 import { type NewAlertChannel, useAlertRoutingStore } from './alert-routing-store';
 
 const KIND_NAMES: Record<AlertChannelKind, string> = {

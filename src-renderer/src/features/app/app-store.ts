@@ -1,18 +1,10 @@
 import { create } from 'zustand';
 import type { AppState, InitialState, IpcError } from '../../../../src-shared/contract';
 import { callApi } from '../../api/window-api';
-import { downloadInBrowser, type TextFile } from '../../shared/browser-download';
+import { downloadInBrowser } from '../../shared/browser-download';
 import { safeFileName } from '../../shared/file-name';
 import { screenFromHash } from '../../shared/routes';
-
-/** What became of a file the page asked to save (`saveTextFile`). */
-export type SaveOutcome =
-  /** Desktop: written where the user chose in the save dialog. */
-  | { status: 'saved'; path: string }
-  /** Web mode: handed to the browser's download (where it lands is the browser's choice). */
-  | { status: 'downloaded'; fileName: string }
-  | { status: 'cancelled' }
-  | { status: 'failed'; error: IpcError };
+import type { SaveTextFile } from '../../shared/save-outcome';
 
 interface AppStore {
   /** Null until the first `app:getState` answers. */
@@ -46,7 +38,7 @@ interface AppStore {
    * through main's save dialog (`app:saveFile`; the window cannot download), in web mode through
    * the browser's download. The name is made safe for the save rule first.
    */
-  saveTextFile: (file: TextFile) => Promise<SaveOutcome>;
+  saveTextFile: SaveTextFile;
 }
 
 export const useAppStore = create<AppStore>()((set, get) => ({

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ComponentType, type FormEvent } from 'react';
 import type { IpcError, LocalProxyUpstream, LocalProxyView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { CopyButton } from '../../shared/components/CopyButton';
@@ -12,10 +12,8 @@ import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
-import { AddLocalProxyForm } from './AddLocalProxyForm';
 import { localProxiesList, useLocalProxiesStore } from './local-proxies-store';
 import { LocalProxyState } from './LocalProxyState';
-import { UpstreamLink } from './UpstreamLink';
 
 /** What follows the target of a local proxy: the sub-user and the targeting of a subscription. */
 function upstreamDetails(upstream: LocalProxyUpstream): string {
@@ -162,7 +160,28 @@ function EditForm({ proxy, onDone }: { proxy: LocalProxyView; onDone: () => void
   );
 }
 
-function ProxyCard({ proxy, runsHere }: { proxy: LocalProxyView; runsHere: boolean }) {
+/**
+ * What the screen shows of the ports and subscriptions, handed in by the app layer
+ * (`app/screen-components.tsx`, from `features/local-proxy-upstreams/`): those read the ports' and
+ * subscriptions' stores, and their pages import this feature ("Local proxy…", `LocalProxyAction`),
+ * so this feature does not import them back.
+ */
+export interface LocalProxiesScreenProps {
+  /** The port or subscription a local proxy forwards to, as a link to its page. */
+  upstreamLink: ComponentType<{ upstream: LocalProxyUpstream }>;
+  /** "Add a local proxy": a port or a subscription to forward to, and the local port. */
+  addForm: ComponentType<{ suggestedPort: number | null; onDone: () => void }>;
+}
+
+function ProxyCard({
+  proxy,
+  runsHere,
+  upstreamLink: UpstreamLink,
+}: {
+  proxy: LocalProxyView;
+  runsHere: boolean;
+  upstreamLink: LocalProxiesScreenProps['upstreamLink'];
+}) {
   const { start, stop, remove } = useLocalProxiesStore();
   const [editing, setEditing] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
@@ -285,7 +304,7 @@ function ProxyCard({ proxy, runsHere }: { proxy: LocalProxyView; runsHere: boole
  * Every local proxy (of every profile): its address to copy, start and stop, live traffic and the last
  * error of its upstream. Made from a port, a subscription or a sub-user ("Local proxy…" there).
  */
-export function LocalProxiesScreen() {
+export function LocalProxiesScreen({ upstreamLink, addForm: AddLocalProxyForm }: LocalProxiesScreenProps) {
   const { loadable, retry } = useLoadable(useLocalProxiesStore, localProxiesList);
   const [adding, setAdding] = useState(false);
   return (
@@ -329,7 +348,12 @@ export function LocalProxiesScreen() {
             {view.runsHere ? null : <p className="message message--info">{view.message}</p>}
             <ul className="local-proxies">
               {view.proxies.map((proxy) => (
-                <ProxyCard key={proxy.id} proxy={proxy} runsHere={view.runsHere} />
+                <ProxyCard
+                  key={proxy.id}
+                  proxy={proxy}
+                  runsHere={view.runsHere}
+                  upstreamLink={upstreamLink}
+                />
               ))}
             </ul>
           </>

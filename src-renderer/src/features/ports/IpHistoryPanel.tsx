@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { Time } from '../../shared/components/Time';
 import { useLoadable } from '../../shared/loadable-slice';
-import { type SaveOutcome, useAppStore } from '../app/app-store';
-import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
+import { SaveOutcomeMessage } from '../../shared/components/SaveOutcomeMessage';
+import type { SaveOutcome } from '../../shared/save-outcome';
+import { useAppStore } from '../app/app-store';
 import { historyList, usePortsStore } from './ports-store';
 
 export function IpHistoryPanel({ portId }: { portId: string }) {

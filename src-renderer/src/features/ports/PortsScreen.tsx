@@ -2,12 +2,13 @@ import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import './ports-table.css';
 import type { PortRow, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
-import { DataTable, type DataColumn, type DataFilter } from '../../shared/components/DataTable';
+import { DataTable, type DataColumn, type DataFilter } from '../../shared/table/DataTable';
 import { BulkActions, type BulkAction } from '../../shared/bulk/BulkActions';
 import { useBulkStore } from '../../shared/bulk/bulk-store';
 import { humanize } from '../../shared/format/format';
 import { useNow } from '../../shared/ticker';
 import { EXPIRY_WINDOWS, expiryWindow } from '../../shared/table/table-model';
+import { useAppStore } from '../app/app-store';
 import { targetKey, useProxyTestStore } from '../proxy-test/proxy-test-store';
 import { ListAge } from '../../shared/components/ListAge';
 import { RefreshButton } from '../../shared/components/RefreshButton';
@@ -230,6 +231,7 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
   const schedules = useMemo(() => indexSchedules(schedulesView), [schedulesView]);
   const testMany = useProxyTestStore((state) => state.testMany);
   const startBulk = useBulkStore((state) => state.start);
+  const saveTextFile = useAppStore((state) => state.saveTextFile);
   const running = useBulkStore((state) => state.runs.ports?.progress.running ?? false);
   const bulkShown = useBulkStore((state) => state.runs.ports !== undefined);
   const describeInFlight = useDescribeRotationsInFlight();
@@ -362,7 +364,7 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
         selected={selected}
         onSelectedChange={setSelected}
         onOpen={openPort}
-        exportName="ports"
+        exportCsv={{ fileName: 'ports', save: saveTextFile }}
         rowName={portName}
         rowHeight={52}
         // Rows here are heavy (rotate and test buttons, two times, a countdown): a few beyond the view.

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Subscription } from '../../../../src-shared/api-types';
 import type { AlertKindName, SettingsView, TrafficThresholdView } from '../../../../src-shared/contract';
+import { CheckboxOption } from '../../shared/components/CheckboxOption';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
 import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
@@ -14,7 +15,6 @@ import {
   useSubscriptionsStore,
 } from '../subscriptions/subscriptions-store';
 import { subscriptionHref } from '../subscriptions/subscription-route';
-import { CheckboxOption } from './CheckboxOption';
 import { PickList } from './PickList';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { Scope } from '../../../../src-shared/contract';
+import { CheckboxOption } from '../../shared/components/CheckboxOption';
 import { CopyButton } from '../../shared/components/CopyButton';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RefreshButton } from '../../shared/components/RefreshButton';
@@ -8,7 +9,6 @@ import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { formatDuration } from '../../shared/format/format';
 import { useAutomationStore } from './automation-store';
-import { CheckboxOption } from './CheckboxOption';
 
 /** The scopes a token may hold: every one but `admin` (no token manages tokens, profiles or keys). */
 const SCOPE_HINTS: Record<Exclude<Scope, 'admin'>, string> = {

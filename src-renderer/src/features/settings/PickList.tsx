@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
+import { CheckboxOption } from '../../shared/components/CheckboxOption';
 import { TextField } from '../../shared/components/TextField';
-import { CheckboxOption } from './CheckboxOption';
 
 /** One item to turn on or off: its id, what the user knows it by (its id when it has no label). */
 export interface PickItem {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { DesktopPreferences, SettingsView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
+import { CheckboxOption } from '../../shared/components/CheckboxOption';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { RadioGroup } from '../../shared/components/RadioGroup';
 import { Screen } from '../../shared/components/Screen';
@@ -10,7 +11,6 @@ import { ProfilesPanel } from '../profiles/ProfilesPanel';
 import { AlertChannelsSection } from '../alert-routing/AlertChannelsSection';
 import { AlertsSection } from './AlertsSection';
 import { AutomationSection } from './AutomationSection';
-import { CheckboxOption } from './CheckboxOption';
 import { HealthChecksSection } from './HealthChecksSection';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import './sub-users-table.css';
 import type { Subscription } from '../../../../src-shared/api-types';
 import type { CredentialFormat, IpcError, SubUserRow } from '../../../../src-shared/contract';
-import { DataTable, type DataColumn, type DataFilter } from '../../shared/components/DataTable';
+import { DataTable, type DataColumn, type DataFilter } from '../../shared/table/DataTable';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
-import { type SaveOutcome, useAppStore } from '../app/app-store';
-import { SaveOutcomeMessage } from '../app/SaveOutcomeMessage';
+import { SaveOutcomeMessage } from '../../shared/components/SaveOutcomeMessage';
+import { useAppStore } from '../app/app-store';
 import { BulkCreateSubUsersForm } from './BulkCreateSubUsersForm';
 import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { CapBar } from './CapBar';
@@ -18,6 +18,7 @@ import { capOf, type CapInput, type CapUnit } from './sub-user-input';
 import { BulkActions, type BulkAction } from '../../shared/bulk/BulkActions';
 import type { BulkItem } from '../../shared/bulk/bulk-run';
 import { useBulkStore } from '../../shared/bulk/bulk-store';
+import type { SaveOutcome } from '../../shared/save-outcome';
 
 type Panel =
   | { kind: 'none' }
@@ -318,7 +319,7 @@ export function SubUsersTable({
           filters={SUB_USER_FILTERS}
           searchText={subUserSearchText}
           searchLabel="Search sub-users"
-          exportName={`sub-users-${subscription.id}`}
+          exportCsv={{ fileName: `sub-users-${subscription.id}`, save: saveTextFile }}
           noMatches={<p className="empty">No sub-user matches.</p>}
           toolbar={(shown) => {
             const bySelection = selected.size > 0;

@@ -1,13 +1,14 @@
 import { useCallback, useMemo, useState } from 'react';
 import './subscriptions-table.css';
 import type { Subscription } from '../../../../src-shared/api-types';
-import { DataTable, type DataColumn, type DataFilter } from '../../shared/components/DataTable';
+import { DataTable, type DataColumn, type DataFilter } from '../../shared/table/DataTable';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
 import { formatBytes, humanize } from '../../shared/format/format';
 import { EXPIRY_WINDOWS, expiryWindow } from '../../shared/table/table-model';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useNow } from '../../shared/ticker';
+import { useAppStore } from '../app/app-store';
 import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import {
@@ -101,6 +102,7 @@ const HOUR_MS = 3_600_000;
 
 export function SubscriptionsList({ subscriptions }: { subscriptions: Subscription[] }) {
   const nowMs = useNow();
+  const saveTextFile = useAppStore((store) => store.saveTextFile);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [shown, setShown] = useState<readonly Subscription[]>(subscriptions);
   // The 7-day pace where it was read (the rows on screen read theirs); others sort by the pace since
@@ -235,7 +237,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
         selected={selected}
         onSelectedChange={setSelected}
         onOpen={openSubscription}
-        exportName="subscriptions"
+        exportCsv={{ fileName: 'subscriptions', save: saveTextFile }}
         rowHeight={52}
         onShownChange={setShown}
       />

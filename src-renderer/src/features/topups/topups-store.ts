@@ -4,7 +4,8 @@ import { callApi } from '../../api/window-api';
 import { idle, type Loadable } from '../../shared/loadable';
 import { createLoadableSlice, inField, type LoadableSlice } from '../../shared/loadable-slice';
 import { mergeById } from '../../shared/merge-by-id';
-import { type SaveOutcome, useAppStore } from '../app/app-store';
+import type { SaveOutcome } from '../../shared/save-outcome';
+import { useAppStore } from '../app/app-store';
 
 export type TopUpStatusFilter =
   'all' | Extract<TopUpStatus, 'awaiting_payment' | 'verifying' | 'credited' | 'rejected' | 'expired'>;

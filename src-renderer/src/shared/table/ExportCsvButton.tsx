@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useAppStore, type SaveOutcome } from '../../features/app/app-store';
-import { SaveOutcomeMessage } from '../../features/app/SaveOutcomeMessage';
+import { SaveOutcomeMessage } from '../components/SaveOutcomeMessage';
+import type { SaveOutcome, SaveTextFile } from '../save-outcome';
 import { toCsv, type DataColumn } from './table-model';
 
 interface ExportCsvButtonProps<T> {
@@ -8,11 +8,12 @@ interface ExportCsvButtonProps<T> {
   rows: readonly T[];
   columns: readonly DataColumn<T>[];
   fileName: string;
+  /** How the page saves a file: the app store's `saveTextFile`, handed down by the list. */
+  save: SaveTextFile;
 }
 
 /** "Export CSV": the rows the table shows now (after its search and filters), as the table orders them. */
-export function ExportCsvButton<T>({ rows, columns, fileName }: ExportCsvButtonProps<T>) {
-  const saveTextFile = useAppStore((store) => store.saveTextFile);
+export function ExportCsvButton<T>({ rows, columns, fileName, save }: ExportCsvButtonProps<T>) {
   const [outcome, setOutcome] = useState<{ result: SaveOutcome; rows: number } | null>(null);
   return (
     <>
@@ -22,7 +23,7 @@ export function ExportCsvButton<T>({ rows, columns, fileName }: ExportCsvButtonP
         onClick={() => {
           const content = toCsv(rows, columns);
           const count = rows.length;
-          void saveTextFile({ fileName: `${fileName}.csv`, content, type: 'text/csv' }).then((result) =>
+          void save({ fileName: `${fileName}.csv`, content, type: 'text/csv' }).then((result) =>
             setOutcome({ result, rows: count }),
           );
         }}

@@ -1,8 +1,6 @@
-import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { appCalls } from '../../../../src-shared/contract/app';
-import { type SaveOutcome, useAppStore } from '../../../../src-renderer/src/features/app/app-store';
-import { SaveOutcomeMessage } from '../../../../src-renderer/src/features/app/SaveOutcomeMessage';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { safeFileName } from '../../../../src-renderer/src/shared/file-name';
 import { fail, ok } from '../../support/fake-api';
 import { appState } from '../../support/fixtures';
@@ -101,23 +99,5 @@ describe('export file names', () => {
     }
     expect(safeFileName('x'.repeat(300) + '.csv')).toMatch(/^x{196}\.csv$/);
     expect(safeFileName('ü ñ (1).txt')).toBe('ü ñ (1).txt');
-  });
-});
-
-describe('SaveOutcomeMessage', () => {
-  const show = (outcome: SaveOutcome) =>
-    render(<SaveOutcomeMessage outcome={outcome} failedTitle="Could not export" detail="3 rows." />);
-
-  it('says where the file went, that the dialog was cancelled, or the error on the spot', () => {
-    show({ status: 'saved', path: '/home/me/Downloads/a.csv' });
-    expect(screen.getByRole('status').textContent).toBe('Saved to /home/me/Downloads/a.csv. 3 rows.');
-    screen.getByRole('status').remove();
-    show({ status: 'downloaded', fileName: 'a.csv' });
-    expect(screen.getByRole('status').textContent).toBe('Downloaded as a.csv. 3 rows.');
-    screen.getByRole('status').remove();
-    show({ status: 'cancelled' });
-    expect(screen.getByRole('status').textContent).toBe('Not saved: the save dialog was cancelled.');
-    show({ status: 'failed', error: { code: 'internal_error', message: 'disk full' } });
-    expect(screen.getByRole('alert').textContent).toBe('Could not export: disk full');
   });
 });

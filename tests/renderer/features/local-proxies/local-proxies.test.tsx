@@ -4,6 +4,8 @@ import type { LocalProxiesView, LocalProxyView } from '../../../../src-shared/co
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { LocalProxiesScreen } from '../../../../src-renderer/src/features/local-proxies/LocalProxiesScreen';
 import { LocalProxyAction } from '../../../../src-renderer/src/features/local-proxies/LocalProxyAction';
+import { AddLocalProxyForm } from '../../../../src-renderer/src/features/local-proxy-upstreams/AddLocalProxyForm';
+import { UpstreamLink } from '../../../../src-renderer/src/features/local-proxy-upstreams/UpstreamLink';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { fail, ok } from '../../support/fake-api';
 import { appState, demoProfile, port, portsAnswer, subscription } from '../../support/fixtures';
@@ -44,6 +46,11 @@ const view = (proxies: LocalProxyView[], overrides: Partial<LocalProxiesView> = 
   ...overrides,
 });
 
+/** The screen as the app layer composes it (`app/screen-components.tsx`). */
+function ComposedScreen() {
+  return <LocalProxiesScreen upstreamLink={UpstreamLink} addForm={AddLocalProxyForm} />;
+}
+
 describe('Local proxies screen', () => {
   const fake = useFakeApi();
 
@@ -63,7 +70,7 @@ describe('Local proxies screen', () => {
         ]),
       ),
     );
-    render(<LocalProxiesScreen />);
+    render(<ComposedScreen />);
     await settle();
     const card = screen.getByRole('listitem');
     expect(within(card).getByRole('heading').textContent).toContain('Berlin price monitor');
@@ -83,7 +90,7 @@ describe('Local proxies screen', () => {
     fake.current.handle('localProxies:list', () => ok(view([proxy()])));
     fake.current.handle('localProxies:stop', () => ok(proxy({ state: 'stopped', enabled: false })));
     const disconnect = connectEventBridge();
-    render(<LocalProxiesScreen />);
+    render(<ComposedScreen />);
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
     await settle();
@@ -106,7 +113,7 @@ describe('Local proxies screen', () => {
         }),
       ),
     );
-    render(<LocalProxiesScreen />);
+    render(<ComposedScreen />);
     await settle();
     expect(screen.getByText('Background jobs run in the desktop app (pid 42).')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
@@ -115,7 +122,7 @@ describe('Local proxies screen', () => {
 
   it('asks for a local login before letting other computers use one', async () => {
     fake.current.handle('localProxies:list', () => ok(view([proxy()])));
-    render(<LocalProxiesScreen />);
+    render(<ComposedScreen />);
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
     fireEvent.click(screen.getByLabelText(/Let other computers use it/));
@@ -188,7 +195,7 @@ describe('“Local proxy…” on a port or subscription', () => {
       proxies = [made];
       return ok(made);
     });
-    render(<LocalProxiesScreen />);
+    render(<ComposedScreen />);
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Add a local proxy…' }));
     await settle();

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortsScreen, rotationText } from '../../../../src-renderer/src/features/ports/PortsScreen';
 import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';
-import { COMPACT_ROW_HEIGHT } from '../../../../src-renderer/src/shared/components/DataTable';
+import { COMPACT_ROW_HEIGHT } from '../../../../src-renderer/src/shared/table/DataTable';
 import { setDensity } from '../../../../src-renderer/src/shared/density';
 import { fail, ok } from '../../support/fake-api';
 import { portsAnswer, cities, countries, port } from '../../support/fixtures';

@@ -1,5 +1,5 @@
-import { ErrorMessage } from '../../shared/components/ErrorMessage';
-import type { SaveOutcome } from './app-store';
+import type { SaveOutcome } from '../save-outcome';
+import { ErrorMessage } from './ErrorMessage';
 
 interface SaveOutcomeMessageProps {
   outcome: SaveOutcome | null;

@@ -1,8 +1,9 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Activity, Profiler, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DataTable, type DataColumn } from '../../../../src-renderer/src/shared/components/DataTable';
+import { DataTable, type DataColumn } from '../../../../src-renderer/src/shared/table/DataTable';
 import { setDensity } from '../../../../src-renderer/src/shared/density';
+import type { SaveTextFile } from '../../../../src-renderer/src/shared/save-outcome';
 
 interface Item {
   id: string;
@@ -292,7 +293,8 @@ describe('DataTable: filters, columns, views, export and the keyboard', () => {
     },
     { id: 'status', header: 'Status', sortValue: (port) => port.status, cell: (port) => port.status },
   ];
-  function Ports({ onOpen }: { onOpen?: (port: Port) => void }) {
+  const notSaved: SaveTextFile = () => Promise.resolve({ status: 'cancelled' });
+  function Ports({ onOpen, save = notSaved }: { onOpen?: (port: Port) => void; save?: SaveTextFile }) {
     const [selected, setSelected] = useState<Set<string>>(new Set());
     return (
       <DataTable
@@ -306,7 +308,7 @@ describe('DataTable: filters, columns, views, export and the keyboard', () => {
         selected={selected}
         onSelectedChange={setSelected}
         {...(onOpen ? { onOpen } : {})}
-        exportName="ports"
+        exportCsv={{ fileName: 'ports', save }}
       />
     );
   }
@@ -355,11 +357,9 @@ describe('DataTable: filters, columns, views, export and the keyboard', () => {
     expect(screen.getByRole('columnheader', { name: /Port/ })).toBeTruthy();
   });
 
-  it('exports what is shown as CSV through the app store', async () => {
-    const { useAppStore } = await import('../../../../src-renderer/src/features/app/app-store');
-    const save = vi.fn(() => Promise.resolve({ status: 'downloaded' as const, fileName: 'ports.csv' }));
-    useAppStore.setState({ saveTextFile: save });
-    render(<Ports />);
+  it('exports what is shown as CSV through the save it is given, and says where it went', async () => {
+    const save = vi.fn<SaveTextFile>(() => Promise.resolve({ status: 'downloaded', fileName: 'ports.csv' }));
+    render(<Ports save={save} />);
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search ports' }), {
       target: { value: 'port 1' },
     });
@@ -369,6 +369,7 @@ describe('DataTable: filters, columns, views, export and the keyboard', () => {
       type: 'text/csv',
       content: 'Port,Status\r\nPort 1,Active\r\nPort 10,Active\r\nPort 11,Active\r\n',
     });
+    expect((await screen.findByRole('status')).textContent).toBe('Downloaded as ports.csv. 3 rows.');
   });
 
   it('moves with the arrows, selects with Space, opens with Enter, and / goes to the search', () => {

@@ -13,21 +13,22 @@ import {
   type ReactNode,
 } from 'react';
 import { useDensity } from '../density';
-import '../table/data-table.css';
-import { ColumnChooser } from '../table/ColumnChooser';
-import { TableFilters } from '../table/TableFilters';
-import { SavedViews } from '../table/SavedViews';
-import { ExportCsvButton } from '../table/ExportCsvButton';
-import { useTableViews } from '../table/table-views-store';
+import type { SaveTextFile } from '../save-outcome';
+import './data-table.css';
+import { ColumnChooser } from './ColumnChooser';
+import { TableFilters } from './TableFilters';
+import { SavedViews } from './SavedViews';
+import { ExportCsvButton } from './ExportCsvButton';
+import { useTableViews } from './table-views-store';
 import {
   buildTableModel,
   type DataColumn,
   type DataFilter,
   type SortState,
   type TableQuery,
-} from '../table/table-model';
+} from './table-model';
 
-export type { DataColumn, DataFilter } from '../table/table-model';
+export type { DataColumn, DataFilter } from './table-model';
 
 /**
  * A long list as a table: labelled search, filters with faceted counts, sort by any header, a
@@ -55,8 +56,11 @@ export interface DataTableProps<T> {
   onSelectedChange?: (keys: Set<string>) => void;
   /** Enter on a row (or a double click): open it. */
   onOpen?: (row: T) => void;
-  /** The CSV export's file name (without `.csv`); no export without it. */
-  exportName?: string;
+  /**
+   * The CSV export of the rows shown: its file name (without `.csv`) and how the page saves a file
+   * (the app store's `saveTextFile`: shared code does not import features); no export without it.
+   */
+  exportCsv?: { fileName: string; save: SaveTextFile };
   /**
    * Row height in px. Rows are not measured (measuring costs a layout per row while scrolling): keep
    * cells to this height (one or two short lines).
@@ -526,8 +530,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
               error={views.error}
             />
           ) : null}
-          {props.exportName ? (
-            <ExportCsvButton rows={shown} columns={columns} fileName={props.exportName} />
+          {props.exportCsv ? (
+            <ExportCsvButton
+              rows={shown}
+              columns={columns}
+              fileName={props.exportCsv.fileName}
+              save={props.exportCsv.save}
+            />
           ) : null}
         </span>
       </div>

@@ -5,9 +5,9 @@ import { RadioGroup } from '../../shared/components/RadioGroup';
 import { TextField } from '../../shared/components/TextField';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { useLoadable } from '../../shared/loadable-slice';
+import { useLocalProxiesStore } from '../local-proxies/local-proxies-store';
 import { usePorts } from '../ports/ports-hooks';
 import { subscriptionLists, useSubscriptionsStore } from '../subscriptions/subscriptions-store';
-import { useLocalProxiesStore } from './local-proxies-store';
 
 type Kind = 'port' | 'subscription';
 
