@@ -134,6 +134,17 @@ export function buildAppCore(deps: AppCoreDependencies): AppCore {
     topUpLinks,
     // Alert delivery is built below; the overview asks only once the core runs.
     failingAlertChannels: () => alertDelivery.service.failingChannels(),
+    onHealthStatusChange: (change) =>
+      alertDelivery.sources.portHealth({
+        profileId: change.profileId,
+        kind: change.kind,
+        id: change.id,
+        previous: change.previous,
+        status: change.status.status,
+        since: change.status.since,
+        failuresInARow: change.status.failuresInARow,
+        error: change.check.error,
+      }),
     notice: (message) => state.addNotice('warning', message),
   });
   const {

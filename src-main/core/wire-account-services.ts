@@ -7,7 +7,7 @@ import { CatalogService } from './catalog/catalog-service';
 import type { DemoService } from './demo/demo-service';
 import type { EventBus } from './events';
 import { AsnLookup } from './health/asn-lookup';
-import { HealthCheckJob } from './health/health-check-job';
+import { HealthCheckJob, type HealthStatusChange } from './health/health-check-job';
 import { LazyHealthStore } from './health/health-store';
 import { lastCheckedExit, selfHealer } from './health/health-wiring';
 import { PortHealthReader } from './health/port-health-reader';
@@ -58,6 +58,8 @@ export interface AccountWiring {
   topUpLinks: TopUpLinks;
   /** Alert channels that keep failing, for the overview (alert delivery is wired after this half). */
   failingAlertChannels: () => readonly AlertChannelView[];
+  /** A health check changed a target's status (alert delivery's port down / up). */
+  onHealthStatusChange?: (change: HealthStatusChange) => void;
   /** Puts a warning in the app's notices (self-heal that did not help). */
   notice?: (message: string) => void;
 }
@@ -157,10 +159,12 @@ export function wireAccountServices(wiring: AccountWiring) {
     onCheck: (target, status, check) => {
       if (target.kind === 'port') selfHeal(target.profileId, target.id, status, check);
     },
-    onStatusChange: (change) =>
+    onStatusChange: (change) => {
       log(
         `[health] ${change.kind} ${change.id} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
-      ),
+      );
+      wiring.onHealthStatusChange?.(change);
+    },
     log,
   });
 

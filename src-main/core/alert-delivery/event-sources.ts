@@ -61,6 +61,20 @@ const TOP_UP_TYPES = {
   purchase_failed: 'purchase.failed',
 } as const;
 
+/** A health check's change of a target's status (`HealthStatusChange`, flattened). */
+export interface PortHealthChange {
+  profileId: string;
+  kind: 'port' | 'subscription';
+  id: string;
+  previous: 'up' | 'down' | 'unknown';
+  status: 'up' | 'down' | 'unknown';
+  /** Epoch ms of the check that set it. */
+  since: number | null;
+  failuresInARow: number;
+  /** The last check's failure in the gateway's words. */
+  error: string | null;
+}
+
 /**
  * The adapter from what the app already announces to delivery events: usage alerts
  * (`alerts:raised`), rotations (`ports:rotation` receipts: same IP, or an IP seen recently),
@@ -72,6 +86,9 @@ const TOP_UP_TYPES = {
  */
 export class DeliveryEventSources {
   private readonly portStatus = new Map<string, { down: boolean; since: string }>();
+  /** Ports whose health checks have said up or down: their word, not the service's status, counts. */
+  private readonly checkedPorts = new Set<string>();
+  private readonly healthDownSince = new Map<string, string>();
   private readonly expiring = new Map<string, Expiring>();
   private readonly proxyErrors = new Map<string, string>();
   /** Per local proxy and failure kind: when it was last published (a failing upstream fails every connection). */
@@ -195,17 +212,23 @@ export class DeliveryEventSources {
     const receipt = event.receipt;
     if (event.phase !== 'finished' || !receipt) return;
     const subject = { profileId: event.profileId, portId: event.portId, label: null };
-    if (receipt.sameIp)
+    // The verdict (a check through the port after the service answered) where there is one.
+    const verdict = receipt.verdict?.kind;
+    if (verdict === 'unchanged' || (verdict === undefined && receipt.sameIp))
       this.options.publish({
         id: eventId('rotation.unchanged', receipt.id),
         type: 'rotation.unchanged',
-        data: { ...subject, ip: receipt.ip },
+        data: { ...subject, ip: receipt.verdict?.exitIp ?? receipt.ip },
       });
-    else if (receipt.untilNew && !receipt.untilNew.reachedNewIp)
+    else if (verdict === 'repeat' || (receipt.untilNew && !receipt.untilNew.reachedNewIp))
       this.options.publish({
         id: eventId('rotation.repeated', receipt.id),
         type: 'rotation.repeated',
-        data: { ...subject, ip: receipt.ip, seenAt: null },
+        data: {
+          ...subject,
+          ip: receipt.verdict?.exitIp ?? receipt.ip,
+          seenAt: receipt.verdict?.seenBefore?.at ?? null,
+        },
       });
   }
 
@@ -225,10 +248,47 @@ export class DeliveryEventSources {
     this.checkExpiries();
   }
 
+  /**
+   * A port's health checks changed its status (down after failures in a row, up after successes):
+   * from then on they, not the service's status, say when it is down.
+   */
+  readonly portHealth = (change: PortHealthChange): void => {
+    if (change.kind !== 'port') return;
+    const key = `${change.profileId}:${change.id}`;
+    this.checkedPorts.add(key);
+    const since = new Date(change.since ?? this.options.now()).toISOString();
+    const subject = { profileId: change.profileId, portId: change.id, label: null };
+    if (change.status === 'down' && change.previous !== 'down') {
+      this.healthDownSince.set(key, since);
+      this.whenOwner(() =>
+        this.options.publish({
+          id: eventId('port.down', change.profileId, change.id, since),
+          type: 'port.down',
+          data: {
+            ...subject,
+            reason: (change.error ?? `${change.failuresInARow} health checks in a row failed.`).slice(0, 500),
+            since,
+          },
+        }),
+      );
+    } else if (change.status === 'up' && change.previous === 'down') {
+      const downSince = this.healthDownSince.get(key) ?? null;
+      this.healthDownSince.delete(key);
+      this.whenOwner(() =>
+        this.options.publish({
+          id: eventId('port.up', change.profileId, change.id, since),
+          type: 'port.up',
+          data: { ...subject, downSince },
+        }),
+      );
+    }
+  };
+
   /** The service's status, where no health check says more: `active` is up, `provisioning` neither. */
   private fromPortStatus(profileId: string, portId: string, label: string | null, status: string): void {
     if (status === 'provisioning') return;
     const key = `${profileId}:${portId}`;
+    if (this.checkedPorts.has(key)) return;
     const known = this.portStatus.get(key);
     const down = status !== 'active';
     if (!known) {

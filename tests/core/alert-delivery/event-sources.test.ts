@@ -235,6 +235,90 @@ describe('the adapter from the app’s events to delivery events', () => {
     expect(published[0]?.data).toMatchObject({ consecutiveFailures: 3, lastError: 'Timed out.' });
   });
 
+  it('takes a rotation’s verdict where it has one: unchanged, repeat (with when it was seen), nothing for clean or drift', () => {
+    const { events, published } = setUp();
+    const rotation = (id: string, verdict: Record<string, unknown>) =>
+      events.emit('ports:rotation', {
+        profileId: 'p',
+        portId: 'mp_1',
+        phase: 'finished',
+        trigger: 'schedule',
+        // The service said the IP changed; the check through the port says what happened.
+        receipt: { id, sameIp: false, ip: '203.0.113.9', untilNew: null, verdict },
+      } as never);
+    rotation('r1', { kind: 'unchanged', exitIp: '203.0.113.1', seenBefore: null });
+    rotation('r2', {
+      kind: 'repeat',
+      exitIp: '203.0.113.7',
+      seenBefore: { portId: 'mp_2', at: '2026-01-01T00:00:00.000Z' },
+    });
+    rotation('r3', { kind: 'clean', exitIp: '203.0.113.8', seenBefore: null });
+    rotation('r4', { kind: 'drift', exitIp: '198.51.100.4', seenBefore: null });
+    expect(published.map((event) => [event.type, event.data])).toEqual([
+      ['rotation.unchanged', { profileId: 'p', portId: 'mp_1', label: null, ip: '203.0.113.1' }],
+      [
+        'rotation.repeated',
+        {
+          profileId: 'p',
+          portId: 'mp_1',
+          label: null,
+          ip: '203.0.113.7',
+          seenAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
+    ]);
+  });
+
+  it('reports a port down and up from its health checks, which then speak for it instead of the service’s status', () => {
+    const { events, published, sources } = setUp();
+    events.emit('ports:changed', { profileId: 'p', changed: [port()] });
+    const change = (previous: 'up' | 'down' | 'unknown', status: 'up' | 'down', at: string) =>
+      sources.portHealth({
+        profileId: 'p',
+        kind: 'port',
+        id: 'mp_1',
+        previous,
+        status,
+        since: Date.parse(at),
+        failuresInARow: status === 'down' ? 3 : 0,
+        error: status === 'down' ? 'Modem offline: not answering.' : null,
+      });
+    change('up', 'down', '2026-01-01T00:15:00.000Z');
+    // The service still says active: the checks know better, and nothing is sent for it.
+    events.emit('ports:changed', { profileId: 'p', changed: [port({ status: 'offline' })] });
+    events.emit('ports:changed', { profileId: 'p', changed: [port({ status: 'active' })] });
+    change('down', 'up', '2026-01-01T00:25:00.000Z');
+    // A subscription's checks are not a port's.
+    sources.portHealth({
+      profileId: 'p',
+      kind: 'subscription',
+      id: 'sub_1',
+      previous: 'up',
+      status: 'down',
+      since: 0,
+      failuresInARow: 3,
+      error: 'x',
+    });
+    expect(published.map((event) => [event.id, event.type, event.data])).toEqual([
+      [
+        eventId('port.down', 'p', 'mp_1', '2026-01-01T00:15:00.000Z'),
+        'port.down',
+        {
+          profileId: 'p',
+          portId: 'mp_1',
+          label: null,
+          reason: 'Modem offline: not answering.',
+          since: '2026-01-01T00:15:00.000Z',
+        },
+      ],
+      [
+        eventId('port.up', 'p', 'mp_1', '2026-01-01T00:25:00.000Z'),
+        'port.up',
+        { profileId: 'p', portId: 'mp_1', label: null, downSince: '2026-01-01T00:15:00.000Z' },
+      ],
+    ]);
+  });
+
   it('publishes nothing from the app’s events in a process that does not own the jobs', () => {
     const { events, published, sources } = setUp(false);
     events.emit('ports:changed', { profileId: 'p', changed: [port()] });
