@@ -184,6 +184,17 @@ describe('the packaged Linux app (electron-builder --dir)', () => {
     const forbidden =
       /^\/(src-main|src-renderer|src-shared|tests|bench|packages|scripts|resources|docs|\.ci|\.github)(\/|$)/;
     expect(entries.filter((entry) => forbidden.test(entry))).toEqual([]);
+    // The ASN data the health checks read, with its licences; not the data set's other copies.
+    expect(entries.filter((entry) => entry.startsWith('/node_modules/@ip-location-db/asn/')).sort()).toEqual(
+      [
+        'DBIP-LICENSE',
+        'MODIFICATIONS',
+        'NRO_LICENSE',
+        'ROUTEVIEWS-LICENSE',
+        'asn-ipv4-num.csv',
+        'package.json',
+      ].map((file) => `/node_modules/@ip-location-db/asn/${file}`),
+    );
     // No source maps, and no TypeScript (ours is built; dependencies' sources are left out).
     expect(entries.filter((entry) => /\.(map|ts|mts|cts)$/.test(entry))).toEqual([]);
     const modules = new Set(
