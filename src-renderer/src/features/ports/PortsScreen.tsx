@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import './ports-table.css';
-import type { PortRow, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
+import type { PortHealth, PortRow, PortSchedule, SchedulesView } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { DataTable, type DataColumn, type DataFilter } from '../../shared/table/DataTable';
 import { BulkActions, type BulkAction } from '../../shared/bulk/BulkActions';
@@ -43,6 +43,28 @@ function indexSchedules(view: SchedulesView | null): ScheduleIndex {
   };
 }
 
+type HealthIndex = ReadonlyMap<string, PortHealth>;
+
+/** One lookup per row, as for the schedules: the rows themselves stay as the list read them. */
+const indexHealth = (health: readonly PortHealth[] | null): HealthIndex =>
+  new Map((health ?? []).map((entry) => [entry.portId, entry]));
+
+const HEALTH_TEXT: Record<PortHealth['status'], { text: string; badge: string }> = {
+  up: { text: 'Up', badge: 'badge--ok' },
+  down: { text: 'Down', badge: 'badge--bad' },
+  unknown: { text: 'Unknown', badge: 'badge--muted' },
+};
+const HEALTH_ORDER = ['Up', 'Down', 'Unknown'];
+const HEALTH_RANK: Record<PortHealth['status'], number> = { up: 0, down: 1, unknown: 2 };
+
+/** A port without scores (not checked yet, or the scores not read) is `Unknown`. */
+const healthText = (health: HealthIndex, portId: string) =>
+  HEALTH_TEXT[health.get(portId)?.status ?? 'unknown'].text;
+
+const uptime24h = (health: HealthIndex, portId: string) => health.get(portId)?.uptime24h ?? null;
+
+const uptimeText = (ratio: number | null) => (ratio === null ? '' : `${(ratio * 100).toFixed(1)} %`);
+
 function nextRunSortValue(schedules: ScheduleIndex, portId: string): number | null {
   const at = schedules.byPort.get(portId)?.nextRunAt;
   return at && !schedules.paused ? Date.parse(at) : null;
@@ -60,7 +82,11 @@ export function rotationText(port: Pick<PortRow, 'rotation'>): string {
 /** A port as lists and the summary name it: its label, or its id when it has none. */
 const portName = (port: Pick<PortRow, 'id' | 'label'>) => port.label || port.id;
 
-function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<PortRow>[] {
+function portColumns(
+  places: PlaceNames,
+  schedules: ScheduleIndex,
+  health: HealthIndex,
+): DataColumn<PortRow>[] {
   return [
     {
       id: 'label',
@@ -87,6 +113,27 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
       sortValue: (port) => port.status,
       text: (port) => humanize(port.status),
       cell: (port) => <StatusBadge status={port.status} />,
+    },
+    {
+      id: 'health',
+      header: 'Health',
+      className: 'col-health',
+      // Up, Down, Unknown: in that order ascending.
+      sortValue: (port) => HEALTH_RANK[health.get(port.id)?.status ?? 'unknown'],
+      text: (port) => healthText(health, port.id),
+      cell: (port) => {
+        const shown = HEALTH_TEXT[health.get(port.id)?.status ?? 'unknown'];
+        return <span className={`badge ${shown.badge}`}>{shown.text}</span>;
+      },
+    },
+    {
+      id: 'uptime',
+      header: 'Uptime 24 h',
+      className: 'col-uptime',
+      hiddenByDefault: true,
+      sortValue: (port) => uptime24h(health, port.id),
+      text: (port) => uptimeText(uptime24h(health, port.id)),
+      cell: (port) => uptimeText(uptime24h(health, port.id)),
     },
     {
       id: 'location',
@@ -172,9 +219,10 @@ function portColumns(places: PlaceNames, schedules: ScheduleIndex): DataColumn<P
   ];
 }
 
-function portFilters(places: PlaceNames, now: number): DataFilter<PortRow>[] {
+function portFilters(places: PlaceNames, now: number, health: HealthIndex): DataFilter<PortRow>[] {
   return [
     { id: 'status', label: 'Status', value: (port) => humanize(port.status) },
+    { id: 'health', label: 'Health', value: (port) => healthText(health, port.id), order: HEALTH_ORDER },
     { id: 'country', label: 'Country', value: (port) => places.country(port.country) },
     { id: 'carrier', label: 'Carrier', value: (port) => port.carrierName },
     { id: 'network', label: 'Network', value: (port) => port.networkType },
@@ -236,10 +284,12 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
   const bulkShown = useBulkStore((state) => state.runs.ports !== undefined);
   const describeInFlight = useDescribeRotationsInFlight();
   const [scheduling, setScheduling] = useState<string[] | null>(null);
-  const columns = useMemo(() => portColumns(places, schedules), [places, schedules]);
+  const healthScores = usePortsStore((state) => state.health.data);
+  const health = useMemo(() => indexHealth(healthScores), [healthScores]);
+  const columns = useMemo(() => portColumns(places, schedules, health), [places, schedules, health]);
   // Expiry windows are read against the hour of the last render: close enough for windows of days.
   const hour = Math.floor(useNow(false) / HOUR_MS);
-  const filters = useMemo(() => portFilters(places, hour * HOUR_MS), [places, hour]);
+  const filters = useMemo(() => portFilters(places, hour * HOUR_MS, health), [places, hour, health]);
   const searchText = useCallback(
     (port: PortRow) =>
       [
@@ -489,7 +539,16 @@ export function PortsScreen() {
   useEffect(() => {
     void loadSchedules();
   }, [loadSchedules]);
-  const { loadable, refresh } = usePorts();
+  // The health column's scores: every port's in one call (`ports:health`), read again with Refresh.
+  const loadHealth = usePortsStore((state) => state.loadHealth);
+  useEffect(() => {
+    void loadHealth();
+  }, [loadHealth]);
+  const { loadable, refresh: refreshPorts } = usePorts();
+  const refresh = () => {
+    refreshPorts();
+    void loadHealth(true);
+  };
   const age = usePortsStore((state) => state.portsAge);
   const ports = loadable?.data ?? NO_PORTS;
   const places = usePlaceNames(useMemo(() => ports.map((port) => port.country), [ports]));

@@ -4,6 +4,7 @@ import { PortsScreen, rotationText } from '../../../../src-renderer/src/features
 import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';
 import { COMPACT_ROW_HEIGHT } from '../../../../src-renderer/src/shared/table/DataTable';
 import { setDensity } from '../../../../src-renderer/src/shared/density';
+import type { PortHealth } from '../../../../src-shared/contract';
 import { fail, ok } from '../../support/fake-api';
 import { portsAnswer, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
@@ -250,5 +251,118 @@ describe('Ports list: search, selection and rotation', () => {
     expect(within(row('Paris')).getByRole<HTMLButtonElement>('button', { name: /: Paris$/ }).disabled).toBe(
       true,
     );
+  });
+});
+
+describe('Ports list: health from the health checks', () => {
+  const scores = (portId: string, status: PortHealth['status'], uptime24h: number | null): PortHealth => ({
+    portId,
+    status,
+    statusSince: null,
+    failuresInARow: status === 'down' ? 3 : 0,
+    lastCheck: null,
+    uptime24h,
+    uptime30d: uptime24h,
+    checks24h: uptime24h === null ? 0 : 96,
+    checks30d: uptime24h === null ? 0 : 2880,
+    latency24h: {
+      connectP50: null,
+      connectP95: null,
+      firstByteP50: null,
+      firstByteP95: null,
+      firstByteMax: null,
+    },
+    rotations30d: 0,
+    uniqueIpRatio30d: null,
+    unchanged30d: 0,
+    repeated30d: 0,
+    drift30d: 0,
+    lastVerdict: null,
+  });
+  const fake = useFakeApi(() => ({
+    'ports:list': () =>
+      ok(
+        portsAnswer([
+          port({ id: 'port_1', label: 'Austin' }),
+          port({ id: 'port_2', label: 'Berlin' }),
+          port({ id: 'port_3', label: 'Cairo' }),
+          port({ id: 'port_4', label: 'Dakar' }),
+        ]),
+      ),
+    'catalog:countries': () => ok(countries()),
+    'catalog:citiesOf': () => ok({}),
+    // Dakar has no scores at all (not checked yet): Unknown, no uptime.
+    'ports:health': () =>
+      ok([scores('port_1', 'down', 0.5), scores('port_2', 'up', 0.9975), scores('port_3', 'up', 0.8)]),
+  }));
+  const rowsOf = () =>
+    within(screen.getByRole('table', { name: 'Mobile ports' }))
+      .getAllByRole('row')
+      .filter((row) => row.getAttribute('aria-hidden') !== 'true')
+      .slice(1);
+  const cellOf = (row: HTMLElement, column: string) => {
+    const headers = within(screen.getByRole('table', { name: 'Mobile ports' })).getAllByRole('columnheader');
+    const at = headers.findIndex((header) => header.textContent?.includes(column));
+    return row.querySelectorAll('th, td')[at]?.textContent ?? '';
+  };
+  const openPopover = (name: string) => {
+    const summary = screen.getByLabelText(name, { selector: 'summary' });
+    const details = summary.closest('details') as HTMLDetailsElement;
+    act(() => {
+      details.open = true;
+      details.dispatchEvent(new Event('toggle'));
+    });
+    return details;
+  };
+  const showUptime = () =>
+    fireEvent.click(
+      within(openPopover('Choose the columns of mobile ports')).getByRole('checkbox', {
+        name: 'Uptime 24 h',
+      }),
+    );
+
+  it('shows each port’s health as text from one ports:health call, and reads it again with Refresh', async () => {
+    render(<PortsScreen />);
+    await screen.findByText('Down');
+    expect(rowsOf().map((row) => [row.querySelector('th')?.textContent, cellOf(row, 'Health')])).toEqual([
+      ['Austinport_1', 'Down'],
+      ['Berlinport_2', 'Up'],
+      ['Cairoport_3', 'Up'],
+      ['Dakarport_4', 'Unknown'],
+    ]);
+    // Uptime is in the column chooser, hidden until asked for.
+    expect(screen.queryByRole('columnheader', { name: /Uptime 24 h/ })).toBeNull();
+    showUptime();
+    expect(rowsOf().map((row) => cellOf(row, 'Uptime 24 h'))).toEqual(['50.0 %', '99.8 %', '80.0 %', '']);
+    expect(fake.current.callsTo('ports:health')).toEqual([undefined]);
+    fake.current.handle('ports:health', () => ok([scores('port_1', 'up', 0.6)]));
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh ports' }));
+    await settle();
+    expect(fake.current.callsTo('ports:health')).toEqual([undefined, undefined]);
+    expect(rowsOf().map((row) => cellOf(row, 'Health'))).toEqual(['Up', 'Unknown', 'Unknown', 'Unknown']);
+  });
+
+  it('sorts by the 24-hour uptime as numbers, ports without checks last', async () => {
+    render(<PortsScreen />);
+    await screen.findByText('Down');
+    showUptime();
+    const names = () => rowsOf().map((row) => row.querySelector('th a')?.textContent);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Uptime 24 h' }));
+    expect(names()).toEqual(['Austin', 'Cairo', 'Berlin', 'Dakar']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Uptime 24 h' }));
+    expect(names()).toEqual(['Berlin', 'Cairo', 'Austin', 'Dakar']);
+  });
+
+  it('filters by health, each choice with its count', async () => {
+    render(<PortsScreen />);
+    await screen.findByText('Down');
+    const choices = within(openPopover('Filter by Health')).getByRole('group', { name: 'Health' });
+    expect(
+      within(choices)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['Up2', 'Down1', 'Unknown1']);
+    fireEvent.click(within(choices).getByRole('checkbox', { name: /Up/ }));
+    expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual(['Berlin', 'Cairo']);
   });
 });
