@@ -33,6 +33,47 @@ export interface RestRoute {
   /** The input's JSON Schema (zod 4), or null when the channel takes no input. */
   schema: JsonSchema | null;
   description: string;
+  /** A list route: answered as a bare array, its wrapper's other members in headers. */
+  list: RestList | null;
+}
+
+/**
+ * A list route's answer is its items, a JSON array of objects (`jq -r '.[0].id'`). A page the
+ * service numbers (`server`) is told in headers as GitHub's REST API does (`Link` with rel next,
+ * prev, first and last; `X-Total-Count`); the wrapper's other members go into the headers named here.
+ */
+interface RestList {
+  /** The wrapper's member that holds the items. */
+  path: string;
+  server: boolean;
+  /** The items' stable key (`id`, or `portId`, `ip`, `eventId` where they have no `id`). */
+  key: string;
+  /** Wrapper member → response header. */
+  headers: Readonly<Record<string, string>>;
+}
+
+const LIST_DETAILS: Partial<Record<CallChannel, Pick<RestList, 'key' | 'headers'>>> = {
+  'topups:list': { key: 'id', headers: {} },
+  'ports:ipHistory': { key: 'ip', headers: {} },
+  'schedules:list': {
+    key: 'portId',
+    headers: { paused: 'X-Schedules-Paused', profileId: 'X-Schedules-Profile-Id' },
+  },
+  'localProxies:list': {
+    key: 'id',
+    headers: {
+      runsHere: 'X-Local-Proxies-Runs-Here',
+      message: 'X-Local-Proxies-Message',
+      suggestedPort: 'X-Local-Proxies-Suggested-Port',
+    },
+  },
+  'alertRouting:deliveries': { key: 'eventId', headers: { sendsHere: 'X-Alert-Deliveries-Sends-Here' } },
+};
+
+function listOf(entry: AutomationChannel): RestList | null {
+  if (!entry.list || entry.list.path === '') return null;
+  const details = LIST_DETAILS[entry.channel] ?? { key: 'id', headers: {} };
+  return { path: entry.list.path, server: entry.list.server === true, ...details };
 }
 
 const ID_FIELDS = ['portId', 'subscriptionId', 'topUpId', 'id'] as const;
@@ -87,6 +128,7 @@ function routeOf(entry: AutomationChannel): RestRoute {
     inputIn: method === 'GET' ? 'query' : 'body',
     schema,
     description: entry.description,
+    list: listOf(entry),
   };
 }
 
@@ -149,6 +191,99 @@ export function queryInput(route: RestRoute, query: URLSearchParams): Record<str
   for (const key of new Set(query.keys()))
     input[key] = fromQuery(query.getAll(key), route.schema?.properties?.[key]);
   return input;
+}
+
+/** A header value: text as it is where it is printable ASCII, other characters percent-encoded. */
+const headerText = (value: string | number | boolean): string =>
+  String(value).replace(/[^\x20-\x7e]/g, (character) => encodeURIComponent(character));
+
+/**
+ * What a route sends for the channel's (public) answer: a list route's items as a bare array, its
+ * paging in `Link` and `X-Total-Count`, its wrapper's other members in its headers; any other route
+ * the answer as it is. `origin` and `url` make the `Link` addresses (the request's query, with `page`).
+ */
+export function restAnswer(
+  route: RestRoute,
+  value: unknown,
+  origin: string,
+  url: URL,
+): { body: unknown; headers: Record<string, string> } {
+  const list = route.list;
+  if (!list || value === null || typeof value !== 'object') return { body: value, headers: {} };
+  const wrapper = value as Record<string, unknown>;
+  const items = wrapper[list.path];
+  if (!Array.isArray(items)) return { body: value, headers: {} };
+  const headers: Record<string, string> = {};
+  for (const [member, header] of Object.entries(list.headers)) {
+    const held = wrapper[member];
+    if (typeof held === 'string' || typeof held === 'number' || typeof held === 'boolean')
+      headers[header] = headerText(held);
+  }
+  const pagination = wrapper.pagination as
+    { page?: unknown; perPage?: unknown; total?: unknown; totalPages?: unknown } | undefined;
+  if (list.server && pagination && typeof pagination.page === 'number') {
+    const { page, perPage, total, totalPages } = pagination;
+    if (typeof total === 'number') headers['X-Total-Count'] = String(total);
+    const link = (to: number, rel: string): string => {
+      const query = new URLSearchParams(url.searchParams);
+      query.set('page', String(to));
+      if (typeof perPage === 'number') query.set('perPage', String(perPage));
+      return `<${origin}${url.pathname}?${query.toString()}>; rel="${rel}"`;
+    };
+    const last = typeof totalPages === 'number' ? Math.max(1, totalPages) : null;
+    const links: string[] = [];
+    if (last === null ? items.length > 0 : page < last) links.push(link(page + 1, 'next'));
+    if (page > 1) links.push(link(page - 1, 'prev'));
+    links.push(link(1, 'first'));
+    if (last !== null) links.push(link(last, 'last'));
+    headers.Link = links.join(', ');
+  }
+  return { body: items, headers };
+}
+
+/** A list route's 200 schema: the array its wrapper's schema holds, or objects with the key. */
+function listSchemaOf(route: RestRoute, list: RestList): Record<string, unknown> {
+  const properties = outputSchemaOf(route.channel)?.properties;
+  const items =
+    properties !== null && typeof properties === 'object'
+      ? (properties as Record<string, Record<string, unknown> | undefined>)[list.path]
+      : undefined;
+  const schema: Record<string, unknown> = items ?? {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: [list.key],
+      properties: { [list.key]: { type: 'string' } },
+    },
+  };
+  return {
+    ...schema,
+    description: `The items, one object each (key: ${list.key}); ${
+      list.server ? 'the page in the Link and X-Total-Count headers' : 'not paged'
+    }.`,
+    'x-list-key': list.key,
+  };
+}
+
+function listHeadersOf(list: RestList): Record<string, unknown> {
+  const headers: Record<string, unknown> = {};
+  if (list.server) {
+    headers.Link = {
+      description:
+        'The pages as GitHub’s REST API gives them: `<…?page=2&perPage=50>; rel="next"`, and prev, first, last.',
+      schema: { type: 'string' },
+    };
+    headers['X-Total-Count'] = {
+      description: 'How many items there are in all pages.',
+      schema: { type: 'integer' },
+    };
+  }
+  for (const [member, header] of Object.entries(list.headers))
+    headers[header] = {
+      description: `The list’s \`${member}\` (text: characters outside printable ASCII percent-encoded; absent when null).`,
+      schema: { type: 'string' },
+    };
+  return headers;
 }
 
 const ERROR_SCHEMA = {
@@ -230,12 +365,18 @@ function operationOf(route: RestRoute): Record<string, unknown> {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody: JSON.parse(JSON.stringify(requestBody)) as unknown } : {}),
     responses: {
-      '200': {
-        description: outputSchemaOf(route.channel)
-          ? 'The answer, as this schema describes it.'
-          : 'The contract’s answer (its types: src-shared/contract/).',
-        content: { 'application/json': { schema: outputSchemaOf(route.channel) ?? {} } },
-      },
+      '200': route.list
+        ? {
+            description: 'The list as a JSON array of objects; its paging and other members in the headers.',
+            headers: listHeadersOf(route.list),
+            content: { 'application/json': { schema: listSchemaOf(route, route.list) } },
+          }
+        : {
+            description: outputSchemaOf(route.channel)
+              ? 'The answer, as this schema describes it.'
+              : 'The contract’s answer (its types: src-shared/contract/).',
+            content: { 'application/json': { schema: outputSchemaOf(route.channel) ?? {} } },
+          },
       '400': errorResponse('Bad input: the fields and their messages.'),
       '401': errorResponse('No token, or not a valid one.'),
       '403': errorResponse(

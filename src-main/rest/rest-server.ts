@@ -17,7 +17,7 @@ import {
 import { isJsonMediaType } from '../lib/json-media-type';
 import { publicAnswer } from '../dispatch/public-answers';
 import { ipcCalls } from '../../src-shared/contract';
-import { matchRoute, openApiDocument, queryInput, type RestRoute } from './rest-routes';
+import { matchRoute, openApiDocument, queryInput, restAnswer, type RestRoute } from './rest-routes';
 
 /** A contract call with a token's scopes as the grant, through the guarded dispatcher. */
 type GrantedCall = (
@@ -331,7 +331,8 @@ export async function startRestServer(options: RestServerOptions): Promise<Runni
     const result = await options.call(new Set(token.scopes), route.channel, read.input);
     await audit(caller, channel, result.ok ? 'ok' : result.error.code, started, remoteAddress);
     if (result.ok) {
-      send(res, 200, publicAnswer(route.channel, result.value) ?? null);
+      const answer = restAnswer(route, publicAnswer(route.channel, result.value) ?? null, origin, url);
+      send(res, 200, answer.body ?? null, answer.headers);
       return;
     }
     const status = statusOf(result.error);

@@ -146,7 +146,14 @@ describe('docs/automation.md', () => {
     const lines = stdout.trim().split('\n');
     const receipt = JSON.parse(lines[0] ?? '{}') as { ip?: string; previousIp?: string };
     expect(receipt.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    expect(lines.slice(1)).toEqual(['429', '401', '403']);
+    // The IP history's newest entry is the rotation's IP; its Link leads to page 2.
+    expect(lines[1]).toBe(receipt.ip);
+    expect(lines[2]).toMatch(
+      new RegExp(
+        `^<http://127\\.0\\.0\\.1:${port}/v1/ports/[^/>]+/ip-history\\?page=2&perPage=1>; rel="next"$`,
+      ),
+    );
+    expect(lines.slice(3)).toEqual(['429', '401', '403']);
   }, 120_000);
 
   it('runs its Health example as written (notify-send stands in as a recording script)', async () => {

@@ -147,6 +147,9 @@ describe('proxy-manager serve', () => {
       ['/v1/subscriptions/{subscriptionId}', `/v1/subscriptions/${subscriptionId}`],
       ['/v1/subscriptions/{subscriptionId}/sub-users', `/v1/subscriptions/${subscriptionId}/sub-users`],
       ['/v1/topups', '/v1/topups'],
+      ['/v1/ports/{portId}/ip-history', `/v1/ports/${portIds[1]}/ip-history?page=1&perPage=50`],
+      ['/v1/schedules', '/v1/schedules'],
+      ['/v1/local-proxies', '/v1/local-proxies'],
       ['/v1/topups/{topUpId}', `/v1/topups/${topUpId}`],
       ['/v1/catalog/countries', '/v1/catalog/countries'],
       ['/v1/catalog/coins', '/v1/catalog/coins'],
@@ -183,6 +186,89 @@ describe('proxy-manager serve', () => {
       'enabled',
       'createdAt',
     ]);
+  });
+
+  it('answers every list route as an array of objects, its paging in Link and X-Total-Count', async () => {
+    const doc = (await raw('GET', '/openapi.json', bearer(reader))).body;
+    const schemaOf = (template: string) =>
+      z.fromJSONSchema(doc.paths[template].get.responses['200'].content['application/json'].schema);
+    for (let made = 0; made < 3; made += 1)
+      await sandbox.request('POST', '/v1/topups', {
+        body: { amountUsd: '30.00', coin: 'USDT', network: 'tron' },
+      });
+    const manager = await createToken('list-manager', 'read,manage');
+    const added = await raw(
+      'POST',
+      '/v1/local-proxies',
+      { ...bearer(manager), 'Content-Type': 'application/json' },
+      JSON.stringify({ upstream: { kind: 'port', portId: portIds[0] }, start: false }),
+    );
+    expect(added.status).toBe(200);
+
+    // Top-ups, paged by the service: page 1 of 2 a page, then the page its Link calls next.
+    const first = await raw('GET', '/v1/topups?perPage=2', bearer(reader));
+    expect(first.status).toBe(200);
+    expect(Array.isArray(first.body)).toBe(true);
+    expect(first.body).toHaveLength(2);
+    expect(first.body[0].id).toEqual(expect.any(String));
+    expect(Number(first.headers['x-total-count'])).toBeGreaterThanOrEqual(3);
+    const next = /<([^>]+)>; rel="next"/.exec(String(first.headers.link))?.[1] ?? '';
+    expect(new URL(next).searchParams.get('page')).toBe('2');
+    expect(new URL(next).searchParams.get('perPage')).toBe('2');
+    expect(String(first.headers.link)).toContain('rel="first"');
+    const second = await raw('GET', next.replace(url, ''), bearer(reader));
+    expect(second.status).toBe(200);
+    expect(second.body[0].id).toEqual(expect.any(String));
+    expect(second.body[0].id).not.toBe(first.body[0].id);
+    expect(String(second.headers.link)).toContain('rel="prev"');
+    for (const page of [first, second]) {
+      const checked = schemaOf('/v1/topups').safeParse(page.body);
+      expect(checked.success ? [] : checked.error.issues).toEqual([]);
+    }
+
+    // A port's IP history: its items have no id; their key is `ip`.
+    const history = await curl([
+      '-H',
+      `Authorization: Bearer ${reader}`,
+      `${url}/v1/ports/${portIds[0]}/ip-history?page=1&perPage=50`,
+    ]);
+    expect(history.status).toBe(200);
+    expect(history.body[0].ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(history.headers).toMatch(/^x-total-count: \d+$/im);
+    expect(history.headers).toMatch(/^link: <[^>]+[?&]page=2[^>]*>; rel="next", /im);
+
+    // Schedules: their key is `portId` (none here: they are set where the background jobs run);
+    // "paused" is in X-Schedules-Paused.
+    const schedules = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/schedules`]);
+    expect(schedules.status).toBe(200);
+    expect(schedules.body).toEqual([]);
+    expect(schedules.headers).toMatch(/^x-schedules-paused: false$/im);
+
+    // Local proxies: `.[0].id`; whether this process runs them is in X-Local-Proxies-Runs-Here.
+    const proxies = await curl(['-H', `Authorization: Bearer ${reader}`, `${url}/v1/local-proxies`]);
+    expect(proxies.status).toBe(200);
+    expect(proxies.body[0].id).toBe(added.body.id);
+    expect(proxies.headers).toMatch(/^x-local-proxies-runs-here: (true|false)$/im);
+
+    const deliveries = await raw('GET', '/v1/alert-routing/deliveries', bearer(reader));
+    expect(deliveries.status).toBe(200);
+    expect(Array.isArray(deliveries.body)).toBe(true);
+
+    // What was sent is what the OpenAPI document says.
+    for (const [template, answer] of [
+      ['/v1/ports/{portId}/ip-history', history],
+      ['/v1/schedules', schedules],
+      ['/v1/local-proxies', proxies],
+      ['/v1/alert-routing/deliveries', deliveries],
+    ] as const) {
+      const checked = schemaOf(template).safeParse(answer.body);
+      expect(checked.success ? [] : checked.error.issues, template).toEqual([]);
+    }
+    const headers = doc.paths['/v1/topups'].get.responses['200'].headers;
+    expect(Object.keys(headers)).toEqual(['Link', 'X-Total-Count']);
+    expect(Object.keys(doc.paths['/v1/schedules'].get.responses['200'].headers)).toContain(
+      'X-Schedules-Paused',
+    );
   });
 
   it('refuses a request without a token, or with a wrong one (401)', async () => {
@@ -287,7 +373,7 @@ describe('proxy-manager serve', () => {
   it('keeps a hash of each token, its last use, and an audit log without secrets', async () => {
     const tokens = await runCapture(['token', 'list', '--json'], env);
     const listed = tokens.json<{ name: string; lastUsedAt: string | null }[]>();
-    expect(listed.map((token) => token.name)).toEqual(['reader', 'rotator']);
+    expect(listed.map((token) => token.name)).toEqual(['reader', 'rotator', 'list-manager']);
     expect(listed.every((token) => token.lastUsedAt !== null)).toBe(true);
     expect(tokens.stdout).not.toContain(reader);
     const audit = await runCapture(['audit', '--json'], env);
@@ -388,15 +474,19 @@ describe('proxy-manager serve tells the truth about failures', () => {
       JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }),
     ).catch(() => ({ status: 413 }) as Answer);
     expect(large.status).toBe(413);
-    const audit = await runCapture(['audit', '--json'], env);
-    const entries = audit.json<
-      {
-        channel: string;
-        outcome: string;
-        caller: { kind: string; name?: string };
-        remoteAddress?: string;
-      }[]
-    >();
+    // A body too large may be cut off before its audit line is written: wait for the line.
+    type Entry = {
+      channel: string;
+      outcome: string;
+      caller: { kind: string; name?: string };
+      remoteAddress?: string;
+    };
+    let entries: Entry[] = [];
+    for (let tries = 0; tries < 50; tries += 1) {
+      entries = (await runCapture(['audit', '--json'], env)).json<Entry[]>();
+      if (entries[0]?.outcome === 'body_too_large') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const outcomes = entries.slice(0, 5).map((entry) => entry.outcome);
     expect(outcomes).toEqual([
       'body_too_large',
@@ -414,7 +504,7 @@ describe('proxy-manager serve tells the truth about failures', () => {
       channel: 'topups:create',
       caller: { kind: 'token', name: 'spender' },
     });
-    expect(audit.stdout).not.toContain(wrongToken);
+    expect(JSON.stringify(entries)).not.toContain(wrongToken);
   });
 
   it('answers a connection past the cap with 503 and Retry-After instead of resetting it', async () => {
