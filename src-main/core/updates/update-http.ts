@@ -27,8 +27,8 @@ const USER_AGENT = 'ProxyManager-Updater';
 export interface UpdateHttpOptions {
   /** `http://host:port` of the user's proxy, or null for a direct connection. */
   proxyUrl: string | null;
-  /** Waits between attempts; default a timer (tests pass one that returns at once). */
-  sleep?: Sleep;
+  /** Waits between attempts: the core's clock (tests pass one that returns at once). */
+  sleep: Sleep;
   random?: () => number;
   /** Attempts per download; default 3, as interactive calls. */
   maxAttempts?: number;
@@ -81,16 +81,7 @@ export class UpdateHttp {
 
   constructor(options: UpdateHttpOptions) {
     this.#dispatcher = options.dispatcher ?? updateDispatcher(options.proxyUrl);
-    this.#sleep =
-      options.sleep ??
-      ((ms, signal) =>
-        new Promise((resolve, reject) => {
-          const timer = setTimeout(resolve, ms);
-          signal?.addEventListener('abort', () => {
-            clearTimeout(timer);
-            reject(signal.reason as Error);
-          });
-        }));
+    this.#sleep = options.sleep;
     this.#random = options.random ?? Math.random;
     this.#maxAttempts = options.maxAttempts ?? DEFAULT_RETRY_OPTIONS.maxAttempts;
     this.#transport = new HttpTransport({

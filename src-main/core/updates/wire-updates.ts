@@ -58,7 +58,9 @@ export function wireUpdates(parts: UpdatesParts): UpdatesService {
     demoRunning: parts.demoRunning,
     events: parts.events,
     downloadsDir: wiring?.downloadsDir ?? join(tmpdir(), 'proxy-manager-updates'),
-    createHttp: wiring?.createHttp ?? ((proxyUrl) => new UpdateHttp({ proxyUrl })),
+    createHttp:
+      wiring?.createHttp ??
+      ((proxyUrl) => new UpdateHttp({ proxyUrl, sleep: (ms, signal) => parts.clock.sleep(ms, signal) })),
     ...(wiring?.openPath ? { openPath: wiring.openPath } : {}),
     ...(wiring?.relaunch ? { relaunch: wiring.relaunch } : {}),
     log: parts.log,
