@@ -7,9 +7,9 @@ import { CatalogService } from './catalog/catalog-service';
 import type { DemoService } from './demo/demo-service';
 import type { EventBus } from './events';
 import { AsnLookup } from './health/asn-lookup';
-import { HealthCheckJob, type HealthStatusChange } from './health/health-check-job';
+import type { HealthStatusChange } from './health/health-check-job';
 import { LazyHealthStore } from './health/health-store';
-import { lastCheckedExit, selfHealer } from './health/health-wiring';
+import { healthChecksJob, lastCheckedExit } from './health/health-wiring';
 import { PortHealthReader } from './health/port-health-reader';
 import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import type { AppNotifications } from './notifications/app-notifications';
@@ -20,7 +20,6 @@ import { PortsService, toPortView } from './ports/ports-service';
 import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
 import { type ReceiptsState, RotationService } from './ports/rotation-service';
 import type { ProfilesService } from './profiles/profiles-service';
-import { probeProxy } from './proxy-test/proxy-probe';
 import { ProxyTestService } from './proxy-test/proxy-test-service';
 import type { JobsOwnership } from './runtime/background-jobs';
 import type { Clock } from './runtime/clock';
@@ -130,41 +129,25 @@ export function wireAccountServices(wiring: AccountWiring) {
     health: healthReader,
     log,
   });
-  const selfHeal = selfHealer({
-    afterFailures: () => settings.get().healthChecks.selfHealAfter,
-    rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
-    clock,
-    notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
-    log,
-  });
-  const healthChecks = new HealthCheckJob({
+  const healthChecks = healthChecksJob({
     clock,
     store: () => healthStore.get(),
     profileIds: () => profiles.list().map((profile) => profile.id),
-    ports: (profileId) => {
-      const fresh = held.ports.get(profileId, clock.now() - 5 * 60_000);
-      return fresh ? Promise.resolve(fresh.items) : ports.refresh(profileId);
+    settings: () => settings.get(),
+    heldPorts: {
+      held: (profileId, notBefore) => held.ports.get(profileId, notBefore)?.items ?? null,
+      read: (profileId) => ports.refresh(profileId),
     },
     // Built below; asked only once the job runs.
-    subscriptions: (profileId) => {
-      const fresh = held.subscriptions.get(profileId, clock.now() - 5 * 60_000);
-      return fresh ? Promise.resolve(fresh.items) : subscriptions.refresh(profileId);
+    heldSubscriptions: {
+      held: (profileId, notBefore) => held.subscriptions.get(profileId, notBefore)?.items ?? null,
+      read: (profileId) => subscriptions.refresh(profileId),
     },
-    policy: () => settings.get().healthChecks,
-    checkUrlFor: (profileId) =>
-      demo.echoUrlFor(profileId) ??
-      settings.get().healthChecks.checkUrl ??
-      settings.get().proxyTest.ipEchoUrl,
-    probe: deps.probe ?? ((request) => probeProxy(request, { clock })),
-    onCheck: (target, status, check) => {
-      if (target.kind === 'port') selfHeal(target.profileId, target.id, status, check);
-    },
-    onStatusChange: (change) => {
-      log(
-        `[health] ${change.kind} ${change.id} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
-      );
-      wiring.onHealthStatusChange?.(change);
-    },
+    demoEchoUrl: (profileId) => demo.echoUrlFor(profileId),
+    ...(deps.probe ? { probe: deps.probe } : {}),
+    rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
+    notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
+    ...(wiring.onHealthStatusChange ? { onStatusChange: wiring.onHealthStatusChange } : {}),
     log,
   });
 

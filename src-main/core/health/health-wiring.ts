@@ -1,7 +1,14 @@
 import { ApiError } from '../../api';
 import type { Clock } from '../runtime/clock';
 import { describeError } from '../runtime/deadline-job';
-import { portTargetKey } from './health-check-job';
+import type { SettingsView } from '../../../src-shared/contract';
+import { probeProxy, type ProbeOutcome, type ProbeRequest } from '../proxy-test/proxy-probe';
+import {
+  HealthCheckJob,
+  type HealthCheckJobOptions,
+  type HealthStatusChange,
+  portTargetKey,
+} from './health-check-job';
 import type { HealthStore, StoredCheck } from './health-store';
 import type { TargetStatus } from './health-status';
 
@@ -69,4 +76,70 @@ async function rotateOnce(options: SelfHealOptions, profileId: string, portId: s
       options.log(`[health] the self-heal rotation of ${portId} failed: ${describeError(again)}`);
     }
   }
+}
+
+/** A list main read within this long is checked as it is (new ports are picked up at this pace). */
+const TARGET_LIST_MAX_AGE_MS = 5 * 60_000;
+
+export interface HealthChecksWiring extends Pick<HealthCheckJobOptions, 'clock' | 'store' | 'profileIds'> {
+  log: (line: string) => void;
+  settings: () => Pick<SettingsView, 'healthChecks' | 'proxyTest'>;
+  /** A list held since `notBefore`, or null: then read it. */
+  heldPorts: HealthListSource<Awaited<ReturnType<HealthCheckJobOptions['ports']>>>;
+  heldSubscriptions: HealthListSource<
+    Awaited<ReturnType<NonNullable<HealthCheckJobOptions['subscriptions']>>>
+  >;
+  /** The demo's echo for a demo profile, else null. */
+  demoEchoUrl: (profileId: string) => string | null;
+  probe?: (request: ProbeRequest) => Promise<ProbeOutcome>;
+  /** The self-heal rotation (recorded as a scheduled one). */
+  rotate: (profileId: string, portId: string) => Promise<unknown>;
+  notice: (message: string) => void;
+  onStatusChange?: (change: HealthStatusChange) => void;
+}
+
+interface HealthListSource<T> {
+  held: (profileId: string, notBefore: number) => T | null;
+  read: (profileId: string) => Promise<T>;
+}
+
+/**
+ * The health-check job with its rules: lists as main holds them (read again when older than five
+ * minutes), the check target (the demo's echo, else the user's check URL, else the proxy test's
+ * echo), and the optional self-heal fed every port check.
+ */
+export function healthChecksJob(wiring: HealthChecksWiring): HealthCheckJob {
+  const { clock, settings, log } = wiring;
+  const recent = <T>(source: HealthListSource<T>, profileId: string): Promise<T> => {
+    const held = source.held(profileId, clock.now() - TARGET_LIST_MAX_AGE_MS);
+    return held ? Promise.resolve(held) : source.read(profileId);
+  };
+  const selfHeal = selfHealer({
+    afterFailures: () => settings().healthChecks.selfHealAfter,
+    rotate: wiring.rotate,
+    clock,
+    notice: wiring.notice,
+    log,
+  });
+  return new HealthCheckJob({
+    clock,
+    store: wiring.store,
+    profileIds: wiring.profileIds,
+    ports: (profileId) => recent(wiring.heldPorts, profileId),
+    subscriptions: (profileId) => recent(wiring.heldSubscriptions, profileId),
+    policy: () => settings().healthChecks,
+    checkUrlFor: (profileId) =>
+      wiring.demoEchoUrl(profileId) ?? settings().healthChecks.checkUrl ?? settings().proxyTest.ipEchoUrl,
+    probe: wiring.probe ?? ((request) => probeProxy(request, { clock })),
+    onCheck: (target, status, check) => {
+      if (target.kind === 'port') selfHeal(target.profileId, target.id, status, check);
+    },
+    onStatusChange: (change) => {
+      log(
+        `[health] ${change.kind} ${change.id} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
+      );
+      wiring.onStatusChange?.(change);
+    },
+    log,
+  });
 }
