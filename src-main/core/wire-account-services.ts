@@ -14,7 +14,7 @@ import { PortHealthReader } from './health/port-health-reader';
 import { LocalProxiesService } from './local-proxies/local-proxies-service';
 import type { AppNotifications } from './notifications/app-notifications';
 import { alertScreen } from './overview/overview-rules';
-import { OverviewService, readOpenTopUps } from './overview/overview-service';
+import { heldOpenTopUps, OverviewService } from './overview/overview-service';
 import { publishPortChanges } from './ports/port-changes';
 import { PortsService, toPortView } from './ports/ports-service';
 import { RelocationTracker, type RelocationsState } from './ports/relocation-tracker';
@@ -195,17 +195,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     health: healthReader,
   });
   // The account's open top-ups: one list read shared by the watcher's start, the overview and the tray.
-  const listOpenTopUps = (profileId: string) =>
-    held.openTopUps.read(
-      profileId,
-      async () => {
-        const open = await readOpenTopUps(api, profileId);
-        // The newest state of each: what the overview shows them in.
-        held.topUps.note(profileId, open);
-        return open;
-      },
-      () => clock.now(),
-    );
+  const listOpenTopUps = heldOpenTopUps(api, held, () => clock.now());
   const topUpWatcher = new TopUpWatcher({
     api,
     clock,

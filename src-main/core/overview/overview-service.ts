@@ -43,7 +43,7 @@ const OPEN_LIST_STATUSES = ['awaiting_payment', 'verifying', 'expired', 'rejecte
  * overview, the tray and the watcher's start read them through `held.openTopUps.read`, which joins a
  * read under way, so the app's start costs one such read.
  */
-export async function readOpenTopUps(
+async function readOpenTopUps(
   api: Pick<ApiCaller, 'forProfile'>,
   profileId: string,
 ): Promise<TopUp[]> {
@@ -55,6 +55,27 @@ export async function readOpenTopUps(
     ),
   );
   return pages.flatMap((page) => page.data).filter((topUp) => !topUp.final);
+}
+
+/**
+ * The account's open top-ups as main holds them: one list read shared by the watcher's start, the
+ * overview and the tray (a read under way is joined), each top-up also noted in its newest state.
+ */
+export function heldOpenTopUps(
+  api: Pick<ApiCaller, 'forProfile'>,
+  held: Pick<HeldAccountData, 'openTopUps' | 'topUps'>,
+  now: () => number,
+): (profileId: string) => Promise<readonly TopUp[]> {
+  return (profileId) =>
+    held.openTopUps.read(
+      profileId,
+      async () => {
+        const open = await readOpenTopUps(api, profileId);
+        held.topUps.note(profileId, open);
+        return open;
+      },
+      now,
+    );
 }
 
 export interface OverviewServiceOptions {
