@@ -43,10 +43,7 @@ const OPEN_LIST_STATUSES = ['awaiting_payment', 'verifying', 'expired', 'rejecte
  * overview, the tray and the watcher's start read them through `held.openTopUps.read`, which joins a
  * read under way, so the app's start costs one such read.
  */
-async function readOpenTopUps(
-  api: Pick<ApiCaller, 'forProfile'>,
-  profileId: string,
-): Promise<TopUp[]> {
+async function readOpenTopUps(api: Pick<ApiCaller, 'forProfile'>, profileId: string): Promise<TopUp[]> {
   const pages = await Promise.all(
     OPEN_LIST_STATUSES.map((status) =>
       api.forProfile(profileId, 'authenticated', (client) =>
