@@ -48,6 +48,8 @@ export interface AppCoreDependencies {
   log?: (line: string) => void;
   /** Background work's clock (tests: a FakeClock). Default: the system clock. */
   clock?: Clock;
+  /** 0-1; spreads background checks apart (tests: a constant, so each check comes on its minute). */
+  random?: () => number;
   /**
    * Reads a port's exit IP through the port; fills receipts' `verification`. Default: the proxy
    * test's (`ProxyTestService.verifyExitIp`); tests may put another in.

@@ -145,6 +145,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     },
     demoEchoUrl: (profileId) => demo.echoUrlFor(profileId),
     ...(deps.probe ? { probe: deps.probe } : {}),
+    ...(deps.random ? { random: deps.random } : {}),
     rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
     notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
     ...(wiring.onHealthStatusChange ? { onStatusChange: wiring.onHealthStatusChange } : {}),

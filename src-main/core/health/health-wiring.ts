@@ -81,7 +81,10 @@ async function rotateOnce(options: SelfHealOptions, profileId: string, portId: s
 /** A list main read within this long is checked as it is (new ports are picked up at this pace). */
 const TARGET_LIST_MAX_AGE_MS = 5 * 60_000;
 
-export interface HealthChecksWiring extends Pick<HealthCheckJobOptions, 'clock' | 'store' | 'profileIds'> {
+export interface HealthChecksWiring extends Pick<
+  HealthCheckJobOptions,
+  'clock' | 'store' | 'profileIds' | 'random'
+> {
   log: (line: string) => void;
   settings: () => Pick<SettingsView, 'healthChecks' | 'proxyTest'>;
   /** A list held since `notBefore`, or null: then read it. */
@@ -131,6 +134,7 @@ export function healthChecksJob(wiring: HealthChecksWiring): HealthCheckJob {
     checkUrlFor: (profileId) =>
       wiring.demoEchoUrl(profileId) ?? settings().healthChecks.checkUrl ?? settings().proxyTest.ipEchoUrl,
     probe: wiring.probe ?? ((request) => probeProxy(request, { clock })),
+    ...(wiring.random ? { random: wiring.random } : {}),
     onCheck: (target, status, check) => {
       if (target.kind === 'port') selfHeal(target.profileId, target.id, status, check);
     },

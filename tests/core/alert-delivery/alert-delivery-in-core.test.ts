@@ -8,14 +8,17 @@ import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import { DEMO_KEY, manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { createHarness } from '../support/core-harness';
 import { HttpReceiver } from './support/receivers';
+import { probeProxy, type ProbeRequest } from '../../../src-main/core/proxy-test/proxy-probe';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 2));
+/** Polls in real time for work the fake clock set off; the bound only turns a hang into a failure. */
+async function until(done: () => boolean, boundMs = 30_000): Promise<void> {
+  const start = Date.now();
+  while (!done() && Date.now() - start < boundMs) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
 const notOwner: JobsOwnership = {
@@ -195,7 +198,18 @@ describe('a port’s health checks, end to end', () => {
       const receiver = new HttpReceiver(() => clock.now());
       await receiver.start();
       cleanups.push(() => receiver.stop());
-      const harness = await createHarness(sandbox, { clock });
+      // The real probe, counted: a minute is over once the checks it started have ended.
+      let checksUnderWay = 0;
+      const probe = async (request: ProbeRequest) => {
+        checksUnderWay += 1;
+        try {
+          return await probeProxy(request, { clock });
+        } finally {
+          checksUnderWay -= 1;
+        }
+      };
+      // No jitter: each port is checked exactly once a minute.
+      const harness = await createHarness(sandbox, { clock, random: () => 0.5, probe });
       cleanups.push(() => harness.core.dispose());
       await harness.core.start({ environment: { apiKey: DEMO_KEY, baseUrl: sandbox.baseUrl } });
       // The gateway answers a plain-http echo itself; one check a minute.
@@ -209,16 +223,17 @@ describe('a port’s health checks, end to end', () => {
           .map((request) => JSON.parse(request.body) as { type: string; data: { portId?: string } })
           .filter((event) => event.data.portId === port.id && event.type.startsWith('port.'))
           .map((event) => event.type);
-      // One minute on both clocks, then until the check it brought is stored (no fixed wait).
+      // The seeded ports' checks are spread over each minute (15 s apart). The fake clock moves in
+      // steps shorter than a check's 10 s deadline and waits for the checks a step started, so no
+      // check times out only because fake time outran the real proxy. The sandbox is a step ahead:
+      // every check in minute m sees the sandbox at minute m.
       const minute = async () => {
-        const before = clock.now();
         await sandbox.advance(60);
-        await clock.advance(60_000);
-        for (let i = 0; i < 800; i += 1) {
-          const [scores] = await harness.call('ports:health', { portId: port.id });
-          if (scores?.lastCheck && Date.parse(scores.lastCheck.at) > before) return;
-          await new Promise((resolve) => setTimeout(resolve, 5));
+        for (let step = 0; step < 12; step += 1) {
+          await clock.advance(5_000);
+          await until(() => checksUnderWay === 0);
         }
+        await clock.settle();
       };
       await sandbox.control('POST', '/mobile/offline', { portId: port.id, seconds: 5 * 60 });
       // The first check comes a minute after the start; three failed ones make it down.

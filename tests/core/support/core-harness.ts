@@ -55,6 +55,8 @@ export type HarnessOptions = {
     AppCoreDependencies,
     | 'mode'
     | 'clock'
+    | 'random'
+    | 'probe'
     | 'windowVisible'
     | 'notifications'
     | 'notifyTopUp'
