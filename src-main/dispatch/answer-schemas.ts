@@ -82,7 +82,7 @@ const ipcErrorSchema = z.strictObject({
 
 // Ports ---------------------------------------------------------------------------------------------
 
-export const mobilePortViewSchema = exact<MobilePortView>()(
+const mobilePortViewSchema = exact<MobilePortView>()(
   mobilePortSchema.omit({ rotationLink: true }).extend({ hasRotationLink: z.boolean() }),
 );
 
@@ -98,7 +98,7 @@ const verdictSchema = z.strictObject({
   message: z.string(),
 });
 
-export const rotationReceiptSchema = exact<RotationReceipt>()(
+const rotationReceiptSchema = exact<RotationReceipt>()(
   z.strictObject({
     id: z.string(),
     portId: z.string(),
