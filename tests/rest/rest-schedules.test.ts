@@ -93,7 +93,7 @@ async function call(token: string, method: string, path: string, body?: unknown)
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) };
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
 function expectAsDocumented(template: string, method: string, body: unknown): void {
