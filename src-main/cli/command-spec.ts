@@ -2,6 +2,7 @@ import type { Clock } from '../core/runtime/clock';
 import type { CallChannel, CallOutput, IpcError, IpcResult } from '../../src-shared/contract';
 import { publicAnswer, publicFieldsOf } from '../dispatch/public-answers';
 import type { Output } from './output';
+import { type PlaceNames, placeNamesOf } from './place-names';
 import type { FieldOverrides, FieldSpec } from './schema-fields';
 
 /** Exit codes: the contract of the CLI with scripts. */
@@ -59,6 +60,8 @@ export interface CommandContext {
   call<C extends CallChannel>(channel: C, input: unknown): Promise<CallOutput<C>>;
   /** A call whose error answer is returned, for commands that act on it (a cooldown to wait out). */
   callResult<C extends CallChannel>(channel: C, input: unknown): Promise<IpcResult<CallOutput<C>>>;
+  /** The catalog's names of the places `render` shows (see `CommandSpec.places`); ids until then. */
+  places: PlaceNames;
 }
 
 export interface CommandSpec {
@@ -92,6 +95,11 @@ export interface CommandSpec {
   secretFromStdin?: { field: string; prompt: string };
   /** The value as text for a person (tables); default: JSON. */
   render?: (value: never, context: CommandContext) => string;
+  /**
+   * The country codes whose names (and their cities' names) `render` shows: read from the catalog
+   * before rendering text (`context.places`), never for `--json`, which keeps the ids.
+   */
+  places?: (value: never) => Iterable<string>;
 }
 
 /** `--timeout` in ms from the context (validated as whole seconds already). */
@@ -104,11 +112,14 @@ export function timeoutMs(context: CommandContext, fallbackSeconds: number): num
  * Prints a value: as one JSON document in its public shape (a list the window gets as a table is an
  * array of objects), or the command's text.
  */
-export function printValue(context: CommandContext, spec: CommandSpec, value: unknown): void {
+export async function printValue(context: CommandContext, spec: CommandSpec, value: unknown): Promise<void> {
   if (context.json || !spec.render) {
     if (spec.channel) {
       context.out.knownFields = publicFieldsOf(spec.channel);
       context.out.json(publicAnswer(spec.channel, value));
     } else context.out.json(value);
-  } else context.out.out(spec.render(value as never, context));
+    return;
+  }
+  if (spec.places) context.places = await placeNamesOf(context, spec.places(value as never));
+  context.out.out(spec.render(value as never, context));
 }

@@ -12,6 +12,7 @@ import {
   printValue,
   UsageError,
 } from './command-spec';
+import { PLACE_IDS } from './place-names';
 import { COMMANDS, type COMPLETION_SHELLS } from './command-tree';
 import { type CliStream, JsonFieldError, Output } from './output';
 import { buildProgram, CommanderError, type Selection } from './program';
@@ -193,6 +194,7 @@ async function run(
     options,
     given: new Set(selection.given.keys()),
     fields: selection.fields,
+    places: PLACE_IDS,
     callResult: <C extends CallChannel>(channel: C, callInput: unknown) =>
       backend.call(channel, callInput) as Promise<IpcResult<never>>,
     call: async <C extends CallChannel>(channel: C, callInput: unknown) => {
@@ -223,7 +225,7 @@ async function run(
 function defaultRun(spec: CommandSpec): NonNullable<CommandSpec['run']> {
   return async (context, input) => {
     const value = await context.call(spec.channel as CallChannel, input);
-    printValue(context, spec, value);
+    await printValue(context, spec, value);
     return EXIT.done;
   };
 }

@@ -12,15 +12,16 @@ import {
   usageReportSchema,
 } from '../../src-shared/api-types';
 import { type CallChannel, SECRET_FIELDS } from '../../src-shared/contract';
+import { VIEW_ANSWERS } from './answer-schemas';
 import { publicSchemaOf } from './public-answers';
 
 type JsonSchema = Record<string, unknown>;
 
 /**
- * What the automation surfaces send for a channel, as JSON Schema, where it is known exactly: the
- * reshaped lists (`public-answers.ts`), and the answers that are the service's own objects, from the
- * same zod schemas the API client checks them with. Other answers are the contract's view types
- * (TypeScript only, `src-shared/contract/`): no schema is claimed for them.
+ * What the automation surfaces send for a channel, as JSON Schema: the reshaped lists
+ * (`public-answers.ts`), the answers that are the service's own objects (from the same zod schemas
+ * the API client checks them with), and the contract's view types (`answer-schemas.ts`, checked at
+ * compile time against their TypeScript types).
  */
 const SERVICE_ANSWERS: Partial<Record<CallChannel, z.ZodType>> = {
   'subscriptions:list': z.array(subscriptionSchema),
@@ -62,13 +63,47 @@ function secretsMayBeNull(schema: unknown): unknown {
   return out;
 }
 
+/**
+ * Members the service defines and the app passes on as they are, whose shape the service's spec
+ * does not show (a top-up's `rejection`, a plan's `options`): said so (`x-free-form`) rather than
+ * left as a schema that looks like an oversight.
+ */
+const FREE_FORM_MEMBERS: Readonly<Record<string, string>> = {
+  rejection:
+    'Why the service rejected it, as the service gives it (an object with reason/message, or text); null when not rejected.',
+  options: 'The plan’s options, as the service defines them (a JSON object).',
+};
+
+function markFreeForm(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(markFreeForm);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema as JsonSchema)) {
+    if (key === 'properties' && value !== null && typeof value === 'object') {
+      out.properties = Object.fromEntries(
+        Object.entries(value as JsonSchema).map(([name, property]) => {
+          const said = FREE_FORM_MEMBERS[name];
+          return [
+            name,
+            said
+              ? { ...(property as JsonSchema), description: said, 'x-free-form': true }
+              : markFreeForm(property),
+          ];
+        }),
+      );
+    } else out[key] = markFreeForm(value);
+  }
+  return out;
+}
+
 /** The JSON Schema of what a channel's route or tool answers, or null when only its type says. */
 export function outputSchemaOf(channel: CallChannel): JsonSchema | null {
   const reshaped = publicSchemaOf(channel);
   if (reshaped) return reshaped;
-  const service = SERVICE_ANSWERS[channel];
+  const service =
+    SERVICE_ANSWERS[channel] ?? (VIEW_ANSWERS as Partial<Record<CallChannel, z.ZodType>>)[channel];
   if (!service) return null;
   const json = z.toJSONSchema(service, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
-  return secretsMayBeNull(json) as JsonSchema;
+  return markFreeForm(secretsMayBeNull(json)) as JsonSchema;
 }

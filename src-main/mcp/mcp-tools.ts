@@ -3,8 +3,10 @@ import { publicAnswer } from '../dispatch/public-answers';
 import {
   type CallChannel,
   type IpcError,
+  type HealthSnapshot,
   type IpcResult,
   ipcCalls,
+  type PortHealth,
   type Scope,
   type TopUpPlanChoice,
 } from '../../src-shared/contract';
@@ -45,7 +47,11 @@ export const TOOLSETS = [
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
-/** MCP's hints, only where they differ from the defaults (not read-only, destructive, open world). */
+/**
+ * MCP's hints, only where they differ from the defaults (not read-only, destructive, open world).
+ * `idempotentHint` only where a tool changes something: MCP defines it for tools that are not
+ * read-only, so it would only lengthen `tools/list` on a read tool.
+ */
 interface ToolAnnotations {
   readOnlyHint?: true;
   destructiveHint?: false;
@@ -167,7 +173,7 @@ function tool(spec: ToolSpec): McpTool {
     inputSchema: spec.input,
     outputSchema: spec.output,
     annotations: readOnly
-      ? { readOnlyHint: true, idempotentHint: true }
+      ? { readOnlyHint: true }
       : spec.scope === 'rotate' || spec.destructive === true
         ? {}
         : { destructiveHint: false },
@@ -591,6 +597,49 @@ function topUpConfirmTool(context: ToolContext): McpTool {
 
 // Health: a thin pass-through of the overview ------------------------------------------------------
 
+/**
+ * The overview as an agent acts on it: the items (what, how urgent, when, about what) and whether
+ * every list was read; the window's own parts (cards, badges, one-click actions, routes) only with
+ * `detailed`.
+ */
+function conciseSnapshot(snapshot: HealthSnapshot): Record<string, unknown> {
+  return {
+    allGood: snapshot.allGood,
+    generatedAt: snapshot.generatedAt,
+    counts: snapshot.counts,
+    totals: snapshot.totals,
+    sources: snapshot.sources,
+    items: snapshot.items.map((item) => ({
+      id: item.id,
+      kind: item.kind,
+      level: item.level,
+      title: item.title,
+      detail: item.detail,
+      dueAt: item.dueAt,
+      subject: item.subject,
+    })),
+  };
+}
+
+/** A port's health scores as an agent acts on them; the last raw check and connect times only detailed. */
+function conciseHealth(health: PortHealth): Record<string, unknown> {
+  return {
+    portId: health.portId,
+    status: health.status,
+    failuresInARow: health.failuresInARow,
+    uptime24h: health.uptime24h,
+    uptime30d: health.uptime30d,
+    firstByteP50: health.latency24h.firstByteP50,
+    firstByteP95: health.latency24h.firstByteP95,
+    rotations30d: health.rotations30d,
+    uniqueIpRatio30d: health.uniqueIpRatio30d,
+    unchanged30d: health.unchanged30d,
+    repeated30d: health.repeated30d,
+    drift30d: health.drift30d,
+    lastVerdict: health.lastVerdict && { kind: health.lastVerdict.kind, message: health.lastVerdict.message },
+  };
+}
+
 function healthSnapshotTool(context: ToolContext): McpTool {
   return tool({
     name: 'health_snapshot',
@@ -602,6 +651,7 @@ function healthSnapshotTool(context: ToolContext): McpTool {
       type: 'object',
       properties: {
         refresh: { type: 'boolean', description: 'Read the lists from the service first (slower).' },
+        response_format: RESPONSE_FORMAT_PROPERTY,
       },
     },
     output: objectOutput({
@@ -615,12 +665,16 @@ function healthSnapshotTool(context: ToolContext): McpTool {
     }),
     audited: 'overview:get',
     run: async (args) => {
+      const detailed = detailedAsked(args);
+      if (typeof detailed !== 'boolean') return detailed;
       const result = await context.call(
         'overview:get',
         args.refresh === true ? { refresh: true } : undefined,
       );
       if (!result.ok) return result;
-      return shaped(result.value, { full: false });
+      return shaped(detailed ? result.value : conciseSnapshot(result.value as HealthSnapshot), {
+        full: false,
+      });
     },
   });
 }
@@ -642,6 +696,7 @@ function portsHealthTool(context: ToolContext): McpTool {
           enum: ['24h', '30d'],
           description: 'With portId: its buckets over this range.',
         },
+        response_format: RESPONSE_FORMAT_PROPERTY,
       },
     },
     output: objectOutput({
@@ -656,8 +711,12 @@ function portsHealthTool(context: ToolContext): McpTool {
         const history = await context.call('ports:healthHistory', { portId, range: args.range });
         return history.ok ? shaped({ history: history.value }, { full: false }) : history;
       }
+      const detailed = detailedAsked(args);
+      if (typeof detailed !== 'boolean') return detailed;
       const result = await context.call('ports:health', portId ? { portId } : undefined);
-      return result.ok ? shaped({ ports: result.value }, { full: false }) : result;
+      if (!result.ok) return result;
+      const scores = result.value as PortHealth[];
+      return shaped({ ports: detailed ? scores : scores.map(conciseHealth) }, { full: false });
     },
   });
 }
@@ -697,6 +756,25 @@ function alertDeliveriesTool(context: ToolContext): McpTool {
 
 // The toolset --------------------------------------------------------------------------------------
 
+/**
+ * `response_format`: where an answer grows with the account (lists, the overview, every port's
+ * health) a tool answers the fields an agent acts on unless asked for `detailed`. A tool that answers
+ * one object of a bounded size (a port, a receipt, a page of at most 100 IPs) has none: the whole
+ * object is small, and its fields are what was asked for.
+ */
+const RESPONSE_FORMAT_PROPERTY: JsonSchema = {
+  type: 'string',
+  enum: ['concise', 'detailed'],
+  description: 'concise (default) or detailed: every field.',
+};
+
+/** Whether a tool's arguments ask for every field (`response_format: detailed`); concise otherwise. */
+function detailedAsked(args: Record<string, unknown>): boolean | ToolOutcome {
+  const format = RESPONSE_FORMAT.safeParse(args.response_format ?? 'concise');
+  if (!format.success) return invalid('response_format', 'response_format: concise or detailed.');
+  return format.data === 'detailed';
+}
+
 const pagedProperties = (concise: boolean): Record<string, JsonSchema> => ({
   limit: {
     type: 'integer',
@@ -705,15 +783,7 @@ const pagedProperties = (concise: boolean): Record<string, JsonSchema> => ({
     description: `Page size (default ${PAGE_LIMIT_DEFAULT}).`,
   },
   cursor: { type: 'string', description: 'The last page’s nextCursor.' },
-  ...(concise
-    ? {
-        response_format: {
-          type: 'string',
-          enum: ['concise', 'detailed'],
-          description: 'concise (default) or detailed: every field.',
-        },
-      }
-    : {}),
+  ...(concise ? { response_format: RESPONSE_FORMAT_PROPERTY } : {}),
 });
 
 function withPaging(base: JsonSchema & { type: 'object' }): JsonSchema & { type: 'object' } {

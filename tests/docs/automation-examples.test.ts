@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,22 +18,37 @@ const ROOT = join(__dirname, '..', '..');
 const DOC = readFileSync(join(ROOT, 'docs', 'automation.md'), 'utf8');
 const run = promisify(execFile);
 
-/** The fenced `sh` blocks of one `##` section, in order. */
-export function shellBlocks(markdown: string, heading: string): string[] {
-  const start = markdown.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`No "${heading}" section`);
-  const section = markdown.slice(start + heading.length + 2).split(/\n## /)[0] ?? '';
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
-}
-
 /** The fenced blocks of one language in one `##` section, in order. */
 function fencedBlocks(markdown: string, heading: string, language: string): string[] {
-  const start = markdown.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`No "${heading}" section`);
+  // The page's title is its first line: its section is the introduction.
+  const start = markdown.startsWith(`${heading}\n`) ? -1 : markdown.indexOf(`\n${heading}\n`);
+  if (start === -1 && !markdown.startsWith(`${heading}\n`)) throw new Error(`No "${heading}" section`);
   const section = markdown.slice(start + heading.length + 2).split(/\n## /)[0] ?? '';
   return [...section.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map(
     (m) => m[1] ?? '',
   );
+}
+
+/**
+ * Every fenced block of the page, with its language. `text` blocks are output shown to the reader
+ * (a ready line), not commands: the only ones no test runs.
+ */
+function everyFencedBlock(markdown: string): { language: string; text: string }[] {
+  return [...markdown.matchAll(/^ *```(\w*)\n([\s\S]*?)^ *```$/gm)].map((match) => ({
+    language: match[1] ?? '',
+    text: match[2] ?? '',
+  }));
+}
+
+/** The blocks the tests below ran (language and text), to prove at the end that they ran them all. */
+const ran = new Set<string>();
+
+/** The blocks of one language in one section, noted as run by the test that asks for them. */
+function take(heading: string, language = 'sh'): string[] {
+  const blocks = fencedBlocks(DOC, heading, language);
+  if (blocks.length === 0) throw new Error(`No ${language} block under "${heading}"`);
+  for (const block of blocks) ran.add(`${language}\n${block}`);
+  return blocks;
 }
 
 /** A directory with a `proxy-manager` that runs this checkout's launcher, for the PATH. */
@@ -93,7 +108,7 @@ describe('docs/automation.md', () => {
       `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'proxy-manager.mjs')}" "$@"\n`,
     );
     chmodSync(shim, 0o755);
-    const script = `set -eu\n${shellBlocks(DOC, '## Examples').join('\n')}`;
+    const script = `set -eu\n${take('## Examples').join('\n')}`;
     const { stdout, stderr } = await run('bash', ['-c', script], {
       cwd: ROOT,
       timeout: 170_000,
@@ -126,10 +141,7 @@ describe('docs/automation.md', () => {
     await sandbox.advance(60);
     const bin = binShim();
     const port = await freePort();
-    const script = `set -eu\n${shellBlocks(DOC, '## REST examples').join('\n')}`.replaceAll(
-      '24080',
-      String(port),
-    );
+    const script = `set -eu\n${take('## REST examples').join('\n')}`.replaceAll('24080', String(port));
     const dataDir = mkdtempSync(join(tmpdir(), 'pm-docs-'));
     const { stdout } = await run('bash', ['-c', script], {
       cwd: dataDir,
@@ -161,7 +173,7 @@ describe('docs/automation.md', () => {
     const notified = join(mkdtempSync(join(tmpdir(), 'pm-notify-')), 'calls');
     writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\necho "$@" >> "${notified}"\n`);
     chmodSync(join(bin, 'notify-send'), 0o755);
-    const [block = ''] = shellBlocks(DOC, '## Health');
+    const [block = ''] = take('## Health');
     const env = {
       ...process.env,
       PATH: `${bin}:${process.env.PATH ?? ''}`,
@@ -179,7 +191,7 @@ describe('docs/automation.md', () => {
   }, 90_000);
 
   it('gives an MCP configuration an agent can start as written', async () => {
-    const [claude = '', vscode = ''] = fencedBlocks(DOC, '## MCP server', 'json');
+    const [claude = '', vscode = ''] = take('## MCP server', 'json');
     const claudeServer = (
       JSON.parse(claude) as { mcpServers: Record<string, { command: string; args: string[] }> }
     ).mcpServers['proxy-manager'];
@@ -216,4 +228,62 @@ describe('docs/automation.md', () => {
       await client.close();
     }
   }, 60_000);
+
+  it('runs its first example as written, from the checkout with npx', async () => {
+    const [block = ''] = take('# Automation: the command line, an MCP server and a local REST API');
+    const { stdout } = await run('bash', ['-c', `set -eu\n${block}`], {
+      cwd: ROOT,
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        PROXY_MANAGER_DATA_DIR: mkdtempSync(join(tmpdir(), 'pm-docs-')),
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+      },
+    });
+    expect(stdout).toMatch(/^Usage: proxy-manager /m);
+    // The demo's ports, one row each.
+    expect(stdout.match(/^port_\w+ /gm)?.length).toBeGreaterThan(1);
+  }, 90_000);
+
+  it('installs shell completion as written, into a temporary HOME', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'pm-home-'));
+    const env = { ...process.env, HOME: home, PATH: `${binShim()}:${process.env.PATH ?? ''}` };
+    const [block = ''] = take('## Shell completion');
+    await run('bash', ['-c', `set -eu\n${block}`], { env, timeout: 30_000 });
+    // zsh is not on the machines the tests run on: its line runs in bash, with `fpath` as zsh has it
+    // (zsh arrays count from 1, so bash's element 1 stands for zsh's first folder).
+    const [zsh = ''] = take('## Shell completion', 'zsh');
+    const zshFolder = join(home, '.zfunc');
+    mkdirSync(zshFolder);
+    await run('bash', ['-c', `set -eu\nfpath=(unused "${zshFolder}")\n${zsh}`], { env, timeout: 30_000 });
+
+    const bash = join(home, '.local/share/bash-completion/completions/proxy-manager');
+    // The installed bash script loads, and completes the first word with the commands.
+    const loaded = await run(
+      'bash',
+      [
+        '-c',
+        `source "${bash}"; complete -p proxy-manager; COMP_WORDS=(proxy-manager po); COMP_CWORD=1; _proxy_manager; echo "\${COMPREPLY[@]}"`,
+      ],
+      { env },
+    );
+    expect(loaded.stdout).toMatch(/^complete .* proxy-manager$/m);
+    expect(loaded.stdout).toMatch(/\bports\b/);
+    expect(readFileSync(join(zshFolder, '_proxy-manager'), 'utf8')).toMatch(/^#compdef proxy-manager\n/);
+    expect(readFileSync(join(home, '.config/fish/completions/proxy-manager.fish'), 'utf8')).toMatch(
+      /^# fish completion for proxy-manager/,
+    );
+  }, 60_000);
+
+  it('runs every fenced example of the page (a block no test runs fails here)', () => {
+    const blocks = everyFencedBlock(DOC);
+    expect(blocks.length).toBeGreaterThan(15);
+    const notRun = blocks
+      .filter((block) => block.language !== 'text' && !ran.has(`${block.language}\n${block.text}`))
+      .map((block) => `${block.language || '(no language)'}: ${block.text.split('\n')[0]}`);
+    expect(notRun).toEqual([]);
+    // A command shown as an indented block would escape the check above: commands are fenced.
+    const indented = DOC.split('\n').filter((line) => /^ {4}(npx |proxy-manager |curl |jq )/.test(line));
+    expect(indented).toEqual([]);
+  });
 });

@@ -88,6 +88,14 @@ describe('proxy-manager mcp: rotation verdicts and ports_health', () => {
       drift30d: 1,
       lastVerdict: { kind: 'repeat' },
     });
+    // Concise unless asked: no raw last check, no connect times; detailed has every score.
+    expect(health.ports[0]).not.toHaveProperty('lastCheck');
+    const detailed = await callJson('ports_health', { portId: port.id, response_format: 'detailed' });
+    const { firstByteP50, firstByteP95, ...scores } = health.ports[0];
+    expect(detailed.ports[0]).toMatchObject(scores);
+    expect(detailed.ports[0].latency24h).toMatchObject({ firstByteP50, firstByteP95 });
+    expect(detailed.ports[0]).toHaveProperty('lastCheck');
+    expect(detailed.ports[0].latency24h).toHaveProperty('connectP50');
     const history = await callJson('ports_health', { portId: port.id, range: '24h' });
     expect(history.history.segments).toHaveLength(96);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { runCapture } from '../cli/support/cli-harness';
 import { SIDE_EFFECTS, TOOLSETS } from '../../src-main/mcp/mcp-tools';
@@ -280,12 +281,71 @@ describe('proxy-manager mcp --scopes with every scope: a small toolset', () => {
     expect(removed.isError).toBe(false);
   });
 
-  it('passes the Overview through health_snapshot', async () => {
+  it('passes the Overview through health_snapshot: what to act on, every part with detailed', async () => {
     const health = await callJson(session, 'health_snapshot');
     expect(health.isError).toBe(false);
-    expect(health.value).toHaveProperty('allGood');
-    expect(Array.isArray(health.value.items)).toBe(true);
+    expect(Object.keys(health.value).sort()).toEqual(
+      ['allGood', 'counts', 'generatedAt', 'items', 'sources', 'totals'].sort(),
+    );
+    const detailed = await callJson(session, 'health_snapshot', { response_format: 'detailed' });
+    expect(detailed.value).toHaveProperty('cards');
+    expect(detailed.value).toHaveProperty('badges');
+    expect(detailed.value.items.length).toBe(health.value.items.length);
+    expect(health.value.items.length).toBeGreaterThan(0);
+    expect(Object.keys(health.value.items[0]).sort()).toEqual(
+      ['detail', 'dueAt', 'id', 'kind', 'level', 'subject', 'title'].sort(),
+    );
+    expect(detailed.value.items[0]).toMatchObject(health.value.items[0]);
+    expect(detailed.value.items[0]).toHaveProperty('action');
+    const wrong = await callJson(session, 'health_snapshot', { response_format: 'verbose' });
+    expect(wrong.isError).toBe(true);
   });
+
+  it('answers every read tool as its output schema says (the SDK client checks it too)', async () => {
+    const { tools } = await session.client.listTools();
+    const subscriptionId = (await sandbox.request('GET', '/v1/residential/subscriptions')).json.data[0].id;
+    const topUpId = (await callJson(session, 'topups_read', {})).value.data[0]?.id as string | undefined;
+    const calls: Record<string, Record<string, unknown>[]> = {
+      health_snapshot: [{}, { response_format: 'detailed' }],
+      ports_health: [{}, { response_format: 'detailed' }, { portId: portIds[0], range: '30d' }],
+      alert_deliveries: [{}],
+      ports_list: [{}, { response_format: 'detailed' }],
+      ports_get: [{ portId: portIds[0] }],
+      ports_history: [{ portId: portIds[0], page: 1, perPage: 5 }],
+      ports_usage: [{ portId: portIds[0] }],
+      subscriptions_list: [{}, { response_format: 'detailed' }],
+      subscriptions_get: [{ subscriptionId }],
+      subscriptions_usage: [{ subscriptionId }],
+      sub_users_list: [{ subscriptionId }, { subscriptionId, response_format: 'detailed' }],
+      proxy_strings: [{ subscriptionId, targeting: {}, format: 'http_url', protocol: 'http', count: 2 }],
+      topups_read: [{}, ...(topUpId ? [{ topUpId }] : [])],
+      catalog: ['countries', 'states', 'cities', 'asns', 'carriers', 'coins'].map((list) => ({
+        list,
+        countryCode: 'US',
+        response_format: 'detailed',
+      })),
+    };
+    const readTools = tools.filter((tool) => tool.annotations?.readOnlyHint === true);
+    // A read tool added without a call here fails: every one is checked.
+    expect(readTools.map((tool) => tool.name).sort()).toEqual(Object.keys(calls).sort());
+    for (const tool of readTools) {
+      const schema = z.fromJSONSchema(tool.outputSchema as never);
+      for (const args of calls[tool.name] ?? []) {
+        const result = (await session.client.callTool({ name: tool.name, arguments: args })) as {
+          isError?: boolean;
+          structuredContent?: unknown;
+          content: { text: string }[];
+        };
+        expect(result.isError, `${tool.name} ${JSON.stringify(args)}: ${result.content[0]?.text}`).not.toBe(
+          true,
+        );
+        const checked = schema.safeParse(result.structuredContent);
+        expect(checked.success ? [] : checked.error.issues, `${tool.name} ${JSON.stringify(args)}`).toEqual(
+          [],
+        );
+      }
+    }
+  }, 60_000);
 });
 
 describe('proxy-manager mcp (the default: read)', () => {

@@ -17,6 +17,7 @@ import {
   printValue,
 } from '../command-spec';
 import { localTime, table } from '../output';
+import { type PlaceNames, placeNamesOf } from '../place-names';
 
 function renderProfiles(profiles: ProfileSummary[], context: CommandContext): string {
   return table(context.out, profiles, [
@@ -34,7 +35,7 @@ function renderProfiles(profiles: ProfileSummary[], context: CommandContext): st
 /** `profiles list`: the profiles of the app state (`app:getState`), as the window's switcher shows them. */
 async function listProfiles(context: CommandContext): Promise<ExitCode> {
   const state = await context.call('app:getState', undefined);
-  printValue(context, appCommands.profilesList, state.profiles);
+  await printValue(context, appCommands.profilesList, state.profiles);
   return EXIT.done;
 }
 
@@ -58,12 +59,19 @@ async function useProfile(context: CommandContext, input: unknown): Promise<Exit
   return EXIT.done;
 }
 
-function renderTest(result: ProxyTestResult): string {
+function renderTest(result: ProxyTestResult, places: PlaceNames): string {
   const via = `${result.proxy.protocol}://${result.proxy.host}:${result.proxy.port}`;
   if (!result.ok || !result.exit) {
     return `Failed through ${via}: ${result.failure?.message ?? 'no answer'}${result.failure?.detail ? ` (${result.failure.detail})` : ''}`;
   }
-  const where = [result.exit.country, result.exit.city, result.exit.carrier].filter(Boolean).join(', ');
+  const { country, city, carrier } = result.exit;
+  const where = [
+    country === null ? null : places.country(country),
+    country === null ? city : places.city(country, city),
+    carrier,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const timing = result.timings.firstByteMs ?? result.timings.totalMs;
   return `OK through ${via}: exit IP ${result.exit.ip}${where ? ` (${where})` : ''}, first byte after ${timing} ms`;
 }
@@ -74,7 +82,10 @@ async function runTest(context: CommandContext, input: unknown): Promise<ExitCod
   const result = await context.call('proxy:test', input);
   context.out.clearProgress();
   if (context.json) context.out.json(result);
-  else context.out.out(renderTest(result));
+  else {
+    const places = await placeNamesOf(context, result.exit?.country ? [result.exit.country] : []);
+    context.out.out(renderTest(result, places));
+  }
   if (result.ok) return EXIT.done;
   if (context.json) context.out.error(result.failure?.message ?? 'The proxy test failed.');
   return EXIT.failed;
@@ -142,7 +153,7 @@ function renderHealth(snapshot: HealthSnapshot, context: CommandContext): string
  */
 async function runHealth(context: CommandContext, input: unknown): Promise<ExitCode> {
   const snapshot = await context.call('overview:get', input);
-  printValue(context, appCommands.health, snapshot);
+  await printValue(context, appCommands.health, snapshot);
   if (context.options.check !== true) return EXIT.done;
   if (Object.values(snapshot.sources).some((source) => source.state === 'failed')) return EXIT.unknown;
   return snapshot.allGood ? EXIT.done : EXIT.attention;

@@ -38,7 +38,13 @@ function renderPorts(view: PortsListView, context: CommandContext): string {
     { header: 'ID', value: (port) => port.id },
     { header: 'LABEL', value: (port) => port.label },
     { header: 'STATUS', value: (port) => port.status },
-    { header: 'COUNTRY', value: (port) => [port.country, port.city].filter(Boolean).join(' / ') },
+    {
+      header: 'COUNTRY',
+      value: (port) =>
+        [context.places.country(port.country), context.places.city(port.country, port.city)]
+          .filter(Boolean)
+          .join(' / '),
+    },
     { header: 'CARRIER', value: (port) => `${port.carrierName} ${port.networkType}` },
     { header: 'IP', value: (port) => port.currentIp },
     {
@@ -47,6 +53,16 @@ function renderPorts(view: PortsListView, context: CommandContext): string {
         port.rotationMode === 'interval' ? `every ${port.rotationMinutes} min` : port.rotationMode,
     },
   ]);
+}
+
+/** One port, its place and carrier by name (`--json` keeps the ids). */
+function renderPort(port: MobilePortView, context: CommandContext): string {
+  return details(context.out, {
+    ...port,
+    country: context.places.country(port.country),
+    city: context.places.city(port.country, port.city),
+    carrier: port.carrierName,
+  });
 }
 
 function renderReceipt(receipt: RotationReceipt): string {
@@ -105,6 +121,9 @@ function renderHealth(scores: PortHealth[], context: CommandContext): string {
   ]);
 }
 
+/** The countries of a usage report's split, to name them. */
+export const usagePlaces = (report: UsageReport): string[] => report.byCountry.map((row) => row.country);
+
 export function renderUsage(report: UsageReport, context: CommandContext): string {
   const head = `${report.from} to ${report.to}: ${bytes(report.totalBytes)}, ${report.totalRequests} requests`;
   const days = table(context.out, report.points, [
@@ -115,7 +134,7 @@ export function renderUsage(report: UsageReport, context: CommandContext): strin
   const countries =
     report.byCountry.length > 0
       ? `\n\n${table(context.out, report.byCountry, [
-          { header: 'COUNTRY', value: (row) => row.country },
+          { header: 'COUNTRY', value: (row) => context.places.country(row.country) },
           { header: 'TRAFFIC', value: (row) => bytes(row.bytes), right: true },
         ])}`
       : '';
@@ -153,7 +172,7 @@ async function rotate(context: CommandContext, input: unknown): Promise<ExitCode
     const result = await context.callResult('ports:rotate', input);
     out.clearProgress();
     if (result.ok) {
-      printValue(context, portsCommands.rotate, result.value);
+      await printValue(context, portsCommands.rotate, result.value);
       return EXIT.done;
     }
     const waitMs = result.error.retryAfterMs;
@@ -176,7 +195,7 @@ async function relocate(context: CommandContext, input: unknown): Promise<ExitCo
     while (port.status === 'provisioning' && !out.closed) {
       if (clock.now() + RELOCATION_POLL_MS > deadline) {
         out.error(`${port.id} is still moving to its new modem (provisioning) when --timeout ends`);
-        printValue(context, portsCommands.relocate, port);
+        await printValue(context, portsCommands.relocate, port);
         return EXIT.pending;
       }
       out.progress(`${port.id} is moving to a new modem…`);
@@ -185,14 +204,14 @@ async function relocate(context: CommandContext, input: unknown): Promise<ExitCo
     }
     out.clearProgress();
   }
-  printValue(context, portsCommands.relocate, port);
+  await printValue(context, portsCommands.relocate, port);
   return EXIT.done;
 }
 
 /** `ports history`: one page, or with `--csv` every page as CSV (`ports:exportIpHistory`). */
 async function history(context: CommandContext, input: unknown): Promise<ExitCode> {
   if (context.options.csv !== true) {
-    printValue(context, portsCommands.history, await context.call('ports:ipHistory', input));
+    await printValue(context, portsCommands.history, await context.call('ports:ipHistory', input));
     return EXIT.done;
   }
   for (const path of ['page', 'perPage']) {
@@ -222,6 +241,7 @@ export const portsCommands = {
     summary: 'List your mobile ports',
     examples: ['proxy-manager ports list', 'proxy-manager ports list --json'],
     render: renderPorts,
+    places: (view: PortsListView) => view.rows.map((row) => row[3]),
   },
   show: {
     path: ['ports', 'show'],
@@ -229,7 +249,8 @@ export const portsCommands = {
     summary: 'Show one mobile port',
     examples: ['proxy-manager ports show port_1'],
     fields: portArg,
-    render: (port: MobilePortView, context) => details(context.out, port),
+    render: renderPort,
+    places: (port: MobilePortView) => [port.country],
   },
   rotate: {
     path: ['ports', 'rotate'],
@@ -309,6 +330,7 @@ export const portsCommands = {
   usage: {
     path: ['ports', 'usage'],
     channel: 'ports:usage',
+    places: usagePlaces,
     summary: 'Show the daily traffic of a port (for information: bandwidth is unlimited)',
     examples: ['proxy-manager ports usage port_1 --from 2026-03-01 --to 2026-03-10'],
     fields: portArg,
@@ -323,7 +345,8 @@ export const portsCommands = {
     fields: { ...portArg, describe: { ...portArg.describe, city: 'a city id from `catalog cities`' } },
     extra: [WAIT, timeout(600)],
     run: relocate,
-    render: (port: MobilePortView, context) => details(context.out, port),
+    render: renderPort,
+    places: (port: MobilePortView) => [port.country],
   },
   scheduleList: {
     path: ['ports', 'schedule', 'list'],

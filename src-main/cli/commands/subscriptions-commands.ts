@@ -15,7 +15,7 @@ import {
   UsageError,
 } from '../command-spec';
 import { bytes, details, localTime, table } from '../output';
-import { renderUsage } from './ports-commands';
+import { renderUsage, usagePlaces } from './ports-commands';
 
 /** `--limit 1.5GB`, `--limit 500MB`, `--limit none` as the contract's `{amount, unit}` or null. */
 function parseTrafficLimit(text: string): unknown {
@@ -76,7 +76,7 @@ function renderSubUsers(subUsers: SubUserRow[], context: CommandContext): string
 /** `subs usage`: the report, or with `--csv` the same range as CSV (`subscriptions:exportUsage`). */
 async function usage(context: CommandContext, input: unknown): Promise<ExitCode> {
   if (context.options.csv !== true) {
-    printValue(context, subscriptionsCommands.usage, await context.call('subscriptions:usage', input));
+    await printValue(context, subscriptionsCommands.usage, await context.call('subscriptions:usage', input));
     return EXIT.done;
   }
   const exported: TextExport = await context.call('subscriptions:exportUsage', input);
@@ -104,6 +104,7 @@ export const subscriptionsCommands = {
   usage: {
     path: ['subs', 'usage'],
     channel: 'subscriptions:usage',
+    places: usagePlaces,
     also: ['subscriptions:exportUsage'],
     summary: 'Show the daily traffic of a subscription (or of one sub-user)',
     examples: [

@@ -148,11 +148,11 @@ async function create(context: CommandContext, input: unknown): Promise<ExitCode
 async function show(context: CommandContext, input: unknown): Promise<ExitCode> {
   const topUp = await context.call('topups:get', input);
   if (context.options.wait !== true) {
-    printValue(context, topUpsCommands.show, topUp);
+    await printValue(context, topUpsCommands.show, topUp);
     return EXIT.done;
   }
   const followed = await follow(context, topUp);
-  printValue(context, topUpsCommands.show, followed.topUp);
+  await printValue(context, topUpsCommands.show, followed.topUp);
   return followed.code;
 }
 

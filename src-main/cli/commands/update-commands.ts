@@ -37,7 +37,7 @@ async function runCheck(context: CommandContext): Promise<ExitCode> {
   context.out.progress('Checking the signed update feed…');
   const status = await context.call('updates:check', undefined);
   context.out.clearProgress();
-  printValue(context, updateCommands.check, status);
+  await printValue(context, updateCommands.check, status);
   if (!status.problem) return EXIT.done;
   if (context.json) context.out.error(status.problem.message);
   return EXIT.failed;
@@ -47,7 +47,7 @@ async function runDownload(context: CommandContext): Promise<ExitCode> {
   context.out.progress('Downloading and verifying the update…');
   const status = await context.call('updates:download', undefined);
   context.out.clearProgress();
-  printValue(context, updateCommands.download, status);
+  await printValue(context, updateCommands.download, status);
   return EXIT.done;
 }
 

@@ -66,6 +66,7 @@ export type HarnessOptions = {
     | 'openExternal'
     | 'saveFile'
     | 'alertDeliveryDatabase'
+    | 'automation'
   >
 >;
 
