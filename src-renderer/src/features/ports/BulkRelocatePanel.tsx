@@ -112,7 +112,7 @@ export function BulkRelocatePanel({ items, ports, onClose }: BulkRelocatePanelPr
   };
 
   return (
-    <section className="panel" aria-labelledby={headingId}>
+    <section className="panel bulk-relocate" aria-labelledby={headingId}>
       <h2 id={headingId}>
         Relocate {count} {noun}
       </h2>
@@ -122,7 +122,12 @@ export function BulkRelocatePanel({ items, ports, onClose }: BulkRelocatePanelPr
         answers at once and the port is Provisioning until its new modem is online, usually under 2 minutes. A
         port not active (already being moved, or expired) is not sent.
       </p>
-      <form onSubmit={ask} noValidate aria-label={`Where to relocate ${count} ${noun}`}>
+      <form
+        className="bulk-relocate__form"
+        onSubmit={ask}
+        noValidate
+        aria-label={`Where to relocate ${count} ${noun}`}
+      >
         <RelocateTargetFields
           target={target}
           onChange={(next) => {
@@ -131,12 +136,14 @@ export function BulkRelocatePanel({ items, ports, onClose }: BulkRelocatePanelPr
           }}
           errors={errors}
         />
-        <button type="submit" className="button button--primary" disabled={running || asking}>
-          Relocate {count} {noun}…
-        </button>{' '}
-        <button type="button" className="button button--quiet" disabled={running} onClick={onClose}>
-          Close
-        </button>
+        <span className="bulk-relocate__buttons">
+          <button type="submit" className="button button--primary" disabled={running || asking}>
+            Relocate {count} {noun}…
+          </button>{' '}
+          <button type="button" className="button button--quiet" disabled={running} onClick={onClose}>
+            Close
+          </button>
+        </span>
       </form>
       {asking ? (
         <div className="bulk-panel bulk-confirm" role="alertdialog" aria-labelledby={`${headingId}-ask`}>

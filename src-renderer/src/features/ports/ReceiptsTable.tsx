@@ -116,7 +116,7 @@ export function ReceiptsTable({ portId }: { portId: string }) {
   );
   return (
     <section className="panel" aria-labelledby={`receipts-${portId}`}>
-      <h2 id={`receipts-${portId}`}>Rotation receipts</h2>
+      <h2 id={`receipts-${portId}`}>Receipt history</h2>
       {receipts.length === 0 ? (
         <p className="muted">No rotation receipts yet: each rotation from this app leaves one here.</p>
       ) : (
