@@ -18,11 +18,11 @@ export interface LocalProxyColumnContext {
 }
 
 /** The upstream's kind as the filter and the CSV name it. */
-export const upstreamKindText = (upstream: LocalProxyUpstream) =>
+const upstreamKindText = (upstream: LocalProxyUpstream) =>
   upstream.kind === 'port' ? 'Port' : 'Subscription';
 
 /** The upstream as text: its kind and id (the CSV, the search, the sort). */
-export const upstreamText = (upstream: LocalProxyUpstream) =>
+const upstreamText = (upstream: LocalProxyUpstream) =>
   upstream.kind === 'port' ? `port ${upstream.portId}` : `subscription ${upstream.subscriptionId}`;
 
 const numeric = (
