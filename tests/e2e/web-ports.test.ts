@@ -49,6 +49,9 @@ describe('web mode in a browser: ports', () => {
       .getByText(/Next rotation available in|The port can be rotated now/)
       .first()
       .waitFor();
+    // The receipt is also the newest row of the port's receipt history, a table of its own.
+    const receipts = page.getByRole('table', { name: 'Rotation receipts' });
+    await expect.poll(() => receipts.locator('tbody tr[data-index]').first().innerText()).toMatch(/Same IP/);
     await screenshot(page, 'ports-receipt');
     // The detail with a receipt is the busiest ports view: no serious or critical axe violation.
     expect(await seriousAxeViolations(page)).toEqual([]);

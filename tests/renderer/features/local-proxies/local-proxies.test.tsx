@@ -189,6 +189,22 @@ describe('Local proxies screen', () => {
     });
   });
 
+  it('moves with the arrows and opens the row the keyboard is on with Enter', async () => {
+    fake.current.handle('localProxies:list', () =>
+      ok(view([proxy(), proxy({ id: 'lp-2', label: 'Austin scraper', url: 'http://127.0.0.1:24003' })])),
+    );
+    render(<ComposedScreen />);
+    await settle();
+    const rows = within(screen.getByRole('table', { name: 'Local proxies' }))
+      .getAllByRole('row')
+      .slice(1);
+    act(() => rows[0]!.focus());
+    fireEvent.keyDown(rows[0]!, { key: 'ArrowDown' });
+    fireEvent.keyDown(rows[1]!, { key: 'Enter' });
+    expect(screen.getByRole('region', { name: /Austin scraper/ })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: /Berlin price monitor/ })).toBeNull();
+  });
+
   it('stops and starts one from its row, and shows the pushed stats of main', async () => {
     fake.current.handle('localProxies:list', () => ok(view([proxy()])));
     fake.current.handle('localProxies:stop', () => ok(proxy({ state: 'stopped', enabled: false })));
