@@ -50,14 +50,11 @@ export function BulkRelocatePanel({ items, ports, onClose }: BulkRelocatePanelPr
   const relocate = usePortsStore((store) => store.relocate);
   const startBulk = useBulkStore((store) => store.start);
   const running = useBulkStore((store) => store.runs.ports?.progress.running ?? false);
-  const shared = new Set(
-    ports.filter((port) => items.some((item) => item.id === port.id)).map((p) => p.country),
-  );
-  const [target, setTarget] = useState<RelocateTarget>({
+  const [target, setTarget] = useState<RelocateTarget>(() => {
     // Ports all in one country start from it; a mixed selection chooses one.
-    country: shared.size === 1 ? ([...shared][0] ?? '') : '',
-    carrier: '',
-    city: '',
+    const chosen = new Set(items.map((item) => item.id));
+    const shared = new Set(ports.filter((port) => chosen.has(port.id)).map((port) => port.country));
+    return { country: shared.size === 1 ? ([...shared][0] ?? '') : '', carrier: '', city: '' };
   });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [asking, setAsking] = useState(false);
