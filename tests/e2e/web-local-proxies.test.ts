@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { MobilePortView } from '../../src-shared/contract';
+import type { LocalProxyView, MobilePortView } from '../../src-shared/contract';
 import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
 import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 
@@ -45,6 +45,9 @@ describe('web mode in a browser: local proxies', () => {
     const table = page.getByRole('table', { name: 'Mobile ports' });
     const row = table.locator('tbody tr', { hasText: 'Active' }).first();
     const portId = (await row.locator('th code').innerText()).trim();
+    const otherPorts = (await table.locator('tbody tr th code').allInnerTexts())
+      .map((id) => id.trim())
+      .filter((id) => id !== portId);
     await row.locator('th a').click();
     await page.getByRole('tab', { name: 'Credentials' }).click();
     const panel = page.getByRole('region', { name: 'Local proxy' });
@@ -62,10 +65,23 @@ describe('web mode in a browser: local proxies', () => {
     // The tool got the answer without ever seeing the port's password.
     expect(answer.body).not.toContain(port.password);
 
-    await openScreen(page, 'Local proxies', 'ul.local-proxies');
-    const card = page.getByRole('listitem').filter({ hasText: url });
-    await expect.poll(() => card.innerText()).toMatch(/Running/);
+    // Two more, made through the API: one of them stopped, for the table's filter and sort.
+    for (const [index, label] of ['Zeta monitor', 'Alpha stopped'].entries())
+      await callApi<LocalProxyView>(page, 'localProxies', 'add', {
+        label,
+        upstream: { kind: 'port', portId: otherPorts[index] },
+        start: label !== 'Alpha stopped',
+      });
+
+    await openScreen(page, 'Local proxies', 'table[aria-label="Local proxies"]');
+    const proxies = page.getByRole('table', { name: 'Local proxies' });
+    const names = () => proxies.locator('tbody tr[data-index] th').allInnerTexts();
+    await expect.poll(names).toHaveLength(3);
+    const proxyRow = proxies.locator('tbody tr', { hasText: url });
+    await expect.poll(() => proxyRow.innerText()).toMatch(/Running/);
     // Stats arrive with main's next push (at most once a second).
+    await proxyRow.getByRole('button', { name: /^Details of / }).click();
+    const card = page.locator('section.local-proxy');
     await expect
       .poll(() => card.getByLabel(/^Traffic of /).innerText(), { timeout: 5_000 })
       .toMatch(/Requests\s*1\b/);
@@ -77,8 +93,23 @@ describe('web mode in a browser: local proxies', () => {
     }
     await page.emulateMedia({ colorScheme: 'light' });
 
-    await card.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(() => card.innerText()).toMatch(/Stopped/);
+    // Sort by name, then only the stopped ones (the facet counts them first).
+    await page.getByRole('button', { name: 'Sort by Name' }).click();
+    const sorted = await names();
+    expect(sorted).toEqual([...sorted].sort((a, b) => a.localeCompare(b)));
+    expect(sorted[0]).toBe('Alpha stopped');
+    await page.getByLabel('Filter by State', { exact: true }).click();
+    const stateChoices = page.getByRole('group', { name: 'State' });
+    await expect.poll(() => stateChoices.innerText()).toMatch(/Running\s*2[\s\S]*Stopped\s*1/);
+    await stateChoices.getByRole('checkbox', { name: /Stopped/ }).check();
+    await expect.poll(names).toEqual(['Alpha stopped']);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByRole('searchbox', { name: 'Search local proxies' }).fill('zeta');
+    await expect.poll(names).toEqual(['Zeta monitor']);
+    await page.getByRole('searchbox', { name: 'Search local proxies' }).fill('');
+
+    await proxyRow.getByRole('button', { name: /^Stop / }).click();
+    await expect.poll(() => proxyRow.innerText()).toMatch(/Stopped/);
     await expect(viaProxy(url)).rejects.toThrow(/ECONNREFUSED/);
     expect(problems).toEqual([]);
     await page.close();

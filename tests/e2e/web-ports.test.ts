@@ -49,6 +49,9 @@ describe('web mode in a browser: ports', () => {
       .getByText(/Next rotation available in|The port can be rotated now/)
       .first()
       .waitFor();
+    // The receipt is also the newest row of the port's receipt history, a table of its own.
+    const receipts = page.getByRole('table', { name: 'Rotation receipts' });
+    await expect.poll(() => receipts.locator('tbody tr[data-index]').first().innerText()).toMatch(/Same IP/);
     await screenshot(page, 'ports-receipt');
     // The detail with a receipt is the busiest ports view: no serious or critical axe violation.
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -132,6 +135,55 @@ describe('web mode in a browser: ports', () => {
     await row.getByRole('timer').waitFor();
     expect(await row.getByRole('timer').innerText()).toMatch(/^in (1|2):\d\d$/);
     await screenshot(page, 'ports-next-run', true);
+    expect(problems).toEqual([]);
+  });
+  it('relocates the selected ports to one target: asks first, reports progress and each failure', async (context) => {
+    requireBrowser(context);
+    const { page, problems, table } = await openPorts();
+    const active = table.locator('tbody tr', { hasText: 'Active' });
+    await expect.poll(() => active.count()).toBeGreaterThanOrEqual(3);
+    const ids = (await active.locator('th code').allInnerTexts()).slice(0, 3).map((id) => id.trim());
+    const rowOf = (id: string) => table.locator('tbody tr').filter({ hasText: id });
+
+    // One of them is already being moved (another tool, here the API): the bulk run does not send it.
+    const [country] = await callApi<{ code: string }[]>(page, 'catalog', 'countries', { product: 'mobile' });
+    const carriers = await callApi<{ id: string; available: boolean }[]>(page, 'catalog', 'carriers', {
+      countryCode: country?.code,
+    });
+    await callApi(page, 'ports', 'relocate', {
+      portId: ids[2],
+      country: country?.code,
+      carrier: carriers.find((carrier) => carrier.available)?.id,
+    });
+    await expect.poll(() => rowOf(ids[2] ?? '').innerText(), { timeout: 30_000 }).toMatch(/Provisioning/);
+
+    for (const id of ids) await rowOf(id).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Relocate… 3 selected ports' }).click();
+    const form = page.getByRole('form', { name: 'Where to relocate 3 ports' });
+    const countrySelect = form.getByLabel('Country');
+    await expect.poll(() => countrySelect.locator('option').count()).toBeGreaterThan(1);
+    await countrySelect.selectOption({ index: 1 });
+    const carrierSelect = form.getByLabel('Carrier');
+    await expect.poll(() => carrierSelect.locator('option').count()).toBeGreaterThan(1);
+    await carrierSelect.selectOption({ index: 1 });
+    await form.getByRole('button', { name: 'Relocate 3 ports…' }).click();
+    const ask = page.getByRole('alertdialog');
+    expect(await ask.innerText()).toMatch(/^Relocate 3 ports to .+ in .+\?/);
+    await screenshot(page, 'ports-bulk-relocate-confirm');
+    await ask.getByRole('button', { name: 'Relocate 3 ports' }).click();
+
+    const progress = page.getByTestId('bulk-progress');
+    await expect
+      .poll(() => progress.innerText(), { timeout: 30_000 })
+      .toMatch(/^Relocate to .+ finished: 2 done, 1 failed\.$/);
+    const failures = page.getByRole('list', { name: /^Relocate to .+: failures$/ });
+    expect(await failures.innerText()).toMatch(/Already being moved \(provisioning\)/);
+    for (const id of ids.slice(0, 2))
+      await expect.poll(() => rowOf(id).innerText(), { timeout: 30_000 }).toMatch(/Provisioning/);
+    await screenshot(page, 'ports-bulk-relocate');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    // Back online on the sandbox clock, for whatever runs next on this sandbox.
+    await sandboxControl(page, '/clock', { advanceSeconds: 120 });
     expect(problems).toEqual([]);
   });
 });

@@ -1,7 +1,11 @@
-import { useState, type ComponentType, type FormEvent } from 'react';
-import type { IpcError, LocalProxyUpstream, LocalProxyView } from '../../../../src-shared/contract';
+import { createContext, useContext, useMemo, useState, type ComponentType, type FormEvent } from 'react';
+import type {
+  IpcError,
+  LocalProxiesView,
+  LocalProxyUpstream,
+  LocalProxyView,
+} from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
-import { CopyButton } from '../../shared/components/CopyButton';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { PasswordField } from '../../shared/components/PasswordField';
 import { RefreshButton } from '../../shared/components/RefreshButton';
@@ -12,8 +16,11 @@ import { UnplacedErrors } from '../../shared/components/UnplacedErrors';
 import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shared/field-errors';
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
+import { DataTable } from '../../shared/table/DataTable';
+import { useAppStore } from '../app/app-store';
 import { localProxiesList, useLocalProxiesStore } from './local-proxies-store';
 import { LocalProxyState } from './LocalProxyState';
+import { LOCAL_PROXY_FILTERS, localProxyColumns, localProxySearchText } from './local-proxy-columns';
 
 /** What follows the target of a local proxy: the sub-user and the targeting of a subscription. */
 function upstreamDetails(upstream: LocalProxyUpstream): string {
@@ -173,16 +180,77 @@ export interface LocalProxiesScreenProps {
   addForm: ComponentType<{ suggestedPort: number | null; onDone: () => void }>;
 }
 
-function ProxyCard({
+/** What the rows' actions share with the screen: where they run, the open detail, a failure to show. */
+interface RowActionsState {
+  runsHere: boolean;
+  openId: string | null;
+  toggleOpen: (id: string) => void;
+  report: (proxy: LocalProxyView, error: IpcError | null) => void;
+}
+const RowActionsContext = createContext<RowActionsState>({
+  runsHere: false,
+  openId: null,
+  toggleOpen: () => undefined,
+  report: () => undefined,
+});
+
+/** A row's Start or Stop (where the proxies run here) and Details (the card above the table). */
+function RowActions({ proxy }: { proxy: LocalProxyView }) {
+  const { start, stop } = useLocalProxiesStore();
+  const { runsHere, openId, toggleOpen, report } = useContext(RowActionsContext);
+  const act = async (run: () => Promise<{ ok: boolean; error?: IpcError }>) => {
+    const result = await run();
+    report(proxy, result.ok ? null : (result.error ?? null));
+  };
+  return (
+    <span className="row-actions">
+      {runsHere ? (
+        proxy.state === 'running' ? (
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={`Stop ${proxy.label}`}
+            onClick={() => void act(() => stop(proxy.id))}
+          >
+            Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button button--small button--primary"
+            aria-label={`Start ${proxy.label}`}
+            onClick={() => void act(() => start(proxy.id))}
+          >
+            Start
+          </button>
+        )
+      ) : null}{' '}
+      <button
+        type="button"
+        className="button button--small button--quiet"
+        aria-expanded={openId === proxy.id}
+        aria-label={`Details of ${proxy.label}`}
+        onClick={() => toggleOpen(proxy.id)}
+      >
+        Details
+      </button>
+    </span>
+  );
+}
+
+/** One local proxy in full, opened from its row: connection details, traffic, last error, change and remove. */
+function ProxyDetail({
   proxy,
   runsHere,
   upstreamLink: UpstreamLink,
+  onClose,
 }: {
   proxy: LocalProxyView;
   runsHere: boolean;
   upstreamLink: LocalProxiesScreenProps['upstreamLink'];
+  onClose: () => void;
 }) {
-  const { start, stop, remove } = useLocalProxiesStore();
+  const { remove } = useLocalProxiesStore();
   const [editing, setEditing] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
@@ -192,12 +260,12 @@ function ProxyCard({
   };
   const { stats, lastError } = proxy;
   return (
-    <li className="card local-proxy" aria-labelledby={`local-proxy-${proxy.id}`}>
+    <section className="card local-proxy" aria-labelledby={`local-proxy-${proxy.id}`}>
       <h2 id={`local-proxy-${proxy.id}`}>
         {proxy.label} <LocalProxyState proxy={proxy} />
       </h2>
       <p>
-        <code>{proxy.url}</code> <CopyButton text={proxy.url} what={`address of ${proxy.label}`} />{' '}
+        <code>{proxy.url}</code>{' '}
         <span className="muted small">
           HTTP and SOCKS5 on the same port
           {proxy.auth ? `; tools log in as ${proxy.auth.username}` : '; no password'}
@@ -252,63 +320,117 @@ function ProxyCard({
         </div>
       ) : null}
       {error ? <ErrorMessage error={error} title="Could not do that" /> : null}
-      {runsHere ? (
-        <div className="row-actions">
-          {proxy.state === 'running' ? (
-            <button type="button" className="button" onClick={() => void act(() => stop(proxy.id))}>
-              Stop
+      <div className="row-actions">
+        {runsHere ? (
+          <>
+            <button type="button" className="button button--quiet" onClick={() => setEditing((v) => !v)}>
+              Change…
             </button>
-          ) : (
-            <button
-              type="button"
-              className="button button--primary"
-              onClick={() => void act(() => start(proxy.id))}
-            >
-              Start
-            </button>
-          )}
-          <button type="button" className="button button--quiet" onClick={() => setEditing((v) => !v)}>
-            Change…
-          </button>
-          {confirmRemove ? (
-            <span className="confirm" role="group" aria-label={`Confirm removing ${proxy.label}`}>
-              Tools using {proxy.url} will stop working.{' '}
+            {confirmRemove ? (
+              <span className="confirm" role="group" aria-label={`Confirm removing ${proxy.label}`}>
+                Tools using {proxy.url} will stop working.{' '}
+                <button
+                  type="button"
+                  className="button button--danger"
+                  onClick={() => void act(() => remove(proxy.id))}
+                >
+                  Remove
+                </button>{' '}
+                <button type="button" className="button" onClick={() => setConfirmRemove(false)}>
+                  Cancel
+                </button>
+              </span>
+            ) : (
               <button
                 type="button"
-                className="button button--danger"
-                onClick={() => void act(() => remove(proxy.id))}
+                className="button button--quiet button--danger"
+                onClick={() => setConfirmRemove(true)}
               >
-                Remove
-              </button>{' '}
-              <button type="button" className="button" onClick={() => setConfirmRemove(false)}>
-                Cancel
+                Remove…
               </button>
-            </span>
-          ) : (
-            <button
-              type="button"
-              className="button button--quiet button--danger"
-              onClick={() => setConfirmRemove(true)}
-            >
-              Remove…
-            </button>
-          )}
-        </div>
-      ) : null}
+            )}
+          </>
+        ) : null}
+        <button
+          type="button"
+          className="button button--quiet"
+          aria-label={`Close ${proxy.label}`}
+          onClick={onClose}
+        >
+          Close
+        </button>
+      </div>
       {editing ? <EditForm proxy={proxy} onDone={() => setEditing(false)} /> : null}
-    </li>
+    </section>
+  );
+}
+
+const proxyKey = (proxy: LocalProxyView) => proxy.id;
+const proxyName = (proxy: LocalProxyView) => proxy.label;
+
+/** The list as a table (search, filters, sort, columns, views, CSV), with one proxy opened above it. */
+function LocalProxiesTable({
+  view,
+  upstreamLink,
+}: {
+  view: LocalProxiesView;
+  upstreamLink: LocalProxiesScreenProps['upstreamLink'];
+}) {
+  const saveTextFile = useAppStore((store) => store.saveTextFile);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ label: string; error: IpcError } | null>(null);
+  const columns = useMemo(() => localProxyColumns({ upstreamLink, actions: RowActions }), [upstreamLink]);
+  const actions = useMemo<RowActionsState>(
+    () => ({
+      runsHere: view.runsHere,
+      openId,
+      toggleOpen: (id) => setOpenId((current) => (current === id ? null : id)),
+      report: (proxy, error) => setFailure(error ? { label: proxy.label, error } : null),
+    }),
+    [view.runsHere, openId],
+  );
+  const open = view.proxies.find((proxy) => proxy.id === openId);
+  return (
+    <RowActionsContext.Provider value={actions}>
+      {failure ? <ErrorMessage error={failure.error} title={`Could not do that: ${failure.label}`} /> : null}
+      {open ? (
+        <ProxyDetail
+          key={open.id}
+          proxy={open}
+          runsHere={view.runsHere}
+          upstreamLink={upstreamLink}
+          onClose={() => setOpenId(null)}
+        />
+      ) : null}
+      <DataTable
+        label="Local proxies"
+        listId="local-proxies"
+        rows={view.proxies}
+        rowKey={proxyKey}
+        rowName={proxyName}
+        columns={columns}
+        filters={LOCAL_PROXY_FILTERS}
+        searchText={localProxySearchText}
+        searchLabel="Search local proxies"
+        onOpen={(proxy) => setOpenId(proxy.id)}
+        exportCsv={{ fileName: 'local-proxies', save: saveTextFile }}
+        rowHeight={52}
+      />
+    </RowActionsContext.Provider>
   );
 }
 
 /**
- * Every local proxy (of every profile): its address to copy, start and stop, live traffic and the last
- * error of its upstream. Made from a port, a subscription or a sub-user ("Local proxy…" there).
+ * Every local proxy (of every profile) in one table: its address to copy, start and stop, live traffic
+ * and the last error of its upstream; Details opens one in full. Made from a port, a subscription or a
+ * sub-user ("Local proxy…" there) or with "Add a local proxy…".
  */
 export function LocalProxiesScreen({ upstreamLink, addForm: AddLocalProxyForm }: LocalProxiesScreenProps) {
   const { loadable, retry } = useLoadable(useLocalProxiesStore, localProxiesList);
   const [adding, setAdding] = useState(false);
   return (
     <Screen
+      fill
       title="Local proxies"
       description="Addresses on this computer (http://127.0.0.1:PORT, SOCKS5 on the same port) that forward to a port or subscription and add its credentials: tools need no password, and keep working through rotations, password resets and relocations."
       actions={
@@ -344,19 +466,10 @@ export function LocalProxiesScreen({ upstreamLink, addForm: AddLocalProxyForm }:
         }
       >
         {(view) => (
-          <>
+          <div className="fill-column">
             {view.runsHere ? null : <p className="message message--info">{view.message}</p>}
-            <ul className="local-proxies">
-              {view.proxies.map((proxy) => (
-                <ProxyCard
-                  key={proxy.id}
-                  proxy={proxy}
-                  runsHere={view.runsHere}
-                  upstreamLink={upstreamLink}
-                />
-              ))}
-            </ul>
-          </>
+            <LocalProxiesTable view={view} upstreamLink={upstreamLink} />
+          </div>
         )}
       </AsyncContent>
     </Screen>

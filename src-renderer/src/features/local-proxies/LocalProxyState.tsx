@@ -7,6 +7,9 @@ const STATES: Record<LocalProxyView['state'], { tone: string; text: string }> = 
   elsewhere: { tone: 'info', text: 'Runs in the other process' },
 };
 
+/** The state's words, as the badge says them (the table's filter, sort and CSV). */
+export const localProxyStateText = (state: LocalProxyView['state']) => STATES[state].text;
+
 /** Whether a local proxy accepts connections, as a badge. */
 export function LocalProxyState({ proxy }: { proxy: Pick<LocalProxyView, 'state'> }) {
   const { tone, text } = STATES[proxy.state];

@@ -18,6 +18,7 @@ import { LABEL_MAX, ROTATION_INTERVAL_MINUTES } from './port-limits';
 import { portHref } from './port-route';
 import { usePortsStore } from './ports-store';
 import { RelocatePanel } from './RelocatePanel';
+import { ReceiptsTable } from './ReceiptsTable';
 import { RotatePanel } from './RotatePanel';
 import { SchedulePanel } from './SchedulePanel';
 import { TrayPinPanel } from './TrayPinPanel';
@@ -311,6 +312,7 @@ export function PortDetail({
         {tab === 'rotation' ? (
           <>
             <RotatePanel portId={port.id} label={name} />
+            <ReceiptsTable portId={port.id} />
             <SchedulePanel
               key={`schedule-${port.id}`}
               portId={port.id}

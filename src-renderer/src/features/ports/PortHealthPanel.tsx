@@ -31,6 +31,9 @@ const VERDICT_TEXT: Record<RotationVerdict['kind'], { text: string; badge: strin
   unknown: { text: 'not checked', badge: 'badge--muted' },
 };
 
+/** A verdict's word, as its badge says it (the receipts table's filter and CSV). */
+export const verdictText = (kind: RotationVerdict['kind']) => VERDICT_TEXT[kind].text;
+
 /** A rotation's verdict as a badge with its sentence (the receipt, the health panel). */
 export function VerdictBadge({ verdict }: { verdict: RotationVerdict }) {
   const shown = VERDICT_TEXT[verdict.kind];

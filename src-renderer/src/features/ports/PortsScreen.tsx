@@ -4,6 +4,7 @@ import type { PortHealth, PortRow, PortSchedule, SchedulesView } from '../../../
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { DataTable, type DataColumn, type DataFilter } from '../../shared/table/DataTable';
 import { BulkActions, type BulkAction } from '../../shared/bulk/BulkActions';
+import type { BulkItem } from '../../shared/bulk/bulk-run';
 import { useBulkStore } from '../../shared/bulk/bulk-store';
 import { humanize } from '../../shared/format/format';
 import { useNow } from '../../shared/ticker';
@@ -18,6 +19,7 @@ import { Time } from '../../shared/components/Time';
 import { TestAllButton, TestAllResults } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import type { Loadable } from '../../shared/loadable';
+import { BulkRelocatePanel } from './BulkRelocatePanel';
 import { NextRun } from './NextRun';
 import { PortDetail } from './PortDetail';
 import { type PlaceNames, usePlaceNames } from './place-names';
@@ -282,8 +284,12 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
   const saveTextFile = useAppStore((state) => state.saveTextFile);
   const running = useBulkStore((state) => state.runs.ports?.progress.running ?? false);
   const bulkShown = useBulkStore((state) => state.runs.ports !== undefined);
-  const describeInFlight = useDescribeRotationsInFlight();
+  const describeRotations = useDescribeRotationsInFlight();
+  // Cooldowns and turns are a rotation's; another run's in-flight items are just "under way".
+  const rotationRun = useBulkStore((state) => state.runs.ports?.action === 'Rotate');
+  const describeInFlight = rotationRun ? describeRotations : undefined;
   const [scheduling, setScheduling] = useState<string[] | null>(null);
+  const [relocating, setRelocating] = useState<BulkItem[] | null>(null);
   const healthScores = usePortsStore((state) => state.health.data);
   const health = useMemo(() => indexHealth(healthScores), [healthScores]);
   const columns = useMemo(() => portColumns(places, schedules, health), [places, schedules, health]);
@@ -402,6 +408,14 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
           </button>
         </section>
       ) : null}
+      {relocating?.length ? (
+        <BulkRelocatePanel
+          key={relocating.map((item) => item.id).join(',')}
+          items={relocating}
+          ports={ports}
+          onClose={() => setRelocating(null)}
+        />
+      ) : null}
       <DataTable
         label="Mobile ports"
         listId="ports"
@@ -442,6 +456,19 @@ function PortsTable({ ports, places }: { ports: PortRow[]; places: PlaceNames })
                   onClick={() => setScheduling(items.map((item) => item.id))}
                 >
                   Schedule…{' '}
+                  <span className="visually-hidden">
+                    {items.length} {bySelection ? 'selected' : 'shown'} ports
+                  </span>
+                </button>
+              ) : null}
+              {items.length ? (
+                <button
+                  type="button"
+                  className="button button--small"
+                  disabled={running}
+                  onClick={() => setRelocating(items)}
+                >
+                  Relocate…{' '}
                   <span className="visually-hidden">
                     {items.length} {bySelection ? 'selected' : 'shown'} ports
                   </span>

@@ -262,6 +262,10 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
       portId === receipt.portId ? withRotationInHistory(view, receipt, page) : view,
     );
     void refreshHistory(receipt.portId);
+    // The receipts table keeps every receipt of the session, not only the newest.
+    receiptsList.updateLoaded((list, [portId]) =>
+      portId === receipt.portId && !list.some((known) => known.id === receipt.id) ? [...list, receipt] : list,
+    );
   };
   /** Reads again the history pages of a port that were read (the receipts are merged by main). */
   const refreshHistory = (portId: string) =>

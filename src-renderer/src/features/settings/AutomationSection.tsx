@@ -3,11 +3,10 @@ import type { Scope } from '../../../../src-shared/contract';
 import { CheckboxOption } from '../../shared/components/CheckboxOption';
 import { CopyButton } from '../../shared/components/CopyButton';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
-import { RefreshButton } from '../../shared/components/RefreshButton';
 import { TextField } from '../../shared/components/TextField';
 import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf } from '../../shared/field-errors';
-import { formatDuration } from '../../shared/format/format';
+import { AuditTable } from './AuditTable';
 import { useAutomationStore } from './automation-store';
 
 /** The scopes a token may hold: every one but `admin` (no token manages tokens, profiles or keys). */
@@ -184,55 +183,6 @@ function TokensTable() {
       )}
       {revokeError ? <ErrorMessage error={revokeError} title="Could not revoke the token" /> : null}
     </>
-  );
-}
-
-function AuditTable() {
-  const audit = useAutomationStore((store) => store.audit);
-  const refresh = useAutomationStore((store) => store.refreshAudit);
-  const busy = audit.status === 'loading';
-  const rows = audit.data ?? [];
-  return (
-    <div className="settings-subsection">
-      <h3>Audit log</h3>
-      <p className="field__hint">
-        Every MCP and REST call: when, who, what, how it ended and how long it took. No inputs, no secrets.
-      </p>
-      <RefreshButton onRefresh={() => void refresh()} busy={busy} what="the audit log" />
-      {audit.error ? <ErrorMessage error={audit.error} title="Could not read the audit log" /> : null}
-      {rows.length === 0 ? (
-        <p className="muted">No calls yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table" aria-label="Audit log">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Via</th>
-                <th scope="col">Caller</th>
-                <th scope="col">Call</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((entry, index) => (
-                <tr key={`${entry.at}-${index}`}>
-                  <td>
-                    <Time iso={entry.at} />
-                  </td>
-                  <td>{entry.surface.toUpperCase()}</td>
-                  <td>{entry.caller.kind === 'mcp' ? 'MCP server' : entry.caller.name}</td>
-                  <td>{entry.channel}</td>
-                  <td>
-                    {entry.outcome} <span className="muted">· {formatDuration(entry.durationMs)}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </div>
   );
 }
 

@@ -1,11 +1,12 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { LocalProxiesView, LocalProxyView } from '../../../../src-shared/contract';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { LocalProxiesScreen } from '../../../../src-renderer/src/features/local-proxies/LocalProxiesScreen';
 import { LocalProxyAction } from '../../../../src-renderer/src/features/local-proxies/LocalProxyAction';
 import { AddLocalProxyForm } from '../../../../src-renderer/src/features/local-proxy-upstreams/AddLocalProxyForm';
 import { UpstreamLink } from '../../../../src-renderer/src/features/local-proxy-upstreams/UpstreamLink';
+import type { SaveTextFile } from '../../../../src-renderer/src/shared/save-outcome';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { fail, ok } from '../../support/fake-api';
 import { appState, demoProfile, port, portsAnswer, subscription } from '../../support/fixtures';
@@ -54,7 +55,24 @@ function ComposedScreen() {
 describe('Local proxies screen', () => {
   const fake = useFakeApi();
 
-  it('lists each local proxy with its address to copy, its upstream, live traffic and the last upstream error', async () => {
+  /** The rows of the Local proxies table, each as its cells' text. */
+  const rowsOf = () =>
+    within(screen.getByRole('table', { name: 'Local proxies' }))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? ''));
+  const names = () => rowsOf().map((cells) => cells[0]);
+  const openPopover = (name: string) => {
+    const summary = screen.getByLabelText(name, { selector: 'summary' });
+    const details = summary.closest('details') as HTMLDetailsElement;
+    act(() => {
+      details.open = true;
+      details.dispatchEvent(new Event('toggle'));
+    });
+    return details;
+  };
+
+  it('lists each local proxy as a row: address to copy, upstream, live traffic; Details opens the last upstream error', async () => {
     fake.current.handle('localProxies:list', () =>
       ok(
         view([
@@ -72,35 +90,136 @@ describe('Local proxies screen', () => {
     );
     render(<ComposedScreen />);
     await settle();
-    const card = screen.getByRole('listitem');
-    expect(within(card).getByRole('heading').textContent).toContain('Berlin price monitor');
-    expect(card.textContent).toContain('http://127.0.0.1:24001');
-    expect(within(card).getByRole('button', { name: 'Copy address of Berlin price monitor' })).toBeTruthy();
-    expect(card.textContent).toContain('Forwards to port mp_1 at gw.example.com:8080');
+    const table = screen.getByRole('table', { name: 'Local proxies' });
+    const row = within(table)
+      .getByRole('rowheader', { name: 'Berlin price monitor' })
+      .closest('tr') as HTMLElement;
+    expect(row.textContent).toContain('http://127.0.0.1:24001');
+    expect(within(row).getByRole('button', { name: 'Copy address of Berlin price monitor' })).toBeTruthy();
     // The port is a link to its page (its id here: no ports list is on hand to name it).
-    expect(within(card).getByRole('link', { name: 'mp_1' }).getAttribute('href')).toBe('#/ports/mp_1');
+    expect(within(row).getByRole('link', { name: 'mp_1' }).getAttribute('href')).toBe('#/ports/mp_1');
+    expect(row.textContent).toContain('No exit IP matches the targeting');
+    expect(screen.queryByLabelText('Traffic of Berlin price monitor')).toBeNull();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Details of Berlin price monitor' }));
+    const card = screen.getByRole('region', { name: /Berlin price monitor/ });
+    expect(card.textContent).toContain('Forwards to port mp_1 at gw.example.com:8080');
     const stats = within(card).getByLabelText('Traffic of Berlin price monitor');
     expect(stats.textContent).toContain('Open connections3');
     expect(stats.textContent).toContain('Requests120');
     expect(card.textContent).toContain('Last upstream error');
     expect(card.textContent).toContain('The upstream said: No exit IP matches: country us, state bavaria');
+    fireEvent.click(within(card).getByRole('button', { name: 'Close Berlin price monitor' }));
+    expect(screen.queryByRole('region', { name: /Berlin price monitor/ })).toBeNull();
   });
 
-  it('stops and starts one, and shows the pushed stats of main', async () => {
+  it('filters by state and by upstream kind with counts, searches, sorts by header and exports what is shown', async () => {
+    const subscriptionUpstream = {
+      kind: 'subscription' as const,
+      subscriptionId: 'sub_7',
+      targeting: { country: 'DE' },
+    };
+    fake.current.handle('localProxies:list', () =>
+      ok(
+        view([
+          proxy(),
+          proxy({
+            id: 'lp-2',
+            label: 'Austin scraper',
+            url: 'http://127.0.0.1:24003',
+            listen: { host: '127.0.0.1', port: 24003 },
+            state: 'stopped',
+            stats: { ...proxy().stats, requests: 7 },
+          }),
+          proxy({
+            id: 'lp-3',
+            label: 'Cairo checkout',
+            url: 'http://127.0.0.1:24002',
+            listen: { host: '127.0.0.1', port: 24002 },
+            upstream: subscriptionUpstream,
+            stats: { ...proxy().stats, requests: 500 },
+          }),
+        ]),
+      ),
+    );
+    const save = vi.fn<SaveTextFile>(() =>
+      Promise.resolve({ status: 'downloaded', fileName: 'local-proxies.csv' }),
+    );
+    useAppStore.setState({ saveTextFile: save });
+    render(<ComposedScreen />);
+    await settle();
+    expect(names()).toEqual(['Berlin price monitor', 'Austin scraper', 'Cairo checkout']);
+
+    const states = within(openPopover('Filter by State')).getByRole('group', { name: 'State' });
+    expect(
+      within(states)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['Running2', 'Stopped1']);
+    fireEvent.click(within(states).getByRole('checkbox', { name: /Running/ }));
+    expect(names()).toEqual(['Berlin price monitor', 'Cairo checkout']);
+    const kinds = within(openPopover('Filter by Forwards to')).getByRole('group', { name: 'Forwards to' });
+    expect(
+      within(kinds)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['Port1', 'Subscription1']);
+    fireEvent.click(within(kinds).getByRole('checkbox', { name: /Subscription/ }));
+    expect(names()).toEqual(['Cairo checkout']);
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Requests' }));
+    expect(names()).toEqual(['Austin scraper', 'Berlin price monitor', 'Cairo checkout']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Address' }));
+    expect(names()).toEqual(['Berlin price monitor', 'Cairo checkout', 'Austin scraper']);
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search local proxies' }), {
+      target: { value: 'sub_7' },
+    });
+    await settle();
+    expect(names()).toEqual(['Cairo checkout']);
+    fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));
+    await settle();
+    expect(save).toHaveBeenCalledWith({
+      fileName: 'local-proxies.csv',
+      type: 'text/csv',
+      content:
+        'Name,State,Address,Forwards to,Connections,Requests,Failed,Last upstream error\r\n' +
+        'Cairo checkout,Running,http://127.0.0.1:24002,subscription sub_7,3,500,1,\r\n',
+    });
+  });
+
+  it('moves with the arrows and opens the row the keyboard is on with Enter', async () => {
+    fake.current.handle('localProxies:list', () =>
+      ok(view([proxy(), proxy({ id: 'lp-2', label: 'Austin scraper', url: 'http://127.0.0.1:24003' })])),
+    );
+    render(<ComposedScreen />);
+    await settle();
+    const rows = within(screen.getByRole('table', { name: 'Local proxies' }))
+      .getAllByRole('row')
+      .slice(1);
+    act(() => rows[0]!.focus());
+    fireEvent.keyDown(rows[0]!, { key: 'ArrowDown' });
+    fireEvent.keyDown(rows[1]!, { key: 'Enter' });
+    expect(screen.getByRole('region', { name: /Austin scraper/ })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: /Berlin price monitor/ })).toBeNull();
+  });
+
+  it('stops and starts one from its row, and shows the pushed stats of main', async () => {
     fake.current.handle('localProxies:list', () => ok(view([proxy()])));
     fake.current.handle('localProxies:stop', () => ok(proxy({ state: 'stopped', enabled: false })));
     const disconnect = connectEventBridge();
     render(<ComposedScreen />);
     await settle();
-    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop Berlin price monitor' }));
     await settle();
     expect(fake.current.callsTo('localProxies:stop')).toEqual([{ id: 'lp-1' }]);
-    expect(screen.getByRole('button', { name: 'Start' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Start Berlin price monitor' })).toBeTruthy();
     fake.current.emit('localProxies:changed', {
       proxies: [proxy({ stats: { ...proxy().stats, requests: 999 } })],
     });
     await settle();
-    expect(screen.getByLabelText('Traffic of Berlin price monitor').textContent).toContain('Requests999');
+    expect(rowsOf()[0]).toContain('999');
     disconnect();
   });
 
@@ -116,7 +235,7 @@ describe('Local proxies screen', () => {
     render(<ComposedScreen />);
     await settle();
     expect(screen.getByText('Background jobs run in the desktop app (pid 42).')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Stop/ })).toBeNull();
     expect(screen.getByText('Runs in the other process')).toBeTruthy();
   });
 
@@ -124,6 +243,7 @@ describe('Local proxies screen', () => {
     fake.current.handle('localProxies:list', () => ok(view([proxy()])));
     render(<ComposedScreen />);
     await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Details of Berlin price monitor' }));
     fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
     fireEvent.click(screen.getByLabelText(/Let other computers use it/));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

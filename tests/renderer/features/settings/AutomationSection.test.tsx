@@ -1,6 +1,8 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, AutomationTokenView, RestApiStatus, Scope } from '../../../../src-shared/contract';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
+import type { SaveTextFile } from '../../../../src-renderer/src/shared/save-outcome';
 import { AutomationSection } from '../../../../src-renderer/src/features/settings/AutomationSection';
 import { fail, ok } from '../../support/fake-api';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
@@ -20,6 +22,16 @@ const entry: AuditEntry = {
   channel: 'ports:rotate',
   outcome: 'ok',
   durationMs: 12,
+};
+
+const openPopover = (name: string) => {
+  const summary = screen.getByLabelText(name, { selector: 'summary' });
+  const details = summary.closest('details') as HTMLDetailsElement;
+  act(() => {
+    details.open = true;
+    details.dispatchEvent(new Event('toggle'));
+  });
+  return details;
 };
 
 describe('Settings → Automation', () => {
@@ -99,6 +111,65 @@ describe('Settings → Automation', () => {
     expect(screen.getByTestId('rest-status').textContent).toContain('http://127.0.0.1:24080');
   });
 
+  it('shows the audit on the shared table: newest first, filters by outcome, surface and caller with counts, sort by duration, CSV', async () => {
+    const entries: AuditEntry[] = [
+      entry,
+      { ...entry, at: '2026-01-02T00:00:05.000Z', channel: 'ports:list', durationMs: 900 },
+      {
+        ...entry,
+        at: '2026-01-02T00:00:03.000Z',
+        surface: 'mcp',
+        caller: { kind: 'mcp' },
+        channel: 'rotate_until_new',
+        outcome: 'scope_denied',
+        durationMs: 3,
+      },
+    ];
+    fake.current.handle('automation:audit', () => ok(entries));
+    const save = vi.fn<SaveTextFile>(() => Promise.resolve({ status: 'downloaded', fileName: 'audit.csv' }));
+    useAppStore.setState({ saveTextFile: save });
+    render(<AutomationSection />);
+    const audit = await screen.findByRole('table', { name: 'Audit log' });
+    const calls = () =>
+      within(audit)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent);
+    expect(calls()).toEqual(['ports:list', 'rotate_until_new', 'ports:rotate']);
+
+    const outcomes = within(openPopover('Filter by Outcome')).getByRole('group', { name: 'Outcome' });
+    expect(
+      within(outcomes)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['ok2', 'scope_denied1']);
+    const via = within(openPopover('Filter by Via')).getByRole('group', { name: 'Via' });
+    expect(
+      within(via)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['MCP1', 'REST2']);
+    fireEvent.click(within(via).getByRole('checkbox', { name: /REST/ }));
+    expect(calls()).toEqual(['ports:list', 'ports:rotate']);
+    const callers = within(openPopover('Filter by Caller')).getByRole('group', { name: 'Caller' });
+    expect(
+      within(callers)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['cron2']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Duration' }));
+    expect(calls()).toEqual(['ports:rotate', 'ports:list']);
+    fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));
+    await settle();
+    expect(save).toHaveBeenCalledWith({
+      fileName: 'audit.csv',
+      type: 'text/csv',
+      content:
+        'Time,Via,Caller,Call,Outcome,Duration\r\n' +
+        '2026-01-02T00:00:00.000Z,REST,cron,ports:rotate,ok,12\r\n' +
+        '2026-01-02T00:00:05.000Z,REST,cron,ports:list,ok,900\r\n',
+    });
+  });
+
   it('offers Copy for a new token, and shows the audit’s times in local time (UTC on hover) with durations', async () => {
     const writeText = vi.fn((_text: string) => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
@@ -114,8 +185,8 @@ describe('Settings → Automation', () => {
     const time = audit.querySelector('tbody time');
     expect(time?.getAttribute('title')).toMatch(/2026-01-02.*UTC/);
     expect(time?.textContent).not.toContain('2026-01-02T00:00:00.000Z');
-    expect(audit.textContent).toContain('ok · 12 ms');
-    expect(audit.textContent).toContain('ok · 2.4 s');
+    expect(audit.textContent).toContain('12 ms');
+    expect(audit.textContent).toContain('2.4 s');
     const tokens = screen.getByRole('table', { name: 'Tokens' });
     expect(tokens.textContent).not.toContain('2026-01-01T00:00:00.000Z');
 
