@@ -34,6 +34,7 @@ const proxy = (overrides: Partial<LocalProxyView> = {}): LocalProxyView => ({
     rejectedConnections: 0,
   },
   lastError: null,
+  health: null,
   createdAt: '2026-03-10T12:00:00.000Z',
   ...overrides,
 });
