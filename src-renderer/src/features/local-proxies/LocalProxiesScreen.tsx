@@ -13,6 +13,7 @@ import { fieldErrorsOf, unplacedFieldErrors, type FieldErrors } from '../../shar
 import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import { localProxiesList, useLocalProxiesStore } from './local-proxies-store';
+import { LocalProxyHealthBadge } from './LocalProxyHealthBadge';
 import { LocalProxyState } from './LocalProxyState';
 
 /** What follows the target of a local proxy: the sub-user and the targeting of a subscription. */
@@ -194,7 +195,7 @@ function ProxyCard({
   return (
     <li className="card local-proxy" aria-labelledby={`local-proxy-${proxy.id}`}>
       <h2 id={`local-proxy-${proxy.id}`}>
-        {proxy.label} <LocalProxyState proxy={proxy} />
+        {proxy.label} <LocalProxyState proxy={proxy} /> <LocalProxyHealthBadge proxy={proxy} />
       </h2>
       <p>
         <code>{proxy.url}</code> <CopyButton text={proxy.url} what={`address of ${proxy.label}`} />{' '}
