@@ -19,7 +19,7 @@ export const subscriptionTargetKey = (profileId: string, subscriptionId: string)
 export const localProxyTargetKey = (localProxyId: string): string => `local-proxy|${localProxyId}`;
 
 /** A running local proxy as a check reaches it: its listening address and local login, if any. */
-export interface LocalProxyCheckTarget {
+interface LocalProxyCheckTarget {
   id: string;
   /** The profile of its upstream in this run (whose check URL it asks: the demo's echo in the demo). */
   profileId: string;
@@ -37,7 +37,7 @@ export interface HealthCheckPolicy extends StatusThresholds {
   localProxiesEverySeconds?: number;
 }
 
-export type HealthTargetKind = 'port' | 'subscription' | 'localProxy';
+type HealthTargetKind = 'port' | 'subscription' | 'localProxy';
 
 /** What a check was of: a port, a subscription (through its main user), or a local proxy. */
 interface HealthTarget {

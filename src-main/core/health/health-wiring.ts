@@ -154,7 +154,7 @@ export function healthChecksJob(wiring: HealthChecksWiring): HealthCheckJob {
 }
 
 /** A status change as the windows are told of it (times ISO 8601, as `ports:health` reads them). */
-export function healthChangedEvent(change: HealthStatusChange): PortHealthChanged {
+function healthChangedEvent(change: HealthStatusChange): PortHealthChanged {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     profileId: change.profileId,
