@@ -130,6 +130,8 @@ interface TargetRead {
 /** One local proxy in this process: its upstream (kept across restarts of the listener) and listener. */
 class Runtime implements UpstreamSource {
   server: LocalProxyServer | null = null;
+  /** The local password the listener checks (kept for the health checks: no keychain read each time). */
+  localPassword: string | null = null;
   listenError: string | null = null;
   lastError: LocalProxyError | null = null;
   /** Stats of the last listener, kept after a stop so the screen still shows them. */
@@ -304,13 +306,14 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
    * The local proxies listening in this process (saved ones, not the command line's runs), as the
    * health checks reach them: through their own address with their local login.
    */
-  async listening(): Promise<LocalProxyListening[]> {
+  listening(): Promise<LocalProxyListening[]> {
     const out: LocalProxyListening[] = [];
     for (const runtime of this.runtimes.values()) {
       const { config } = runtime;
       const profileId = this.profileIdOf(config);
       if (!runtime.server || !profileId) continue;
-      const password = await this.passwordOf(config);
+      // The password it listens with (read once from the keychain at its start), not read again here.
+      const password = runtime.localPassword;
       if (config.auth && password === null) continue;
       const { hostname, port } = new URL(urlFor(config));
       out.push({
@@ -321,7 +324,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
         auth: config.auth && password !== null ? { username: config.auth.username, password } : null,
       });
     }
-    return out;
+    return Promise.resolve(out);
   }
 
   /** A health check changed a local proxy's status: the screens show it now, not at the next push. */
@@ -633,6 +636,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
         onActivity: () => this.schedulePush(),
         ...(this.options.log ? { log: this.options.log } : {}),
       });
+      runtime.localPassword = password;
       runtime.listenError = null;
       runtime.frozenStats = EMPTY_STATS;
     } catch (error) {
