@@ -25,6 +25,7 @@ export type AppErrorCode =
   | 'invalid_input'
   | 'location_unavailable'
   | 'rotation_not_confirmed'
+  | 'port_not_found'
   // subscriptions
   | 'not_implemented'
   | 'sub_user_outcome_unknown'

@@ -143,12 +143,18 @@ export function wireAccountServices(wiring: AccountWiring) {
       held: (profileId, notBefore) => held.subscriptions.get(profileId, notBefore)?.items ?? null,
       read: (profileId) => subscriptions.refresh(profileId),
     },
+    // Built below; asked only once the job runs.
+    localProxies: () => localProxies.listening(),
     demoEchoUrl: (profileId) => demo.echoUrlFor(profileId),
     ...(deps.probe ? { probe: deps.probe } : {}),
     ...(deps.random ? { random: deps.random } : {}),
     rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
     notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
-    ...(wiring.onHealthStatusChange ? { onStatusChange: wiring.onHealthStatusChange } : {}),
+    events,
+    onStatusChange: (change) => {
+      if (change.kind === 'localProxy') localProxies.healthChanged();
+      wiring.onHealthStatusChange?.(change);
+    },
     log,
   });
 
@@ -280,6 +286,7 @@ export function wireAccountServices(wiring: AccountWiring) {
     },
     heldSubUsers: (profileId, subscriptionId) =>
       held.subUsers.get(profileId, subscriptionId)?.view.data ?? null,
+    health: (id) => healthReader.localProxy(id),
     log,
   });
 

@@ -116,6 +116,7 @@ export const EVENT_CHANNELS = [
   'app:navigate',
   'ports:changed',
   'ports:rotation',
+  'ports:healthChanged',
   'subscriptions:changed',
   'topups:changed',
   'settings:changed',

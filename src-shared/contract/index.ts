@@ -48,6 +48,7 @@ export { CALL_ID_PATTERN, isAppRoute } from './app';
 export type { ConnectionState, ConnectionStatus, ConnectionTestResult } from './connection';
 export type {
   PortHealth,
+  PortHealthChanged,
   PortHealthCheck,
   PortHealthHistory,
   PortHealthSegment,
@@ -78,6 +79,7 @@ export type {
   LocalProxyConfig,
   LocalProxyError,
   LocalProxyErrorKind,
+  LocalProxyHealth,
   LocalProxyStats,
   LocalProxyUpstream,
   LocalProxyView,

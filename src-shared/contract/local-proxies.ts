@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LABEL_MAX } from '../limits';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
+import type { PortHealthCheck, PortHealthStatus } from './port-health';
 import { proxyTargetingSchema } from './proxy';
 import { noInput, resourceId } from './shared-inputs';
 
@@ -164,7 +165,21 @@ export interface LocalProxyView {
   listenError: string | null;
   stats: LocalProxyStats;
   lastError: LocalProxyError | null;
+  /** What the health checks through its own address say; null when it was never checked. */
+  health: LocalProxyHealth | null;
   createdAt: string;
+}
+
+/**
+ * The health checks through a local proxy's listening address (with its local login): the whole
+ * chain a program uses. Down after `downAfter` failed checks in a row, up after `upAfter` good ones.
+ */
+export interface LocalProxyHealth {
+  status: PortHealthStatus;
+  /** When the status last changed (ISO 8601). */
+  statusSince: string | null;
+  failuresInARow: number;
+  lastCheck: PortHealthCheck | null;
 }
 
 export interface LocalProxiesView {

@@ -109,3 +109,22 @@ export interface PortHealthHistory {
   /** The newest raw checks, newest first (at most 20). */
   recent: PortHealthCheck[];
 }
+
+/**
+ * `ports:healthChanged`: the health checks moved a target's status (down after `downAfter` failed
+ * checks in a row, up after `upAfter` good ones, up at the first good check of one never checked).
+ * Sent by the process running the checks, at once, so an open window need not read again.
+ */
+export interface PortHealthChanged {
+  profileId: string;
+  /** What was checked: a port, a subscription (through its main user), or a local proxy. */
+  kind: 'port' | 'subscription' | 'localProxy';
+  /** The port's, subscription's or local proxy's id. */
+  id: string;
+  previous: PortHealthStatus;
+  status: PortHealthStatus;
+  statusSince: string | null;
+  failuresInARow: number;
+  /** The check that moved it. */
+  lastCheck: PortHealthCheck;
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { IpHistoryEntry, MobilePort, UsageReport } from '../api-types';
 import { call, type DomainCalls, type DomainEvents, event } from './define';
 import { type ListFreshness, listInput, type WireTable } from './list-views';
-import type { PortHealth, PortHealthHistory, RotationVerdict } from './port-health';
+import type { PortHealth, PortHealthChanged, PortHealthHistory, RotationVerdict } from './port-health';
 import type { IpcError } from './results';
 import {
   countryCode,
@@ -306,4 +306,5 @@ export const portsCalls = {
 export const portsEvents = {
   'ports:changed': event<PortsChanged>(),
   'ports:rotation': event<PortsRotation>(),
+  'ports:healthChanged': event<PortHealthChanged>(),
 } as const satisfies DomainEvents<'ports'>;

@@ -27,6 +27,8 @@ interface NotificationPreferences {
   'rotation-same-ip': boolean;
   'rotation-failed': boolean;
   'relocation-done': boolean;
+  /** A port went down or came back up (its health checks). */
+  'port-health': boolean;
 }
 
 /** The optional global shortcut: rotates the first pinned port. */
@@ -93,6 +95,8 @@ interface HealthCheckSettingsView {
   portsEverySeconds: number;
   /** The same for each subscription's main user (off by default). */
   subscriptionsEverySeconds: number;
+  /** The same for each running local proxy, through its listening address. */
+  localProxiesEverySeconds: number;
   downAfter: number;
   upAfter: number;
   /** The check target for real accounts (an IP echo); null: the proxy test's IP echo URL. */
@@ -246,6 +250,7 @@ export const settingsCalls = {
           'rotation-same-ip': z.boolean().optional(),
           'rotation-failed': z.boolean().optional(),
           'relocation-done': z.boolean().optional(),
+          'port-health': z.boolean().optional(),
         })
         .optional(),
       shortcut: z
@@ -271,6 +276,7 @@ export const settingsCalls = {
         .strictObject({
           portsEverySeconds: checkInterval,
           subscriptionsEverySeconds: checkInterval,
+          localProxiesEverySeconds: checkInterval,
           downAfter: bounded(HEALTH_CHECK_LIMITS.inARow, ' checks'),
           upAfter: bounded(HEALTH_CHECK_LIMITS.inARow, ' checks'),
           checkUrl: ipEchoUrl.nullable().optional(),

@@ -5,6 +5,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY, manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { echoOf, freePort, viaHttp, viaSocks } from '../core/local-proxies/support/proxy-clients';
+import { localProxyTargetKey } from '../../src-main/core/health/health-check-job';
+import { HealthStore } from '../../src-main/core/health/health-store';
 import { runCapture, tempDataDir } from './support/cli-harness';
 
 // `proxy-manager local-proxy …` against a real sandbox: the saved-list commands through a one-shot
@@ -52,6 +54,34 @@ describe('local-proxy add, list, set, start, stop, rm', () => {
     expect(listed.stdout).toContain(`http://127.0.0.1:${listenPort}`);
     expect(listed.stdout).toContain(`port ${port.id}`);
     expect(listed.stdout).toContain('local-proxy run <id>');
+
+    // What the health checks (run where the local proxies listen) stored: read from the same file.
+    const store = HealthStore.open(join(env.PROXY_MANAGER_DATA_DIR as string, 'health.sqlite'));
+    for (const minute of [1, 2, 3]) {
+      store.record(localProxyTargetKey(view.id), {
+        at: Date.parse('2026-03-10T12:00:00.000Z') + minute * 60_000,
+        ok: false,
+        status: 503,
+        connectMs: 1,
+        firstByteMs: 2,
+        exitIp: null,
+        asn: null,
+        country: null,
+        errorKind: 'unavailable',
+        error: 'Modem offline: not answering.',
+      });
+    }
+    store.close();
+    const checked = await runCapture(['local-proxy', 'list'], env);
+    expect(checked.stdout).toMatch(/^ID\s+NAME\s+URL\s+STATE\s+HEALTH\s+UPSTREAM/);
+    expect(checked.stdout.split('\n')[1]).toMatch(/\s(enabled)\s+down\s+port /);
+    const checkedJson = await runCapture(['local-proxy', 'list', '--json'], env);
+    expect(checkedJson.json<{ proxies: { health: unknown }[] }>().proxies[0]?.health).toMatchObject({
+      status: 'down',
+      statusSince: '2026-03-10T12:03:00.000Z',
+      failuresInARow: 3,
+      lastCheck: { ok: false, status: 503, error: 'Modem offline: not answering.' },
+    });
 
     const moved = await runCapture(['local-proxy', 'set', view.id, '--listen-port', '24987', '--json'], env);
     expect(moved.code).toBe(0);

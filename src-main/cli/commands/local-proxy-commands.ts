@@ -42,6 +42,8 @@ function renderList(view: LocalProxiesView, context: CommandContext): string {
       header: 'STATE',
       value: (proxy) => (proxy.enabled && proxy.state === 'elsewhere' ? 'enabled' : proxy.state),
     },
+    // What the health checks through its own address say (blank before the first one).
+    { header: 'HEALTH', value: (proxy) => proxy.health?.status ?? '' },
     { header: 'UPSTREAM', value: (proxy) => describeUpstream(proxy.upstream) },
     { header: 'CONN', value: (proxy) => proxy.stats.openConnections, right: true },
     { header: 'REQUESTS', value: (proxy) => proxy.stats.requests, right: true },

@@ -64,7 +64,7 @@ const TOP_UP_TYPES = {
 /** A health check's change of a target's status (`HealthStatusChange`, flattened). */
 export interface PortHealthChange {
   profileId: string;
-  kind: 'port' | 'subscription';
+  kind: 'port' | 'subscription' | 'localProxy';
   id: string;
   previous: 'up' | 'down' | 'unknown';
   status: 'up' | 'down' | 'unknown';

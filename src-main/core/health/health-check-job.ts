@@ -12,18 +12,37 @@ export const portTargetKey = (profileId: string, portId: string): string => `${p
 /** The store's key of a subscription's main user's checks. */
 export const subscriptionTargetKey = (profileId: string, subscriptionId: string): string =>
   `${profileId}|subscription|${subscriptionId}`;
+/**
+ * The store's key of a local proxy's checks: by its id alone (a local proxy of the demo or of
+ * `PROXY_MANAGER_API_KEY` keeps its history across runs, though that profile's id changes).
+ */
+export const localProxyTargetKey = (localProxyId: string): string => `local-proxy|${localProxyId}`;
+
+/** A running local proxy as a check reaches it: its listening address and local login, if any. */
+interface LocalProxyCheckTarget {
+  id: string;
+  /** The profile of its upstream in this run (whose check URL it asks: the demo's echo in the demo). */
+  profileId: string;
+  host: string;
+  port: number;
+  auth: { username: string; password: string } | null;
+}
 
 export interface HealthCheckPolicy extends StatusThresholds {
   /** Seconds between two checks of a port; 0: off. */
   portsEverySeconds: number;
   /** Seconds between two checks of a subscription's main user; 0 (the default): off. */
   subscriptionsEverySeconds?: number;
+  /** Seconds between two checks of a running local proxy; 0 or absent: off. */
+  localProxiesEverySeconds?: number;
 }
 
-/** What a check was of: a port, or a subscription (through its main user). */
+type HealthTargetKind = 'port' | 'subscription' | 'localProxy';
+
+/** What a check was of: a port, a subscription (through its main user), or a local proxy. */
 interface HealthTarget {
   profileId: string;
-  kind: 'port' | 'subscription';
+  kind: HealthTargetKind;
   id: string;
 }
 
@@ -42,6 +61,8 @@ export interface HealthCheckJobOptions {
   ports: (profileId: string) => Promise<readonly MobilePortView[]>;
   /** A profile's subscriptions with their main user's credentials; needed when their checks are on. */
   subscriptions?: (profileId: string) => Promise<readonly Subscription[]>;
+  /** The local proxies listening in this process; needed when their checks are on. */
+  localProxies?: () => Promise<readonly LocalProxyCheckTarget[]>;
   policy: () => HealthCheckPolicy;
   /** What a check asks through the port: the sandbox's echo in the demo, the user's URL otherwise. */
   checkUrlFor: (profileId: string) => string;
@@ -200,17 +221,23 @@ export class HealthCheckJob implements BackgroundJob {
   }
 
   /**
-   * Reads every profile's ports (and subscriptions, when their checks are on) again when the list is
-   * old or the intervals changed: new ones join, gone ones leave, known ones keep their next time.
+   * Reads every profile's ports (and subscriptions and local proxies, when their checks are on) again
+   * when the list is old or the intervals changed: new ones join, gone ones leave, known ones keep their next time.
    */
   private async refreshTargets(now: number, policy: HealthCheckPolicy, signal: AbortSignal): Promise<void> {
     const portsMs = policy.portsEverySeconds * 1000;
     const subscriptionsMs = (policy.subscriptionsEverySeconds ?? 0) * 1000;
-    const intervals = `${portsMs}|${subscriptionsMs}`;
-    if (now - this.targetsReadAt < TARGETS_MAX_AGE_MS && intervals === this.intervals) return;
+    const localMs = (policy.localProxiesEverySeconds ?? 0) * 1000;
+    const intervals = `${portsMs}|${subscriptionsMs}|${localMs}`;
+    const previous = new Map(this.targets.map((target) => [target.key, target]));
+    // Local proxies live in this process: read at every pass, so one started joins at the next wake.
+    const local = await this.localTargets(now, localMs, previous);
+    if (now - this.targetsReadAt < TARGETS_MAX_AGE_MS && intervals === this.intervals) {
+      this.targets = [...this.targets.filter((target) => target.kind !== 'localProxy'), ...local];
+      return;
+    }
     this.targetsReadAt = now;
     this.intervals = intervals;
-    const previous = new Map(this.targets.map((target) => [target.key, target]));
     const next: Target[] = [];
     const add = (target: Omit<Target, 'nextAt'>) =>
       next.push({ ...target, nextAt: previous.get(target.key)?.nextAt ?? now });
@@ -268,7 +295,30 @@ export class HealthCheckJob implements BackgroundJob {
       }
       if (signal.aborted) return;
     }
-    this.targets = next;
+    this.targets = [...next, ...local];
+  }
+
+  /** The local proxies listening now (none when their checks are off); known ones keep their next time. */
+  private async localTargets(now: number, localMs: number, previous: Map<string, Target>): Promise<Target[]> {
+    if (localMs <= 0 || !this.options.localProxies) return [];
+    try {
+      return (await this.options.localProxies()).map((proxy) => {
+        const key = localProxyTargetKey(proxy.id);
+        return {
+          key,
+          profileId: proxy.profileId,
+          kind: 'localProxy' as const,
+          id: proxy.id,
+          // Without a local login the local proxy ignores the header: any name does.
+          proxy: { host: proxy.host, port: proxy.port, ...(proxy.auth ?? { username: '', password: '' }) },
+          intervalMs: localMs,
+          nextAt: previous.get(key)?.nextAt ?? now,
+        };
+      });
+    } catch (error) {
+      this.log(`[health] cannot read the local proxies: ${describeError(error)}`);
+      return [...previous.values()].filter((target) => target.kind === 'localProxy');
+    }
   }
 
   private launch(target: Target, policy: HealthCheckPolicy): void {

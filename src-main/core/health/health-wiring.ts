@@ -1,7 +1,8 @@
 import { ApiError } from '../../api';
+import type { EventBus } from '../events';
 import type { Clock } from '../runtime/clock';
 import { describeError } from '../runtime/deadline-job';
-import type { SettingsView } from '../../../src-shared/contract';
+import type { PortHealthChanged, SettingsView } from '../../../src-shared/contract';
 import { probeProxy, type ProbeOutcome, type ProbeRequest } from '../proxy-test/proxy-probe';
 import {
   HealthCheckJob,
@@ -83,7 +84,7 @@ const TARGET_LIST_MAX_AGE_MS = 5 * 60_000;
 
 export interface HealthChecksWiring extends Pick<
   HealthCheckJobOptions,
-  'clock' | 'store' | 'profileIds' | 'random'
+  'clock' | 'store' | 'profileIds' | 'random' | 'localProxies'
 > {
   log: (line: string) => void;
   settings: () => Pick<SettingsView, 'healthChecks' | 'proxyTest'>;
@@ -98,6 +99,8 @@ export interface HealthChecksWiring extends Pick<
   /** The self-heal rotation (recorded as a scheduled one). */
   rotate: (profileId: string, portId: string) => Promise<unknown>;
   notice: (message: string) => void;
+  /** Where `ports:healthChanged` goes (the windows, and the OS notifications that follow it). */
+  events: Pick<EventBus, 'emit'>;
   onStatusChange?: (change: HealthStatusChange) => void;
 }
 
@@ -130,6 +133,7 @@ export function healthChecksJob(wiring: HealthChecksWiring): HealthCheckJob {
     profileIds: wiring.profileIds,
     ports: (profileId) => recent(wiring.heldPorts, profileId),
     subscriptions: (profileId) => recent(wiring.heldSubscriptions, profileId),
+    ...(wiring.localProxies ? { localProxies: wiring.localProxies } : {}),
     policy: () => settings().healthChecks,
     checkUrlFor: (profileId) =>
       wiring.demoEchoUrl(profileId) ?? settings().healthChecks.checkUrl ?? settings().proxyTest.ipEchoUrl,
@@ -142,8 +146,24 @@ export function healthChecksJob(wiring: HealthChecksWiring): HealthCheckJob {
       log(
         `[health] ${change.kind} ${change.id} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
       );
+      wiring.events.emit('ports:healthChanged', healthChangedEvent(change));
       wiring.onStatusChange?.(change);
     },
     log,
   });
+}
+
+/** A status change as the windows are told of it (times ISO 8601, as `ports:health` reads them). */
+function healthChangedEvent(change: HealthStatusChange): PortHealthChanged {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    profileId: change.profileId,
+    kind: change.kind,
+    id: change.id,
+    previous: change.previous,
+    status: change.status.status,
+    statusSince: iso(change.status.since),
+    failuresInARow: change.status.failuresInARow,
+    lastCheck: { ...change.check, at: new Date(change.check.at).toISOString() },
+  };
 }

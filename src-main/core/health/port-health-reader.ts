@@ -1,4 +1,5 @@
 import type {
+  LocalProxyHealth,
   PortHealth,
   PortHealthCheck,
   PortHealthHistory,
@@ -7,7 +8,7 @@ import type {
   RotationVerdictKind,
   SubscriptionHealth,
 } from '../../../src-shared/contract';
-import { portTargetKey, subscriptionTargetKey } from './health-check-job';
+import { localProxyTargetKey, portTargetKey, subscriptionTargetKey } from './health-check-job';
 import { type HealthStore, mergeAggregate, emptyAggregate, type StoredCheck } from './health-store';
 import { replayStatus, type StatusThresholds } from './health-status';
 import { percentile } from './latency-histogram';
@@ -114,6 +115,22 @@ export class PortHealthReader {
       subscriptionId,
       ...this.checkScores(subscriptionTargetKey(profileId, subscriptionId)),
     }));
+  }
+
+  /**
+   * A local proxy's status from the checks through its own address, replayed from the newest 100
+   * (cheap: the Local proxies screen reads it with every push of their stats); null before any.
+   */
+  localProxy(localProxyId: string): LocalProxyHealth | null {
+    const raw = this.options.store()?.recentChecks(localProxyTargetKey(localProxyId), 100) ?? [];
+    if (raw.length === 0) return null;
+    const status = replayStatus([...raw].reverse(), this.options.thresholds());
+    return {
+      status: status.status,
+      statusSince: iso(status.since),
+      failuresInARow: status.failuresInARow,
+      lastCheck: raw[0] ? checkView(raw[0]) : null,
+    };
   }
 
   private one(profileId: string, portId: string, allReceipts: readonly RotationReceipt[]): PortHealth {

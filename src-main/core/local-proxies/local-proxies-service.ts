@@ -7,6 +7,7 @@ import type {
   LocalProxiesView,
   LocalProxyConfig,
   LocalProxyError,
+  LocalProxyHealth,
   LocalProxyStats,
   LocalProxyUpstream,
   LocalProxyView,
@@ -80,7 +81,18 @@ export interface LocalProxiesServiceOptions {
    */
   heldSubUsers?: (profileId: string, subscriptionId: string) => readonly SubUser[] | null;
   limits?: Partial<LocalProxyLimits>;
+  /** What the health checks through a local proxy say (read from the health store); null: none yet. */
+  health?: (localProxyId: string) => LocalProxyHealth | null;
   log?: (line: string) => void;
+}
+
+/** A running local proxy as a health check reaches it (its address on this computer, its login). */
+export interface LocalProxyListening {
+  id: string;
+  profileId: string;
+  host: string;
+  port: number;
+  auth: { username: string; password: string } | null;
 }
 
 /**
@@ -118,6 +130,8 @@ interface TargetRead {
 /** One local proxy in this process: its upstream (kept across restarts of the listener) and listener. */
 class Runtime implements UpstreamSource {
   server: LocalProxyServer | null = null;
+  /** The local password the listener checks (kept for the health checks: no keychain read each time). */
+  localPassword: string | null = null;
   listenError: string | null = null;
   lastError: LocalProxyError | null = null;
   /** Stats of the last listener, kept after a stop so the screen still shows them. */
@@ -286,6 +300,36 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
       const config = configs.get(proxy.id);
       return config !== undefined && this.profileIdOf(config) === profileId;
     });
+  }
+
+  /**
+   * The local proxies listening in this process (saved ones, not the command line's runs), as the
+   * health checks reach them: through their own address with their local login.
+   */
+  listening(): Promise<LocalProxyListening[]> {
+    const out: LocalProxyListening[] = [];
+    for (const runtime of this.runtimes.values()) {
+      const { config } = runtime;
+      const profileId = this.profileIdOf(config);
+      if (!runtime.server || !profileId) continue;
+      // The password it listens with (read once from the keychain at its start), not read again here.
+      const password = runtime.localPassword;
+      if (config.auth && password === null) continue;
+      const { hostname, port } = new URL(urlFor(config));
+      out.push({
+        id: config.id,
+        profileId,
+        host: hostname.replace(/^\[|\]$/g, ''),
+        port: Number(port),
+        auth: config.auth && password !== null ? { username: config.auth.username, password } : null,
+      });
+    }
+    return Promise.resolve(out);
+  }
+
+  /** A health check changed a local proxy's status: the screens show it now, not at the next push. */
+  healthChanged(): void {
+    this.publish();
   }
 
   // ---- calls --------------------------------------------------------------------------------------
@@ -592,6 +636,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
         onActivity: () => this.schedulePush(),
         ...(this.options.log ? { log: this.options.log } : {}),
       });
+      runtime.localPassword = password;
       runtime.listenError = null;
       runtime.frozenStats = EMPTY_STATS;
     } catch (error) {
@@ -784,6 +829,7 @@ export class LocalProxiesService implements DomainService<'localProxies'>, Lifec
       listenError: state === 'failed' ? (runtime?.listenError ?? null) : null,
       stats: runtime?.stats() ?? EMPTY_STATS,
       lastError: runtime?.lastError ?? null,
+      health: this.options.health?.(config.id) ?? null,
       createdAt: config.createdAt,
     };
   }

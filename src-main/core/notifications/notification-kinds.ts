@@ -9,6 +9,7 @@ const NOTIFICATION_KINDS = [
   'rotation-same-ip',
   'rotation-failed',
   'relocation-done',
+  'port-health',
 ] as const;
 export type PreferenceNotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

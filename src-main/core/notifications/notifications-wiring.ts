@@ -5,6 +5,7 @@ import type { Clock } from '../runtime/clock';
 import type { Settings } from '../settings/settings-schema';
 import type { TopUpNotice } from '../topups/topup-watcher';
 import { alertNotices, topUpNotices } from './app-notices';
+import { portHealthNotices } from './health-notices';
 import { NotificationController, type OsNotifier } from './notification-controller';
 import { notificationKindEnabled } from './notification-kinds';
 import { relocationNotices, rotationNotices, rotationOutcomeOf } from './rotation-notices';
@@ -30,7 +31,7 @@ export interface AttachNotificationsOptions extends DesktopNotifications {
 
 /**
  * Builds the controller and feeds it: rotations from `ports:rotation` (whoever started them; the
- * provider keeps tray, shortcut and schedule ones), and through the returned functions relocations
+ * provider keeps tray, shortcut and schedule ones), a port down or back up from `ports:healthChanged`, and through the returned functions relocations
  * (the relocation tracker's `notify`), usage alerts (the alert center's `publish`) and top-up
  * outcomes (the top-up watcher's `notify`). All of them pass the same rules: the user's switch,
  * nothing while a window has focus (the window shows it already), dedupe and throttle.
@@ -48,10 +49,19 @@ export function attachNotifications(options: AttachNotificationsOptions): {
     isEnabled: (kind) => notificationKindEnabled(options.settings.get().notifications, kind),
     isWindowFocused: options.isWindowFocused,
   });
-  const detach = options.events.on('ports:rotation', (event) => {
+  const detachRotations = options.events.on('ports:rotation', (event) => {
     const outcome = rotationOutcomeOf(event, options.labelOf(event.profileId, event.portId));
     if (outcome) controller.notify(rotationNotices, outcome);
   });
+  // Sent only by the process running the checks: one notice, whichever windows are open.
+  const detachHealth = options.events.on('ports:healthChanged', (change) => {
+    const label = change.kind === 'port' ? options.labelOf(change.profileId, change.id) : null;
+    controller.notify(portHealthNotices, { change, label });
+  });
+  const detach = () => {
+    detachRotations();
+    detachHealth();
+  };
   const alerts = alertNotices(() => options.settings.get().alerts.disabledKinds);
   return {
     controller,

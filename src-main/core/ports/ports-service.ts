@@ -129,6 +129,7 @@ export class PortsService implements DomainService<'ports'> {
   /** Scores of one port, or of every port of the active profile (in the list's order). */
   async health(portId?: string): Promise<PortHealth[]> {
     const { profileId } = await this.activeProfile();
+    if (portId) await this.checkKnownPort(profileId, portId);
     const ids = portId
       ? [portId]
       : (await this.snapshots.serve(profileId, false)).items.map((port) => port.id);
@@ -138,8 +139,22 @@ export class PortsService implements DomainService<'ports'> {
 
   async healthHistory(portId: string, range: '24h' | '30d'): Promise<PortHealthHistory> {
     const { profileId } = await this.activeProfile();
+    await this.checkKnownPort(profileId, portId);
     if (!this.healthReader) return { portId, range, segments: [], recent: [] };
     return this.healthReader.history(profileId, portId, range);
+  }
+
+  /**
+   * Scores of a port the account does not have would be empty, not wrong: say so instead (404 on
+   * REST). The held list answers; a port made since it was read is looked for in a fresh one.
+   */
+  private async checkKnownPort(profileId: string, portId: string): Promise<void> {
+    const has = (list: { items: readonly { id: string }[] }) => list.items.some((port) => port.id === portId);
+    if (has(await this.snapshots.serve(profileId, false))) return;
+    if (has(await this.snapshots.serve(profileId, true))) return;
+    throw new AppError('port_not_found', `There is no port ${portId} in this account.`, [
+      { field: 'portId', message: 'Unknown port.' },
+    ]);
   }
 
   /**

@@ -117,6 +117,8 @@ const notificationsSchema = z.object({
   'rotation-same-ip': z.boolean().default(true),
   'rotation-failed': z.boolean().default(true),
   'relocation-done': z.boolean().default(true),
+  /** A port's health checks made it down, or brought it back up. */
+  'port-health': z.boolean().default(true),
 });
 
 /** The tray's pinned ports, per profile, in menu order. */
@@ -156,6 +158,15 @@ const healthChecksSchema = z.object({
     .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min)
     .refine((value) => value <= HEALTH_CHECK_LIMITS.everySeconds.max)
     .default(0),
+  /**
+   * The same for each running local proxy, through its own listening address (the whole chain the
+   * user's programs use); on by default at the ports' default pace, 0: off.
+   */
+  localProxiesEverySeconds: z
+    .int()
+    .refine((value) => value === 0 || value >= HEALTH_CHECK_LIMITS.everySeconds.min)
+    .refine((value) => value <= HEALTH_CHECK_LIMITS.everySeconds.max)
+    .default(300),
   downAfter: inARow.default(3),
   upAfter: inARow.default(2),
   /** What a check asks through the port for real accounts; null: the proxy test's IP echo. */

@@ -2,6 +2,7 @@ import type { Subscription } from '../../../src-shared/api-types';
 import type {
   AppState,
   LocalProxiesChanged,
+  PortHealthChanged,
   PortsChanged,
   PortsRotation,
   RendererApi,
@@ -34,6 +35,9 @@ import { useUpdatesStore } from '../features/updates/updates-store';
  *   `topups:changed` also updates the top-up the wizard follows;
  * - `ports:rotation` gives the ports store each rotation's progress and receipt (any trigger), and
  *   `ports:changed` also carries the relocation tracker's progress;
+ * - `ports:healthChanged` (a port's health checks made it down or up) patches the port's status in
+ *   the ports store: the list's Health cell and the open Health tab change at once; a local proxy's
+ *   status arrives with `localProxies:changed` instead;
  * - `schedules:changed` replaces the active profile's schedules ("next run", pause, recent runs);
  * - `tray:changed` replaces the active profile's ports pinned to the tray;
  * - `settings:changed` replaces the settings; `updates:changed` the updates status (banner, Settings);
@@ -119,6 +123,20 @@ function isRotationEvent(payload: unknown): payload is PortsRotation {
   );
 }
 
+/** `ports:healthChanged` about a port, with the fields the ports store patches. */
+function isPortHealthChanged(payload: unknown): payload is PortHealthChanged {
+  return (
+    isObject(payload) &&
+    payload.kind === 'port' &&
+    typeof payload.profileId === 'string' &&
+    typeof payload.id === 'string' &&
+    (payload.status === 'up' || payload.status === 'down' || payload.status === 'unknown') &&
+    typeof payload.failuresInARow === 'number' &&
+    isObject(payload.lastCheck) &&
+    typeof payload.lastCheck.at === 'string'
+  );
+}
+
 /** `schedules:changed`: the whole schedules view of one profile. */
 function isSchedulesView(payload: unknown): payload is SchedulesChanged {
   return (
@@ -190,6 +208,11 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
         if (!isRotationEvent(payload) || !isActiveProfile(payload.profileId)) return;
         usePortsStore.getState().applyRotation(payload);
         if (payload.phase !== 'started') refreshOverview();
+      }),
+      api.ports.onHealthChanged((payload) => {
+        if (!isPortHealthChanged(payload) || !isActiveProfile(payload.profileId)) return;
+        usePortsStore.getState().applyHealthChange(payload);
+        refreshOverview();
       }),
       api.schedules.onChanged((payload) => {
         if (!isSchedulesView(payload) || !isActiveProfile(payload.profileId)) return;

@@ -6,6 +6,7 @@ import { attachNotifications } from '../../../src-main/core/notifications/notifi
 import { FakeClock } from '../../../src-main/core/runtime/fake-clock';
 import type { TopUpNotice } from '../../../src-main/core/topups/topup-watcher';
 import { EventBus } from '../../../src-main/core/events';
+import type { PortHealthChanged } from '../../../src-shared/contract';
 
 function setup() {
   const shown: OsNotice[] = [];
@@ -16,18 +17,20 @@ function setup() {
       'rotation-same-ip': true,
       'rotation-failed': true,
       'relocation-done': true,
+      'port-health': true,
     },
     alerts: { disabledKinds: [] as AlertKind[] },
   };
+  const events = new EventBus(() => undefined);
   const wiring = attachNotifications({
     notifier: { show: (notice) => shown.push(notice) },
     isWindowFocused: () => focused,
     clock: new FakeClock(),
     settings: { get: () => settings },
-    events: new EventBus(() => undefined),
-    labelOf: () => null,
+    events,
+    labelOf: (_profileId, portId) => (portId === 'port_1' ? 'Berlin' : null),
   });
-  return { shown, settings, wiring, setFocused: (value: boolean) => (focused = value) };
+  return { shown, settings, wiring, events, setFocused: (value: boolean) => (focused = value) };
 }
 
 const alert = (kind: AlertKind, key = `${kind}:p1:sub_1`): RaisedAlert => ({
@@ -116,6 +119,67 @@ describe('usage alerts and top-ups as OS notifications', () => {
       message: 'The port is active in DE.',
     };
     expect(wiring.relocation(notice)).toBe('disabled');
+    expect(shown).toEqual([]);
+  });
+});
+
+describe('a port down or back up (its health checks) as an OS notification', () => {
+  const change = (
+    previous: PortHealthChanged['previous'],
+    status: PortHealthChanged['status'],
+    overrides: Partial<PortHealthChanged> = {},
+  ): PortHealthChanged => ({
+    profileId: 'p1',
+    kind: 'port',
+    id: 'port_1',
+    previous,
+    status,
+    statusSince: '2026-01-01T00:15:00.000Z',
+    failuresInARow: status === 'down' ? 3 : 0,
+    lastCheck: {
+      at: '2026-01-01T00:15:00.000Z',
+      ok: status !== 'down',
+      status: status === 'down' ? 503 : 200,
+      connectMs: 3,
+      firstByteMs: status === 'down' ? null : 40,
+      exitIp: status === 'down' ? null : '10.0.0.7',
+      asn: null,
+      country: null,
+      errorKind: status === 'down' ? 'unavailable' : null,
+      error: status === 'down' ? 'Modem offline: not answering.' : null,
+    },
+    ...overrides,
+  });
+
+  it('tells of a port going down and of it coming back, with its label and route', () => {
+    const { shown, events } = setup();
+    events.emit('ports:healthChanged', change('up', 'down'));
+    events.emit('ports:healthChanged', change('down', 'up', { statusSince: '2026-01-01T00:25:00.000Z' }));
+    expect(shown).toEqual([
+      {
+        kind: 'port-health',
+        title: 'Port down: Berlin',
+        body: '3 health checks in a row failed: Modem offline: not answering.',
+        dedupeKey: 'port-health:p1:port_1:down:2026-01-01T00:15:00.000Z',
+        route: '/ports/port_1',
+      },
+      {
+        kind: 'port-health',
+        title: 'Port back up: Berlin',
+        body: 'Its health checks pass again (exit IP 10.0.0.7).',
+        dedupeKey: 'port-health:p1:port_1:up:2026-01-01T00:25:00.000Z',
+        route: '/ports/port_1',
+      },
+    ]);
+  });
+
+  it('says nothing of a first good check, of other targets, or when the user turned the kind off', () => {
+    const { shown, events, settings } = setup();
+    events.emit('ports:healthChanged', change('unknown', 'up'));
+    events.emit('ports:healthChanged', change('up', 'down', { kind: 'localProxy', id: 'lp_1' }));
+    events.emit('ports:healthChanged', change('up', 'down', { kind: 'subscription', id: 'sub_1' }));
+    settings.notifications['port-health'] = false;
+    events.emit('ports:healthChanged', change('up', 'down'));
     expect(shown).toEqual([]);
   });
 });

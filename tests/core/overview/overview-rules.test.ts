@@ -23,6 +23,7 @@ const localProxy = (overrides: Partial<LocalProxyView> = {}): LocalProxyView => 
   listenError: null,
   stats: { openConnections: 0, requests: 4, bytesUp: 0, bytesDown: 0, failures: 1, rejectedConnections: 0 },
   lastError: null,
+  health: null,
   createdAt: '2026-03-01T12:00:00.000Z',
   ...overrides,
 });

@@ -82,6 +82,7 @@ describe('SettingsStore: defaults and round trip', () => {
         'rotation-same-ip': true,
         'rotation-failed': true,
         'relocation-done': true,
+        'port-health': true,
       },
       tray: { pinned: {} },
       shortcut: { enabled: false, accelerator: 'CommandOrControl+Alt+R' },
@@ -90,6 +91,7 @@ describe('SettingsStore: defaults and round trip', () => {
       healthChecks: {
         portsEverySeconds: 300,
         subscriptionsEverySeconds: 0,
+        localProxiesEverySeconds: 300,
         downAfter: 3,
         upAfter: 2,
         checkUrl: null,

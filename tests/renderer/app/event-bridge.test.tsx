@@ -71,7 +71,7 @@ describe('event bridge', () => {
     fake.current.emitState(pushed);
     expect(useAppStore.getState().state).toBe(pushed);
 
-    expect(fake.current.listenerCount('*')).toBe(13);
+    expect(fake.current.listenerCount('*')).toBe(14);
     disconnect();
     expect(fake.current.listenerCount('*')).toBe(0);
   });

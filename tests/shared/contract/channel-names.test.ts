@@ -19,6 +19,7 @@ describe('channel names for the preload', () => {
         'alerts:raised',
         'ports:changed',
         'ports:rotation',
+        'ports:healthChanged',
         'schedules:changed',
         'settings:changed',
         'subscriptions:changed',

@@ -19,6 +19,7 @@ import { useLoadable } from '../../shared/loadable-slice';
 import { DataTable } from '../../shared/table/DataTable';
 import { useAppStore } from '../app/app-store';
 import { localProxiesList, useLocalProxiesStore } from './local-proxies-store';
+import { LocalProxyHealthBadge } from './LocalProxyHealthBadge';
 import { LocalProxyState } from './LocalProxyState';
 import { LOCAL_PROXY_FILTERS, localProxyColumns, localProxySearchText } from './local-proxy-columns';
 
@@ -262,7 +263,7 @@ function ProxyDetail({
   return (
     <section className="card local-proxy" aria-labelledby={`local-proxy-${proxy.id}`}>
       <h2 id={`local-proxy-${proxy.id}`}>
-        {proxy.label} <LocalProxyState proxy={proxy} />
+        {proxy.label} <LocalProxyState proxy={proxy} /> <LocalProxyHealthBadge proxy={proxy} />
       </h2>
       <p>
         <code>{proxy.url}</code>{' '}

@@ -7,6 +7,7 @@ import type {
   IpHistoryView,
   MobilePortView,
   PortHealth,
+  PortHealthChanged,
   PortHealthHistory,
   PortRow,
   PortsListView,
@@ -129,6 +130,12 @@ interface PortsStore {
   loadHealth: (force?: boolean) => Promise<void>;
   loadPortHealth: (portId: string, force?: boolean) => Promise<void>;
   loadHealthHistory: (portId: string, range: HealthRange, force?: boolean) => Promise<void>;
+  /**
+   * `ports:healthChanged`: a port's checks moved it up or down. Its status, since and last check
+   * change at once wherever its scores are held (the list's Health cell, the port's Health tab),
+   * and an uptime bar already read is read again (its recent checks include the new one).
+   */
+  applyHealthChange: (change: PortHealthChanged) => void;
   loadSchedules: (force?: boolean) => Promise<void>;
   /** `schedules:changed` (already checked to be the active profile's): replaces the view. */
   applySchedules: (view: SchedulesView) => void;
@@ -412,6 +419,37 @@ export const usePortsStore = create<PortsStore>()((set, get) => {
     loadHealth: (force = false) => healthSlice.load([], force),
     loadPortHealth: (portId, force = false) => portHealthList.load([portId], force),
     loadHealthHistory: (portId, range, force = false) => healthHistoryList.load([portId, range], force),
+    applyHealthChange: (change) => {
+      const portId = change.id;
+      const patch = (entries: PortHealth[]) =>
+        entries.map((entry) =>
+          entry.portId === portId
+            ? {
+                ...entry,
+                status: change.status,
+                statusSince: change.statusSince,
+                failuresInARow: change.failuresInARow,
+                lastCheck: change.lastCheck,
+              }
+            : entry,
+        );
+      set((current) => {
+        const one = current.portHealth[portId];
+        return {
+          health: current.health.data
+            ? { ...current.health, data: patch(current.health.data) }
+            : current.health,
+          portHealth: one?.data
+            ? { ...current.portHealth, [portId]: { ...one, data: patch(one.data) } }
+            : current.portHealth,
+        };
+      });
+      for (const [key, history] of Object.entries(get().healthHistory)) {
+        const [historyPort, range] = key.split('|') as [string, HealthRange];
+        if (historyPort === portId && history.status === 'ready')
+          void healthHistoryList.load([portId, range], true);
+      }
+    },
     loadSchedules: (force = false) => schedulesSlice.load([], force),
     applySchedules: (view) => {
       const previous = get().schedules.data;

@@ -19,6 +19,14 @@ const FIELDS: readonly PreferenceField[] = [
     read: (s) => String(s.healthChecks.subscriptionsEverySeconds),
   },
   {
+    name: 'healthChecks.localProxiesEverySeconds',
+    label: 'Check each local proxy every',
+    unit: 'seconds',
+    kind: 'whole',
+    hint: 'Through each running local proxy’s own address (with its local login), so the whole chain your programs use is checked. 0 turns them off; else at least 30.',
+    read: (s) => String(s.healthChecks.localProxiesEverySeconds),
+  },
+  {
     name: 'healthChecks.downAfter',
     label: 'Down after',
     unit: 'failed checks in a row',

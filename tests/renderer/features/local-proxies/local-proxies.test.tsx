@@ -35,6 +35,7 @@ const proxy = (overrides: Partial<LocalProxyView> = {}): LocalProxyView => ({
     rejectedConnections: 0,
   },
   lastError: null,
+  health: null,
   createdAt: '2026-03-10T12:00:00.000Z',
   ...overrides,
 });
@@ -220,6 +221,53 @@ describe('Local proxies screen', () => {
     });
     await settle();
     expect(rowsOf()[0]).toContain('999');
+    disconnect();
+  });
+
+  it('shows what the health checks through each one say, and a status pushed by main at once', async () => {
+    fake.current.handle('localProxies:list', () => ok(view([proxy()])));
+    const disconnect = connectEventBridge();
+    render(<ComposedScreen />);
+    await settle();
+    // Never checked: no badge at all.
+    expect(screen.queryByLabelText(/^Health of /)).toBeNull();
+    const check = {
+      at: '2026-03-10T12:05:00.000Z',
+      ok: false,
+      status: 503,
+      connectMs: 1,
+      firstByteMs: 2,
+      exitIp: null,
+      asn: null,
+      country: null,
+      errorKind: 'unavailable',
+      error: 'Modem offline: not answering.',
+    };
+    fake.current.emit('localProxies:changed', {
+      proxies: [
+        proxy({
+          health: { status: 'down', statusSince: check.at, failuresInARow: 3, lastCheck: check },
+        }),
+      ],
+    });
+    await settle();
+    expect(screen.getByLabelText(/^Health of /).getAttribute('aria-label')).toBe(
+      'Health of Berlin price monitor: Down, 3 health checks in a row failed: Modem offline: not answering.',
+    );
+    fake.current.emit('localProxies:changed', {
+      proxies: [
+        proxy({
+          health: {
+            status: 'up',
+            statusSince: check.at,
+            failuresInARow: 0,
+            lastCheck: { ...check, ok: true, status: 200, error: null, errorKind: null },
+          },
+        }),
+      ],
+    });
+    await settle();
+    expect(screen.getByLabelText(/^Health of /).textContent).toBe('Checks pass');
     disconnect();
   });
 
