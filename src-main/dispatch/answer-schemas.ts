@@ -499,6 +499,14 @@ const localProxySchema = exact<LocalProxyView>()(
         detail: nullableString,
       })
       .nullable(),
+    health: z
+      .strictObject({
+        status: checkScores.status,
+        statusSince: checkScores.statusSince,
+        failuresInARow: checkScores.failuresInARow,
+        lastCheck: checkScores.lastCheck,
+      })
+      .nullable(),
     createdAt: iso,
   }),
 );
