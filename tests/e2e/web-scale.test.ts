@@ -289,6 +289,34 @@ describe('web mode at scale: 1,000 ports', () => {
     expect(problems).toEqual([]);
   });
 
+  it('filters by auto-renew with the right counts (what each port says in the service)', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openPorts();
+    const list = await callApi<PortsListView>(page, 'ports', 'list');
+    const renewAt = list.columns.indexOf('autoRenew');
+    expect(renewAt).toBeGreaterThanOrEqual(0);
+    const on = list.rows.filter((row) => row[renewAt] === true).length;
+    const off = list.rows.filter((row) => row[renewAt] === false).length;
+    // The scale sandbox renews every other generated port: both choices are there.
+    expect(on).toBeGreaterThan(0);
+    expect(off).toBeGreaterThan(0);
+    expect(on + off).toBe(1000);
+    await page.getByRole('group', { name: 'Filters' }).locator('summary', { hasText: 'Auto-renew' }).click();
+    const panel = page.getByRole('group', { name: 'Auto-renew', exact: true });
+    await panel.waitFor();
+    expect(
+      (await panel.locator('label').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim()),
+    ).toEqual([`On ${on}`, `Off ${off}`]);
+    await panel.getByLabel(/^Off/).check();
+    await expect
+      .poll(() => page.getByTestId('row-count').first().innerText())
+      .toMatch(new RegExp(`^${off} of 1000 rows`));
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.getByTestId('row-count').first().innerText()).toMatch(/^1000 rows/);
+    expect(problems).toEqual([]);
+  });
+
   it('has no serious axe violation in the dark theme either: the table, a filter open, the palette', async (context) => {
     requireBrowser(context);
     const { page, problems } = await openPorts();

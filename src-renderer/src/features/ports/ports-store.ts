@@ -188,6 +188,7 @@ function toPortRow(port: PortRow): PortRow {
     currentIp: port.currentIp,
     ipChangedAt: port.ipChangedAt,
     expiresAt: port.expiresAt,
+    autoRenew: port.autoRenew,
     rotation: port.rotation,
   };
 }
@@ -204,6 +205,7 @@ const PORT_COLUMNS: PortsListView['columns'] = [
   'currentIp',
   'ipChangedAt',
   'expiresAt',
+  'autoRenew',
   'rotationMode',
   'rotationMinutes',
 ];
@@ -221,7 +223,8 @@ function rowsOfPortsList(view: PortsListView): PortRow[] {
     currentIp: values[7],
     ipChangedAt: values[8],
     expiresAt: values[9],
-    rotation: { mode: values[10], intervalMinutes: values[11] },
+    autoRenew: values[10],
+    rotation: { mode: values[11], intervalMinutes: values[12] },
   }));
 }
 
