@@ -398,7 +398,9 @@ describe('web mode in a browser: demo', () => {
       page.evaluate(() => {
         const element = document.activeElement as HTMLElement | null;
         const nav = element?.closest('nav')?.getAttribute('aria-label') ?? '';
-        return `${element?.tagName ?? ''}|${(element?.textContent ?? '').replace(/\s+/g, ' ').trim()}|${nav}`;
+        // A checkbox has no text of its own: its label names it.
+        const text = (element as HTMLInputElement | null)?.labels?.[0]?.textContent ?? element?.textContent;
+        return `${element?.tagName ?? ''}|${(text ?? '').replace(/\s+/g, ' ').trim()}|${nav}`;
       });
     /** Tab (or Shift+Tab) until the focus matches; fails after `max` presses, saying where it was. */
     const tabTo = async (matches: RegExp, backwards = false, max = 150) => {
@@ -409,7 +411,7 @@ describe('web mode in a browser: demo', () => {
         seen.push(now);
         await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
       }
-      throw new Error(`Tab never reached ${matches}; it went through:\n${seen.slice(-20).join('\n')}`);
+      throw new Error(`Tab never reached ${matches}; it went through:\n${seen.slice(-40).join('\n')}`);
     };
 
     // A port the keyboard will rotate: active, and named by a label only it has.
@@ -444,6 +446,39 @@ describe('web mode in a browser: demo', () => {
         timeout: 30_000,
       })
       .toBe(before + 1);
+
+    // A filter from the keyboard: the search emptied, Auto-renew opened with Enter, Off taken with Space.
+    const rowCount = () =>
+      page.locator('.screen-slot:not([hidden])').getByTestId('row-count').first().innerText();
+    await page.keyboard.press('/');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
+    await expect.poll(rowCount).toMatch(new RegExp(`^${list.rows.length} rows`));
+    await tabTo(/^SUMMARY\|Auto-renew/);
+    await page.keyboard.press('Enter');
+    await tabTo(/^INPUT\|Off ?\d+\|/);
+    await page.keyboard.press('Space');
+    const off = list.rows.filter((values) => values[at('autoRenew')] === false).length;
+    await expect.poll(rowCount).toMatch(new RegExp(`^${off} of ${list.rows.length} rows`));
+    await page.keyboard.press('Escape');
+    expect(await focused()).toMatch(/^SUMMARY\|Auto-renew/);
+    // A row selected with Space; the bulk rotate asked for from the keyboard puts the focus on its
+    // confirmation, and "Don't" sends nothing.
+    await tabTo(/^TR\|/);
+    await page.keyboard.press('Space');
+    await expect.poll(rowCount).toMatch(/1 selected/);
+    await tabTo(/^BUTTON\|Rotate 1 selected ports\|$/, true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused()).toBe('BUTTON|Rotate 1 port|');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe("BUTTON|Don't|");
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    await tabTo(/^BUTTON\|Clear selection\|$/);
+    await page.keyboard.press('Enter');
+    await tabTo(/^BUTTON\|Clear filters\|$/, true);
+    await page.keyboard.press('Enter');
+    await expect.poll(rowCount).toMatch(new RegExp(`^${list.rows.length} rows`));
 
     // Ctrl+K opens the palette with the focus in its box; Enter on "Settings" goes there.
     await page.keyboard.press('Control+k');
