@@ -508,6 +508,10 @@ describe('web mode in a browser: demo', () => {
       await page.keyboard.press('Enter');
       await expect.poll(() => focused()).toBe(`H2|${section}|`);
       expect(new URL(page.url()).hash).toMatch(/^#\/settings\/[a-z-]+$/);
+      // The group scrolls into view inside the app: the page itself never scrolls past it.
+      expect(await page.evaluate(() => [window.scrollY, document.scrollingElement?.scrollTop ?? 0])).toEqual([
+        0, 0,
+      ]);
     }
     expect(problems).toEqual([]);
     await page.close();

@@ -1,9 +1,12 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@proxy-manager/sandbox';
 import type { PortsListView } from '../../src-shared/contract';
 import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
 import { browserSkipReason, requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
+import { ROOT } from './support/web-mode';
 
 /**
  * The window at a power user's scale, at 1280x800: web mode connected (by key, as a real account)
@@ -195,6 +198,28 @@ describe('web mode at scale: 1,000 ports, 200 subscriptions', () => {
     await page.getByRole('region', { name: 'Rotation receipt' }).waitFor({ timeout: 30_000 });
     expect(problems).toEqual([]);
   });
+  it('saves the guide’s list screenshots when asked to (PROXY_MANAGER_UPDATE_SCREENSHOTS=1)', async (context) => {
+    requireBrowser(context);
+    if (process.env.PROXY_MANAGER_UPDATE_SCREENSHOTS !== '1')
+      context.skip('set PROXY_MANAGER_UPDATE_SCREENSHOTS=1 to refresh docs/screenshots/*-list.png');
+    const docs = join(ROOT, 'docs', 'screenshots');
+    mkdirSync(docs, { recursive: true });
+    const { page } = await openPorts();
+    // The Ports list at 1280x800 with a filter open: its values and their counts.
+    await page.getByRole('group', { name: 'Filters' }).locator('summary', { hasText: 'Auto-renew' }).click();
+    await page.getByRole('group', { name: 'Auto-renew', exact: true }).waitFor();
+    copyFileSync(await screenshot(page, 'guide-ports-list', true), join(docs, 'ports-list.png'));
+    await page.keyboard.press('Escape');
+    await openScreen(page, 'Subscriptions', 'table[aria-label="Traffic subscriptions"] tbody tr th');
+    await expect
+      .poll(() => page.locator('.screen-slot:not([hidden])').getByTestId('row-count').first().innerText())
+      .toMatch(/^200 rows/);
+    copyFileSync(
+      await screenshot(page, 'guide-subscriptions-list', true),
+      join(docs, 'subscriptions-list.png'),
+    );
+  });
+
   it('Subscriptions: the table owns the wheel and the height, the page never scrolls, the status bar stays at the bottom', async (context) => {
     requireBrowser(context);
     const { page, problems } = await openApp(session, { waitOnline: true });
