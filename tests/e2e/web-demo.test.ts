@@ -384,7 +384,7 @@ describe('web mode in a browser: demo', () => {
     await page.close();
   });
 
-  it('keyboard alone: from the Ports list, rotates a port, opens the palette, opens each Settings section', async (context) => {
+  it('keyboard alone: from the Ports list, rotates a port, filters, asks for a bulk rotation, opens the palette, each Settings section and the top-up wizard to its Pay step', async (context) => {
     requireBrowser(context);
     const { page, problems } = await openApp(session);
     await page.evaluate(() => {
@@ -513,6 +513,34 @@ describe('web mode in a browser: demo', () => {
         0, 0,
       ]);
     }
+
+    // The top-up wizard from the keyboard: Ctrl+K to Top-ups, Add funds, the amount, a coin chosen
+    // with the arrows, Create top-up: the Pay step with its QR code.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('Top-ups');
+    await expect
+      .poll(() => palette.locator('[role="option"][aria-selected="true"]').innerText())
+      .toMatch(/^Top-ups/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Top-ups' }).waitFor();
+    await tabTo(/^BUTTON\|Add funds\|$/);
+    await page.keyboard.press('Enter');
+    const wizard = page.getByRole('dialog');
+    await wizard.waitFor();
+    if (await wizard.getByRole('button', { name: 'New top-up' }).isVisible()) {
+      await tabTo(/^BUTTON\|New top-up\|$/);
+      await page.keyboard.press('Enter');
+    }
+    await tabTo(/^INPUT\|Amount \(USD\)/);
+    await page.keyboard.type('55.00');
+    await tabTo(/^BUTTON\|Continue\|$/);
+    await page.keyboard.press('Enter');
+    await tabTo(/^INPUT\|/);
+    await page.keyboard.press('ArrowDown');
+    expect(await wizard.locator('input[type="radio"]:checked').count()).toBe(1);
+    await tabTo(/^BUTTON\|Create top-up\|$/);
+    await page.keyboard.press('Enter');
+    await wizard.getByRole('region', { name: 'Pay' }).getByRole('img').waitFor();
     expect(problems).toEqual([]);
     await page.close();
   });
