@@ -128,6 +128,7 @@ function installFakeApi(config: { ports: number; now: string }): void {
     'currentIp',
     'ipChangedAt',
     'expiresAt',
+    'autoRenew',
     'rotationMode',
     'rotationMinutes',
   ];
@@ -147,6 +148,7 @@ function installFakeApi(config: { ports: number; now: string }): void {
       port.currentIp,
       port.ipChangedAt,
       port.expiresAt,
+      port.autoRenew,
       port.rotation.mode,
       port.rotation.intervalMinutes,
     ]),

@@ -53,6 +53,10 @@ const PORT_LIST_FIELDS: readonly PublicField[] = [
   { name: 'currentIp', schema: text('The exit IP now.') },
   { name: 'ipChangedAt', schema: isoDate('When the IP last changed.') },
   { name: 'expiresAt', schema: isoDate('When the port expires unless renewed.') },
+  {
+    name: 'autoRenew',
+    schema: { type: 'boolean', description: 'Whether the port renews itself at its expiry.' },
+  },
   { name: 'rotationMode', schema: text('The service’s automatic rotation: interval or manual.') },
   {
     name: 'rotationMinutes',

@@ -42,6 +42,7 @@ export type PortRow = Pick<
   | 'currentIp'
   | 'ipChangedAt'
   | 'expiresAt'
+  | 'autoRenew'
   | 'rotation'
 >;
 
@@ -57,6 +58,7 @@ export const PORT_ROW_COLUMNS = [
   'currentIp',
   'ipChangedAt',
   'expiresAt',
+  'autoRenew',
   'rotationMode',
   'rotationMinutes',
 ] as const;
@@ -72,6 +74,7 @@ export type PortRowValues = [
   currentIp: string,
   ipChangedAt: string,
   expiresAt: string,
+  autoRenew: boolean,
   rotationMode: MobilePort['rotation']['mode'],
   rotationMinutes: number | null,
 ];
@@ -92,7 +95,8 @@ export function portRowsOf(view: Pick<PortsListView, 'rows'>): PortRow[] {
     currentIp: values[7],
     ipChangedAt: values[8],
     expiresAt: values[9],
-    rotation: { mode: values[10], intervalMinutes: values[11] },
+    autoRenew: values[10],
+    rotation: { mode: values[11], intervalMinutes: values[12] },
   }));
 }
 

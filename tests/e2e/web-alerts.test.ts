@@ -97,6 +97,9 @@ describe('web mode in a browser: traffic alerts', () => {
     await page.getByTestId('settings-undo').getByText('Usage refresh, window open: 1 minutes').waitFor();
 
     await openScreen(page, 'Subscriptions');
+    // Under the list, closed until asked for, its summary counting them.
+    const alertsPart = page.locator('.screen-slot:not([hidden]) summary', { hasText: 'Alerts' });
+    await alertsPart.click();
     const list = page.getByRole('list', { name: 'Alerts' });
     const ours = list
       .getByRole('listitem')
@@ -111,6 +114,7 @@ describe('web mode in a browser: traffic alerts', () => {
     await page.reload();
     await online(page).waitFor();
     await openScreen(page, 'Subscriptions');
+    await alertsPart.click();
     await ours.first().waitFor();
     expect(await ours.count()).toBe(1);
   });

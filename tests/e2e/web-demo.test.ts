@@ -2,7 +2,8 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { online, openApp, openScreen, useWebSession } from './support/app-page';
+import type { PortsListView } from '../../src-shared/contract';
+import { callApi, online, openApp, openScreen, useWebSession } from './support/app-page';
 import { requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 import { ROOT } from './support/web-mode';
 
@@ -101,21 +102,39 @@ describe('web mode in a browser: demo', () => {
     await page.close();
   });
 
-  it('the pages changed for issue 36 pass axe in both themes: a port’s tabs, a subscription’s usage, Add a local proxy', async (context) => {
+  it('every sub-page passes axe in both themes: port and subscription tabs, sub-user forms, top-up wizard steps, catalog tabs, palette, bulk confirmation', async (context) => {
     requireBrowser(context);
     const { page, problems } = await openApp(session);
     await online(page).waitFor();
     const violations: string[] = [];
+    const scanned: string[] = [];
+    /** Nothing still loading in the screen shown (an AsyncContent says aria-busy while it reads). */
+    const settled = () =>
+      page.waitForFunction(() => !document.querySelector('.screen-slot:not([hidden]) [aria-busy="true"]'));
     const scan = async (where: string) => {
+      await settled();
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
         violations.push(...(await seriousAxeViolations(page)).map((v) => `${where} (${scheme}): ${v}`));
       }
       await page.emulateMedia({ colorScheme: 'light' });
+      scanned.push(where);
+    };
+    const openTab = async (name: string) => {
+      const tab = page.getByRole('tab', { name, exact: true });
+      await tab.click();
+      await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true');
     };
 
+    // Ports: the list with its bulk confirmation open, then every tab of a port's page.
     await openScreenOf(page, SCREENS[0]);
+    await page.getByRole('checkbox', { name: 'Select all shown' }).check();
+    await page.getByRole('button', { name: /^Rotate \d+ selected ports$/ }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await scan('ports: bulk rotate confirmation');
+    await page.getByRole('alertdialog').getByRole('button', { name: "Don't" }).click();
+    await page.getByRole('button', { name: 'Clear selection' }).click();
     await page.getByRole('table', { name: 'Mobile ports' }).locator('tbody tr th a').first().click();
     const rotation = page.getByRole('region', { name: 'App schedule' });
     await rotation.waitFor();
@@ -124,12 +143,98 @@ describe('web mode in a browser: demo', () => {
     await rotation.getByRole('button', { name: 'Settings tab' }).click();
     await page.getByRole('button', { name: 'Rotation tab' }).waitFor();
     await scan('port: Settings');
+    for (const tab of ['Health', 'Credentials', 'Location', 'IP history', 'Usage']) {
+      await openTab(tab);
+      await scan(`port: ${tab}`);
+    }
 
+    // Subscriptions: the list with its closed parts opened, then every tab of a subscription's page.
     await openScreenOf(page, SCREENS[1]);
+    for (const part of ['Test a proxy string', 'Alerts'])
+      await page.locator('.screen-slot:not([hidden]) summary', { hasText: part }).click();
+    await page.getByRole('region', { name: 'Test a proxy string' }).getByLabel('Country').waitFor();
+    await scan('subscriptions: proxy string test and alerts');
     await page.getByRole('table', { name: 'Traffic subscriptions' }).locator('tbody tr th a').first().click();
-    await page.getByRole('tab', { name: 'Usage' }).click();
+    await openTab('Overview');
+    await scan('subscription: Overview');
+    await openTab('Usage');
     await page.getByRole('img', { name: /Daily traffic/ }).waitFor();
     await scan('subscription: Usage');
+    await openTab('Proxy strings');
+    await scan('subscription: Proxy strings');
+    await openTab('Sub-users');
+    await page.getByRole('table', { name: 'Sub-users' }).waitFor();
+    await scan('subscription: Sub-users');
+    await page.getByRole('button', { name: 'New sub-user' }).click();
+    await page.getByRole('form', { name: 'New sub-user' }).waitFor();
+    await scan('sub-user: New');
+    const editFirst = page.getByRole('table', { name: 'Sub-users' }).getByRole('button', { name: /^Edit / });
+    await editFirst.first().click();
+    await page.getByRole('form', { name: /^Edit / }).waitFor();
+    await scan('sub-user: Edit');
+
+    // Top-ups: each step of the wizard, to a payment seen.
+    await openScreenOf(page, SCREENS[2]);
+    await page.getByRole('button', { name: 'Add funds' }).first().click();
+    const wizard = page.getByRole('dialog');
+    if (await wizard.getByRole('button', { name: 'New top-up' }).isVisible())
+      await wizard.getByRole('button', { name: 'New top-up' }).click();
+    await wizard.getByLabel('Amount (USD)').fill('60.00');
+    await scan('top-up: Amount');
+    await wizard.getByRole('button', { name: 'Continue' }).click();
+    await wizard.getByLabel('USDT on Tron (TRC-20)', { exact: true }).check();
+    await scan('top-up: Coin and network');
+    await wizard.getByRole('button', { name: 'Create top-up' }).click();
+    await wizard.getByRole('region', { name: 'Pay' }).getByRole('img').waitFor();
+    await scan('top-up: Pay');
+    await wizard.getByRole('button', { name: 'I have sent it' }).click();
+    await wizard.getByRole('form', { name: 'I have sent it' }).waitFor();
+    await scan('top-up: I have sent it');
+    await wizard.getByRole('button', { name: 'Back' }).click();
+    await wizard.getByRole('button', { name: 'Simulate payment: exact' }).click();
+    await page.locator('[data-status="verifying"], [data-status="credited"]').waitFor({ timeout: 60_000 });
+    await scan('top-up: Confirming');
+    await wizard.getByRole('button', { name: 'Close' }).click();
+
+    // Catalog: a country's tabs, then the coins.
+    await openScreenOf(page, SCREENS[3]);
+    await page.getByLabel('Search countries').fill('united states');
+    await page.getByRole('button', { name: 'United States US' }).click();
+    const country = page.getByRole('region', { name: /United States/ });
+    await country.getByRole('table', { name: 'States of US' }).waitFor();
+    await scan('catalog: States');
+    for (const [tab, table] of [
+      ['Cities', 'Cities of US'],
+      ['ASNs', 'ASNs of US'],
+      ['Carriers', 'Carriers of US'],
+    ] as const) {
+      await country.getByRole('tab', { name: tab }).click();
+      await country.getByRole('table', { name: table }).waitFor();
+      await scan(`catalog: ${tab}`);
+    }
+    await page.getByRole('tab', { name: 'Coins' }).click();
+    await page.getByRole('table', { name: 'Coins and networks' }).waitFor();
+    await scan('catalog: Coins');
+
+    // Settings: every section is in the page at once (the side navigation scrolls to it), so one scan
+    // per theme reads them all; each is opened from the navigation first.
+    await openScreenOf(page, SCREENS[4]);
+    const sections = page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link');
+    const names = await sections.allInnerTexts();
+    expect(names.length).toBeGreaterThanOrEqual(9);
+    for (const name of names) {
+      await sections.getByText(name, { exact: true }).click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
+    }
+    await scan('settings: every section');
+
+    // The palette, open with results.
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByRole('combobox').fill('rotate');
+    await palette.getByRole('option').first().waitFor();
+    await scan('palette');
+    await page.keyboard.press('Escape');
 
     await openScreen(page, 'Local proxies');
     await page.getByRole('button', { name: 'Add a local proxy…' }).click();
@@ -142,9 +247,10 @@ describe('web mode in a browser: demo', () => {
     await screenshot(page, 'local-proxies-add');
 
     expect(violations).toEqual([]);
+    expect(scanned).toHaveLength(28);
     expect(problems).toEqual([]);
     await page.close();
-  });
+  }, 300_000);
 
   it('shows real rows on the list screens', async (context) => {
     requireBrowser(context);
@@ -275,6 +381,167 @@ describe('web mode in a browser: demo', () => {
     await page.keyboard.press('ArrowRight');
     expect(await page.getByRole('tab', { name: 'Coins' }).getAttribute('aria-selected')).toBe('true');
     await page.getByRole('table', { name: 'Coins and networks' }).waitFor();
+    await page.close();
+  });
+
+  it('keyboard alone: from the Ports list, rotates a port, filters, asks for a bulk rotation, opens the palette, each Settings section and the top-up wizard to its Pay step', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session);
+    await page.evaluate(() => {
+      window.location.hash = '#/ports';
+    });
+    await page.reload();
+    await online(page).waitFor();
+    await page.getByRole('table', { name: 'Mobile ports' }).locator('tbody tr th').first().waitFor();
+    /** What has the focus: its tag, its text (a hidden part included) and the landmark it is in. */
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        const nav = element?.closest('nav')?.getAttribute('aria-label') ?? '';
+        // A checkbox has no text of its own: its label names it.
+        const text = (element as HTMLInputElement | null)?.labels?.[0]?.textContent ?? element?.textContent;
+        return `${element?.tagName ?? ''}|${(text ?? '').replace(/\s+/g, ' ').trim()}|${nav}`;
+      });
+    /** Tab (or Shift+Tab) until the focus matches; fails after `max` presses, saying where it was. */
+    const tabTo = async (matches: RegExp, backwards = false, max = 150) => {
+      const seen: string[] = [];
+      for (let press = 0; press < max; press += 1) {
+        const now = await focused();
+        if (matches.test(now)) return;
+        seen.push(now);
+        await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+      }
+      throw new Error(`Tab never reached ${matches}; it went through:\n${seen.slice(-40).join('\n')}`);
+    };
+
+    // A port the keyboard will rotate: active, and named by a label only it has.
+    const list = await callApi<PortsListView>(page, 'ports', 'list');
+    const at = (name: string) => list.columns.indexOf(name as (typeof list.columns)[number]);
+    const labels = list.rows.map((row) => String(row[at('label')]));
+    const row = list.rows.find(
+      (row, index) =>
+        row[at('status')] === 'active' &&
+        labels[index] !== '' &&
+        labels.filter((label) => label.toLowerCase().includes(labels[index]!.toLowerCase())).length === 1,
+    )!;
+    const [portId, label] = [String(row[at('id')]), String(row[at('label')])];
+    const before = (await callApi<unknown[]>(page, 'ports', 'receipts', { portId })).length;
+
+    // `/` is the search; the label narrows the list; Tab leads into the rows and to the port's Rotate.
+    await page.locator('body').focus();
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe(
+      'search',
+    );
+    await page.keyboard.type(label);
+    await expect
+      .poll(() => page.locator('.screen-slot:not([hidden])').getByTestId('row-count').first().innerText())
+      .toMatch(/^1 of \d+ rows/);
+    await tabTo(new RegExp(`^BUTTON\\|Rotate now: ${label}\\|$`));
+    // The focus shows where it is.
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => (await callApi<unknown[]>(page, 'ports', 'receipts', { portId })).length, {
+        timeout: 30_000,
+      })
+      .toBe(before + 1);
+
+    // A filter from the keyboard: the search emptied, Auto-renew opened with Enter, Off taken with Space.
+    const rowCount = () =>
+      page.locator('.screen-slot:not([hidden])').getByTestId('row-count').first().innerText();
+    await page.keyboard.press('/');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
+    await expect.poll(rowCount).toMatch(new RegExp(`^${list.rows.length} rows`));
+    await tabTo(/^SUMMARY\|Auto-renew/);
+    await page.keyboard.press('Enter');
+    await tabTo(/^INPUT\|Off ?\d+\|/);
+    await page.keyboard.press('Space');
+    const off = list.rows.filter((values) => values[at('autoRenew')] === false).length;
+    await expect.poll(rowCount).toMatch(new RegExp(`^${off} of ${list.rows.length} rows`));
+    await page.keyboard.press('Escape');
+    expect(await focused()).toMatch(/^SUMMARY\|Auto-renew/);
+    // A row selected with Space; the bulk rotate asked for from the keyboard puts the focus on its
+    // confirmation, and "Don't" sends nothing.
+    await tabTo(/^TR\|/);
+    await page.keyboard.press('Space');
+    await expect.poll(rowCount).toMatch(/1 selected/);
+    await tabTo(/^BUTTON\|Rotate 1 selected ports\|$/, true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused()).toBe('BUTTON|Rotate 1 port|');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe("BUTTON|Don't|");
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    await tabTo(/^BUTTON\|Clear selection\|$/);
+    await page.keyboard.press('Enter');
+    await tabTo(/^BUTTON\|Clear filters\|$/, true);
+    await page.keyboard.press('Enter');
+    await expect.poll(rowCount).toMatch(new RegExp(`^${list.rows.length} rows`));
+
+    // Ctrl+K opens the palette with the focus in its box; Enter on "Settings" goes there.
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.waitFor();
+    // Typed keys go to its box at once (the dialog used to focus cmdk's root, where they were lost).
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    await page.keyboard.type('Settings');
+    await expect
+      .poll(() => palette.locator('[role="option"][aria-selected="true"]').innerText())
+      .toMatch(/^Settings/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/settings');
+
+    // Each section from the side navigation: Enter on its link moves the focus to its heading.
+    const sections = await page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link')
+      .allInnerTexts();
+    expect(sections.length).toBeGreaterThanOrEqual(9);
+    for (const section of sections) {
+      const link = new RegExp(`^A\\|${section}\\|Settings sections$`);
+      // The links come before the sections: back up from wherever the last section left the focus.
+      const here = await focused();
+      await tabTo(link, !here.endsWith('|Settings sections') || sections.indexOf(section) === 0);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused()).toBe(`H2|${section}|`);
+      expect(new URL(page.url()).hash).toMatch(/^#\/settings\/[a-z-]+$/);
+      // The group scrolls into view inside the app: the page itself never scrolls past it.
+      expect(await page.evaluate(() => [window.scrollY, document.scrollingElement?.scrollTop ?? 0])).toEqual([
+        0, 0,
+      ]);
+    }
+
+    // The top-up wizard from the keyboard: Ctrl+K to Top-ups, Add funds, the amount, a coin chosen
+    // with the arrows, Create top-up: the Pay step with its QR code.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('Top-ups');
+    await expect
+      .poll(() => palette.locator('[role="option"][aria-selected="true"]').innerText())
+      .toMatch(/^Top-ups/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Top-ups' }).waitFor();
+    await tabTo(/^BUTTON\|Add funds\|$/);
+    await page.keyboard.press('Enter');
+    const wizard = page.getByRole('dialog');
+    await wizard.waitFor();
+    if (await wizard.getByRole('button', { name: 'New top-up' }).isVisible()) {
+      await tabTo(/^BUTTON\|New top-up\|$/);
+      await page.keyboard.press('Enter');
+    }
+    await tabTo(/^INPUT\|Amount \(USD\)/);
+    await page.keyboard.type('55.00');
+    await tabTo(/^BUTTON\|Continue\|$/);
+    await page.keyboard.press('Enter');
+    await tabTo(/^INPUT\|/);
+    await page.keyboard.press('ArrowDown');
+    expect(await wizard.locator('input[type="radio"]:checked').count()).toBe(1);
+    await tabTo(/^BUTTON\|Create top-up\|$/);
+    await page.keyboard.press('Enter');
+    await wizard.getByRole('region', { name: 'Pay' }).getByRole('img').waitFor();
+    expect(problems).toEqual([]);
     await page.close();
   });
 

@@ -19,6 +19,8 @@ describe('web mode in a browser: testing proxies', () => {
     requireBrowser(context);
     const { page } = await openApp(session, { waitOnline: true });
     await openScreen(page, 'Subscriptions', 'table[aria-label="Traffic subscriptions"]');
+    // Under the list, closed until asked for (the list keeps the window's height).
+    await page.locator('summary', { hasText: 'Test a proxy string' }).click();
     const form = page.getByRole('region', { name: 'Test a proxy string' });
     const residential = form.locator('option', { hasText: 'Price monitoring' });
     if ((await residential.count()) > 0) {

@@ -1,9 +1,12 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@proxy-manager/sandbox';
 import type { PortsListView } from '../../src-shared/contract';
 import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
 import { browserSkipReason, requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
+import { ROOT } from './support/web-mode';
 
 /**
  * The window at a power user's scale, at 1280x800: web mode connected (by key, as a real account)
@@ -17,14 +20,14 @@ const KEY = 'scale-e2e-key';
 
 let sandbox: RunningSandbox | undefined;
 
-describe('web mode at scale: 1,000 ports', () => {
+describe('web mode at scale: 1,000 ports, 200 subscriptions', () => {
   beforeAll(async () => {
     if (browserSkipReason) return;
     sandbox = await startSandbox({
       port: 0,
       latency: 'fast',
       seed: 7,
-      scale: { ports: 1000 },
+      scale: { ports: 1000, subscriptions: 200 },
       keys: [{ key: KEY, scopes: ['proxies'] }],
     });
   });
@@ -195,6 +198,83 @@ describe('web mode at scale: 1,000 ports', () => {
     await page.getByRole('region', { name: 'Rotation receipt' }).waitFor({ timeout: 30_000 });
     expect(problems).toEqual([]);
   });
+  it('saves the guide’s list screenshots when asked to (PROXY_MANAGER_UPDATE_SCREENSHOTS=1)', async (context) => {
+    requireBrowser(context);
+    if (process.env.PROXY_MANAGER_UPDATE_SCREENSHOTS !== '1')
+      context.skip('set PROXY_MANAGER_UPDATE_SCREENSHOTS=1 to refresh docs/screenshots/*-list.png');
+    const docs = join(ROOT, 'docs', 'screenshots');
+    mkdirSync(docs, { recursive: true });
+    const { page } = await openPorts();
+    // The Ports list at 1280x800 with a filter open: its values and their counts.
+    await page.getByRole('group', { name: 'Filters' }).locator('summary', { hasText: 'Auto-renew' }).click();
+    await page.getByRole('group', { name: 'Auto-renew', exact: true }).waitFor();
+    copyFileSync(await screenshot(page, 'guide-ports-list', true), join(docs, 'ports-list.png'));
+    await page.keyboard.press('Escape');
+    await openScreen(page, 'Subscriptions', 'table[aria-label="Traffic subscriptions"] tbody tr th');
+    await expect
+      .poll(() => page.locator('.screen-slot:not([hidden])').getByTestId('row-count').first().innerText())
+      .toMatch(/^200 rows/);
+    copyFileSync(
+      await screenshot(page, 'guide-subscriptions-list', true),
+      join(docs, 'subscriptions-list.png'),
+    );
+  });
+
+  it('Subscriptions: the table owns the wheel and the height, the page never scrolls, the status bar stays at the bottom', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session, { waitOnline: true });
+    await openScreen(page, 'Subscriptions', 'table[aria-label="Traffic subscriptions"] tbody tr th');
+    await expect
+      .poll(() => page.locator('.screen-slot:not([hidden])').getByTestId('row-count').first().innerText())
+      .toMatch(/^200 rows/);
+    const subscriptions = page.getByRole('table', { name: 'Traffic subscriptions' });
+    const area = page.locator('.data-table__scroll').filter({ has: subscriptions });
+    await subscriptions.locator('thead th').nth(2).hover();
+    for (let turn = 0; turn < 5; turn += 1) await page.mouse.wheel(0, 1200);
+    await expect.poll(() => area.evaluate((element) => element.scrollTop)).toBeGreaterThan(1000);
+    for (let turn = 0; turn < 30; turn += 1) await page.mouse.wheel(0, 5000);
+    await page.waitForTimeout(100);
+    expect(await page.evaluate(() => [window.scrollY, document.scrollingElement?.scrollTop ?? 0])).toEqual([
+      0, 0,
+    ]);
+    expect(await page.evaluate(() => document.querySelector('.app-main')?.scrollTop ?? -1)).toBe(0);
+    // The table fills what the screen leaves: its scroller ends just above the closed parts under it,
+    // and those end above the status bar.
+    const bar = await page.locator('footer.status-bar').boundingBox();
+    expect(bar && Math.round(bar.y + bar.height)).toBe(800);
+    const scroller = await area.boundingBox();
+    const extras = await page.locator('.screen-slot:not([hidden]) .screen-extras').boundingBox();
+    expect(scroller && extras && bar).toBeTruthy();
+    expect(scroller!.height).toBeGreaterThan(400);
+    expect(extras!.y).toBeGreaterThanOrEqual(scroller!.y + scroller!.height - 1);
+    expect(extras!.y + extras!.height).toBeLessThanOrEqual(bar!.y + 1);
+    await area.evaluate((element) => element.scrollTo({ top: 0 }));
+    // Rows as tall as the label's two lines (the traffic meter no taller): 9 at 1280x800, 20 compact.
+    await expect.poll(() => rowsInView(page)).toBeGreaterThanOrEqual(9);
+    expect(await overflow(page)).toEqual({ page: expect.any(Number), table: 0, clipped: [] });
+    await callApi(page, 'settings', 'update', { density: 'compact' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.density)).toBe('compact');
+    await expect.poll(() => rowsInView(page)).toBeGreaterThanOrEqual(20);
+    await callApi(page, 'settings', 'update', { density: 'comfortable' });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.dataset.density))
+      .toBe('comfortable');
+    expect(await overflow(page)).toEqual({ page: expect.any(Number), table: 0, clipped: [] });
+    expect((await overflow(page)).page).toBeLessThanOrEqual(0);
+    // The proxy string test and the alerts open under the list, the page still does not scroll.
+    await page.locator('.screen-slot:not([hidden]) summary', { hasText: 'Test a proxy string' }).click();
+    await page.getByRole('region', { name: 'Test a proxy string' }).getByLabel('Country').waitFor();
+    expect(await page.evaluate(() => document.querySelector('.app-main')?.scrollTop ?? -1)).toBe(0);
+    await page.locator('.screen-slot:not([hidden]) summary', { hasText: 'Alerts' }).click();
+    await page.getByRole('list', { name: 'Alerts' }).getByRole('listitem').first().waitFor();
+    expect(await page.evaluate(() => document.querySelector('.app-main')?.scrollTop ?? -1)).toBe(0);
+    expect(Math.round((await page.locator('footer.status-bar').boundingBox())!.y)).toBe(Math.round(bar!.y));
+    expect((await area.boundingBox())!.height).toBeGreaterThan(100);
+    await screenshot(page, 'scale-subscriptions', true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   it('Subscriptions: sorted from the headers, a labelled search, no overflow or clipped column in compact', async (context) => {
     requireBrowser(context);
     const { page, problems } = await openApp(session, { waitOnline: true });
@@ -223,14 +303,8 @@ describe('web mode at scale: 1,000 ports', () => {
     await control('/clock', { advanceSeconds: 5 * 86_400 });
     const { page, problems } = await openPorts();
     await page.getByRole('button', { name: 'Refresh ports' }).click();
-    // The click starts the re-read; the list is the new one once its first expired port shows.
-    let list = await callApi<PortsListView>(page, 'ports', 'list');
-    await expect
-      .poll(async () => {
-        list = await callApi<PortsListView>(page, 'ports', 'list');
-        return list.rows.some((row) => row[list.columns.indexOf('status')] === 'expired');
-      })
-      .toBe(true);
+    // Read from the service, not main's snapshot (an earlier test's read may be a few seconds old).
+    const list = await callApi<PortsListView>(page, 'ports', 'list', { fresh: true });
     const statusAt = list.columns.indexOf('status');
     const countryAt = list.columns.indexOf('country');
     const tally = (at: number) => {
@@ -250,23 +324,25 @@ describe('web mode at scale: 1,000 ports', () => {
         .click();
       const panel = page.getByRole('group', { name: filter, exact: true });
       await panel.waitFor();
-      const read = async () =>
-        new Map(
-          (await panel.locator('label').allInnerTexts()).map((text) => {
-            const match = /^(.*\S)\s+(\d+)$/s.exec(text.trim());
-            return [match?.[1]?.trim() ?? text, Number(match?.[2])] as const;
-          }),
-        );
-      return read;
+      const labels = await panel.locator('label').allInnerTexts();
+      return new Map(
+        labels.map((text) => {
+          const match = /^(.*\S)\s+(\d+)$/s.exec(text.trim());
+          return [match?.[1]?.trim() ?? text, Number(match?.[2])] as const;
+        }),
+      );
     };
-    // The window may render the refreshed list a moment after main holds it: read until it does.
-    const readStatus = await facet('Status');
+    // The page has the service's list once the refresh (or the read above) reached it.
     await expect
       .poll(async () => {
-        const counts = await readStatus();
-        return [counts.get('Active'), counts.get('Expired')];
+        const counts = await facet('Status');
+        await page.keyboard.press('Escape');
+        return counts.get('Expired') ?? 0;
       })
-      .toEqual([statuses.get('active'), statuses.get('expired')]);
+      .toBe(statuses.get('expired'));
+    const statusFacet = await facet('Status');
+    expect(statusFacet.get('Active')).toBe(statuses.get('active'));
+    expect(statusFacet.get('Expired')).toBe(statuses.get('expired'));
     await page
       .getByRole('group', { name: 'Status', exact: true })
       .getByLabel(/^Expired/)
@@ -285,10 +361,8 @@ describe('web mode at scale: 1,000 ports', () => {
         const name = nameOf.get(String(row[countryAt])) ?? String(row[countryAt]);
         expiredByCountry.set(name, (expiredByCountry.get(name) ?? 0) + 1);
       }
-    const readCountry = await facet('Country');
-    await expect
-      .poll(async () => Object.fromEntries(await readCountry()))
-      .toEqual(Object.fromEntries(expiredByCountry));
+    const countryFacet = await facet('Country');
+    expect(Object.fromEntries(countryFacet)).toEqual(Object.fromEntries(expiredByCountry));
     const [someCountry, itsCount] = [...expiredByCountry].sort((a, b) => b[1] - a[1])[0]!;
     await page
       .getByRole('group', { name: 'Country', exact: true })
@@ -299,6 +373,34 @@ describe('web mode at scale: 1,000 ports', () => {
       .toMatch(new RegExp(`^${itsCount} of 1000 rows`));
     await page.keyboard.press('Escape');
     await screenshot(page, 'scale-ports-filtered', true);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.getByTestId('row-count').first().innerText()).toMatch(/^1000 rows/);
+    expect(problems).toEqual([]);
+  });
+
+  it('filters by auto-renew with the right counts (what each port says in the service)', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openPorts();
+    const list = await callApi<PortsListView>(page, 'ports', 'list');
+    const renewAt = list.columns.indexOf('autoRenew');
+    expect(renewAt).toBeGreaterThanOrEqual(0);
+    const on = list.rows.filter((row) => row[renewAt] === true).length;
+    const off = list.rows.filter((row) => row[renewAt] === false).length;
+    // The scale sandbox renews every other generated port: both choices are there.
+    expect(on).toBeGreaterThan(0);
+    expect(off).toBeGreaterThan(0);
+    expect(on + off).toBe(1000);
+    await page.getByRole('group', { name: 'Filters' }).locator('summary', { hasText: 'Auto-renew' }).click();
+    const panel = page.getByRole('group', { name: 'Auto-renew', exact: true });
+    await panel.waitFor();
+    expect(
+      (await panel.locator('label').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim()),
+    ).toEqual([`On ${on}`, `Off ${off}`]);
+    await panel.getByLabel(/^Off/).check();
+    await expect
+      .poll(() => page.getByTestId('row-count').first().innerText())
+      .toMatch(new RegExp(`^${off} of 1000 rows`));
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => page.getByTestId('row-count').first().innerText()).toMatch(/^1000 rows/);
     expect(problems).toEqual([]);

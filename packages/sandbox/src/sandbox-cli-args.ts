@@ -19,8 +19,9 @@ export const SANDBOX_USAGE = `Usage: proxy-sandbox [options]   (in the app's che
   --clock real|manual      manual: time moves only through POST /__sandbox/clock (default real)
   --start-time ISO         sandbox time at the first start, e.g. 2026-03-10T12:00:00Z (default now)
   --scale LIST             a large account for benchmarks, totals such as
-                           ports=1000,sub-users=5000,topups=300 (abandoned-topups=N: of the
-                           top-ups, how many expired unpaid in the last 72 h; default 20)
+                           ports=1000,subscriptions=200,sub-users=5000,topups=300
+                           (abandoned-topups=N: of the top-ups, how many expired unpaid in
+                           the last 72 h; default 20)
   -h, --help               show this text`;
 
 export class UsageError extends Error {}
@@ -145,6 +146,7 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxOptions {
 
 const SCALE_KEYS = {
   ports: ['ports', SCALE_LIMITS.ports],
+  subscriptions: ['subscriptions', SCALE_LIMITS.subscriptions],
   'sub-users': ['subUsers', SCALE_LIMITS.subUsers],
   topups: ['topUps', SCALE_LIMITS.topUps],
   'abandoned-topups': ['abandonedTopUps', SCALE_LIMITS.topUps],

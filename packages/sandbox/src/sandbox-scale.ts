@@ -3,6 +3,7 @@ import type { CarrierData } from './catalog/catalog-types';
 import { createPortRecord } from './mobile/port-factory';
 import { findPlan } from './orders/plan-catalog';
 import type { SandboxState } from './sandbox-state';
+import type { TrafficProductId } from './subscriptions/subscription-types';
 import type { SeedContext } from './sandbox-world';
 import { addSubscription, addSubUser } from './subscriptions/subscription-records';
 import { settleSubscription } from './subscriptions/subscription-traffic';
@@ -16,6 +17,11 @@ import { seedScaleTopUps } from './topups/topup-model';
 export interface SandboxScale {
   /** Mobile ports in all, spread over every country and carrier that sells them. */
   ports?: number;
+  /**
+   * Traffic subscriptions in all (the demo's, "Scale team" when `subUsers` is asked for, and
+   * generated ones over every traffic plan).
+   */
+  subscriptions?: number;
   /** Sub-users of one extra residential subscription ("Scale team"), whose limit is raised to fit. */
   subUsers?: number;
   /** Top-ups in all: final ones (credited, or expired past their txid deadline) plus the abandoned ones. */
@@ -27,7 +33,12 @@ export interface SandboxScale {
   abandonedTopUps?: number;
 }
 
-export const SCALE_LIMITS = { ports: 20_000, subUsers: 50_000, topUps: 20_000 } as const;
+export const SCALE_LIMITS = {
+  ports: 20_000,
+  subscriptions: 5_000,
+  subUsers: 50_000,
+  topUps: 20_000,
+} as const;
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -88,10 +99,41 @@ function scaleSubUsers(state: SandboxState, context: SeedContext, count: number)
   settleSubscription(sub, context.now, state.account);
 }
 
+/** The traffic plans a generated subscription is on, in turn. */
+const SCALE_SUBSCRIPTION_PLANS = ['res-starter', 'res-pro', 'res-business', 'mgb-5', 'mgb-20'] as const;
+
+function scaleSubscriptions(state: SandboxState, context: SeedContext, total: number): void {
+  const plans = SCALE_SUBSCRIPTION_PLANS.map((id) => {
+    const plan = findPlan(id);
+    if (!plan || plan.trafficBytes === null) throw new Error(`scale: no traffic plan ${id} in the catalog`);
+    return { ...plan, productId: plan.productId as TrafficProductId, trafficBytes: plan.trafficBytes };
+  });
+  const list = state.subscriptions.subscriptions;
+  for (let index = list.length; index < total; index += 1) {
+    const plan = plans[index % plans.length] as (typeof plans)[number];
+    // Bought within the plan's period (none expired yet); used at paces that run some of them out.
+    const createdAt = context.now - context.random.int(1, 28 * 24 * 60) * MINUTE_MS;
+    const sub = addSubscription(state.subscriptions, context, {
+      productId: plan.productId,
+      planId: plan.id,
+      // Some without a label, as real accounts have.
+      label: index % 11 === 0 ? '' : `Subscription ${index + 1}`,
+      trafficTotalBytes: plan.trafficBytes,
+      expiresAt: createdAt + plan.durationDays * DAY_MS,
+      autoRenew: index % 3 === 0,
+      createdAt,
+      meanDailyBytes: context.random.int(5, 400) * 1_000_000,
+    });
+    settleSubscription(sub, context.now, state.account);
+  }
+}
+
 /** Adds generated records to a freshly seeded state, up to the totals of `scale`. */
 export function applyScale(state: SandboxState, context: SeedContext, scale: SandboxScale): void {
   if (scale.ports !== undefined) scalePorts(state, context, scale.ports);
   if (scale.subUsers !== undefined && scale.subUsers > 0) scaleSubUsers(state, context, scale.subUsers);
+  // After "Scale team": the total counts it.
+  if (scale.subscriptions !== undefined) scaleSubscriptions(state, context, scale.subscriptions);
   if (scale.topUps !== undefined) {
     seedScaleTopUps(context, state.topUps, scale.topUps, scale.abandonedTopUps ?? 20);
   }

@@ -42,6 +42,22 @@ describe('a scale sandbox', () => {
     expect(open.every((topUp) => topUp.status === 'expired')).toBe(true);
   });
 
+  it('seeds traffic subscriptions up to the total, "Scale team" counted, over the plans on sale', async () => {
+    sandbox = await TestSandbox.start({ scale: { subscriptions: 40, subUsers: 3 } });
+    const list = await sandbox.request<{
+      data: { id: string; label: string; productId: string; status: string; autoRenew: boolean }[];
+    }>('GET', '/v1/residential/subscriptions');
+    const subscriptions = list.json.data;
+    expect(subscriptions).toHaveLength(40);
+    expect(new Set(subscriptions.map((sub) => sub.id)).size).toBe(40);
+    expect(subscriptions.filter((sub) => sub.label === 'Scale team')).toHaveLength(1);
+    // What a list at scale has to sort and filter: both products, unlabelled ones, both auto-renews.
+    expect(new Set(subscriptions.map((sub) => sub.productId))).toEqual(new Set(['residential', 'mobile-gb']));
+    expect(subscriptions.some((sub) => sub.label === '')).toBe(true);
+    expect(new Set(subscriptions.map((sub) => sub.autoRenew))).toEqual(new Set([true, false]));
+    expect(subscriptions.some((sub) => sub.status === 'depleted')).toBe(true);
+  });
+
   it('still matches a late payment of an abandoned top-up (its amount stays reserved)', async () => {
     sandbox = await TestSandbox.start({ scale: { topUps: 5, abandonedTopUps: 2 } });
     const list = await sandbox.request<{
@@ -62,8 +78,11 @@ describe('a scale sandbox', () => {
       scale: { ports: 1000, subUsers: 5000, topUps: 300 },
     });
     expect(parseScale('topups=10,abandoned-topups=3')).toEqual({ topUps: 10, abandonedTopUps: 3 });
+    expect(parseScale('subscriptions=200')).toEqual({ subscriptions: 200 });
     expect(() => parseScale('ports')).toThrow(UsageError);
-    expect(() => parseScale('servers=3')).toThrow(/ports, sub-users, topups, abandoned-topups/);
+    expect(() => parseScale('servers=3')).toThrow(
+      /ports, subscriptions, sub-users, topups, abandoned-topups/,
+    );
     expect(() => parseScale('ports=999999')).toThrow(UsageError);
   });
 });

@@ -21,6 +21,7 @@ function toPortRow(port: MobilePort | MobilePortView | PortRow): PortRow {
     currentIp: port.currentIp,
     ipChangedAt: port.ipChangedAt,
     expiresAt: port.expiresAt,
+    autoRenew: port.autoRenew,
     rotation: { mode: port.rotation.mode, intervalMinutes: port.rotation.intervalMinutes },
   };
 }
@@ -37,6 +38,7 @@ function rowValues(row: PortRow): PortRowValues {
     row.currentIp,
     row.ipChangedAt,
     row.expiresAt,
+    row.autoRenew,
     row.rotation.mode,
     row.rotation.intervalMinutes,
   ];

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../../../src-main/core/errors';
 import { ipcCalls } from '../../../src-shared/contract';
+import { PORT_ROW_COLUMNS, portRowsOf } from '../../../src-shared/contract/ports';
 import { invalidInputError } from '../../../src-main/core/wire-error';
 import {
   DEMO_KEY,
@@ -148,6 +149,21 @@ describe('PortsService against the sandbox', () => {
     const back = await handlers()['ports:update']({ portId: port.id, rotation: { mode: 'manual' } });
     expect(back.rotation).toEqual({ mode: 'manual', intervalMinutes: null });
     expect(kit.events.of('ports:changed').map((e) => e.changed[0]?.label)).toEqual(['Berlin 2', 'Berlin 2']);
+  });
+
+  it('lists each port with its auto-renew, as the service has it (the Ports list filters by it)', async () => {
+    const port = await manualPort(sandbox);
+    const h = handlers();
+    await h['ports:update']({ portId: port.id, autoRenew: false });
+    const off = await h['ports:list']({ fresh: true });
+    expect(off.columns).toEqual(PORT_ROW_COLUMNS);
+    const rows = portRowsOf(off);
+    expect(rows.find((row) => row.id === port.id)?.autoRenew).toBe(false);
+    // Every row says what the whole port says.
+    for (const row of rows) expect(row.autoRenew).toBe((await h['ports:get']({ portId: row.id })).autoRenew);
+    await h['ports:update']({ portId: port.id, autoRenew: true });
+    const on = portRowsOf(await h['ports:list']({ fresh: true }));
+    expect(on.find((row) => row.id === port.id)?.autoRenew).toBe(true);
   });
 
   it('refuses labels with control or text-direction characters, and empty updates', () => {

@@ -154,6 +154,9 @@ export function CommandPalette() {
       // jsdom has neither showModal nor close: the open attribute alone shows it there.
       if (typeof dialog.showModal === 'function') dialog.showModal();
       else dialog.setAttribute('open', '');
+      // showModal focuses the first focusable element, cmdk's root (tabindex -1), where typed keys go
+      // nowhere (React's autoFocus ran while the dialog was still closed): the box takes the focus.
+      dialog.querySelector<HTMLInputElement>('input')?.focus();
     } else if (!open && dialog.open) {
       if (typeof dialog.close === 'function') dialog.close();
       else dialog.removeAttribute('open');

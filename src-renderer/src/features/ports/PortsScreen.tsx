@@ -81,6 +81,8 @@ export function rotationText(port: Pick<PortRow, 'rotation'>): string {
   return port.rotation.mode;
 }
 
+const autoRenewText = (port: Pick<PortRow, 'autoRenew'>) => (port.autoRenew ? 'On' : 'Off');
+
 /** A port as lists and the summary name it: its label, or its id when it has none. */
 const portName = (port: Pick<PortRow, 'id' | 'label'>) => port.label || port.id;
 
@@ -202,6 +204,15 @@ function portColumns(
       cell: (port) => <Time iso={port.expiresAt} />,
     },
     {
+      id: 'renew',
+      header: 'Auto-renew',
+      className: 'col-port-renew',
+      // The filter answers "which ones" at this width; the column is one click away in the chooser.
+      hiddenByDefault: true,
+      sortValue: autoRenewText,
+      cell: autoRenewText,
+    },
+    {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
@@ -244,6 +255,7 @@ function portFilters(places: PlaceNames, now: number, health: HealthIndex): Data
       value: (port) => expiryWindow(port.expiresAt, now),
       order: EXPIRY_WINDOWS,
     },
+    { id: 'renew', label: 'Auto-renew', value: autoRenewText, order: ['On', 'Off'] },
   ];
 }
 

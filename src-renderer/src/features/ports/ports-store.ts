@@ -195,6 +195,7 @@ function toPortRow(port: PortRow): PortRow {
     currentIp: port.currentIp,
     ipChangedAt: port.ipChangedAt,
     expiresAt: port.expiresAt,
+    autoRenew: port.autoRenew,
     rotation: port.rotation,
   };
 }
@@ -211,6 +212,7 @@ const PORT_COLUMNS: PortsListView['columns'] = [
   'currentIp',
   'ipChangedAt',
   'expiresAt',
+  'autoRenew',
   'rotationMode',
   'rotationMinutes',
 ];
@@ -228,7 +230,8 @@ function rowsOfPortsList(view: PortsListView): PortRow[] {
     currentIp: values[7],
     ipChangedAt: values[8],
     expiresAt: values[9],
-    rotation: { mode: values[10], intervalMinutes: values[11] },
+    autoRenew: values[10],
+    rotation: { mode: values[11], intervalMinutes: values[12] },
   }));
 }
 

@@ -9,7 +9,7 @@ import { EXPIRY_WINDOWS, expiryWindow } from '../../shared/table/table-model';
 import { useLoadable } from '../../shared/loadable-slice';
 import { useNow } from '../../shared/ticker';
 import { useAppStore } from '../app/app-store';
-import { TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
+import { TestAllButton, TestAllResults, type NamedTarget } from '../proxy-test/TestAllResults';
 import { TestProxyButton } from '../proxy-test/TestProxyButton';
 import {
   averagePace,
@@ -221,6 +221,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
     [forecastOf, nowMs],
   );
   const chosen = selected.size > 0 ? subscriptions.filter((s) => selected.has(s.id)) : shown;
+  const what = selected.size > 0 ? 'selected subscriptions' : 'subscriptions shown';
   return (
     <>
       <DataTable
@@ -240,11 +241,12 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
         exportCsv={{ fileName: 'subscriptions', save: saveTextFile }}
         rowHeight={52}
         onShownChange={setShown}
+        // In the table's toolbar (as on Ports): a line of its own under the table took rows away.
+        tools={
+          <TestAllButton what={`${what} (${chosen.length})`} targets={() => chosen.map(mainUserTarget)} />
+        }
       />
-      <TestAllResults
-        what={selected.size > 0 ? 'selected subscriptions' : 'subscriptions shown'}
-        targets={chosen.map(mainUserTarget)}
-      />
+      <TestAllResults what={what} targets={chosen.map(mainUserTarget)} withButton={false} />
     </>
   );
 }

@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import { AlertsList } from '../alerts/AlertsList';
+import { alertsList, useAlertsStore } from '../alerts/alerts-store';
 import { SubscriptionStringTest } from '../proxy-test/SubscriptionStringTest';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { RadioGroup, type RadioOption } from '../../shared/components/RadioGroup';
@@ -20,39 +22,85 @@ const FILTERS: readonly RadioOption<SubscriptionProductFilter>[] = [
   { value: 'mobile-gb', label: 'Mobile GB' },
 ];
 
+/**
+ * A part of the screen under the list, closed until asked for: the table keeps the window's height
+ * (and the wheel), and an open part takes only what it needs, scrolling inside itself past that.
+ * Its content stays mounted while closed (a half-filled form keeps what was typed).
+ */
+function Extra({ summary, children }: { summary: ReactNode; children: ReactNode }) {
+  return (
+    <details className="screen-extra">
+      <summary>{summary}</summary>
+      <div className="screen-extra__body">{children}</div>
+    </details>
+  );
+}
+
+/** "Alerts 2": the subscriptions' alerts counted on the closed part, so none goes unseen. */
+function AlertsSummary() {
+  const { loadable } = useLoadable(useAlertsStore, alertsList);
+  const count = loadable?.data?.filter((alert) => alert.screen === 'subscriptions').length ?? 0;
+  return (
+    <>
+      Alerts{' '}
+      <span className={count > 0 ? 'badge badge--warn' : 'badge badge--muted'}>
+        {count}
+        <span className="visually-hidden"> about subscriptions</span>
+      </span>
+    </>
+  );
+}
+
 function SubscriptionsOverview() {
   const filter = useSubscriptionsStore((store) => store.filter);
   const setFilter = useSubscriptionsStore((store) => store.setFilter);
   const { loadable } = useLoadable(useSubscriptionsStore, subscriptionLists, filter);
   // Refresh and Retry wait for the service (`fresh`), not main's snapshot.
   const refresh = () => void useSubscriptionsStore.getState().load(filter, true);
+  const subscriptions = loadable?.data ?? [];
   return (
     <Screen
+      fill
       title="Subscriptions"
       description="Traffic subscriptions billed per GB, with their usage and sub-users."
       actions={
-        <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="subscriptions" />
+        <>
+          <RadioGroup
+            legend="Product"
+            hideLegend
+            value={filter}
+            options={FILTERS}
+            onChange={setFilter}
+            segmented
+          />
+          <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="subscriptions" />
+        </>
       }
     >
-      <div className="toolbar">
-        <RadioGroup legend="Product" value={filter} options={FILTERS} onChange={setFilter} segmented />
-      </div>
       <AsyncContent
         loadable={loadable}
         what="subscriptions"
         onRetry={refresh}
         empty={<p>No traffic subscriptions{filter === 'all' ? '' : ` for ${PRODUCTS[filter]}`}.</p>}
       >
-        {(subscriptions) => (
-          <>
-            <SubscriptionsList subscriptions={subscriptions} />
+        {(shown) => (
+          <div className="fill-column">
+            <SubscriptionsList subscriptions={shown} />
+          </div>
+        )}
+      </AsyncContent>
+      <div className="screen-extras">
+        {subscriptions.length > 0 ? (
+          <Extra summary="Test a proxy string">
             <SubscriptionStringTest
               subscriptions={subscriptions.map((s) => ({ id: s.id, label: s.label || s.id }))}
             />
-          </>
-        )}
-      </AsyncContent>
-      <AlertsList screen="subscriptions" />
+          </Extra>
+        ) : null}
+        <Extra summary={<AlertsSummary />}>
+          <AlertsList screen="subscriptions" />
+        </Extra>
+      </div>
     </Screen>
   );
 }

@@ -96,7 +96,8 @@ export function BulkActions({
                 void chosen.action.run(chosen.items);
               }}
             >
-              {asking.action.label} {asking.items.length} {what}
+              {asking.action.label} {asking.items.length}{' '}
+              {asking.items.length === 1 ? what.replace(/s$/, '') : what}
             </button>
             <button type="button" className="button button--small" onClick={() => setAsking(null)}>
               Don&apos;t

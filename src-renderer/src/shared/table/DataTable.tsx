@@ -402,11 +402,16 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const onBodyKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
     if (ownsKey(event.target, event.key)) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
+    // From the row a control the key was pressed in sits in (a row's button reached with Tab is not
+    // the tab stop); from the tab stop when the key is on a row itself.
+    const target = event.target as HTMLElement;
+    const inRow = target.tagName === 'TR' ? undefined : target.closest?.('tr')?.dataset.index;
+    const from = inRow === undefined ? activeIndex : Number(inRow);
     const moves: Record<string, number> = {
-      ArrowDown: activeIndex + 1,
-      ArrowUp: activeIndex - 1,
-      PageDown: activeIndex + page,
-      PageUp: activeIndex - page,
+      ArrowDown: from + 1,
+      ArrowUp: from - 1,
+      PageDown: from + page,
+      PageUp: from - page,
       Home: 0,
       End: shown.length - 1,
     };
@@ -426,8 +431,21 @@ export function DataTable<T>(props: DataTableProps<T>) {
       toggleOne(shownKeys[activeIndex] ?? '', activeIndex, event.shiftKey);
     }
   };
+  // A row becomes the table's tab stop when it takes the focus itself (arrows) or a click lands in
+  // it; Tab through a row's buttons leaves the stop where it is, or the stop would move behind the
+  // focus each time and Tab could never reach a row.
+  const clickInBody = useRef(false);
+  const onBodyPointerDown = () => {
+    clickInBody.current = true;
+    // The focus a click gives comes in the same task as the press.
+    window.setTimeout(() => {
+      clickInBody.current = false;
+    }, 0);
+  };
   const onBodyFocus = (event: { target: EventTarget }) => {
-    const index = (event.target as HTMLElement).closest?.('tr')?.dataset.index;
+    const target = event.target as HTMLElement;
+    if (target.tagName !== 'TR' && !clickInBody.current) return;
+    const index = target.closest?.('tr')?.dataset.index;
     if (index !== undefined && Number(index) !== activeIndex) setActive(Number(index));
   };
 
@@ -585,7 +603,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               })}
             </tr>
           </thead>
-          <tbody onKeyDown={onBodyKeyDown} onFocus={onBodyFocus}>
+          <tbody onKeyDown={onBodyKeyDown} onFocus={onBodyFocus} onPointerDown={onBodyPointerDown}>
             {padTop > 0 ? (
               <tr aria-hidden="true" className="data-table__pad" style={{ height: padTop }}>
                 <td colSpan={columnCount} />

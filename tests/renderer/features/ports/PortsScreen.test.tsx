@@ -365,4 +365,37 @@ describe('Ports list: health from the health checks', () => {
     fireEvent.click(within(choices).getByRole('checkbox', { name: /Up/ }));
     expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual(['Berlin', 'Cairo']);
   });
+
+  it('filters by auto-renew, each choice with its count, and shows it as a column on request', async () => {
+    fake.current.handle('ports:list', () =>
+      ok(
+        portsAnswer([
+          port({ id: 'port_1', label: 'Austin' }),
+          port({ id: 'port_2', label: 'Berlin', autoRenew: false }),
+          port({ id: 'port_3', label: 'Cairo', autoRenew: false }),
+          port({ id: 'port_4', label: 'Dakar', autoRenew: false }),
+        ]),
+      ),
+    );
+    render(<PortsScreen />);
+    await screen.findByText('Down');
+    const choices = within(openPopover('Filter by Auto-renew')).getByRole('group', { name: 'Auto-renew' });
+    expect(
+      within(choices)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent),
+    ).toEqual(['On1', 'Off3']);
+    fireEvent.click(within(choices).getByRole('checkbox', { name: /Off/ }));
+    expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual([
+      'Berlin',
+      'Cairo',
+      'Dakar',
+    ]);
+    // Hidden until asked for in the column chooser: the filter is what fits at 1,280 px.
+    expect(screen.queryByRole('columnheader', { name: /Auto-renew/ })).toBeNull();
+    fireEvent.click(
+      within(openPopover('Choose the columns of mobile ports')).getByRole('checkbox', { name: 'Auto-renew' }),
+    );
+    expect(rowsOf().map((row) => cellOf(row, 'Auto-renew'))).toEqual(['Off', 'Off', 'Off']);
+  });
 });

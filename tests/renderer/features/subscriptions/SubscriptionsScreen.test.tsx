@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProxyTestResult, ProxyTestTarget } from '../../../../src-shared/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
@@ -53,6 +53,61 @@ describe('Subscriptions screen', () => {
 
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it('filters by traffic left and by auto-renew, each choice with its count (ports have no traffic quota)', async () => {
+    const GB = 1_000_000_000;
+    const withLeft = (id: string, label: string, leftGb: number, autoRenew: boolean) =>
+      subscription({
+        id,
+        label,
+        trafficTotalBytes: 50 * GB,
+        trafficUsedBytes: (50 - leftGb) * GB,
+        trafficRemainingBytes: leftGb * GB,
+        autoRenew,
+      });
+    fake.current.handle('subscriptions:list', () =>
+      ok([
+        withLeft('sub_a', 'Spent', 0, false),
+        withLeft('sub_b', 'Nearly out', 2, true),
+        withLeft('sub_c', 'Half', 20, false),
+        withLeft('sub_d', 'Fresh', 40, true),
+        withLeft('sub_e', 'Untouched', 50, false),
+      ]),
+    );
+    render(<SubscriptionsScreen />);
+    const table = await screen.findByRole('table', { name: 'Traffic subscriptions' });
+    const labels = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelector('th a')?.textContent);
+    const facet = (name: string) => {
+      const summary = screen.getByLabelText(`Filter by ${name}`, { selector: 'summary' });
+      const details = summary.closest('details') as HTMLDetailsElement;
+      act(() => {
+        details.open = true;
+        details.dispatchEvent(new Event('toggle'));
+      });
+      return within(details).getByRole('group', { name });
+    };
+    const counts = (group: HTMLElement) =>
+      within(group)
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent);
+    expect(counts(facet('Traffic left'))).toEqual([
+      'None left1',
+      'Under 10% left1',
+      '10-50% left1',
+      'Over 50% left2',
+    ]);
+    expect(counts(facet('Auto-renew'))).toEqual(['Off3', 'On2']);
+    fireEvent.click(within(facet('Traffic left')).getByRole('checkbox', { name: /Over 50% left/ }));
+    expect(labels()).toEqual(['Fresh', 'Untouched']);
+    // The other facets count within what the first one kept.
+    expect(counts(facet('Auto-renew'))).toEqual(['Off1', 'On1']);
+    fireEvent.click(within(facet('Auto-renew')).getByRole('checkbox', { name: /On/ }));
+    expect(labels()).toEqual(['Fresh']);
   });
 
   it('searches by label, id, username or plan (a labelled box) and sorts from the headers, as Ports do', async () => {

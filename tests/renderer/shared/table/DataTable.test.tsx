@@ -391,6 +391,26 @@ describe('DataTable: filters, columns, views, export and the keyboard', () => {
     expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search ports' }));
   });
 
+  it('keeps the row tab stop when Tab passes a row’s controls, moves it on a click, and arrows go from the row pressed in', () => {
+    render(<Ports />);
+    const rowAt = (index: number) => bodyRows()[index] as HTMLElement;
+    const controlIn = (index: number) => within(rowAt(index)).getByRole('checkbox');
+    expect(rowAt(0).tabIndex).toBe(0);
+    // The keyboard passing through a control of the third row (as Tab through a row's buttons does):
+    // the stop stays, or it would move behind the focus and Tab would never reach a row.
+    act(() => controlIn(2).focus());
+    expect(rowAt(0).tabIndex).toBe(0);
+    expect(rowAt(2).tabIndex).toBe(-1);
+    fireEvent.keyDown(controlIn(2), { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(rowAt(3));
+    expect(rowAt(3).tabIndex).toBe(0);
+    // A click in the fifth row makes it the stop.
+    fireEvent.pointerDown(controlIn(4));
+    act(() => controlIn(4).focus());
+    expect(rowAt(4).tabIndex).toBe(0);
+    expect(rowAt(3).tabIndex).toBe(-1);
+  });
+
   it('selects a range with Shift+click', () => {
     render(<Ports />);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select Port 1' }));
