@@ -613,9 +613,13 @@ function conciseSnapshot(snapshot: HealthSnapshot): Record<string, unknown> {
       id: item.id,
       kind: item.kind,
       level: item.level,
+      // The one model's words (Now/Soon/FYI, "in 2 days"): every surface says the same.
+      levelWord: item.levelWord,
       title: item.title,
       detail: item.detail,
       dueAt: item.dueAt,
+      dueIn: item.dueIn,
+      dueIsForecast: item.dueIsForecast,
       subject: item.subject,
     })),
   };

@@ -293,7 +293,18 @@ describe('proxy-manager mcp --scopes with every scope: a small toolset', () => {
     expect(detailed.value.items.length).toBe(health.value.items.length);
     expect(health.value.items.length).toBeGreaterThan(0);
     expect(Object.keys(health.value.items[0]).sort()).toEqual(
-      ['detail', 'dueAt', 'id', 'kind', 'level', 'subject', 'title'].sort(),
+      [
+        'detail',
+        'dueAt',
+        'dueIn',
+        'dueIsForecast',
+        'id',
+        'kind',
+        'level',
+        'levelWord',
+        'subject',
+        'title',
+      ].sort(),
     );
     expect(detailed.value.items[0]).toMatchObject(health.value.items[0]);
     expect(detailed.value.items[0]).toHaveProperty('action');

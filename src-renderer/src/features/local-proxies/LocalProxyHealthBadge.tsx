@@ -6,6 +6,10 @@ const STATUS = {
   unknown: { tone: 'muted', text: 'Not checked yet' },
 } as const;
 
+/** The status in words (the table's sort, filter and CSV); a proxy never checked is "Not checked yet". */
+export const localProxyHealthText = (proxy: Pick<LocalProxyView, 'health'>): string =>
+  STATUS[proxy.health?.status ?? 'unknown'].text;
+
 /**
  * What the health checks through a local proxy's own address say, as a badge (nothing before its
  * first check); a down one names the failed checks and the last error in its label.

@@ -4,6 +4,7 @@ import { CopyButton } from '../../shared/components/CopyButton';
 import { Time } from '../../shared/components/Time';
 import { formatBytes } from '../../shared/format/format';
 import type { DataColumn, DataFilter } from '../../shared/table/DataTable';
+import { LocalProxyHealthBadge, localProxyHealthText } from './LocalProxyHealthBadge';
 import { LocalProxyState, localProxyStateText } from './LocalProxyState';
 
 /**
@@ -58,6 +59,14 @@ export function localProxyColumns({
       className: 'col-local-proxy-state',
       cell: (proxy) => <LocalProxyState proxy={proxy} />,
       sortValue: (proxy) => localProxyStateText(proxy.state),
+    },
+    {
+      id: 'health',
+      header: 'Health',
+      className: 'col-local-proxy-health',
+      cell: (proxy) => <LocalProxyHealthBadge proxy={proxy} />,
+      sortValue: (proxy) => localProxyHealthText(proxy),
+      text: (proxy) => localProxyHealthText(proxy),
     },
     {
       id: 'address',
@@ -118,6 +127,12 @@ export const LOCAL_PROXY_FILTERS: readonly DataFilter<LocalProxyView>[] = [
     label: 'State',
     value: (proxy) => localProxyStateText(proxy.state),
     order: ['Running', 'Stopped', 'Not listening', 'Runs in the other process'],
+  },
+  {
+    id: 'health',
+    label: 'Health',
+    value: localProxyHealthText,
+    order: ['Down', 'Checks pass', 'Not checked yet'],
   },
   { id: 'upstream', label: 'Forwards to', value: (proxy) => upstreamKindText(proxy.upstream) },
 ];

@@ -185,8 +185,8 @@ describe('Local proxies screen', () => {
       fileName: 'local-proxies.csv',
       type: 'text/csv',
       content:
-        'Name,State,Address,Forwards to,Connections,Requests,Failed,Last upstream error\r\n' +
-        'Cairo checkout,Running,http://127.0.0.1:24002,subscription sub_7,3,500,1,\r\n',
+        'Name,State,Health,Address,Forwards to,Connections,Requests,Failed,Last upstream error\r\n' +
+        'Cairo checkout,Running,Not checked yet,http://127.0.0.1:24002,subscription sub_7,3,500,1,\r\n',
     });
   });
 
@@ -254,6 +254,8 @@ describe('Local proxies screen', () => {
     expect(screen.getByLabelText(/^Health of /).getAttribute('aria-label')).toBe(
       'Health of Berlin price monitor: Down, 3 health checks in a row failed: Modem offline: not answering.',
     );
+    // The table's Health cell is the badge: a row of its own column, filterable.
+    expect(screen.getByRole('columnheader', { name: /Health/ })).toBeTruthy();
     fake.current.emit('localProxies:changed', {
       proxies: [
         proxy({
