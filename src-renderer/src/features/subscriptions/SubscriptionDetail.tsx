@@ -17,6 +17,7 @@ import { CopyButton } from '../../shared/components/CopyButton';
 import { CredentialFormatSelect } from './CredentialFormatSelect';
 import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { ProxyStringBuilder } from './ProxyStringBuilder';
+import { SubscriptionHealthSummary } from './SubscriptionHealthSummary';
 import { SubUsersPanel } from './SubUsersPanel';
 import { PRODUCTS } from './SubscriptionsList';
 import { TrafficBar } from './TrafficBar';
@@ -236,6 +237,7 @@ function Overview({ subscription }: { subscription: Subscription }) {
           {subscription.expiresAt ? <Time iso={subscription.expiresAt} /> : 'never'}
         </p>
       </section>
+      <SubscriptionHealthSummary subscriptionId={subscription.id} />
       <EditForm key={`${subscription.label}|${subscription.autoRenew}`} subscription={subscription} />
       <Credentials subscription={subscription} />
       <ResetPassword subscription={subscription} />
