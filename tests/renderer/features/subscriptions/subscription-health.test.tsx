@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
@@ -186,6 +186,13 @@ describe('subscriptions’ health on screen', () => {
       '99.50 % (2400 checks)',
       'p50 120 ms · p95 480 ms · max 900 ms',
       'p50 3 ms · p95 9 ms',
+    ]);
+    // The page's Refresh reads its scores again (a live change patches only the status).
+    fireEvent.click(screen.getByRole('button', { name: /^Refresh/ }));
+    await settle();
+    expect(fake.current.callsTo('subscriptions:health')).toEqual([
+      { subscriptionId: 'sub_2' },
+      { subscriptionId: 'sub_2' },
     ]);
   });
 
