@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
+import { useSubscriptionsStore } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import type { PortHealthChanged, SubscriptionHealth } from '../../../../src-shared/contract';
 import { ok } from '../../support/fake-api';
 import { appState, subscription } from '../../support/fixtures';
@@ -148,6 +149,15 @@ describe('subscriptions’ health on screen', () => {
     expect(gamma?.getAttribute('title')).toBe('no health check through its main user yet');
     // One read for the whole list.
     expect(fake.current.callsTo('subscriptions:health')).toEqual([undefined]);
+  });
+
+  it('reads the scores again after a reconnect (changes may have been missed) and forgets them on an account switch', async () => {
+    await openList();
+    expect(fake.current.callsTo('subscriptions:health')).toEqual([undefined]);
+    await act(() => useSubscriptionsStore.getState().reloadLoaded());
+    expect(fake.current.callsTo('subscriptions:health')).toEqual([undefined, undefined]);
+    act(() => useSubscriptionsStore.getState().reset());
+    expect(useSubscriptionsStore.getState().health).toEqual({});
   });
 
   it('filters by health, each choice with its count', async () => {
