@@ -36,8 +36,9 @@ import { useUpdatesStore } from '../features/updates/updates-store';
  * - `ports:rotation` gives the ports store each rotation's progress and receipt (any trigger), and
  *   `ports:changed` also carries the relocation tracker's progress;
  * - `ports:healthChanged` (a port's health checks made it down or up) patches the port's status in
- *   the ports store: the list's Health cell and the open Health tab change at once; a local proxy's
- *   status arrives with `localProxies:changed` instead;
+ *   the ports store: the list's Health cell and the open Health tab change at once; of kind
+ *   `subscription`, the subscriptions store's (the list's Health cell, the page's health summary);
+ *   a local proxy's status arrives with `localProxies:changed` instead;
  * - `schedules:changed` replaces the active profile's schedules ("next run", pause, recent runs);
  * - `tray:changed` replaces the active profile's ports pinned to the tray;
  * - `settings:changed` replaces the settings; `updates:changed` the updates status (banner, Settings);
@@ -123,11 +124,11 @@ function isRotationEvent(payload: unknown): payload is PortsRotation {
   );
 }
 
-/** `ports:healthChanged` about a port, with the fields the ports store patches. */
-function isPortHealthChanged(payload: unknown): payload is PortHealthChanged {
+/** `ports:healthChanged` about a port or a subscription, with the fields their stores patch. */
+function isHealthChanged(payload: unknown): payload is PortHealthChanged {
   return (
     isObject(payload) &&
-    payload.kind === 'port' &&
+    (payload.kind === 'port' || payload.kind === 'subscription') &&
     typeof payload.profileId === 'string' &&
     typeof payload.id === 'string' &&
     (payload.status === 'up' || payload.status === 'down' || payload.status === 'unknown') &&
@@ -210,7 +211,12 @@ export function connectEventBridge(options: EventBridgeOptions = {}): () => void
         if (payload.phase !== 'started') refreshOverview();
       }),
       api.ports.onHealthChanged((payload) => {
-        if (!isPortHealthChanged(payload) || !isActiveProfile(payload.profileId)) return;
+        if (!isHealthChanged(payload) || !isActiveProfile(payload.profileId)) return;
+        if (payload.kind === 'subscription') {
+          // The overview says nothing of a subscription's checks: only its screens change.
+          useSubscriptionsStore.getState().applyHealthChange(payload);
+          return;
+        }
         usePortsStore.getState().applyHealthChange(payload);
         refreshOverview();
       }),

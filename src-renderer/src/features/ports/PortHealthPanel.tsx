@@ -6,18 +6,23 @@ import type {
   RotationVerdict,
 } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
+import {
+  HealthStatusLine,
+  LastCheckLine,
+  percentText,
+  type StatusWords,
+  UptimeLatencyFacts,
+} from '../../shared/components/HealthFacts';
 import { RadioGroup } from '../../shared/components/RadioGroup';
-import { Time } from '../../shared/components/Time';
 import { type HealthRange, usePortsStore } from './ports-store';
 
 const BAR_WIDTH = 600;
 const BAR_HEIGHT = 24;
 const BAND_HEIGHT = 48;
 
-const percent = (ratio: number | null) => (ratio === null ? '–' : `${(ratio * 100).toFixed(2)} %`);
-const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);
+const percent = percentText;
 
-const STATUS_TEXT: Record<PortHealth['status'], { text: string; badge: string }> = {
+const STATUS_TEXT: StatusWords = {
   up: { text: 'Up', badge: 'badge--ok' },
   down: { text: 'Down', badge: 'badge--bad' },
   unknown: { text: 'Not checked yet', badge: 'badge--muted' },
@@ -130,43 +135,12 @@ export function UptimeBar({ history }: { history: PortHealthHistory }) {
 
 /** The scores of one port: status, uptime, latency and what its rotations' verdicts were. */
 export function HealthScores({ health }: { health: PortHealth }) {
-  const status = STATUS_TEXT[health.status];
-  const last = health.lastCheck;
   return (
     <>
-      <p role="status">
-        <span className={`badge ${status.badge}`}>{status.text}</span>
-        {health.statusSince ? (
-          <>
-            {' '}
-            since <Time iso={health.statusSince} relative />
-          </>
-        ) : null}
-        {health.failuresInARow > 0 ? ` · ${health.failuresInARow} failed check(s) in a row` : null}
-      </p>
-      {last && !last.ok ? (
-        <p className="message message--error">
-          Last check <Time iso={last.at} relative />: {last.error ?? 'no answer'}
-        </p>
-      ) : null}
+      <HealthStatusLine health={health} words={STATUS_TEXT} />
+      <LastCheckLine check={health.lastCheck} />
       <dl className="receipt__facts">
-        <dt>Uptime, 24 hours</dt>
-        <dd>
-          {percent(health.uptime24h)} ({health.checks24h} checks)
-        </dd>
-        <dt>Uptime, 30 days</dt>
-        <dd>
-          {percent(health.uptime30d)} ({health.checks30d} checks)
-        </dd>
-        <dt>First byte, 24 hours</dt>
-        <dd>
-          p50 {ms(health.latency24h.firstByteP50)} · p95 {ms(health.latency24h.firstByteP95)} · max{' '}
-          {ms(health.latency24h.firstByteMax)}
-        </dd>
-        <dt>Connect, 24 hours</dt>
-        <dd>
-          p50 {ms(health.latency24h.connectP50)} · p95 {ms(health.latency24h.connectP95)}
-        </dd>
+        <UptimeLatencyFacts health={health} />
         <dt>Rotations, 30 days</dt>
         <dd>
           {health.rotations30d} · unique IPs {percent(health.uniqueIpRatio30d)} · unchanged{' '}

@@ -12,6 +12,7 @@ import { AlertChannelsSection } from '../alert-routing/AlertChannelsSection';
 import { AlertsSection } from './AlertsSection';
 import { AutomationSection } from './AutomationSection';
 import { HealthChecksSection } from './HealthChecksSection';
+import { NotificationsSection } from './NotificationsSection';
 import { PreferenceForm, type PreferenceField } from './PreferenceForm';
 import { useSettingsStore } from './settings-store';
 import { TrayPinsSetting } from './TrayPinsSetting';
@@ -252,6 +253,7 @@ const SETTINGS_SECTIONS = [
   { id: 'profiles', label: 'Profiles', heading: 'profiles-title' },
   { id: 'appearance', label: 'Appearance', heading: 'appearance-title' },
   { id: 'desktop', label: 'Desktop', heading: 'desktop-title' },
+  { id: 'notifications', label: 'Notifications', heading: 'notifications-title' },
   { id: 'polling', label: 'Polling', heading: 'polling-title' },
   { id: 'alerts', label: 'Alerts', heading: 'alerts-settings-title' },
   { id: 'alert-channels', label: 'Alert channels', heading: 'alert-channels-title' },
@@ -260,6 +262,8 @@ const SETTINGS_SECTIONS = [
   { id: 'automation', label: 'Automation', heading: 'automation-title' },
   { id: 'updates', label: 'Updates', heading: 'updates-title' },
 ] as const;
+/** Groups of the desktop app only: web mode has no tray or login items, and shows no OS notifications. */
+const DESKTOP_ONLY: ReadonlySet<string> = new Set(['desktop', 'notifications']);
 type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]['id'];
 
 /** `#/settings/alerts` -> `alerts`; null on `#/settings` or a word that names no group. */
@@ -279,7 +283,7 @@ function reveal(id: SettingsSectionId): void {
 /** The side navigation: a link per group (Back returns to the group before). */
 function SettingsNav({ desktop, ready }: { desktop: boolean; ready: boolean }) {
   const current = useFromHash(sectionFromHash);
-  const sections = SETTINGS_SECTIONS.filter((section) => desktop || section.id !== 'desktop');
+  const sections = SETTINGS_SECTIONS.filter((section) => desktop || !DESKTOP_ONLY.has(section.id));
   useEffect(() => {
     // Once the groups are there, and each time the address names another group.
     if (ready && current !== null) reveal(current);
@@ -334,6 +338,7 @@ export function SettingsScreen() {
                 <>
                   <AppearanceSection theme={view.theme} density={view.density} />
                   {desktop ? <DesktopSection preferences={desktop} /> : null}
+                  {desktopMode ? <NotificationsSection settings={view} /> : null}
                   <PollingSection settings={view} />
                   <AlertsSection settings={view} />
                   <AlertChannelsSection />

@@ -20,7 +20,8 @@ export type SettingsSection =
   | 'trafficOverrides'
   | 'proxyTest'
   | 'healthChecks'
-  | 'desktop';
+  | 'desktop'
+  | 'notifications';
 
 interface SettingsStore {
   settings: Loadable<SettingsView>;

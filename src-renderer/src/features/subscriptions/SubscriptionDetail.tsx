@@ -17,6 +17,7 @@ import { CopyButton } from '../../shared/components/CopyButton';
 import { CredentialFormatSelect } from './CredentialFormatSelect';
 import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { ProxyStringBuilder } from './ProxyStringBuilder';
+import { SubscriptionHealthSummary } from './SubscriptionHealthSummary';
 import { SubUsersPanel } from './SubUsersPanel';
 import { PRODUCTS } from './SubscriptionsList';
 import { TrafficBar } from './TrafficBar';
@@ -236,6 +237,7 @@ function Overview({ subscription }: { subscription: Subscription }) {
           {subscription.expiresAt ? <Time iso={subscription.expiresAt} /> : 'never'}
         </p>
       </section>
+      <SubscriptionHealthSummary subscriptionId={subscription.id} />
       <EditForm key={`${subscription.label}|${subscription.autoRenew}`} subscription={subscription} />
       <Credentials subscription={subscription} />
       <ResetPassword subscription={subscription} />
@@ -266,13 +268,21 @@ function KeptSubUsersTab({ subscription, shown }: { subscription: Subscription; 
 
 export function SubscriptionDetail({ id }: { id: string }) {
   const { loadable, retry } = useLoadable(useSubscriptionsStore, subscriptionDetails, id);
+  const loadHealth = useSubscriptionsStore((store) => store.loadHealth);
+  // Refresh reads the health summary's uptime and latency again too (a live change patches only the status).
+  const refresh = () => {
+    retry();
+    void loadHealth(id, true);
+  };
   const [tab, setTab] = useState<DetailTab>('overview');
   const title = loadable?.data?.label || id;
   return (
     <Screen
       title={title}
       back={<a href={subscriptionHref(null)}>← All subscriptions</a>}
-      actions={<RefreshButton onRefresh={retry} busy={loadable?.status === 'loading'} what="subscription" />}
+      actions={
+        <RefreshButton onRefresh={refresh} busy={loadable?.status === 'loading'} what="subscription" />
+      }
     >
       <AsyncContent loadable={loadable} what="subscription" onRetry={retry} isEmpty={() => false}>
         {(subscription) => (

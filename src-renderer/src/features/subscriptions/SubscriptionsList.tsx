@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import './subscriptions-table.css';
 import type { Subscription } from '../../../../src-shared/api-types';
+import type { SubscriptionHealth } from '../../../../src-shared/contract';
 import { DataTable, type DataColumn, type DataFilter } from '../../shared/table/DataTable';
 import { StatusBadge } from '../../shared/components/StatusBadge';
 import { Time } from '../../shared/components/Time';
@@ -20,8 +21,9 @@ import {
   recentPace,
 } from './subscription-list';
 import { subscriptionHref } from './subscription-route';
+import { HEALTH_WORDS, healthRank, healthWord, SubscriptionHealthCell } from './SubscriptionHealthSummary';
 import { TrafficBar } from './TrafficBar';
-import { usageReports, useSubscriptionsStore, type UsageQuery } from './subscriptions-store';
+import { healthScores, usageReports, useSubscriptionsStore, type UsageQuery } from './subscriptions-store';
 import { presetRange } from './usage-range';
 
 export const PRODUCTS: Record<string, string> = { residential: 'Residential', 'mobile-gb': 'Mobile GB' };
@@ -83,9 +85,16 @@ function trafficLeft(s: Subscription): string {
   return left < 0.1 ? 'Under 10% left' : left <= 0.5 ? '10-50% left' : 'Over 50% left';
 }
 
-function subscriptionFilters(nowMs: number): DataFilter<Subscription>[] {
+type HealthIndex = ReadonlyMap<string, SubscriptionHealth>;
+
+/** One lookup per row: the rows themselves stay as the list read them. */
+const indexHealth = (health: readonly SubscriptionHealth[] | null | undefined): HealthIndex =>
+  new Map((health ?? []).map((entry) => [entry.subscriptionId, entry]));
+
+function subscriptionFilters(nowMs: number, health: HealthIndex): DataFilter<Subscription>[] {
   return [
     { id: 'status', label: 'Status', value: (s) => humanize(s.status) },
+    { id: 'health', label: 'Health', value: (s) => healthWord(health.get(s.id)), order: HEALTH_WORDS },
     { id: 'product', label: 'Product', value: (s) => PRODUCTS[s.productId] ?? s.productId },
     { id: 'traffic', label: 'Traffic left', value: trafficLeft, order: TRAFFIC_LEFT },
     {
@@ -117,8 +126,11 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
     },
     [nowMs],
   );
+  // Every subscription's scores in one read (a patch when the checks move one up or down).
+  const healthData = useLoadable(useSubscriptionsStore, healthScores, null).loadable?.data;
+  const health = useMemo(() => indexHealth(healthData), [healthData]);
   const hour = Math.floor(nowMs / HOUR_MS);
-  const filters = useMemo(() => subscriptionFilters(hour * HOUR_MS), [hour]);
+  const filters = useMemo(() => subscriptionFilters(hour * HOUR_MS, health), [hour, health]);
   const columns = useMemo<DataColumn<Subscription>[]>(
     () => [
       {
@@ -153,6 +165,15 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
         sortValue: (s) => s.status,
         text: (s) => humanize(s.status),
         cell: (s) => <StatusBadge status={s.status} />,
+      },
+      {
+        id: 'health',
+        header: 'Health',
+        className: 'col-sub-health',
+        // Checks pass, Down, Not checked: in that order ascending.
+        sortValue: (s) => healthRank(health.get(s.id)),
+        text: (s) => healthWord(health.get(s.id)),
+        cell: (s) => <SubscriptionHealthCell health={health.get(s.id)} />,
       },
       {
         id: 'traffic',
@@ -218,7 +239,7 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
         ),
       },
     ],
-    [forecastOf, nowMs],
+    [forecastOf, nowMs, health],
   );
   const chosen = selected.size > 0 ? subscriptions.filter((s) => selected.has(s.id)) : shown;
   const what = selected.size > 0 ? 'selected subscriptions' : 'subscriptions shown';

@@ -55,8 +55,12 @@ function SubscriptionsOverview() {
   const filter = useSubscriptionsStore((store) => store.filter);
   const setFilter = useSubscriptionsStore((store) => store.setFilter);
   const { loadable } = useLoadable(useSubscriptionsStore, subscriptionLists, filter);
-  // Refresh and Retry wait for the service (`fresh`), not main's snapshot.
-  const refresh = () => void useSubscriptionsStore.getState().load(filter, true);
+  // Refresh and Retry wait for the service (`fresh`), not main's snapshot; the Health cells are read again too.
+  const refresh = () => {
+    const store = useSubscriptionsStore.getState();
+    void store.load(filter, true);
+    void store.loadHealth(null, true);
+  };
   const subscriptions = loadable?.data ?? [];
   return (
     <Screen

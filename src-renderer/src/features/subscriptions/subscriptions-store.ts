@@ -3,7 +3,9 @@ import type { SubUser, Subscription, UsageReport } from '../../../../src-shared/
 import type {
   CallInput,
   IpcResult,
+  PortHealthChanged,
   RendererApi,
+  SubscriptionHealth,
   SubUserRow,
   SubUsersListView,
 } from '../../../../src-shared/contract';
@@ -39,6 +41,11 @@ interface SubscriptionsStore {
   details: Partial<Record<string, Loadable<Subscription>>>;
   subUsers: Partial<Record<string, Loadable<SubUserRows>>>;
   usage: Partial<Record<string, Loadable<UsageReport>>>;
+  /**
+   * Scores from the health checks through each subscription's main user (`subscriptions:health`),
+   * keyed `*` (the list's Health cell) or by subscription id (its page reads only its own).
+   */
+  health: Partial<Record<string, Loadable<SubscriptionHealth[]>>>;
   setFilter: (filter: SubscriptionProductFilter) => void;
   load: (filter: SubscriptionProductFilter, force?: boolean) => Promise<void>;
   /** Main's snapshot of the whole list sent with the first state: in place at once, as if loaded. */
@@ -70,12 +77,20 @@ interface SubscriptionsStore {
   buildProxyString: (
     input: CallInput<'subscriptions:buildProxyString'>,
   ) => ReturnType<RendererSubscriptions['buildProxyString']>;
+  /**
+   * `ports:healthChanged` of kind `subscription`: the checks moved a subscription up or down. Its
+   * status, since and last check change at once wherever its scores are held (the list's Health
+   * cell, its page's summary); the uptime and latency come with the next read.
+   */
+  applyHealthChange: (change: PortHealthChanged) => void;
+  /** Reads the health scores of every subscription (`null`) or of one. */
+  loadHealth: (subscriptionId: string | null, force?: boolean) => Promise<void>;
   reset: () => void;
 }
 
 type RendererSubscriptions = RendererApi['subscriptions'];
 
-const empty = () => ({ lists: {}, details: {}, subUsers: {}, usage: {} });
+const empty = () => ({ lists: {}, details: {}, subUsers: {}, usage: {}, health: {} });
 
 const matches = (filter: SubscriptionProductFilter, subscription: Subscription) =>
   filter === 'all' || subscription.productId === filter;
@@ -146,6 +161,7 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
         subscriptionLists.reloadLoaded(),
         subscriptionDetails.reloadLoaded(),
         subUserLists.reloadLoaded(),
+        healthScores.reloadLoaded(),
       ]);
     },
     applyChanges: (changed, subUsers, removed) => {
@@ -168,6 +184,21 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
         });
       }
     },
+    loadHealth: (subscriptionId, force = false) => healthScores.load([subscriptionId], force),
+    applyHealthChange: (change) =>
+      healthScores.updateLoaded((entries) =>
+        entries.map((entry) =>
+          entry.subscriptionId === change.id
+            ? {
+                ...entry,
+                status: change.status,
+                statusSince: change.statusSince,
+                failuresInARow: change.failuresInARow,
+                lastCheck: change.lastCheck,
+              }
+            : entry,
+        ),
+      ),
     update: async (input) => {
       const result = await callApi((api) => api.subscriptions.update(input));
       if (result.ok) learned(result.value);
@@ -217,6 +248,7 @@ export const useSubscriptionsStore = create<SubscriptionsStore>()((set, get) => 
       subscriptionDetails.forget();
       subUserLists.forget();
       usageReports.forget();
+      healthScores.forget();
       set(empty());
     },
   };
@@ -253,6 +285,16 @@ export const subscriptionDetails: LoadableSlice<SubscriptionsStore, Subscription
     place: inMap<SubscriptionsStore, Subscription>('details'),
     key: (id: string) => id,
     fetch: (subscriptionId) => callApi((api) => api.subscriptions.get({ subscriptionId })),
+  });
+
+/** Every subscription's scores (`null`, the list's) or one subscription's (its page's). */
+export const healthScores: LoadableSlice<SubscriptionsStore, SubscriptionHealth[], [string | null]> =
+  createLoadableSlice(useSubscriptionsStore, {
+    place: inMap<SubscriptionsStore, SubscriptionHealth[]>('health'),
+    // No subscription id is `*`: the whole list's key cannot meet one subscription's.
+    key: (subscriptionId: string | null) => subscriptionId ?? '*',
+    fetch: (subscriptionId) =>
+      callApi((api) => api.subscriptions.health(subscriptionId === null ? undefined : { subscriptionId })),
   });
 
 /** Decoded inside `callApi`: a table of other columns is a failed call on screen, not a spinner left turning. */
