@@ -170,6 +170,9 @@ export function SubscriptionsList({ subscriptions }: { subscriptions: Subscripti
         id: 'health',
         header: 'Health',
         className: 'col-sub-health',
+        // Subscriptions' checks are off by default: shown, the column would say "Not checked" on
+        // every row and cut the names short at 1280 px. The Health filter counts it either way.
+        hiddenByDefault: true,
         // Checks pass, Down, Not checked: in that order ascending.
         sortValue: (s) => healthRank(health.get(s.id)),
         text: (s) => healthWord(health.get(s.id)),

@@ -127,10 +127,26 @@ describe('subscriptions’ health on screen', () => {
   };
   const words = () => healthCells().map((cell) => cell.querySelector('.badge')?.firstChild?.textContent);
 
+  // The column is in the chooser, hidden until asked for (the checks are off by default).
+  const showHealthColumn = () => {
+    expect(screen.queryByRole('columnheader', { name: /Health/ })).toBeNull();
+    const summary = screen.getByLabelText('Choose the columns of traffic subscriptions', {
+      selector: 'summary',
+    });
+    const chooser = summary.closest('details') as HTMLDetailsElement;
+    act(() => {
+      chooser.open = true;
+      chooser.dispatchEvent(new Event('toggle'));
+    });
+    fireEvent.click(within(chooser).getByRole('checkbox', { name: 'Health' }));
+  };
+
   const openList = async () => {
     window.location.hash = '#/subscriptions';
     render(<SubscriptionsScreen />);
     await screen.findByRole('table', { name: 'Traffic subscriptions' });
+    await settle();
+    showHealthColumn();
     await settle();
   };
 
@@ -254,6 +270,7 @@ describe('subscriptions’ health on screen', () => {
       window.dispatchEvent(new HashChangeEvent('hashchange'));
       await settle();
     });
+    showHealthColumn();
     expect(words()).toEqual(['Down', 'Down', 'Not checked']);
 
     act(() =>
