@@ -50,6 +50,25 @@ describe('web mode in a browser: every action within the keyboard’s reach', ()
     await shown.locator('summary', { hasText: 'Columns' }).click();
     await check('Ports: column chooser open');
     await page.keyboard.press('Escape');
+    // A bulk run's summary (its failures, if any, in a list that scrolls), then dismissed.
+    await shown.getByRole('checkbox', { name: 'Select all shown' }).check();
+    await shown.getByRole('button', { name: /^Test \d+ selected ports$/ }).click();
+    await shown
+      .getByRole('alertdialog')
+      .getByRole('button', { name: /^Test \d+ ports?$/ })
+      .click();
+    await expect
+      .poll(() => shown.getByTestId('bulk-progress').innerText(), { timeout: 60_000 })
+      .toMatch(/^Test finished/);
+    await check('Ports: a bulk run’s summary');
+    await shown.getByRole('button', { name: 'Dismiss' }).click();
+    await shown.getByRole('button', { name: 'Clear selection' }).click();
+    // Settings with the form to add a profile open.
+    await openScreenOf(page, SCREENS[4]);
+    await page.getByRole('button', { name: 'Add a profile' }).click();
+    await page.getByRole('heading', { name: 'Add a profile' }).waitFor();
+    await check('Settings: Add a profile');
+    await page.getByRole('button', { name: 'Cancel adding a profile' }).click();
 
     const places = await visitDemoSubPages(page, check);
     expect(places).toHaveLength(28);
