@@ -232,6 +232,9 @@ export function chartOptions({
     width,
     height,
     legend: { show: secondary !== undefined },
+    // No drag to zoom: a mouse-only action, whose range the range fields and the table never knew;
+    // the range is chosen with those fields (and their presets), which the keyboard reaches.
+    cursor: { drag: { x: false, y: false, setScale: false } },
     scales: {
       x: { time: true, range: wholeDays },
       y: { range: fromZero },
