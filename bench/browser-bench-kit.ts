@@ -125,7 +125,9 @@ export async function timeClick(page: Page, client: CDPSession, timing: ClickTim
         const rowsNow = () => shown(rows).length;
         const onClick = (event: Event) => {
           const target = event.target as HTMLElement | null;
-          if (target?.closest('a, button')?.textContent?.trim() !== clickText) return;
+          // A navigation link may carry its screen's badge after its name ("Ports 3").
+          const text = target?.closest('a, button')?.textContent?.trim() ?? '';
+          if (text !== clickText && !text.startsWith(`${clickText} `)) return;
           clickedAt = performance.now();
           commitsAtClick = hook?.count ?? 0;
           document.removeEventListener('click', onClick, true);
@@ -254,6 +256,39 @@ function installBaseFakeApi(config: { now: string; settings: unknown }): void {
     'app:getState': () => appState,
     'settings:get': () => config.settings,
     'topups:list': () => ({ data: [], pagination: { page: 1, perPage: 20, total: 0, totalPages: 0 } }),
+    // Settings (where every page starts) reads these as it opens: an empty list in their place threw.
+    'alertRouting:deliveries': () => ({ entries: [], sendsHere: true }),
+    'alertRouting:localReceiver': () => ({ url: null, messages: [] }),
+    'automation:restStatus': () => ({ enabled: false, port: 24_080, url: null, error: null }),
+    'updates:status': () => ({
+      currentVersion: '0.0.0-bench',
+      installKind: 'unpackaged',
+      preferences: { checkAutomatically: false, checkInDemo: false, proxyUrl: null },
+      phase: 'idle',
+      lastCheckedAt: null,
+      available: null,
+      heldBack: null,
+      progress: null,
+      ready: null,
+      problem: null,
+    }),
+    // The navigation's badges read this snapshot on every screen: an empty list in its place threw.
+    'overview:get': () => {
+      const readAt = new Date(now).toISOString();
+      const read = { state: 'held', readAt };
+      return {
+        profileId: profile.id,
+        generatedAt: readAt,
+        expiryWarningDays: 7,
+        items: [],
+        counts: { error: 0, warning: 0, info: 0 },
+        totals: { ports: 0, subscriptions: 0, pendingTopUps: 0, schedules: 0 },
+        sources: { ports: read, subscriptions: read, topups: read },
+        badges: { ports: 0, subscriptions: 0, topups: 0, 'local-proxies': 0, settings: 0 },
+        cards: [],
+        allGood: true,
+      };
+    },
   };
   const domain = (name: string) =>
     new Proxy(

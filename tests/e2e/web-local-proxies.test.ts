@@ -41,6 +41,16 @@ describe('web mode in a browser: local proxies', () => {
   it('makes a local proxy from a port, lists it, and a tool uses it without credentials', async (context) => {
     requireBrowser(context);
     const { page, problems } = await openApp(session, { waitOnline: true });
+    const axeInBothThemes = async (where: string) => {
+      const violations: string[] = [];
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
+        violations.push(...(await seriousAxeViolations(page)).map((v) => `${where} (${scheme}): ${v}`));
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      expect(violations).toEqual([]);
+    };
     await openScreen(page, 'Ports', 'table[aria-label="Mobile ports"]');
     const table = page.getByRole('table', { name: 'Mobile ports' });
     const row = table.locator('tbody tr', { hasText: 'Active' }).first();
@@ -79,6 +89,10 @@ describe('web mode in a browser: local proxies', () => {
     await expect.poll(names).toHaveLength(3);
     const proxyRow = proxies.locator('tbody tr', { hasText: url });
     await expect.poll(() => proxyRow.innerText()).toMatch(/Running/);
+    // The list as it first shows, with its rows and nothing opened (no Add form, no details card).
+    expect(await page.getByRole('form', { name: 'Add a local proxy' }).count()).toBe(0);
+    expect(await page.locator('section.local-proxy').count()).toBe(0);
+    await axeInBothThemes('the list');
     // Stats arrive with main's next push (at most once a second).
     await proxyRow.getByRole('button', { name: /^Details of / }).click();
     const card = page.locator('section.local-proxy');
@@ -86,12 +100,7 @@ describe('web mode in a browser: local proxies', () => {
       .poll(() => card.getByLabel(/^Traffic of /).innerText(), { timeout: 5_000 })
       .toMatch(/Requests\s*1\b/);
     await screenshot(page, 'local-proxies');
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
-      expect(await seriousAxeViolations(page)).toEqual([]);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await axeInBothThemes('a proxy’s details');
 
     // Sort by name, then only the stopped ones (the facet counts them first).
     await page.getByRole('button', { name: 'Sort by Name' }).click();

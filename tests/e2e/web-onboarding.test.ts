@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@proxy-manager/sandbox';
 import { useWebSession } from './support/app-page';
 import { browserSkipReason, requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
+import { keyboardReach } from './support/keyboard-reach';
 
 /**
  * Web mode started without a profile: onboarding. A sandbox started here stands in for the provider,
@@ -50,7 +51,7 @@ describe('web mode in a browser: onboarding', () => {
     }, session.web.token);
   }
 
-  it('shows onboarding with "Not configured", and passes axe in light and dark', async (context) => {
+  it('shows onboarding with "Not configured", passes axe in light and dark, and the keyboard reaches every action', async (context) => {
     requireBrowser(context);
     const { page, problems } = await openOnboarding();
     await status(page, 'not_configured').waitFor();
@@ -61,6 +62,10 @@ describe('web mode in a browser: onboarding', () => {
       await screenshot(page, `onboarding-${scheme}`);
       expect(await seriousAxeViolations(page)).toEqual([]);
     }
+    await page.emulateMedia({ colorScheme: 'light' });
+    const reach = await keyboardReach(page);
+    expect(reach.findings).toEqual([]);
+    expect(reach.stops).toBeGreaterThan(3);
     expect(problems).toEqual([]);
     await page.close();
   });

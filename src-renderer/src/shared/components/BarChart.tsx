@@ -232,6 +232,9 @@ export function chartOptions({
     width,
     height,
     legend: { show: secondary !== undefined },
+    // No drag to zoom: a mouse-only action, whose range the range fields and the table never knew;
+    // the range is chosen with those fields (and their presets), which the keyboard reaches.
+    cursor: { drag: { x: false, y: false, setScale: false } },
     scales: {
       x: { time: true, range: wholeDays },
       y: { range: fromZero },
@@ -302,6 +305,13 @@ export function BarChart({
     if (!element || !canChart() || points.length === 0) return;
     let disposed = false;
     let plot: { destroy: () => void } | null = null;
+    // uPlot's legend hides a series on a click, which no key can give (its entries are not
+    // focusable, and inside the chart's role="img" they could not be controls): here the legend is
+    // a key to the colours only, and every figure is in the table below.
+    const keepSeries = (event: MouseEvent) => {
+      if ((event.target as Element | null)?.closest('.u-legend')) event.stopPropagation();
+    };
+    element.addEventListener('click', keepSeries, true);
     const draw = (UPlot: typeof uPlot) => {
       const width = Math.max(320, element.clientWidth || 640);
       plot = new UPlot(
@@ -321,6 +331,7 @@ export function BarChart({
         .catch(() => undefined);
     return () => {
       disposed = true;
+      element.removeEventListener('click', keepSeries, true);
       plot?.destroy();
     };
     // `theme`: drawn again in the new theme's colours (a canvas does not follow CSS by itself).

@@ -51,6 +51,8 @@ describe('BarChart', () => {
     const right = options.axes?.[2]?.size as (chart: unknown, labels: string[]) => number;
     expect(right(null, ['1,234,567'])).toBeGreaterThan(right(null, ['12']));
     expect(axisSize(['1,234,567'])).toBeGreaterThanOrEqual(9 * 7);
+    // No drag to zoom (uPlot's default): the mouse alone could do it; the range fields do it for all.
+    expect(options.cursor?.drag).toMatchObject({ x: false, y: false, setScale: false });
   });
 
   it('gives the same figures as a table, formatted', () => {
