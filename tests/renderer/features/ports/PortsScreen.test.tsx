@@ -252,6 +252,30 @@ describe('Ports list: search, selection and rotation', () => {
       true,
     );
   });
+  it('shows a row’s proxy test beside the list, not inside the row, named with a link to the port', async () => {
+    fake.current.handle('proxy:test', () =>
+      ok({
+        target: { kind: 'port', portId: 'port_2', protocol: 'http' },
+        proxy: { protocol: 'http', host: '127.0.0.1', port: 8080 },
+        echoUrl: 'http://ip-echo.sandbox.invalid/',
+        checkedAt: new Date().toISOString(),
+        ok: true,
+        exit: { ip: '100.85.7.7', country: 'DE', city: null, asn: null, carrier: null },
+        timings: { connectMs: 3, firstByteMs: 41, totalMs: 42 },
+        failure: null,
+      }),
+    );
+    render(<PortsScreen />);
+    const table = await screen.findByRole('table', { name: 'Mobile ports' });
+    fireEvent.click(within(table).getByRole('button', { name: 'Test proxy Berlin' }));
+    await settle();
+    // The row keeps its width: no exit IP inside it.
+    expect(within(table).queryByText('100.85.7.7')).toBeNull();
+    const results = screen.getByRole('table', { name: 'Proxy test results: ports' });
+    const [row] = within(results).getAllByRole('row').slice(1);
+    expect(row?.textContent).toContain('100.85.7.7');
+    expect(within(row!).getByRole('link', { name: 'Berlin' }).getAttribute('href')).toBe('#/ports/port_2');
+  });
 });
 
 describe('Ports list: health from the health checks', () => {
