@@ -8,7 +8,7 @@ import {
 } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { useTopUpWizardStore } from '../../../../src-renderer/src/features/topups/topup-wizard-store';
 import { useTopUpsStore } from '../../../../src-renderer/src/features/topups/topups-store';
-import { ok } from '../../support/fake-api';
+import { fail, ok } from '../../support/fake-api';
 import {
   port,
   portsAnswer,
@@ -144,6 +144,26 @@ describe('command palette (Ctrl/Cmd+K)', () => {
     expect(window.location.hash).toBe('#/topups');
     expect(useTopUpWizardStore.getState()).toMatchObject({ open: true, topUp: { id: 'topup_2' } });
     await settle();
+
+    // A top-up beyond the page the window holds: by its exact id, read from the service.
+    fake.current.handle('topups:get', ({ topUpId }) =>
+      topUpId === 'topup_77'
+        ? ok(topUp({ id: 'topup_77', amountUsd: '77.00' }))
+        : fail('not_found', 'No such top-up.'),
+    );
+    window.location.hash = '#/ports';
+    expect(typeIn('topup_77')).toEqual(['Open top-up topup_77by its id, from the service']);
+    fireEvent.click(screen.getByRole('option', { name: /^Open top-up topup_77/ }));
+    await settle();
+    expect(fake.current.callsTo('topups:get')).toContainEqual({ topUpId: 'topup_77' });
+    expect(window.location.hash).toBe('#/topups');
+    expect(useTopUpWizardStore.getState()).toMatchObject({ open: true, topUp: { id: 'topup_77' } });
+    typeIn('topup_404');
+    fireEvent.click(screen.getByRole('option', { name: /^Open top-up topup_404/ }));
+    await settle();
+    expect(screen.getByRole('status').textContent).toBe('Cannot open the top-up topup_404: No such top-up.');
+    // Words that name nothing offer nothing.
+    expect(typeIn('no such thing')).toEqual([]);
   });
 
   it('runs "Copy proxy string" (read from the service, copied whole) and "Top up" (the wizard)', async () => {
