@@ -38,6 +38,9 @@ describe('web mode in a browser: alert channels', () => {
     const log = section.getByRole('table', { name: 'Delivery log' });
     await log.getByRole('cell', { name: 'Demo hook' }).waitFor();
     expect(await log.innerText()).toMatch(/channel\.test\s+Demo hook\s+sent\s+1/);
+    // Their times in the window's one format, never the wire's ISO.
+    expect(await section.innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    expect(await log.locator('time').count()).toBeGreaterThan(0);
 
     // No secret comes back from the channel list.
     const channels = await callApi<AddedAlertChannel['channel'][]>(page, 'alertRouting', 'channels');

@@ -19,6 +19,22 @@ async function rowHeaders(page: Page, tableName: string): Promise<string[]> {
   return page.getByRole('table', { name: tableName }).locator('tbody tr > th').allInnerTexts();
 }
 
+/**
+ * Dates the window shows in a format other than its one (`<Time>`: the locale's medium date and short
+ * time, UTC in the tooltip): the wire's ISO (`2026-03-12T14:05`) or `toLocaleString()`'s numeric date
+ * (`3/12/2026, 2:05:09 PM` in the browser's en-US), in the text of the screen shown and any dialog.
+ */
+function otherDateFormats(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const parts = [
+      document.querySelector('.screen-slot:not([hidden])'),
+      ...document.querySelectorAll('dialog[open], [role="dialog"], [role="alertdialog"]'),
+    ];
+    const text = parts.map((part) => (part as HTMLElement | null)?.innerText ?? '').join('\n');
+    return text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[^\s]*|\b\d{1,2}\/\d{1,2}\/\d{4}\b[^\n]{0,12}/g) ?? [];
+  });
+}
+
 describe('web mode in a browser: demo', () => {
   const session = useWebSession({ demo: true });
 
@@ -45,8 +61,10 @@ describe('web mode in a browser: demo', () => {
     const { page, problems } = await openApp(session);
     await online(page).waitFor();
     const violations: string[] = [];
+    const dates: string[] = [];
     for (const screen of SCREENS) {
       await openScreenOf(page, screen);
+      dates.push(...(await otherDateFormats(page)).map((shown) => `${screen.link}: ${shown}`));
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
@@ -56,6 +74,7 @@ describe('web mode in a browser: demo', () => {
       await page.emulateMedia({ colorScheme: 'light' });
     }
     expect(violations).toEqual([]);
+    expect(dates).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -92,7 +111,9 @@ describe('web mode in a browser: demo', () => {
     const { page, problems } = await openApp(session);
     await online(page).waitFor();
     const violations: string[] = [];
+    const dates: string[] = [];
     const scan = async (where: string) => {
+      dates.push(...(await otherDateFormats(page)).map((shown) => `${where}: ${shown}`));
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, scheme);
@@ -105,6 +126,8 @@ describe('web mode in a browser: demo', () => {
     await screenshot(page, 'local-proxies-add');
 
     expect(violations).toEqual([]);
+    // One date-time format: no wire ISO and no toLocaleString() numeric date on any of them.
+    expect(dates).toEqual([]);
     expect(visited).toHaveLength(28);
     expect(problems).toEqual([]);
     await page.close();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@proxy-manager/sandbox';
-import type { PortsListView } from '../../src-shared/contract';
+import type { HealthSnapshot, PortsListView } from '../../src-shared/contract';
 import { callApi, openApp, openScreen, useWebSession } from './support/app-page';
 import { browserSkipReason, requireBrowser, screenshot, seriousAxeViolations } from './support/browser';
 import { ROOT } from './support/web-mode';
@@ -12,8 +12,9 @@ import { ROOT } from './support/web-mode';
  * The window at a power user's scale, at 1280x800: web mode connected (by key, as a real account)
  * to a sandbox with 1,000 mobile ports. The Ports table owns the wheel (the page never scrolls past
  * the app), compact density fits 20+ rows with no horizontal overflow, the status and country
- * filters count right, select all + bulk rotate asks first and reports progress and failures, and
- * Ctrl+K finds a port by its label and rotates it.
+ * filters count right, select all + bulk rotate asks first and reports progress and failures,
+ * Ctrl+K finds a port by its label and rotates it, the Overview's first screen holds at most 12
+ * cards and Settings has no list taller than the window.
  */
 
 const KEY = 'scale-e2e-key';
@@ -403,6 +404,36 @@ describe('web mode at scale: 1,000 ports, 200 subscriptions', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => page.getByTestId('row-count').first().innerText()).toMatch(/^1000 rows/);
+    expect(problems).toEqual([]);
+  });
+
+  it('Overview: at most 12 cards on its first screen, grouped; Settings: no list taller than the window with 200 subscriptions', async (context) => {
+    requireBrowser(context);
+    const { page, problems } = await openApp(session, { waitOnline: true });
+    await openScreen(page, 'Overview', 'ul.attention-list > li');
+    const snapshot = await callApi<HealthSnapshot>(page, 'overview', 'get');
+    // The account has far more than 12 things to say: they are grouped into the cards.
+    expect(snapshot.items.length).toBeGreaterThan(12);
+    const cards = page.locator('.screen-slot:not([hidden]) ul.attention-list > li');
+    await expect.poll(() => cards.count()).toBe(Math.min(12, snapshot.cards.length));
+    expect(snapshot.cards.some((card) => card.type === 'group')).toBe(true);
+    expect(await page.getByRole('link', { name: /^Show them: / }).count()).toBeGreaterThan(0);
+
+    await openScreen(page, 'Settings');
+    await page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'Alerts' })
+      .click();
+    const capAlerts = page.getByRole('group', { name: 'Sub-user cap alerts' });
+    await expect.poll(() => capAlerts.getByRole('checkbox').count()).toBeGreaterThanOrEqual(200);
+    const tallest = await page.evaluate(() =>
+      Math.max(
+        ...[...document.querySelectorAll<HTMLElement>('main .pick-list, main table, main ul')].map(
+          (element) => element.getBoundingClientRect().height,
+        ),
+      ),
+    );
+    expect(tallest).toBeLessThanOrEqual(800);
     expect(problems).toEqual([]);
   });
 

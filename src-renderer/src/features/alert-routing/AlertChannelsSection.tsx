@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { PasswordField } from '../../shared/components/PasswordField';
 import { RefreshButton } from '../../shared/components/RefreshButton';
 import { TextField } from '../../shared/components/TextField';
+import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { type NewAlertChannel, useAlertRoutingStore } from './alert-routing-store';
 
@@ -281,11 +282,17 @@ function AddedChannel() {
   );
 }
 
-function stateOf(channel: AlertChannelView): string {
+function ChannelState({ channel }: { channel: AlertChannelView }) {
   if (channel.health.failing)
-    return `Failing${channel.health.lastError ? `: ${channel.health.lastError}` : ''}`;
-  if (channel.health.lastSuccessAt) return `OK (last sent ${channel.health.lastSuccessAt})`;
-  return 'Nothing sent yet';
+    return <>{`Failing${channel.health.lastError ? `: ${channel.health.lastError}` : ''}`}</>;
+  // The one date-time format of the window (locale, UTC on hover), never the wire's ISO.
+  if (channel.health.lastSuccessAt)
+    return (
+      <>
+        OK (last sent <Time iso={channel.health.lastSuccessAt} />)
+      </>
+    );
+  return <>Nothing sent yet</>;
 }
 
 function ChannelsTable() {
@@ -324,7 +331,9 @@ function ChannelsTable() {
                   <td>{channel.name}</td>
                   <td>{KIND_NAMES[channel.kind]}</td>
                   <td>{channel.destination}</td>
-                  <td>{stateOf(channel)}</td>
+                  <td>
+                    <ChannelState channel={channel} />
+                  </td>
                   <td>{channel.health.pending}</td>
                   <td>{channel.health.deadLetters}</td>
                   <td>
@@ -414,7 +423,9 @@ function DeliveryLog() {
             <tbody>
               {entries.map((entry) => (
                 <tr key={`${entry.eventId}-${entry.channelId}`}>
-                  <td>{entry.sentAt ?? entry.lastAttemptAt ?? entry.queuedAt}</td>
+                  <td>
+                    <Time iso={entry.sentAt ?? entry.lastAttemptAt ?? entry.queuedAt} />
+                  </td>
                   <td>{entry.eventType}</td>
                   <td>{entry.channelName}</td>
                   <td>{entry.status === 'dead' ? 'dead letter' : entry.status.replace('_', ' ')}</td>
@@ -475,7 +486,9 @@ function LocalReceiver() {
             <tbody>
               {messages.map((message, index) => (
                 <tr key={`${message.at}-${index}`}>
-                  <td>{message.at}</td>
+                  <td>
+                    <Time iso={message.at} />
+                  </td>
                   <td>{message.kind}</td>
                   <td>{message.eventType ?? '?'}</td>
                   <td>{message.signature}</td>

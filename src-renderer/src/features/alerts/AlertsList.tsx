@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AttentionScreen, IpcError } from '../../../../src-shared/contract';
+import type { AlertView, AttentionScreen, IpcError } from '../../../../src-shared/contract';
 import { AsyncContent } from '../../shared/components/AsyncContent';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { Time } from '../../shared/components/Time';
@@ -10,7 +10,14 @@ import { alertsList, useAlertsStore } from './alerts-store';
  * The in-app list of alerts whose cause still stands (main judges them by the Overview's model),
  * newest first, each dismissable; with `screen`, only the alerts about that screen's subjects.
  */
-export function AlertsList({ screen }: { screen?: AttentionScreen }) {
+export function AlertsList({
+  screen,
+  subjectHref,
+}: {
+  screen?: AttentionScreen;
+  /** The page of an alert's subject, where the app has one: its title links there. */
+  subjectHref?: (alert: AlertView) => string | null;
+}) {
   const { loadable: all, retry } = useLoadable(useAlertsStore, alertsList);
   const loadable =
     all && screen && all.data ? { ...all, data: all.data.filter((alert) => alert.screen === screen) } : all;
@@ -30,7 +37,7 @@ export function AlertsList({ screen }: { screen?: AttentionScreen }) {
           <ul className="alerts" aria-label="Alerts">
             {alerts.map((alert) => (
               <li key={alert.id} className={`alert alert--${alert.level}`}>
-                <strong>{alert.title}</strong>{' '}
+                <AlertTitle alert={alert} href={subjectHref?.(alert) ?? null} />{' '}
                 <span className="muted small">
                   <Time iso={alert.raisedAt} relative />
                 </span>
@@ -52,4 +59,8 @@ export function AlertsList({ screen }: { screen?: AttentionScreen }) {
       </AsyncContent>
     </section>
   );
+}
+
+function AlertTitle({ alert, href }: { alert: AlertView; href: string | null }) {
+  return <strong>{href ? <a href={href}>{alert.title}</a> : alert.title}</strong>;
 }

@@ -138,6 +138,28 @@ function useCommands(open: boolean, say: (message: string) => void): PaletteComm
 }
 
 /**
+ * The window holds one page of top-ups: a single word that matches nothing it holds may be the id of
+ * another one, read from the service when chosen (as a deep link to a top-up is).
+ */
+function topUpByIdFallback(query: string, say: (message: string) => void): PaletteCommand[] {
+  const id = query.trim();
+  if (!id || /\s/.test(id)) return [];
+  return [
+    {
+      id: `topup-by-id:${id}`,
+      group: 'Go to',
+      label: `Open top-up ${id}`,
+      hint: 'by its id, from the service',
+      run: async () => {
+        go(hrefOf('topups'));
+        const result = await useTopUpWizardStore.getState().openTopUpById(id);
+        if (!result.ok) say(`Cannot open the top-up ${id}: ${result.error.message}`);
+      },
+    },
+  ];
+}
+
+/**
  * Ctrl/Cmd+K: go to any port, subscription, sub-user or top-up by its label or id, or run an action
  * on it ("Rotate Social QA", "Copy proxy string …", "Top up", "Pause schedules"). On `cmdk` (its
  * dialog, input, list and keyboard), with our own matching so that thousands of items stay instant.
@@ -178,7 +200,10 @@ export function CommandPalette() {
     return () => window.clearTimeout(timer);
   }, [message]);
   const commands = useCommands(open, setMessage);
-  const shown = useMemo(() => matchCommands(commands, query), [commands, query]);
+  const shown = useMemo(() => {
+    const found = matchCommands(commands, query);
+    return found.length ? found : topUpByIdFallback(query, setMessage);
+  }, [commands, query]);
   const run = (command: PaletteCommand) => {
     setOpen(false);
     setQuery('');

@@ -508,7 +508,11 @@ const openPort = (port: PortRow) => {
 };
 
 const testTargets = (ports: readonly PortRow[]) =>
-  ports.map((port) => ({ target: { kind: 'port' as const, portId: port.id }, label: portName(port) }));
+  ports.map((port) => ({
+    target: { kind: 'port' as const, portId: port.id },
+    label: portName(port),
+    href: portHref(port.id),
+  }));
 
 /** The proxy test results beside the list (not inside its rows), rebuilt only when the list changes. */
 function PortsTestResults({ ports }: { ports: PortRow[] }) {

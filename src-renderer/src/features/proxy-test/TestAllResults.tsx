@@ -7,6 +7,8 @@ import { ExitPlace, ms } from './ProxyTestResultView';
 export interface NamedTarget {
   target: ProxyTestTargetInput;
   label: string;
+  /** The page of what was tested (a port's, a subscription's): its result row links there. */
+  href?: string;
 }
 
 /**
@@ -58,12 +60,12 @@ export function TestAllResults({
               </tr>
             </thead>
             <tbody>
-              {tested.map(({ target, label }) => {
+              {tested.map(({ target, label, href }) => {
                 const entry = entries[targetKey(target)];
                 const result = entry?.result ?? null;
                 return (
                   <tr key={targetKey(target)}>
-                    <th scope="row">{label}</th>
+                    <th scope="row">{href ? <a href={href}>{label}</a> : label}</th>
                     <td>
                       {entry?.running ? 'Testing…' : null}
                       {entry?.error ? <ErrorMessage error={entry.error} /> : null}

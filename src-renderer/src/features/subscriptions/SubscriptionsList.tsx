@@ -69,6 +69,7 @@ function PaceForecast({ subscription, nowMs }: { subscription: Subscription; now
 const mainUserTarget = (s: Subscription): NamedTarget => ({
   target: { kind: 'subscription', subscriptionId: s.id, protocol: 'http' },
   label: s.label || s.id,
+  href: subscriptionHref(s.id),
 });
 
 const subscriptionKey = (s: Subscription) => s.id;

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { AlertView } from '../../../../src-shared/contract';
 import { AlertsList } from '../alerts/AlertsList';
 import { alertsList, useAlertsStore } from '../alerts/alerts-store';
 import { SubscriptionStringTest } from '../proxy-test/SubscriptionStringTest';
@@ -9,7 +10,7 @@ import { Screen } from '../../shared/components/Screen';
 import { useLoadable } from '../../shared/loadable-slice';
 import { SubscriptionDetail } from './SubscriptionDetail';
 import { PRODUCTS, SubscriptionsList } from './SubscriptionsList';
-import { useSelectedSubscriptionId } from './subscription-route';
+import { subscriptionHref, useSelectedSubscriptionId } from './subscription-route';
 import {
   subscriptionLists,
   useSubscriptionsStore,
@@ -27,6 +28,10 @@ const FILTERS: readonly RadioOption<SubscriptionProductFilter>[] = [
  * (and the wheel), and an open part takes only what it needs, scrolling inside itself past that.
  * Its content stays mounted while closed (a half-filled form keeps what was typed).
  */
+/** An alert's subject is a subscription (`sub_1`) or one of its sub-users (`sub_1/su_2`): its page. */
+const alertSubjectHref = (alert: AlertView) =>
+  subscriptionHref(alert.subjectId.split('/')[0] || alert.subjectId);
+
 function Extra({ summary, children }: { summary: ReactNode; children: ReactNode }) {
   return (
     <details className="screen-extra">
@@ -102,7 +107,7 @@ function SubscriptionsOverview() {
           </Extra>
         ) : null}
         <Extra summary={<AlertsSummary />}>
-          <AlertsList screen="subscriptions" />
+          <AlertsList screen="subscriptions" subjectHref={alertSubjectHref} />
         </Extra>
       </div>
     </Screen>

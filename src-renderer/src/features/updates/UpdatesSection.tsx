@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { ErrorMessage } from '../../shared/components/ErrorMessage';
 import { TextField } from '../../shared/components/TextField';
+import { Time } from '../../shared/components/Time';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { useUpdatesStore } from './updates-store';
 
@@ -96,9 +97,13 @@ export function UpdatesSection() {
             : status.lastCheckedAt && !status.problem
               ? 'Up to date.'
               : ''}{' '}
-        {status.lastCheckedAt
-          ? `Last checked ${new Date(status.lastCheckedAt).toLocaleString()}.`
-          : 'Not checked yet.'}
+        {status.lastCheckedAt ? (
+          <>
+            Last checked <Time iso={status.lastCheckedAt} />.
+          </>
+        ) : (
+          'Not checked yet.'
+        )}
       </p>
       {status.problem ? <p className="field__error">{status.problem.message}</p> : null}
       <button type="button" className="button" disabled={busy !== null} onClick={() => void check()}>

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AlertChannelView, DeliveryLogEntry, DeliveryLogView } from '../../../../src-shared/contract';
 import { AlertChannelsSection } from '../../../../src-renderer/src/features/alert-routing/AlertChannelsSection';
 import { useAlertRoutingStore } from '../../../../src-renderer/src/features/alert-routing/alert-routing-store';
+import { formatDateTime } from '../../../../src-renderer/src/shared/format/format';
 import { fail, ok } from '../../support/fake-api';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
@@ -164,6 +165,50 @@ describe('Settings → Alert channels', () => {
     )[1];
     expect(row?.textContent).toContain('channel.test');
     expect(row?.textContent).toContain('valid');
+  });
+
+  it('shows its times in the window’s one format (locale, UTC on hover), never the wire’s ISO', async () => {
+    const sentAt = '2026-01-01T00:05:00.000Z';
+    fake.current.handle('alertRouting:channels', () =>
+      ok([
+        {
+          ...hook,
+          health: { ...hook.health, consecutiveFailures: 0, lastSuccessAt: sentAt, failing: false },
+        },
+      ]),
+    );
+    fake.current.handle('alertRouting:deliveries', () =>
+      ok({ ...log, entries: [{ ...dead, status: 'sent', sentAt, lastError: null }] }),
+    );
+    fake.current.handle('alertRouting:localReceiver', () =>
+      ok({
+        url: 'http://127.0.0.1:40000',
+        messages: [
+          {
+            at: sentAt,
+            kind: 'webhook',
+            eventId: 'evt_1',
+            eventType: 'channel.test',
+            text: '{}',
+            signature: 'valid',
+          },
+        ],
+      }),
+    );
+    render(<AlertChannelsSection />);
+    const channels = await screen.findByRole('table', { name: 'Alert channels' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Start the local receiver' }));
+    await settle();
+    const received = screen.getByRole('table', { name: 'Received by the local receiver' });
+    const tables = [channels, screen.getByRole('table', { name: 'Delivery log' }), received];
+    const shown = formatDateTime(sentAt);
+    for (const table of tables) {
+      expect(table.textContent).not.toContain('2026-01-01T');
+      const time = within(table).getByText(shown);
+      expect(time.tagName).toBe('TIME');
+      expect(time.getAttribute('title')).toBe('2026-01-01 00:05:00 UTC');
+    }
+    expect(within(channels).getByRole('cell', { name: `OK (last sent ${shown})` })).toBeTruthy();
   });
 
   it('edits a channel’s rule: its events, quiet period and digest', async () => {

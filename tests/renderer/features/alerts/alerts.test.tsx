@@ -4,6 +4,7 @@ import type { AlertView } from '../../../../src-shared/contract';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { AlertsList } from '../../../../src-renderer/src/features/alerts/AlertsList';
 import { useAlertsStore } from '../../../../src-renderer/src/features/alerts/alerts-store';
+import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import {
   subUserLists,
   useSubscriptionsStore,
@@ -66,6 +67,25 @@ describe('alerts', () => {
     expect(fake.current.callsTo('alerts:dismiss')).toEqual([{ alertId: 'al_1' }]);
     expect(within(screen.getByRole('list', { name: 'Alerts' })).getAllByRole('listitem')).toHaveLength(1);
     disconnect();
+  });
+
+  it('links each alert’s title to its subscription’s page, a sub-user’s alert too (on the Subscriptions screen)', async () => {
+    fake.current.handle('alerts:list', () =>
+      ok([
+        alert(),
+        alert({ id: 'al_2', subjectId: 'sub_2/su_9', title: 'Scraper reached its cap', level: 'error' }),
+      ]),
+    );
+    fake.current.handle('subscriptions:list', () => ok([subscription()]));
+    render(<SubscriptionsScreen />);
+    await settle();
+    const list = screen.getByRole('list', { name: 'Alerts' });
+    expect(
+      within(list).getByRole('link', { name: 'Price monitoring is running low' }).getAttribute('href'),
+    ).toBe('#/subscriptions/sub_1');
+    expect(within(list).getByRole('link', { name: 'Scraper reached its cap' }).getAttribute('href')).toBe(
+      '#/subscriptions/sub_2',
+    );
   });
 
   it('replaces the sub-users that subscriptions:changed carries for the active profile', async () => {

@@ -2,11 +2,12 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PortsScreen, rotationText } from '../../../../src-renderer/src/features/ports/PortsScreen';
 import { usePortsStore } from '../../../../src-renderer/src/features/ports/ports-store';
+import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
 import { COMPACT_ROW_HEIGHT } from '../../../../src-renderer/src/shared/table/DataTable';
 import { setDensity } from '../../../../src-renderer/src/shared/density';
 import type { PortHealth } from '../../../../src-shared/contract';
 import { fail, ok } from '../../support/fake-api';
-import { portsAnswer, cities, countries, port } from '../../support/fixtures';
+import { appState, portsAnswer, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 describe('Ports screen', () => {
@@ -252,6 +253,30 @@ describe('Ports list: search, selection and rotation', () => {
       true,
     );
   });
+  it('shows a row’s proxy test beside the list, not inside the row, named with a link to the port', async () => {
+    fake.current.handle('proxy:test', () =>
+      ok({
+        target: { kind: 'port', portId: 'port_2', protocol: 'http' },
+        proxy: { protocol: 'http', host: '127.0.0.1', port: 8080 },
+        echoUrl: 'http://ip-echo.sandbox.invalid/',
+        checkedAt: new Date().toISOString(),
+        ok: true,
+        exit: { ip: '100.85.7.7', country: 'DE', city: null, asn: null, carrier: null },
+        timings: { connectMs: 3, firstByteMs: 41, totalMs: 42 },
+        failure: null,
+      }),
+    );
+    render(<PortsScreen />);
+    const table = await screen.findByRole('table', { name: 'Mobile ports' });
+    fireEvent.click(within(table).getByRole('button', { name: 'Test proxy Berlin' }));
+    await settle();
+    // The row keeps its width: no exit IP inside it.
+    expect(within(table).queryByText('100.85.7.7')).toBeNull();
+    const results = screen.getByRole('table', { name: 'Proxy test results: ports' });
+    const [row] = within(results).getAllByRole('row').slice(1);
+    expect(row?.textContent).toContain('100.85.7.7');
+    expect(within(row!).getByRole('link', { name: 'Berlin' }).getAttribute('href')).toBe('#/ports/port_2');
+  });
 });
 
 describe('Ports list: health from the health checks', () => {
@@ -397,5 +422,52 @@ describe('Ports list: health from the health checks', () => {
       within(openPopover('Choose the columns of mobile ports')).getByRole('checkbox', { name: 'Auto-renew' }),
     );
     expect(rowsOf().map((row) => cellOf(row, 'Auto-renew'))).toEqual(['Off', 'Off', 'Off']);
+  });
+
+  it('filters by carrier, network, rotation and expiry window, each value counted, and exports what is filtered', async () => {
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    fake.current.handle('ports:list', () =>
+      ok(
+        portsAnswer([
+          port({ id: 'port_1', label: 'Austin', expiresAt: inDays(1) }),
+          port({ id: 'port_2', label: 'Berlin', carrierName: 'Vodafone DE', expiresAt: inDays(5) }),
+          port({
+            id: 'port_3',
+            label: 'Cairo',
+            networkType: '4G',
+            rotation: { mode: 'manual', intervalMinutes: null },
+            expiresAt: inDays(1.5),
+          }),
+          port({ id: 'port_4', label: 'Dakar', status: 'expired', expiresAt: inDays(-1) }),
+        ]),
+      ),
+    );
+    fake.current.handle('app:saveFile', () => ok({ saved: true, path: '/home/me/ports.csv' }));
+    useAppStore.setState({ state: appState({ mode: 'desktop' }) });
+    render(<PortsScreen />);
+    await screen.findByText('Down');
+    const counted = (filter: string) =>
+      within(within(openPopover(`Filter by ${filter}`)).getByRole('group', { name: filter }))
+        .getAllByRole('checkbox')
+        .map((box) => box.parentElement?.textContent);
+    expect(counted('Carrier')).toEqual(['T-Mobile US3', 'Vodafone DE1']);
+    expect(counted('Network')).toEqual(['4G1', '5G3']);
+    expect(counted('Rotation')).toEqual(['Manual1', 'On a timer3']);
+    expect(counted('Expires')).toEqual(['Expired1', 'Within 2 days2', 'Within 7 days1']);
+
+    const expires = within(openPopover('Filter by Expires')).getByRole('group', { name: 'Expires' });
+    fireEvent.click(within(expires).getByRole('checkbox', { name: /Within 2 days/ }));
+    expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual(['Austin', 'Cairo']);
+    const carrier = within(openPopover('Filter by Carrier')).getByRole('group', { name: 'Carrier' });
+    fireEvent.click(within(carrier).getByRole('checkbox', { name: /T-Mobile US/ }));
+    fireEvent.click(within(openPopover('Filter by Network')).getByRole('checkbox', { name: /5G/ }));
+    expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual(['Austin']);
+
+    fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));
+    await settle();
+    const [saved] = fake.current.callsTo('app:saveFile') as { content: string }[];
+    const lines = saved!.content.split('\r\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('Austin');
   });
 });

@@ -240,6 +240,10 @@ describe('Subscriptions screen', () => {
     expect(within(table).queryByTestId('exit-ip')).toBeNull();
     const shownResults = screen.getByRole('table', { name: 'Proxy test results: subscriptions shown' });
     expect(within(shownResults).getAllByRole('row')[1]?.textContent).toContain('198.18.0.7');
+    // The result names the subscription with a link to its page.
+    expect(within(shownResults).getByRole('link', { name: 'Price monitoring' }).getAttribute('href')).toBe(
+      '#/subscriptions/sub_1',
+    );
 
     fireEvent.click(within(table).getByRole('checkbox', { name: 'Select Social' }));
     fireEvent.click(screen.getByRole('button', { name: 'Test all selected subscriptions (1)' }));

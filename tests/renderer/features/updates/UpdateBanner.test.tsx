@@ -5,6 +5,7 @@ import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridg
 import { UpdateBanner } from '../../../../src-renderer/src/features/updates/UpdateBanner';
 import { UpdatesSection } from '../../../../src-renderer/src/features/updates/UpdatesSection';
 import { useUpdatesStore } from '../../../../src-renderer/src/features/updates/updates-store';
+import { formatDateTime } from '../../../../src-renderer/src/shared/format/format';
 import { fail, ok } from '../../support/fake-api';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
@@ -130,6 +131,10 @@ describe('Settings → Updates', () => {
     await useUpdatesStore.getState().load();
     render(<UpdatesSection />);
     expect(screen.getByText(/Up to date\./)).toBeTruthy();
+    // The last check in the window's one date-time format (locale, UTC on hover), as every other time.
+    const checked = screen.getByText(formatDateTime(IDLE.lastCheckedAt));
+    expect(checked.tagName).toBe('TIME');
+    expect(checked.getAttribute('title')).toBe('2026-06-01 00:00:00 UTC');
     fireEvent.click(screen.getByLabelText('Check for updates automatically'));
     await settle();
     expect(fake.current.callsTo('updates:setPreferences')).toEqual([{ checkAutomatically: false }]);
