@@ -18,18 +18,36 @@ import { formatBytes } from '../../shared/format/format';
 import { useLoadable } from '../../shared/loadable-slice';
 import { DataTable } from '../../shared/table/DataTable';
 import { useAppStore } from '../app/app-store';
+import { type PlaceNames, usePlaceNames } from '../catalog/place-names';
 import { localProxiesList, useLocalProxiesStore } from './local-proxies-store';
 import { LocalProxyHealthBadge } from './LocalProxyHealthBadge';
 import { LocalProxyState } from './LocalProxyState';
 import { LOCAL_PROXY_FILTERS, localProxyColumns, localProxySearchText } from './local-proxy-columns';
 
-/** What follows the target of a local proxy: the sub-user and the targeting of a subscription. */
-function upstreamDetails(upstream: LocalProxyUpstream): string {
+/** `new_york` -> `New York`: the catalog has no state names to look up. */
+const readableId = (id: string) =>
+  id
+    .split(/[_-]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+
+/**
+ * What follows the target of a local proxy: the sub-user and the targeting of a subscription, its
+ * places by their catalog names.
+ */
+function upstreamDetails(upstream: LocalProxyUpstream, places: PlaceNames): string {
   if (upstream.kind === 'port') return '';
   const t = upstream.targeting ?? {};
-  const where = [t.country, t.state, t.city, t.asn === undefined ? '' : `AS${t.asn}`, t.zip]
+  const place = t.country ? places.location(t.country, t.city ?? null) : '';
+  const where = [
+    place,
+    t.state ? readableId(t.state) : '',
+    t.asn === undefined ? '' : `AS${t.asn}`,
+    t.zip ? `ZIP ${t.zip}` : '',
+  ]
     .filter(Boolean)
-    .join(' ');
+    .join(', ');
   return [
     '',
     upstream.subUserId ? `sub-user ${upstream.subUserId}` : 'main user',
@@ -41,6 +59,7 @@ function upstreamDetails(upstream: LocalProxyUpstream): string {
 }
 
 const PORT_PATTERN = /^\d+$/;
+const NO_COUNTRIES: readonly string[] = [];
 
 /** Name, port, rotation behaviour and, on request, other computers with a local login. */
 function EditForm({ proxy, onDone }: { proxy: LocalProxyView; onDone: () => void }) {
@@ -260,6 +279,8 @@ function ProxyDetail({
     setError(result.ok ? null : (result.error ?? null));
   };
   const { stats, lastError } = proxy;
+  const country = proxy.upstream.kind === 'subscription' ? proxy.upstream.targeting?.country : undefined;
+  const places = usePlaceNames(country ? [country] : NO_COUNTRIES);
   return (
     <section className="card local-proxy" aria-labelledby={`local-proxy-${proxy.id}`}>
       <h2 id={`local-proxy-${proxy.id}`}>
@@ -274,7 +295,7 @@ function ProxyDetail({
       </p>
       <p className="muted small">
         Forwards to <UpstreamLink upstream={proxy.upstream} />
-        {upstreamDetails(proxy.upstream)}
+        {upstreamDetails(proxy.upstream, places)}
         {proxy.upstreamEndpoint ? ` at ${proxy.upstreamEndpoint.host}:${proxy.upstreamEndpoint.port}` : ''}
         {proxy.closeOnRotation ? ' · closes connections at a rotation' : ''}
       </p>

@@ -13,7 +13,7 @@ import { LocalProxyAction } from '../local-proxies/LocalProxyAction';
 import { MASK, maskSecret } from '../../shared/mask-secret';
 import { IpHistoryPanel } from './IpHistoryPanel';
 import { PortHealthPanel } from './PortHealthPanel';
-import { usePlaceNames } from './place-names';
+import { usePlaceNames } from '../catalog/place-names';
 import { LABEL_MAX, ROTATION_INTERVAL_MINUTES } from './port-limits';
 import { portHref } from './port-route';
 import { usePortsStore } from './ports-store';

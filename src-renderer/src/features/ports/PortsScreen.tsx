@@ -22,7 +22,7 @@ import type { Loadable } from '../../shared/loadable';
 import { BulkRelocatePanel } from './BulkRelocatePanel';
 import { NextRun } from './NextRun';
 import { PortDetail } from './PortDetail';
-import { type PlaceNames, usePlaceNames } from './place-names';
+import { type PlaceNames, usePlaceNames } from '../catalog/place-names';
 import { usePorts } from './ports-hooks';
 import { portHref, useOpenPortId } from './port-route';
 import { usePortsStore } from './ports-store';

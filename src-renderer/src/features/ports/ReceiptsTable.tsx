@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import type { RotationReceipt } from '../../../../src-shared/contract';
 import { Time } from '../../shared/components/Time';
-import { humanize } from '../../shared/format/format';
+import { formatDateTime, humanize } from '../../shared/format/format';
 import { DataTable, type DataColumn, type DataFilter } from '../../shared/table/DataTable';
 import { useAppStore } from '../app/app-store';
 import { verdictText } from './PortHealthPanel';
@@ -93,7 +93,9 @@ const RECEIPT_FILTERS: readonly DataFilter<RotationReceipt>[] = [
 ];
 
 const receiptKey = (receipt: RotationReceipt) => receipt.id;
-const receiptName = (receipt: RotationReceipt) => `rotation to ${receipt.ip} at ${receipt.finishedAt}`;
+// A row's name (a selectable table's checkbox label) in the window's one date format.
+const receiptName = (receipt: RotationReceipt) =>
+  `rotation to ${receipt.ip} at ${formatDateTime(receipt.finishedAt)}`;
 const receiptSearchText = (receipt: RotationReceipt) =>
   [receipt.previousIp, receipt.ip, receipt.trigger, outcomeText(receipt), verdictOf(receipt) ?? ''].join(' ');
 

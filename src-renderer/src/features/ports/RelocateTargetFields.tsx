@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { FieldErrors } from '../../shared/field-errors';
 import { useCarriers, useCountries } from '../catalog/catalog-hooks';
 import { carrierCityIdsOf } from './carrier-cities';
-import { usePlaceNames } from './place-names';
+import { usePlaceNames } from '../catalog/place-names';
 
 function Select(props: {
   label: string;

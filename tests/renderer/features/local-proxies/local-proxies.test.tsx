@@ -9,7 +9,15 @@ import { UpstreamLink } from '../../../../src-renderer/src/features/local-proxy-
 import type { SaveTextFile } from '../../../../src-renderer/src/shared/save-outcome';
 import { connectEventBridge } from '../../../../src-renderer/src/app/event-bridge';
 import { fail, ok } from '../../support/fake-api';
-import { appState, demoProfile, port, portsAnswer, subscription } from '../../support/fixtures';
+import {
+  appState,
+  cities,
+  countries,
+  demoProfile,
+  port,
+  portsAnswer,
+  subscription,
+} from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
 
 const proxy = (overrides: Partial<LocalProxyView> = {}): LocalProxyView => ({
@@ -112,6 +120,33 @@ describe('Local proxies screen', () => {
     expect(card.textContent).toContain('The upstream said: No exit IP matches: country us, state bavaria');
     fireEvent.click(within(card).getByRole('button', { name: 'Close Berlin price monitor' }));
     expect(screen.queryByRole('region', { name: /Berlin price monitor/ })).toBeNull();
+  });
+
+  it('names a subscription upstream’s targeting by the catalog’s names in its Details, not by ids', async () => {
+    fake.current.handle('catalog:countries', () => ok(countries()));
+    fake.current.handle('catalog:citiesOf', ({ countryCodes }: { countryCodes: string[] }) =>
+      ok(Object.fromEntries(countryCodes.map((code) => [code, code === 'US' ? cities() : []]))),
+    );
+    fake.current.handle('localProxies:list', () =>
+      ok(
+        view([
+          proxy({
+            upstream: {
+              kind: 'subscription',
+              subscriptionId: 'sub_7',
+              targeting: { country: 'US', state: 'california', city: 'los_angeles', zip: '90001' },
+            },
+          }),
+        ]),
+      ),
+    );
+    render(<ComposedScreen />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Details of Berlin price monitor' }));
+    await settle();
+    const card = screen.getByRole('region', { name: /Berlin price monitor/ });
+    expect(card.textContent).toContain('main user · Los Angeles, United States, California, ZIP 90001');
+    expect(card.textContent).not.toContain('los_angeles');
   });
 
   it('filters by state and by upstream kind with counts, searches, sorts by header and exports what is shown', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import type { City, Country } from '../../../../src-shared/api-types';
-import { citiesKey, useCatalogStore } from '../catalog/catalog-store';
+import { citiesKey, useCatalogStore } from './catalog-store';
 
 type CatalogState = ReturnType<typeof useCatalogStore.getState>;
 

@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { citiesKey, useCatalogStore } from '../../../../src-renderer/src/features/catalog/catalog-store';
-import { usePlaceNames } from '../../../../src-renderer/src/features/ports/place-names';
+import { usePlaceNames } from '../../../../src-renderer/src/features/catalog/place-names';
 import { ok } from '../../support/fake-api';
 import { cities, countries } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
