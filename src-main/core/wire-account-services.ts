@@ -129,35 +129,6 @@ export function wireAccountServices(wiring: AccountWiring) {
     health: healthReader,
     log,
   });
-  const healthChecks = healthChecksJob({
-    clock,
-    store: () => healthStore.get(),
-    profileIds: () => profiles.list().map((profile) => profile.id),
-    settings: () => settings.get(),
-    heldPorts: {
-      held: (profileId, notBefore) => held.ports.get(profileId, notBefore)?.items ?? null,
-      read: (profileId) => ports.refresh(profileId),
-    },
-    // Built below; asked only once the job runs.
-    heldSubscriptions: {
-      held: (profileId, notBefore) => held.subscriptions.get(profileId, notBefore)?.items ?? null,
-      read: (profileId) => subscriptions.refresh(profileId),
-    },
-    // Built below; asked only once the job runs.
-    localProxies: () => localProxies.listening(),
-    demoEchoUrl: (profileId) => demo.echoUrlFor(profileId),
-    ...(deps.probe ? { probe: deps.probe } : {}),
-    ...(deps.random ? { random: deps.random } : {}),
-    rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
-    notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
-    events,
-    onStatusChange: (change) => {
-      if (change.kind === 'localProxy') localProxies.healthChanged();
-      wiring.onHealthStatusChange?.(change);
-    },
-    log,
-  });
-
   // Schedules: in every process's view; run (and changed) only by the owner of background jobs.
   const scheduleState = new CachedStateSection(jobSection<unknown>(ROTATION_SCHEDULES_SECTION), log);
   const scheduler = new RotationScheduler({
@@ -287,6 +258,31 @@ export function wireAccountServices(wiring: AccountWiring) {
     heldSubUsers: (profileId, subscriptionId) =>
       held.subUsers.get(profileId, subscriptionId)?.view.data ?? null,
     health: (id) => healthReader.localProxy(id),
+    log,
+  });
+
+  // Health checks through ports, subscriptions and local proxies: built once all three are.
+  const healthChecks = healthChecksJob({
+    clock,
+    store: () => healthStore.get(),
+    profileIds: () => profiles.list().map((profile) => profile.id),
+    settings: () => settings.get(),
+    heldPorts: {
+      held: (profileId, notBefore) => held.ports.get(profileId, notBefore)?.items ?? null,
+      read: (profileId) => ports.refresh(profileId),
+    },
+    heldSubscriptions: {
+      held: (profileId, notBefore) => held.subscriptions.get(profileId, notBefore)?.items ?? null,
+      read: (profileId) => subscriptions.refresh(profileId),
+    },
+    localProxies,
+    demoEchoUrl: (profileId) => demo.echoUrlFor(profileId),
+    ...(deps.probe ? { probe: deps.probe } : {}),
+    ...(deps.random ? { random: deps.random } : {}),
+    rotate: (profileId, portId) => rotation.rotate(profileId, portId, 'schedule'),
+    notice: wiring.notice ?? ((message) => log(`[health] ${message}`)),
+    events,
+    ...(wiring.onHealthStatusChange ? { onStatusChange: wiring.onHealthStatusChange } : {}),
     log,
   });
 

@@ -84,7 +84,7 @@ const TARGET_LIST_MAX_AGE_MS = 5 * 60_000;
 
 export interface HealthChecksWiring extends Pick<
   HealthCheckJobOptions,
-  'clock' | 'store' | 'profileIds' | 'random' | 'localProxies'
+  'clock' | 'store' | 'profileIds' | 'random'
 > {
   log: (line: string) => void;
   settings: () => Pick<SettingsView, 'healthChecks' | 'proxyTest'>;
@@ -99,6 +99,11 @@ export interface HealthChecksWiring extends Pick<
   /** The self-heal rotation (recorded as a scheduled one). */
   rotate: (profileId: string, portId: string) => Promise<unknown>;
   notice: (message: string) => void;
+  /** The running local proxies to check; told when one's status changes (its list is pushed again). */
+  localProxies?: {
+    listening: NonNullable<HealthCheckJobOptions['localProxies']>;
+    healthChanged: () => void;
+  };
   /** Where `ports:healthChanged` goes (the windows, and the OS notifications that follow it). */
   events: Pick<EventBus, 'emit'>;
   onStatusChange?: (change: HealthStatusChange) => void;
@@ -115,7 +120,7 @@ interface HealthListSource<T> {
  * echo), and the optional self-heal fed every port check.
  */
 export function healthChecksJob(wiring: HealthChecksWiring): HealthCheckJob {
-  const { clock, settings, log } = wiring;
+  const { clock, settings, log, localProxies } = wiring;
   const recent = <T>(source: HealthListSource<T>, profileId: string): Promise<T> => {
     const held = source.held(profileId, clock.now() - TARGET_LIST_MAX_AGE_MS);
     return held ? Promise.resolve(held) : source.read(profileId);
@@ -133,7 +138,7 @@ export function healthChecksJob(wiring: HealthChecksWiring): HealthCheckJob {
     profileIds: wiring.profileIds,
     ports: (profileId) => recent(wiring.heldPorts, profileId),
     subscriptions: (profileId) => recent(wiring.heldSubscriptions, profileId),
-    ...(wiring.localProxies ? { localProxies: wiring.localProxies } : {}),
+    ...(localProxies ? { localProxies: () => localProxies.listening() } : {}),
     policy: () => settings().healthChecks,
     checkUrlFor: (profileId) =>
       wiring.demoEchoUrl(profileId) ?? settings().healthChecks.checkUrl ?? settings().proxyTest.ipEchoUrl,
@@ -147,6 +152,7 @@ export function healthChecksJob(wiring: HealthChecksWiring): HealthCheckJob {
         `[health] ${change.kind} ${change.id} of ${change.profileId} is ${change.status.status} (was ${change.previous})`,
       );
       wiring.events.emit('ports:healthChanged', healthChangedEvent(change));
+      if (change.kind === 'localProxy') localProxies?.healthChanged();
       wiring.onStatusChange?.(change);
     },
     log,
