@@ -270,6 +270,7 @@ async function runLocalCommand(
         ...session,
         ...(toolsets.list ? { toolsets: toolsets.list } : {}),
         readOnly: selection.options.readOnly === true,
+        outputSchemas: selection.options.outputSchemas !== false,
         // An agent gets `read` unless the command line (or its token) grants more.
         grant: selection.options.scopes === undefined && !token ? new Set(['read']) : grant,
         ...(token ? { token } : {}),

@@ -70,7 +70,8 @@ const iso = z.string();
 const nullableString = z.string().nullable();
 const nullableNumber = z.number().nullable();
 
-const ipcErrorSchema = z.strictObject({
+/** The contract's error (`IpcError`), as tools answer it per item (a failed port of a bulk action). */
+export const ipcErrorSchema = z.strictObject({
   code: z.string(),
   message: z.string(),
   fields: z.array(z.strictObject({ field: z.string(), message: z.string() })).optional(),

@@ -96,14 +96,24 @@ function markFreeForm(schema: unknown): unknown {
   return out;
 }
 
+/** An answer's zod schema as the JSON Schema the surfaces publish (secrets nullable, free-form said). */
+export function answerJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return markFreeForm(secretsMayBeNull(json)) as JsonSchema;
+}
+
+/** The zod schema of a channel's answer, where the contract's value is sent as it is. */
+function answerZodOf(channel: CallChannel): z.ZodType | null {
+  return (
+    SERVICE_ANSWERS[channel] ?? (VIEW_ANSWERS as Partial<Record<CallChannel, z.ZodType>>)[channel] ?? null
+  );
+}
+
 /** The JSON Schema of what a channel's route or tool answers, or null when only its type says. */
 export function outputSchemaOf(channel: CallChannel): JsonSchema | null {
   const reshaped = publicSchemaOf(channel);
   if (reshaped) return reshaped;
-  const service =
-    SERVICE_ANSWERS[channel] ?? (VIEW_ANSWERS as Partial<Record<CallChannel, z.ZodType>>)[channel];
-  if (!service) return null;
-  const json = z.toJSONSchema(service, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
-  delete json.$schema;
-  return markFreeForm(secretsMayBeNull(json)) as JsonSchema;
+  const answer = answerZodOf(channel);
+  return answer ? answerJsonSchema(answer) : null;
 }

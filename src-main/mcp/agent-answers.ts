@@ -23,6 +23,19 @@ export class BadCursor extends Error {
   }
 }
 
+/**
+ * No paging or cutting brings the answer under the bound: the tool answers an error saying how to
+ * ask for less, never an object its output schema does not describe.
+ */
+export class AnswerTooLarge extends Error {
+  constructor(maxBytes: number) {
+    super(
+      `The answer is over ${maxBytes} bytes even without its long fields: ask for less (a smaller limit or page, or one item by its id).`,
+    );
+    this.name = 'AnswerTooLarge';
+  }
+}
+
 const encodeCursor = (offset: number): string => Buffer.from(`o:${offset}`).toString('base64url');
 
 function decodeCursor(cursor: string | null): number {
@@ -89,7 +102,7 @@ export interface ShapeOptions {
  * The answer as an agent gets it. A list this server pages answers `{items, total, nextCursor}` (or
  * the answer with its list member paged, beside `total` and `nextCursor`); a bad cursor throws `BadCursor`. A page that would be too
  * large holds fewer items, and `nextCursor` goes on from there. An answer that no paging brings under
- * the bound has its long fields cut, then says so instead.
+ * the bound has its long fields cut, then throws `AnswerTooLarge`.
  */
 export function shapeAnswer(value: unknown, options: ShapeOptions): unknown {
   const maxBytes = options.maxBytes ?? ANSWER_MAX_BYTES;
@@ -123,7 +136,5 @@ export function shapeAnswer(value: unknown, options: ShapeOptions): unknown {
     const cut = withoutLongFields(answer, chars);
     if (byteLength(cut) <= maxBytes) return cut;
   }
-  return {
-    leftOut: `The answer is over ${maxBytes} bytes even without its long fields; ask for less (a smaller page or one item).`,
-  };
+  throw new AnswerTooLarge(maxBytes);
 }

@@ -12,6 +12,11 @@ export interface McpServerOptions {
   toolsets?: readonly Toolset[];
   /** `--read-only`: only the tools that change nothing. */
   readOnly?: boolean;
+  /**
+   * `--no-output-schemas` (false): `tools/list` without them, for a client that shows the whole list to
+   * its model. Default true: clients validate answers with them and keep them out of the model's context.
+   */
+  outputSchemas?: boolean;
   /** A contract call through the guarded dispatcher with `grant` (the owner's, or a core here). */
   call: ContractCall;
   /** Wall time (epoch ms): quotes' 5 minutes and the audit log's times. */
@@ -94,7 +99,7 @@ export function createMcpServer(options: McpServerOptions): {
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema,
-      outputSchema: tool.outputSchema,
+      ...(options.outputSchemas === false ? {} : { outputSchema: tool.outputSchema }),
       annotations: tool.annotations,
     })),
   }));

@@ -7,20 +7,34 @@ import {
   type IpcResult,
   ipcCalls,
   type PortHealth,
+  type RotationReceipt,
   type Scope,
   type TopUpPlanChoice,
 } from '../../src-shared/contract';
 import { topUpCreateInput } from '../../src-shared/contract/topups';
 import { UNTIL_UNIQUE_MAX_TRIES } from '../../src-shared/contract/ports';
 import type { Coin } from '../../src-shared/api-types';
-import { BadCursor, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, shapeAnswer } from './agent-answers';
+import { AnswerTooLarge, BadCursor, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, shapeAnswer } from './agent-answers';
+import { type JsonSchema, toolSchema } from './tool-schemas';
 import {
-  type JsonSchema,
-  NO_OUTPUT_PROPERTIES,
-  objectOutput,
-  PAGED_OUTPUT,
-  toolSchema,
-} from './tool-schemas';
+  answerOf,
+  asToolObject,
+  conciseOrWhole,
+  eitherOf,
+  itemsOf,
+  type ObjectSchema,
+  objectOf,
+  pageOf,
+  published,
+  type RotateResult,
+  rotateResultSchema,
+  type TopUpQuote,
+  topUpQuoteSchema,
+  toolShape,
+  withCountryCode,
+} from './tool-outputs';
+import { answerJsonSchema } from '../dispatch/output-schemas';
+import { VIEW_ANSWERS } from '../dispatch/answer-schemas';
 import type { TopUpQuotes } from './topup-quotes';
 
 /**
@@ -69,7 +83,8 @@ export interface McpTool {
   scope: Scope;
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
-  outputSchema: JsonSchema & { type: 'object' };
+  /** Exactly what the tool sends as structured content (tool-outputs.ts). */
+  outputSchema: ObjectSchema;
   annotations: ToolAnnotations;
   run(args: Record<string, unknown>): Promise<ToolOutcome>;
 }
@@ -106,17 +121,20 @@ const pageArguments = z.object({
   response_format: RESPONSE_FORMAT.optional(),
 });
 
-/** `countryCode` (the tools' one name for a country) back to the contract's `country`, at any depth. */
-function countryForContract(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(countryForContract);
+/** A member renamed at any depth (a value's keys, not its strings). */
+function renamedKey(value: unknown, from: string, to: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => renamedKey(item, from, to));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, member]) => [
-      key === 'countryCode' ? 'country' : key,
-      countryForContract(member),
-    ]),
+    Object.entries(value).map(([key, member]) => [key === from ? to : key, renamedKey(member, from, to)]),
   );
 }
+
+/** `countryCode` (the tools' one name for a country) back to the contract's `country`. */
+const countryForContract = (args: unknown): unknown => renamedKey(args, 'countryCode', 'country');
+
+/** An answer in the tools' words: a country is `countryCode` there too, as in every input. */
+const countryCodeForAgent = (answer: unknown): unknown => renamedKey(answer, 'country', 'countryCode');
 
 /** Only the members a channel's input declares (its schemas are strict). */
 function inputFor(channel: CallChannel, args: Record<string, unknown>, renameCountry = false): unknown {
@@ -143,6 +161,9 @@ function shaped(value: unknown, shape: Parameters<typeof shapeAnswer>[1]): ToolO
     return { ok: true, value: asObject(shapeAnswer(value, shape)) };
   } catch (error) {
     if (error instanceof BadCursor) return invalid('cursor', error.message);
+    if (error instanceof AnswerTooLarge) {
+      return { ok: false, error: { code: 'answer_too_large', message: error.message } };
+    }
     throw error;
   }
 }
@@ -154,7 +175,7 @@ interface ToolSpec {
   summary: string;
   /** The input's properties (described by `toolSchema`); `required` names the required ones. */
   input: JsonSchema & { type: 'object' };
-  output: JsonSchema & { type: 'object' };
+  output: ObjectSchema;
   audited: string;
   /** A removal or reset: cannot be undone (a rotation always counts as one). */
   destructive?: boolean;
@@ -171,7 +192,7 @@ function tool(spec: ToolSpec): McpTool {
     scope: spec.scope,
     description: `${spec.summary} ${SIDE_EFFECTS[spec.scope]}`,
     inputSchema: spec.input,
-    outputSchema: spec.output,
+    outputSchema: published(withCountryCode(spec.output)),
     annotations: readOnly
       ? { readOnlyHint: true }
       : spec.scope === 'rotate' || spec.destructive === true
@@ -187,7 +208,9 @@ function tool(spec: ToolSpec): McpTool {
           ),
         );
       }
-      return spec.run(args);
+      return spec
+        .run(args)
+        .then((outcome) => (outcome.ok ? { ok: true, value: countryCodeForAgent(outcome.value) } : outcome));
     },
   };
 }
@@ -232,7 +255,7 @@ function listTool(
   return tool({
     ...spec,
     audited: spec.channel,
-    output: PAGED_OUTPUT,
+    output: pageOf(conciseOrWhole(itemsOf(spec.channel), spec.concise)),
     run: (args) => listRun(context, { ...spec, path: '' }, args),
   });
 }
@@ -258,7 +281,7 @@ function conciseList(value: unknown, path: string, fields: readonly string[]): u
 /** A tool that is one channel: its input (described, `countryCode` for a country) and its answer. */
 function channelTool(
   context: ToolContext,
-  spec: Omit<ToolSpec, 'run' | 'input' | 'audited' | 'scope'> & {
+  spec: Omit<ToolSpec, 'run' | 'input' | 'audited' | 'scope' | 'output'> & {
     channel: CallChannel;
     omit?: readonly string[];
     full?: boolean;
@@ -270,6 +293,7 @@ function channelTool(
     scope: ipcCalls[spec.channel].scope,
     audited: spec.channel,
     input: toolSchema(spec.channel, { omit: spec.omit ?? [] }),
+    output: asToolObject(answerOf(spec.channel)),
     run: async (args) => {
       const result = await context.call(spec.channel, inputFor(spec.channel, args, renameCountry));
       if (!result.ok) return result;
@@ -317,13 +341,13 @@ async function rotateOne(
   context: ToolContext,
   portId: string,
   { untilNew, untilUnique }: Pick<z.output<typeof rotateInput>, 'untilNew' | 'untilUnique'>,
-): Promise<Record<string, unknown>> {
+): Promise<RotateResult> {
   const result = await context.call('ports:rotate', {
     portId,
     ...(untilNew ? { untilNew } : {}),
     ...(untilUnique ? { untilUnique } : {}),
   });
-  if (result.ok) return { portId, status: 'rotated', receipt: result.value };
+  if (result.ok) return { portId, status: 'rotated', receipt: result.value as RotationReceipt };
   if (result.error.retryAfterMs !== undefined) {
     return {
       portId,
@@ -365,33 +389,18 @@ function rotateTool(context: ToolContext): McpTool {
       },
       required: ['portIds'],
     },
-    output: objectOutput({
-      results: {
-        type: 'array',
-        description: 'One per port, in the order given.',
-        items: {
-          type: 'object',
-          properties: {
-            portId: { type: 'string' },
-            status: { type: 'string', enum: ['rotated', 'wait', 'failed'] },
-            receipt: { type: 'object', description: 'rotated: previous and new IP, when, how long it took.' },
-            waitSeconds: { type: 'integer', description: 'wait: seconds until the port may rotate again.' },
-            error: { type: 'object', description: 'failed: code and message.' },
-          },
-        },
-      },
-    }),
+    output: objectOf({ results: { type: 'array', items: answerJsonSchema(rotateResultSchema) } }),
     audited: 'ports:rotate',
     run: async (args) => {
       const parsed = rotateInput.safeParse(args);
       if (!parsed.success) return invalidFromZod(parsed.error);
       const { portIds, ...until } = parsed.data;
       // One at a time: the owner runs one rotation per port anyway, and the results stay in order.
-      const results: Record<string, unknown>[] = [];
+      const results: RotateResult[] = [];
       for (const portId of [...new Set(portIds)]) results.push(await rotateOne(context, portId, until));
       const only = results.length === 1 ? results[0] : undefined;
-      if (only?.status === 'failed') return { ok: false, error: only.error as IpcError };
-      return { ok: true, value: shapeAnswer({ results }, { full: false }) };
+      if (only?.status === 'failed') return { ok: false, error: only.error };
+      return shaped({ results }, { full: false });
     },
   });
 }
@@ -415,18 +424,12 @@ function proxyTestTool(context: ToolContext): McpTool {
     summary:
       'Send one request through each target (a port, or a subscription with targeting): exit IP, location and timings, or why it failed.',
     input: many,
-    output: objectOutput({
-      results: {
-        type: 'array',
-        description: 'Per target: ok, exit IP and location, timings, or the failure.',
-        items: { type: 'object' },
-      },
-    }),
+    output: objectOf({ results: answerOf('proxy:testMany') }),
     audited: 'proxy:testMany',
     run: async (args) => {
       const result = await context.call('proxy:testMany', inputFor('proxy:testMany', args, true));
       if (!result.ok) return result;
-      return { ok: true, value: shapeAnswer({ results: result.value }, { full: false }) };
+      return shaped({ results: result.value }, { full: false });
     },
   });
 }
@@ -448,20 +451,7 @@ function topUpsReadTool(context: ToolContext): McpTool {
         ...(list.properties as Record<string, JsonSchema>),
       },
     },
-    output: objectOutput({
-      id: { type: 'string', description: 'With topUpId: the top-up’s id.' },
-      status: {
-        type: 'string',
-        description: 'With topUpId: awaiting_payment, verifying, credited, rejected or expired.',
-      },
-      payment: { type: 'object', description: 'With topUpId: address, exact amount, payment URI.' },
-      data: {
-        type: 'array',
-        description: 'Without topUpId: the page of top-ups.',
-        items: { type: 'object' },
-      },
-      total: { type: 'integer', description: 'Without topUpId: how many there are.' },
-    }),
+    output: eitherOf(topUpWithPayment(), asToolObject(answerOf('topups:list'))),
     audited: 'topups_read',
     run: async (args) => {
       const { topUpId, ...rest } = args;
@@ -482,6 +472,17 @@ function topUpsReadTool(context: ToolContext): McpTool {
   });
 }
 
+/** `topups_read` with `topUpId`: the top-up and how to pay it (no QR image: an agent cannot show it). */
+function topUpWithPayment(): ObjectSchema {
+  const topUp = asToolObject(answerOf('topups:get'));
+  const payment = answerJsonSchema(VIEW_ANSWERS['topups:paymentDetails'].omit({ qrSvg: true }));
+  return {
+    ...topUp,
+    properties: { ...(topUp.properties as object), payment: { anyOf: [payment, { type: 'null' }] } },
+    required: [...((topUp.required as string[] | undefined) ?? []), 'payment'],
+  };
+}
+
 const quoteInput = topUpCreateInput.omit({ attemptId: true });
 const confirmInput = z.strictObject({ confirmationToken: z.string().min(1).max(100) });
 
@@ -489,7 +490,7 @@ const confirmInput = z.strictObject({ confirmationToken: z.string().min(1).max(1
 async function describePurchase(
   context: ToolContext,
   purchase: z.output<typeof quoteInput>['purchase'],
-): Promise<unknown> {
+): Promise<TopUpQuote['quote']['buys']> {
   if (!purchase) return { kind: 'balance', text: 'Balance credit only (no purchase).' };
   const plans = await context.call('topups:plans', undefined);
   const plan = plans.ok
@@ -513,11 +514,7 @@ function topUpQuoteTool(context: ToolContext): McpTool {
     summary:
       'Step 1 of 2 of a crypto top-up: a quote (amount, coin, network, deposit address, what it buys) and a confirmationToken (5 min). Creates nothing: show it to the user, then call topups_confirm.',
     input: toolSchema('topups:create', { omit: ['attemptId'] }),
-    output: objectOutput({
-      quote: { type: 'object', description: 'USD amount, coin, network, deposit address, what it buys.' },
-      confirmationToken: { type: 'string', description: 'Pass to topups_confirm within 5 minutes.' },
-      expiresAt: { type: 'string', description: 'When the token stops working (ISO 8601).' },
-    }),
+    output: toolShape(topUpQuoteSchema),
     audited: 'topups_quote',
     run: async (args) => {
       const parsed = quoteInput.safeParse(args);
@@ -538,25 +535,23 @@ function topUpQuoteTool(context: ToolContext): McpTool {
       }
       const buys = await describePurchase(context, input.purchase);
       const { token, expiresAt } = context.quotes.issue(input);
-      return {
-        ok: true,
-        value: {
-          quote: {
-            amountUsd: input.amountUsd,
-            coin: input.coin,
-            network: input.network,
-            networkName: network?.name ?? null,
-            depositAddress: network?.address ?? null,
-            confirmationsRequired: network?.confirmationsRequired ?? null,
-            buys,
-            amountCrypto: null,
-            amountCryptoNote:
-              'The exact amount to send is set by the service when the top-up is created (rate locked 30 minutes, a unique offset in the last digits): topups_confirm answers it.',
-          },
-          confirmationToken: token,
-          expiresAt: new Date(expiresAt).toISOString(),
+      const answer: TopUpQuote = {
+        quote: {
+          amountUsd: input.amountUsd,
+          coin: input.coin,
+          network: input.network,
+          networkName: network?.name ?? null,
+          depositAddress: network?.address ?? null,
+          confirmationsRequired: network?.confirmationsRequired ?? null,
+          buys,
+          amountCrypto: null,
+          amountCryptoNote:
+            'The exact amount to send is set by the service when the top-up is created (rate locked 30 minutes, a unique offset in the last digits): topups_confirm answers it.',
         },
+        confirmationToken: token,
+        expiresAt: new Date(expiresAt).toISOString(),
       };
+      return { ok: true, value: answer };
     },
   });
 }
@@ -575,12 +570,7 @@ function topUpConfirmTool(context: ToolContext): McpTool {
       },
       required: ['confirmationToken'],
     },
-    output: objectOutput({
-      id: { type: 'string', description: 'The top-up’s id (for topups_read).' },
-      address: { type: 'string', description: 'Where to send the crypto.' },
-      amountCrypto: { type: 'string', description: 'The exact amount to send.' },
-      status: { type: 'string', description: 'awaiting_payment at first.' },
-    }),
+    output: asToolObject(answerOf('topups:create')),
     audited: 'topups:create',
     run: async (args) => {
       const parsed = confirmInput.safeParse(args);
@@ -602,7 +592,27 @@ function topUpConfirmTool(context: ToolContext): McpTool {
  * every list was read; the window's own parts (cards, badges, one-click actions, routes) only with
  * `detailed`.
  */
-function conciseSnapshot(snapshot: HealthSnapshot): Record<string, unknown> {
+const snapshotSchema = VIEW_ANSWERS['overview:get'];
+const conciseSnapshotSchema = snapshotSchema
+  .pick({ allGood: true, generatedAt: true, counts: true, totals: true, sources: true })
+  .extend({
+    items: z.array(
+      snapshotSchema.shape.items.element.pick({
+        id: true,
+        kind: true,
+        level: true,
+        levelWord: true,
+        title: true,
+        detail: true,
+        dueAt: true,
+        dueIn: true,
+        dueIsForecast: true,
+        subject: true,
+      }),
+    ),
+  });
+
+function conciseSnapshot(snapshot: HealthSnapshot): z.output<typeof conciseSnapshotSchema> {
   return {
     allGood: snapshot.allGood,
     generatedAt: snapshot.generatedAt,
@@ -626,7 +636,27 @@ function conciseSnapshot(snapshot: HealthSnapshot): Record<string, unknown> {
 }
 
 /** A port's health scores as an agent acts on them; the last raw check and connect times only detailed. */
-function conciseHealth(health: PortHealth): Record<string, unknown> {
+const portHealthSchema = VIEW_ANSWERS['ports:health'].element;
+const conciseHealthSchema = portHealthSchema
+  .pick({
+    portId: true,
+    status: true,
+    failuresInARow: true,
+    uptime24h: true,
+    uptime30d: true,
+    rotations30d: true,
+    uniqueIpRatio30d: true,
+    unchanged30d: true,
+    repeated30d: true,
+    drift30d: true,
+  })
+  .extend({
+    firstByteP50: portHealthSchema.shape.latency24h.shape.firstByteP50,
+    firstByteP95: portHealthSchema.shape.latency24h.shape.firstByteP95,
+    lastVerdict: portHealthSchema.shape.lastVerdict.unwrap().pick({ kind: true, message: true }).nullable(),
+  });
+
+function conciseHealth(health: PortHealth): z.output<typeof conciseHealthSchema> {
   return {
     portId: health.portId,
     status: health.status,
@@ -658,15 +688,7 @@ function healthSnapshotTool(context: ToolContext): McpTool {
         response_format: RESPONSE_FORMAT_PROPERTY,
       },
     },
-    output: objectOutput({
-      allGood: { type: 'boolean', description: 'True when nothing is an error or a warning.' },
-      items: {
-        type: 'array',
-        description: 'What needs attention, most urgent first.',
-        items: { type: 'object' },
-      },
-      counts: { type: 'object', description: 'Items per level.' },
-    }),
+    output: eitherOf(toolShape(conciseSnapshotSchema), asToolObject(answerOf('overview:get'))),
     audited: 'overview:get',
     run: async (args) => {
       const detailed = detailedAsked(args);
@@ -700,13 +722,20 @@ function portsHealthTool(context: ToolContext): McpTool {
           enum: ['24h', '30d'],
           description: 'With portId: its buckets over this range.',
         },
-        response_format: RESPONSE_FORMAT_PROPERTY,
+        ...pagedProperties(true),
       },
     },
-    output: objectOutput({
-      ports: { type: 'array', description: 'Scores per port.', items: { type: 'object' } },
-      history: { type: 'object', description: 'With range: the port’s buckets.' },
-    }),
+    output: eitherOf(
+      objectOf({
+        ports: {
+          type: 'array',
+          items: { anyOf: [answerJsonSchema(conciseHealthSchema), itemsOf('ports:health')] },
+        },
+        total: { type: 'integer' },
+        nextCursor: { type: ['string', 'null'] },
+      }),
+      objectOf({ history: answerOf('ports:healthHistory') }),
+    ),
     audited: 'ports:health',
     run: async (args) => {
       const portId = typeof args.portId === 'string' ? args.portId : undefined;
@@ -715,12 +744,24 @@ function portsHealthTool(context: ToolContext): McpTool {
         const history = await context.call('ports:healthHistory', { portId, range: args.range });
         return history.ok ? shaped({ history: history.value }, { full: false }) : history;
       }
-      const detailed = detailedAsked(args);
-      if (typeof detailed !== 'boolean') return detailed;
+      const page = pageArguments.safeParse({
+        limit: args.limit,
+        cursor: args.cursor,
+        response_format: args.response_format,
+      });
+      if (!page.success) return invalidFromZod(page.error);
       const result = await context.call('ports:health', portId ? { portId } : undefined);
       if (!result.ok) return result;
       const scores = result.value as PortHealth[];
-      return shaped({ ports: detailed ? scores : scores.map(conciseHealth) }, { full: false });
+      // Paged as every list is: a thousand ports' scores are more than one answer holds.
+      return shaped(
+        { ports: page.data.response_format === 'detailed' ? scores : scores.map(conciseHealth) },
+        {
+          list: { path: 'ports' },
+          page: { limit: page.data.limit ?? PAGE_LIMIT_DEFAULT, cursor: page.data.cursor ?? null },
+          full: false,
+        },
+      );
     },
   });
 }
@@ -740,9 +781,9 @@ function alertDeliveriesTool(context: ToolContext): McpTool {
         limit: { type: 'integer', minimum: 1, maximum: 200, description: 'Log entries (default 50).' },
       },
     },
-    output: objectOutput({
-      channels: { type: 'array', description: 'Channels, without secrets.', items: { type: 'object' } },
-      deliveries: { type: 'object', description: 'The log: entries, newest first.' },
+    output: objectOf({
+      channels: answerOf('alertRouting:channels'),
+      deliveries: answerOf('alertRouting:deliveries'),
     }),
     audited: 'alertRouting:deliveries',
     run: async (args) => {
@@ -821,7 +862,11 @@ function localProxiesTool(context: ToolContext): McpTool {
       },
       required: ['action'],
     },
-    output: objectOutput(NO_OUTPUT_PROPERTIES),
+    output: eitherOf(
+      ...(['localProxies:list', 'localProxies:add', 'localProxies:remove'] as const).map((channel) =>
+        asToolObject(answerOf(channel)),
+      ),
+    ),
     actions: {
       list: () => ({ channel: 'localProxies:list', input: undefined }),
       add: (args) => ({ channel: 'localProxies:add', input: inputFor('localProxies:add', args, true) }),
@@ -853,10 +898,8 @@ function schedulesTool(context: ToolContext): McpTool {
       },
       required: ['action'],
     },
-    output: objectOutput({
-      paused: { type: 'boolean', description: 'Whether every schedule is paused.' },
-      schedules: { type: 'array', description: 'One per port.', items: { type: 'object' } },
-    }),
+    // Every action answers the schedules as they now are.
+    output: asToolObject(answerOf('schedules:list')),
     actions: {
       list: () => ({ channel: 'schedules:list', input: undefined }),
       set: (args) => ({ channel: 'schedules:set', input: inputFor('schedules:set', args) }),
@@ -888,7 +931,15 @@ function subUsersTool(context: ToolContext): McpTool {
       },
       required: ['action', 'subscriptionId'],
     },
-    output: objectOutput(NO_OUTPUT_PROPERTIES),
+    output: eitherOf(
+      ...(
+        [
+          'subscriptions:createSubUser',
+          'subscriptions:createSubUsers',
+          'subscriptions:deleteSubUser',
+        ] as const
+      ).map((channel) => asToolObject(answerOf(channel))),
+    ),
     actions: {
       create: (args) =>
         args.count !== undefined
@@ -916,7 +967,9 @@ function catalogTool(context: ToolContext): McpTool {
     toolset: 'catalog',
     scope: 'read',
     audited: 'catalog',
-    output: PAGED_OUTPUT,
+    output: pageOf({
+      anyOf: CATALOG_LISTS.map((list) => conciseOrWhole(itemsOf(`catalog:${list}`), CATALOG_CONCISE)),
+    }),
     summary:
       'The public catalog: list countries, states, cities, asns or carriers (of a countryCode), or coins for top-ups.',
     input: withPaging({
@@ -970,11 +1023,6 @@ function allTools(context: ToolContext): McpTool[] {
       toolset: 'ports',
       channel: 'ports:get',
       summary: 'Read one mobile port: its IP, state, carrier, endpoint, plan and dates.',
-      output: objectOutput({
-        id: { type: 'string', description: 'The port’s id.' },
-        currentIp: { type: 'string', description: 'The exit IP now.' },
-        status: { type: 'string', description: 'active, provisioning or expired.' },
-      }),
     }),
     rotateTool(context),
     channelTool(context, {
@@ -982,7 +1030,6 @@ function allTools(context: ToolContext): McpTool[] {
       toolset: 'ports',
       channel: 'ports:update',
       summary: 'Change a port’s label, auto-renew or the service’s automatic rotation interval.',
-      output: objectOutput(NO_OUTPUT_PROPERTIES),
     }),
     channelTool(context, {
       name: 'ports_relocate',
@@ -990,26 +1037,18 @@ function allTools(context: ToolContext): McpTool[] {
       channel: 'ports:relocate',
       summary:
         'Move a port to another country and carrier (catalog list carriers). It is provisioning for a few minutes: follow it with ports_get.',
-      output: objectOutput(NO_OUTPUT_PROPERTIES),
     }),
     channelTool(context, {
       name: 'ports_history',
       toolset: 'ports',
       channel: 'ports:ipHistory',
       summary: 'The IPs a port had, newest first (page, perPage).',
-      output: objectOutput({
-        data: { type: 'array', description: 'IPs with when they started.', items: { type: 'object' } },
-      }),
     }),
     channelTool(context, {
       name: 'ports_usage',
       toolset: 'ports',
       channel: 'ports:usage',
       summary: 'A port’s daily traffic between two days (default: the last 30 days).',
-      output: objectOutput({
-        totalBytes: { type: 'integer', description: 'Traffic in the period, in bytes.' },
-        points: { type: 'array', description: 'One per day.', items: { type: 'object' } },
-      }),
     }),
     proxyTestTool(context),
     listTool(context, {
@@ -1028,17 +1067,12 @@ function allTools(context: ToolContext): McpTool[] {
       toolset: 'subscriptions',
       channel: 'subscriptions:get',
       summary: 'Read one traffic subscription: traffic used and left, expiry, endpoint, sub-user count.',
-      output: objectOutput({
-        id: { type: 'string', description: 'Its id.' },
-        trafficRemainingBytes: { type: 'integer', description: 'Traffic left, in bytes.' },
-      }),
     }),
     channelTool(context, {
       name: 'subscriptions_update',
       toolset: 'subscriptions',
       channel: 'subscriptions:update',
       summary: 'Change a subscription’s label or auto-renew.',
-      output: objectOutput(NO_OUTPUT_PROPERTIES),
     }),
     channelTool(context, {
       name: 'subscriptions_usage',
@@ -1046,10 +1080,6 @@ function allTools(context: ToolContext): McpTool[] {
       channel: 'subscriptions:usage',
       summary:
         'Daily traffic of a subscription, or of one sub-user, between two days, with a by-country split.',
-      output: objectOutput({
-        totalBytes: { type: 'integer', description: 'Traffic in the period, in bytes.' },
-        points: { type: 'array', description: 'One per day.', items: { type: 'object' } },
-      }),
     }),
     listTool(context, {
       name: 'sub_users_list',
@@ -1068,9 +1098,6 @@ function allTools(context: ToolContext): McpTool[] {
       channel: 'subscriptions:buildProxyString',
       summary:
         'Proxy strings (with the password) for a subscription or one sub-user, with country, state, city, ASN, ZIP and sticky-session targeting.',
-      output: objectOutput({
-        lines: { type: 'array', description: 'One proxy string per session.', items: { type: 'string' } },
-      }),
     }),
     topUpsReadTool(context),
     topUpQuoteTool(context),
@@ -1080,7 +1107,6 @@ function allTools(context: ToolContext): McpTool[] {
       toolset: 'topups',
       channel: 'topups:declareTxid',
       summary: 'Tell the service a top-up’s payment was sent, optionally with its transaction id (txid).',
-      output: objectOutput(NO_OUTPUT_PROPERTIES),
     }),
     catalogTool(context),
     localProxiesTool(context),

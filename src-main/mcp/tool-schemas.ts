@@ -153,33 +153,3 @@ export function toolSchema(
   );
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
-
-/** A tool's output schema: an object with these (described) members, others allowed. */
-export function objectOutput(properties: JsonSchema): JsonSchema & { type: 'object' } {
-  return { type: 'object', properties: withoutDescriptions(properties) };
-}
-
-/** Output schemas give the members' types; the tool's description says what they mean. */
-function withoutDescriptions(schema: JsonSchema): JsonSchema {
-  return strip(schema) as JsonSchema;
-}
-
-function strip(schema: unknown): unknown {
-  if (Array.isArray(schema)) return (schema as unknown[]).map(strip);
-  if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(
-    Object.entries(schema as JsonSchema)
-      .filter(([key, value]) => !(key === 'description' && typeof value === 'string'))
-      .map(([key, value]) => [key, strip(value)]),
-  );
-}
-
-/** The output of a paged list: `items`, `total`, `nextCursor`. */
-export const PAGED_OUTPUT: JsonSchema & { type: 'object' } = objectOutput({
-  items: { type: 'array', items: { type: 'object' } },
-  total: { type: 'integer' },
-  nextCursor: { type: ['string', 'null'] },
-});
-
-/** An output whose members are the contract's value (its types: src-shared/contract/). */
-export const NO_OUTPUT_PROPERTIES: JsonSchema = {};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_MAX_BYTES, shapeAnswer } from '../../src-main/mcp/agent-answers';
+import { ANSWER_MAX_BYTES, AnswerTooLarge, shapeAnswer } from '../../src-main/mcp/agent-answers';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
@@ -85,6 +85,15 @@ describe('answers sized for an agent', () => {
       total: 3,
       schedules: [{ portId: 'p0' }, { portId: 'p1' }],
     });
+  });
+
+  it('throws AnswerTooLarge when no paging or cutting brings an answer under the bound', () => {
+    // Not a list the server pages, and no long field to cut: the tool answers an error, not a stub.
+    const unpaged = {
+      ports: Array.from({ length: 5_000 }, (_, index) => ({ id: `port_${index}`, ok: true })),
+    };
+    expect(() => shapeAnswer(unpaged, { full: false })).toThrow(AnswerTooLarge);
+    expect(() => shapeAnswer(unpaged, { full: false })).toThrow(/smaller limit or page/);
   });
 
   it('refuses a cursor it did not give', () => {

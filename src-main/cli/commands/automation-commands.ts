@@ -91,6 +91,10 @@ export const automationCommands = {
         help: 'only these groups of tools, e.g. ports,subscriptions (ports, subscriptions, topups, catalog, local_proxies, schedules, tests, health; default all)',
       },
       { flags: '--read-only', help: 'only the tools that change nothing, whatever the scopes' },
+      {
+        flags: '--no-output-schemas',
+        help: 'leave the output schemas out of tools/list, for a client that shows them to its model (answers keep their structured content)',
+      },
     ],
   },
   serve: {

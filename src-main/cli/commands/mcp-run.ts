@@ -30,6 +30,7 @@ export async function runMcp(
     token?: string;
     toolsets?: readonly Toolset[];
     readOnly?: boolean;
+    outputSchemas?: boolean;
   },
 ): Promise<ExitCode> {
   const log = options.verbose ? (line: string) => options.out.note(line) : () => undefined;
@@ -59,6 +60,7 @@ export async function runMcp(
     grant,
     ...(options.toolsets ? { toolsets: options.toolsets } : {}),
     readOnly: options.readOnly === true,
+    outputSchemas: options.outputSchemas !== false,
     call: (channel, input) => backend.call(channel, input, grant),
     ...(token
       ? {
