@@ -38,8 +38,10 @@ const INSTRUCTIONS =
   'A top-up takes two steps: topups_quote, then topups_confirm with its token.';
 
 /** What an agent can do about an error: the next step, by its code. */
-function nextStep(error: IpcError, toolName: string): string {
+export function nextStep(error: IpcError, toolName: string): string {
   const { code } = error;
+  if (code === 'answer_too_large')
+    return `Call ${toolName} again for less: a smaller limit or perPage, or one item by its id.`;
   if (code === 'scope_denied')
     return `Ask the user to restart the MCP server with --scopes including ${error.scope ?? 'the needed scope'}; do not retry.`;
   if (code === 'invalid_input' || code === 'confirmation_invalid')

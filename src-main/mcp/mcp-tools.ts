@@ -7,6 +7,7 @@ import {
   type IpcResult,
   ipcCalls,
   type PortHealth,
+  type ProxyTestResult,
   type RotationReceipt,
   type Scope,
   type TopUpPlanChoice,
@@ -415,6 +416,24 @@ function invalidFromZod(error: z.ZodError): ToolOutcome {
 
 // The test tool ------------------------------------------------------------------------------------
 
+const proxyTestResultSchema = VIEW_ANSWERS['proxy:testMany'].element;
+/** A test's result as an agent acts on it: 200 whole results are more than one answer holds. */
+const conciseTestResultSchema = proxyTestResultSchema
+  .pick({ target: true, ok: true, exit: true, timings: true })
+  .extend({
+    failure: proxyTestResultSchema.shape.failure.unwrap().pick({ kind: true, message: true }).nullable(),
+  });
+
+function conciseTestResult(result: ProxyTestResult): z.output<typeof conciseTestResultSchema> {
+  return {
+    target: result.target,
+    ok: result.ok,
+    exit: result.exit,
+    timings: result.timings,
+    failure: result.failure && { kind: result.failure.kind, message: result.failure.message },
+  };
+}
+
 function proxyTestTool(context: ToolContext): McpTool {
   const many = toolSchema('proxy:testMany');
   return tool({
@@ -423,13 +442,34 @@ function proxyTestTool(context: ToolContext): McpTool {
     scope: ipcCalls['proxy:testMany'].scope,
     summary:
       'Send one request through each target (a port, or a subscription with targeting): exit IP, location and timings, or why it failed.',
-    input: many,
-    output: objectOf({ results: answerOf('proxy:testMany') }),
+    input: {
+      ...many,
+      properties: {
+        ...(many.properties as Record<string, JsonSchema>),
+        response_format: RESPONSE_FORMAT_PROPERTY,
+      },
+    },
+    output: objectOf({
+      results: {
+        type: 'array',
+        items: {
+          anyOf: [answerJsonSchema(conciseTestResultSchema), answerJsonSchema(proxyTestResultSchema)],
+        },
+      },
+    }),
     audited: 'proxy:testMany',
     run: async (args) => {
-      const result = await context.call('proxy:testMany', inputFor('proxy:testMany', args, true));
+      const { response_format: _format, ...targets } = args;
+      const detailed = detailedAsked(args);
+      if (typeof detailed !== 'boolean') return detailed;
+      const result = await context.call('proxy:testMany', inputFor('proxy:testMany', targets, true));
       if (!result.ok) return result;
-      return shaped({ results: result.value }, { full: false });
+      const results = result.value as ProxyTestResult[];
+      const concise = (): ToolOutcome => shaped({ results: results.map(conciseTestResult) }, { full: false });
+      if (!detailed) return concise();
+      // The tests have run (and spent traffic): results too large in full come concise, never lost.
+      const whole = shaped({ results }, { full: false });
+      return !whole.ok && whole.error.code === 'answer_too_large' ? concise() : whole;
     },
   });
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,6 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
 import { ANSWER_MAX_BYTES, PAGE_LIMIT_MAX } from '../../src-main/mcp/agent-answers';
+import { SANDBOX_ECHO_URL } from '../../src-main/core/proxy-test/proxy-test-service';
+import { SETTINGS_VERSION } from '../../src-main/core/settings/settings-schema';
 
 // The MCP server at a power user's size (1,000 ports, 300 top-ups): every answer an agent gets stays
 // under the bound, and a list too long for one answer is paged rather than refused.
@@ -14,15 +16,18 @@ const BIN = join(__dirname, '..', '..', 'bin', 'proxy-manager.mjs');
 
 let sandbox: TestSandbox;
 let client: Client;
+/** A session whose proxy tests ask the default https echo, which the sandbox gateway cannot carry. */
+let failing: Client;
 
-beforeAll(async () => {
-  sandbox = await TestSandbox.start({ scale: { ports: 1000, topUps: 300 } });
+/** `proxy-manager mcp` on a data folder of its own, with these settings. */
+async function startMcp(settings: Record<string, unknown>): Promise<Client> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pm-mcp-scale-'));
-  client = new Client({ name: 'mcp-scale-test', version: '1.0.0' });
-  await client.connect(
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ version: SETTINGS_VERSION, ...settings }));
+  const session = new Client({ name: 'mcp-scale-test', version: '1.0.0' });
+  await session.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'mcp', '--scopes', 'read'],
+      args: [BIN, 'mcp', '--scopes', 'read,rotate'],
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? dataDir,
@@ -34,16 +39,25 @@ beforeAll(async () => {
       stderr: 'pipe',
     }),
   );
-  await client.listTools();
+  await session.listTools();
+  return session;
+}
+
+beforeAll(async () => {
+  sandbox = await TestSandbox.start({ scale: { ports: 1000, topUps: 300 } });
+  // Proxy tests ask the sandbox gateway's own echo (it answers plain http only), as the demo does.
+  client = await startMcp({ proxyTest: { ipEchoUrl: SANDBOX_ECHO_URL } });
+  failing = await startMcp({});
 }, 60_000);
 
 afterAll(async () => {
   await client.close();
+  await failing.close();
   await sandbox.close();
 });
 
-async function call(name: string, args: Record<string, unknown>) {
-  const result = (await client.callTool({ name, arguments: args })) as {
+async function call(name: string, args: Record<string, unknown>, session = client) {
+  const result = (await session.callTool({ name, arguments: args })) as {
     isError?: boolean;
     content: { text: string }[];
   };
@@ -65,6 +79,44 @@ describe('proxy-manager mcp with 1,000 ports', () => {
       expect(answer.isError, `${name} ${JSON.stringify(args)}: ${JSON.stringify(answer.value)}`).toBe(false);
       expect(answer.bytes).toBeLessThanOrEqual(ANSWER_MAX_BYTES);
     }
+  }, 120_000);
+
+  it('tests 200 ports in one proxy_test call and answers every result (concise), under the bound', async () => {
+    const ports = (await call('ports_list', { limit: 200 })).value.items as { id: string }[];
+    const answer = await call('proxy_test', {
+      targets: ports.map((port) => ({ kind: 'port', portId: port.id })),
+    });
+    expect(answer.isError, JSON.stringify(answer.value)).toBe(false);
+    expect(answer.bytes).toBeLessThanOrEqual(ANSWER_MAX_BYTES);
+    expect(answer.value.results).toHaveLength(200);
+    expect(answer.value.results.every((result: { ok: boolean }) => result.ok)).toBe(true);
+    expect(new Set(answer.value.results.map((result: any) => result.exit.ip)).size).toBe(200);
+    const whole = await call('proxy_test', {
+      targets: ports.slice(0, 20).map((port) => ({ kind: 'port', portId: port.id })),
+      response_format: 'detailed',
+    });
+    expect(Object.keys(whole.value.results[0])).toContain('echoUrl');
+  }, 120_000);
+
+  it('answers 200 failed tests concise when their detailed results would be over the bound', async () => {
+    const ports = (await call('ports_list', { limit: 200 })).value.items as { id: string }[];
+    const answer = await call(
+      'proxy_test',
+      { targets: ports.map((port) => ({ kind: 'port', portId: port.id })), response_format: 'detailed' },
+      failing,
+    );
+    expect(answer.isError, JSON.stringify(answer.value)).toBe(false);
+    expect(answer.bytes).toBeLessThanOrEqual(ANSWER_MAX_BYTES);
+    expect(answer.value.results).toHaveLength(200);
+    expect(answer.value.results[0]).toMatchObject({ ok: false, failure: { kind: 'tls' } });
+    // Concise: the tests ran and spent traffic, so their results come, without the detailed members.
+    expect(Object.keys(answer.value.results[0]).sort()).toEqual([
+      'exit',
+      'failure',
+      'ok',
+      'target',
+      'timings',
+    ]);
   }, 120_000);
 
   it('pages every port’s health: the pages hold each port once', async () => {

@@ -347,6 +347,10 @@ describe('proxy-manager mcp --scopes with every scope: a small toolset', () => {
       { tool: 'ports_rotate', args: () => ({ portIds: [cooling, 'port_nope'] }) },
       { tool: 'ports_relocate', args: () => ({ portId: moved, countryCode: 'US', carrier: 'verizon' }) },
       { tool: 'proxy_test', args: () => ({ targets: [{ kind: 'port', portId: port }] }) },
+      {
+        tool: 'proxy_test',
+        args: () => ({ targets: [{ kind: 'port', portId: port }], response_format: 'detailed' }),
+      },
       { tool: 'subscriptions_list', args: () => ({}) },
       { tool: 'subscriptions_list', args: () => ({ response_format: 'detailed' }) },
       { tool: 'subscriptions_get', args: () => ({ subscriptionId }) },
