@@ -17,7 +17,7 @@ import { SCOPES, type Scope } from '../../src-shared/contract/scopes';
 const ROOT = join(__dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'proxy-manager.mjs');
 
-/** tools/list with every scope and every output schema (about 75,000 characters; docs/automation.md). */
+/** tools/list with every scope and every output schema (about 80,000 characters; docs/automation.md). */
 const OUTPUT_SCHEMAS_BOUND = 85_000;
 
 let sandbox: TestSandbox;
