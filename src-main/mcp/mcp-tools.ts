@@ -32,7 +32,6 @@ import {
   type TopUpQuote,
   topUpQuoteSchema,
   toolShape,
-  withCountryCode,
 } from './tool-outputs';
 import { answerJsonSchema } from '../dispatch/output-schemas';
 import { VIEW_ANSWERS } from '../dispatch/answer-schemas';
@@ -193,7 +192,7 @@ function tool(spec: ToolSpec): McpTool {
     scope: spec.scope,
     description: `${spec.summary} ${SIDE_EFFECTS[spec.scope]}`,
     inputSchema: spec.input,
-    outputSchema: published(withCountryCode(spec.output)),
+    outputSchema: published(spec.output),
     annotations: readOnly
       ? { readOnlyHint: true }
       : spec.scope === 'rotate' || spec.destructive === true

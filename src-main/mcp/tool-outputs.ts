@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ipcErrorSchema, VIEW_ANSWERS } from '../dispatch/answer-schemas';
 import { answerJsonSchema, outputSchemaOf } from '../dispatch/output-schemas';
 import type { CallChannel } from '../../src-shared/contract';
-import type { JsonSchema } from './tool-schemas';
+import { isUnreachableBound, type JsonSchema, withCountryCode } from './tool-schemas';
 
 /**
  * The MCP tools' output schemas: exactly what each tool sends as structured content, built from the
@@ -130,38 +130,6 @@ export const topUpQuoteSchema = z.strictObject({
 });
 export type TopUpQuote = z.output<typeof topUpQuoteSchema>;
 
-/**
- * The schema with a country named `countryCode`, as the tools answer it (every tool's input names it
- * so: one name per concept, whichever way it goes).
- */
-export function withCountryCode(schema: ObjectSchema): ObjectSchema {
-  return renamedMember(schema, 'country', 'countryCode') as ObjectSchema;
-}
-
-function renamedMember(schema: unknown, from: string, to: string): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => renamedMember(item, from, to));
-  if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(
-    Object.entries(schema as JsonSchema).map(([key, value]) => {
-      if (key === 'properties' && value !== null && typeof value === 'object') {
-        return [
-          key,
-          Object.fromEntries(
-            Object.entries(value as JsonSchema).map(([name, member]) => [
-              name === from ? to : name,
-              renamedMember(member, from, to),
-            ]),
-          ),
-        ];
-      }
-      if (key === 'required' && Array.isArray(value)) {
-        return [key, (value as unknown[]).map((name) => (name === from ? to : name))];
-      }
-      return [key, renamedMember(value, from, to)];
-    }),
-  );
-}
-
 /** Members that say something to a reader and nothing to a validator. */
 const NOT_PUBLISHED = new Set(['description', 'x-free-form', 'default']);
 
@@ -170,10 +138,11 @@ const NOT_PUBLISHED = new Set(['description', 'x-free-form', 'default']);
  * description says what its answer means, and the OpenAPI document describes every field), defaults
  * (an answer has every member), the date-time regular expression beside `format: date-time`, integer
  * bounds of ±2^53, and `additionalProperties: {}` (the default). Every type, enum, `required` and
- * closed object stays, so a client validates exactly what it would have.
+ * closed object stays, so a client validates exactly what it would have. A country is `countryCode`,
+ * as the tools answer it.
  */
 export function published(schema: ObjectSchema): ObjectSchema {
-  return strip(schema) as ObjectSchema;
+  return strip(withCountryCode(schema)) as ObjectSchema;
 }
 
 const isEmptyObject = (value: unknown): boolean =>
@@ -186,8 +155,7 @@ function strip(schema: unknown): unknown {
   const kept = Object.entries(record).filter(([key, value]) => {
     if (NOT_PUBLISHED.has(key)) return false;
     if (key === 'pattern' && record.format === 'date-time') return false;
-    if ((key === 'minimum' || key === 'maximum') && Math.abs(Number(value)) >= Number.MAX_SAFE_INTEGER)
-      return false;
+    if (isUnreachableBound(key, value)) return false;
     if ((key === 'additionalProperties' || key === 'propertyNames') && isEmptyObject(value)) return false;
     if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') return false;
     return true;

@@ -105,6 +105,42 @@ const COLLAPSED: Record<string, JsonSchema> = {
   untilNew: { type: 'object' },
 };
 
+/**
+ * The schema with a country named `countryCode`: the tools' one name for it, in what they take and
+ * in what they answer (the contract and the service say `country`).
+ */
+export function withCountryCode<S extends JsonSchema>(schema: S): S {
+  return renamedMember(schema, 'country', 'countryCode') as S;
+}
+
+function renamedMember(schema: unknown, from: string, to: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => renamedMember(item, from, to));
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema as JsonSchema).map(([key, value]) => {
+      if (key === 'properties' && value !== null && typeof value === 'object') {
+        return [
+          key,
+          Object.fromEntries(
+            Object.entries(value as JsonSchema).map(([name, member]) => [
+              name === from ? to : name,
+              renamedMember(member, from, to),
+            ]),
+          ),
+        ];
+      }
+      if (key === 'required' && Array.isArray(value)) {
+        return [key, (value as unknown[]).map((name) => (name === from ? to : name))];
+      }
+      return [key, renamedMember(value, from, to)];
+    }),
+  );
+}
+
+/** A `minimum` or `maximum` of ±2^53: zod's bound of any integer, which no value reaches. */
+export const isUnreachableBound = (key: string, value: unknown): boolean =>
+  (key === 'minimum' || key === 'maximum') && Math.abs(Number(value)) >= Number.MAX_SAFE_INTEGER;
+
 const DROPPED = new Set(['$schema', 'pattern', 'minLength', 'maxLength', 'minItems']);
 
 function compact(schema: unknown, depth: number): unknown {
@@ -113,24 +149,18 @@ function compact(schema: unknown, depth: number): unknown {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema as JsonSchema)) {
     if (DROPPED.has(key)) continue;
-    if ((key === 'minimum' || key === 'maximum') && Math.abs(Number(value)) >= Number.MAX_SAFE_INTEGER)
-      continue;
+    if (isUnreachableBound(key, value)) continue;
     if (key === 'additionalProperties' && depth > 0) continue;
     if (key === 'properties' && value !== null && typeof value === 'object') {
       out.properties = Object.fromEntries(
         Object.entries(value as JsonSchema).map(([name, property]) => {
-          const renamed = name === 'country' ? 'countryCode' : name;
-          const collapsed = COLLAPSED[renamed];
-          if (collapsed) return [renamed, { ...collapsed, description: DESCRIPTIONS[renamed] }];
+          const collapsed = COLLAPSED[name];
+          if (collapsed) return [name, { ...collapsed, description: DESCRIPTIONS[name] }];
           const inner = compact(property, depth + 1) as JsonSchema;
-          const description = inner.description ?? DESCRIPTIONS[renamed];
-          return [renamed, description === undefined ? inner : { ...inner, description }];
+          const description = inner.description ?? DESCRIPTIONS[name];
+          return [name, description === undefined ? inner : { ...inner, description }];
         }),
       );
-      continue;
-    }
-    if (key === 'required' && Array.isArray(value)) {
-      out.required = (value as unknown[]).map((name) => (name === 'country' ? 'countryCode' : name));
       continue;
     }
     out[key] = compact(value, depth);
@@ -145,7 +175,7 @@ export function toolSchema(
 ): JsonSchema & { type: 'object' } {
   const json = z.toJSONSchema(ipcCalls[channel].input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const object = json.type === 'object' ? json : { properties: {} };
-  const compacted = compact(object, 0) as JsonSchema;
+  const compacted = compact(withCountryCode(object), 0) as JsonSchema;
   const properties = { ...(compacted.properties as JsonSchema | undefined) };
   for (const name of options.omit ?? []) delete properties[name];
   const required = ((compacted.required as string[] | undefined) ?? []).filter(
