@@ -1,21 +1,14 @@
 import { buildTools } from '../../src-main/mcp/mcp-tools';
 import { TopUpQuotes } from '../../src-main/mcp/topup-quotes';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_KEY, manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
-import { SettingsStore } from '../../src-main/core/settings/settings-store';
+import { manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { dataDirWith, type McpSession, startMcp } from './support/mcp-session';
 
 // The rotation verdicts and the ports' health as an agent sees them: `proxy-manager mcp` on stdio,
 // driven by the MCP SDK's client, against a test sandbox whose gateway answers the checks.
 
-const BIN = join(__dirname, '..', '..', 'bin', 'proxy-manager.mjs');
-
 let sandbox: TestSandbox;
-let client: Client;
+let session: McpSession;
 
 interface TextResult {
   isError?: boolean;
@@ -23,7 +16,7 @@ interface TextResult {
 }
 
 async function callJson(name: string, args: Record<string, unknown>): Promise<any> {
-  const result = (await client.callTool({ name, arguments: args })) as TextResult;
+  const result = (await session.client.callTool({ name, arguments: args })) as TextResult;
   expect(result.isError ?? false).toBe(false);
   return JSON.parse(result.content[0]?.text ?? 'null');
 }
@@ -31,31 +24,15 @@ async function callJson(name: string, args: Record<string, unknown>): Promise<an
 beforeAll(async () => {
   sandbox = await TestSandbox.start();
   await sandbox.advance(60);
-  const dataDir = mkdtempSync(join(tmpdir(), 'pm-mcp-health-'));
   // The check target: the gateway answers any plain-http URL itself (loopback passes the https rule).
-  const settings = await SettingsStore.open({ dataDir });
-  await settings.update((draft) => {
+  const dataDir = await dataDirWith((draft) => {
     draft.proxyTest.ipEchoUrl = 'http://127.0.0.1:9/ip';
   });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', '--scopes', 'read,rotate'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dataDir,
-      PROXY_MANAGER_DATA_DIR: dataDir,
-      PROXY_MANAGER_API_KEY: DEMO_KEY,
-      PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
-      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-    },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'mcp-health-test', version: '1.0.0' });
-  await client.connect(transport);
+  session = await startMcp(sandbox, { args: ['--scopes', 'read,rotate'], dataDir });
 }, 60_000);
 
 afterAll(async () => {
-  await client.close();
+  await session.close();
   await sandbox.close();
 });
 
@@ -76,7 +53,7 @@ describe('proxy-manager mcp: rotation verdicts and ports_health', () => {
     await sandbox.control('POST', '/mobile/repeat-ip', { portId: port.id });
     expect((await rotate()).verdict).toMatchObject({ kind: 'repeat' });
 
-    const { tools } = await client.listTools();
+    const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('ports_health');
     const health = await callJson('ports_health', { portId: port.id });
     expect(health.ports).toHaveLength(1);

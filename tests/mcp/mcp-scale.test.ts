@@ -1,53 +1,26 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { ANSWER_MAX_BYTES, PAGE_LIMIT_MAX } from '../../src-main/mcp/agent-answers';
 import { SANDBOX_ECHO_URL } from '../../src-main/core/proxy-test/proxy-test-service';
-import { SETTINGS_VERSION } from '../../src-main/core/settings/settings-schema';
+import { dataDirWith, type McpSession, startMcp } from './support/mcp-session';
 
 // The MCP server at a power user's size (1,000 ports, 300 top-ups): every answer an agent gets stays
 // under the bound, and a list too long for one answer is paged rather than refused.
 
-const BIN = join(__dirname, '..', '..', 'bin', 'proxy-manager.mjs');
-
 let sandbox: TestSandbox;
-let client: Client;
+let client: McpSession;
 /** A session whose proxy tests ask the default https echo, which the sandbox gateway cannot carry. */
-let failing: Client;
-
-/** `proxy-manager mcp` on a data folder of its own, with these settings. */
-async function startMcp(settings: Record<string, unknown>): Promise<Client> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pm-mcp-scale-'));
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ version: SETTINGS_VERSION, ...settings }));
-  const session = new Client({ name: 'mcp-scale-test', version: '1.0.0' });
-  await session.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp', '--scopes', 'read,rotate'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? dataDir,
-        PROXY_MANAGER_DATA_DIR: dataDir,
-        PROXY_MANAGER_API_KEY: DEMO_KEY,
-        PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
-        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-      },
-      stderr: 'pipe',
-    }),
-  );
-  await session.listTools();
-  return session;
-}
+let failing: McpSession;
 
 beforeAll(async () => {
   sandbox = await TestSandbox.start({ scale: { ports: 1000, topUps: 300 } });
+  const scopes = ['--scopes', 'read,rotate'];
   // Proxy tests ask the sandbox gateway's own echo (it answers plain http only), as the demo does.
-  client = await startMcp({ proxyTest: { ipEchoUrl: SANDBOX_ECHO_URL } });
-  failing = await startMcp({});
+  const echoing = await dataDirWith((draft) => {
+    draft.proxyTest.ipEchoUrl = SANDBOX_ECHO_URL;
+  });
+  client = await startMcp(sandbox, { args: scopes, dataDir: echoing });
+  failing = await startMcp(sandbox, { args: scopes });
 }, 60_000);
 
 afterAll(async () => {
@@ -57,7 +30,7 @@ afterAll(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>, session = client) {
-  const result = (await session.callTool({ name, arguments: args })) as {
+  const result = (await session.client.callTool({ name, arguments: args })) as {
     isError?: boolean;
     content: { text: string }[];
   };

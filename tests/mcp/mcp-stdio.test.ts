@@ -1,21 +1,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { runCapture } from '../cli/support/cli-harness';
 import { SIDE_EFFECTS, TOOLSETS } from '../../src-main/mcp/mcp-tools';
 import { SCOPES, type Scope } from '../../src-shared/contract/scopes';
+import { type McpSession as Session, startMcp } from './support/mcp-session';
 
-// `proxy-manager mcp` as an agent sees it: a child process on stdio, driven by the MCP SDK's own
-// client, against a test sandbox given by the environment (no app runs on the temp data folder, so
-// the server keeps a core of its own).
-
-const ROOT = join(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'proxy-manager.mjs');
+// `proxy-manager mcp` as an agent sees it (support/mcp-session.ts): a child process on stdio, driven
+// by the MCP SDK's own client, against a test sandbox given by the environment.
 
 /** tools/list with every scope and every output schema (about 80,000 characters; docs/automation.md). */
 const OUTPUT_SCHEMAS_BOUND = 85_000;
@@ -32,35 +27,15 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-interface Session {
-  client: Client;
-  dataDir: string;
-  close(): Promise<void>;
-}
-
-async function connect(
+/** The server with these scopes (null: the default), on a data folder of its own unless given one. */
+const connect = (
   scopes: string | null,
   extra: { args?: string[]; env?: Record<string, string>; dataDir?: string } = {},
-): Promise<Session> {
-  const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'pm-mcp-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...(scopes === null ? [] : ['--scopes', scopes]), ...(extra.args ?? [])],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dataDir,
-      PROXY_MANAGER_DATA_DIR: dataDir,
-      PROXY_MANAGER_API_KEY: DEMO_KEY,
-      PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
-      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-      ...extra.env,
-    },
-    stderr: 'pipe',
+): Promise<Session> =>
+  startMcp(sandbox, {
+    ...extra,
+    args: [...(scopes === null ? [] : ['--scopes', scopes]), ...(extra.args ?? [])],
   });
-  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, dataDir, close: () => client.close() };
-}
 
 interface TextResult {
   isError?: boolean;
