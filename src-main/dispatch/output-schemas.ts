@@ -110,10 +110,14 @@ function answerZodOf(channel: CallChannel): z.ZodType | null {
   );
 }
 
-/** The JSON Schema of what a channel's route or tool answers, or null when only its type says. */
-export function outputSchemaOf(channel: CallChannel): JsonSchema | null {
+/**
+ * The JSON Schema of what a channel's route or tool answers. Every channel the automation surfaces
+ * offer has one: a route or a tool whose answer no schema describes is refused when it is built.
+ */
+export function answerSchemaOf(channel: CallChannel): JsonSchema {
   const reshaped = publicSchemaOf(channel);
   if (reshaped) return reshaped;
   const answer = answerZodOf(channel);
-  return answer ? answerJsonSchema(answer) : null;
+  if (!answer) throw new Error(`${channel} has no answer schema (src-main/dispatch/output-schemas.ts).`);
+  return answerJsonSchema(answer);
 }

@@ -18,7 +18,6 @@ import type { Coin } from '../../src-shared/api-types';
 import { AnswerTooLarge, BadCursor, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, shapeAnswer } from './agent-answers';
 import { type JsonSchema, toolSchema } from './tool-schemas';
 import {
-  answerOf,
   asToolObject,
   conciseOrWhole,
   eitherOf,
@@ -33,7 +32,7 @@ import {
   topUpQuoteSchema,
   toolShape,
 } from './tool-outputs';
-import { answerJsonSchema } from '../dispatch/output-schemas';
+import { answerJsonSchema, answerSchemaOf } from '../dispatch/output-schemas';
 import { VIEW_ANSWERS } from '../dispatch/answer-schemas';
 import type { TopUpQuotes } from './topup-quotes';
 
@@ -293,7 +292,7 @@ function channelTool(
     scope: ipcCalls[spec.channel].scope,
     audited: spec.channel,
     input: toolSchema(spec.channel, { omit: spec.omit ?? [] }),
-    output: asToolObject(answerOf(spec.channel)),
+    output: asToolObject(answerSchemaOf(spec.channel)),
     run: async (args) => {
       const result = await context.call(spec.channel, inputFor(spec.channel, args, renameCountry));
       if (!result.ok) return result;
@@ -490,7 +489,7 @@ function topUpsReadTool(context: ToolContext): McpTool {
         ...(list.properties as Record<string, JsonSchema>),
       },
     },
-    output: eitherOf(topUpWithPayment(), asToolObject(answerOf('topups:list'))),
+    output: eitherOf(topUpWithPayment(), asToolObject(answerSchemaOf('topups:list'))),
     audited: 'topups_read',
     run: async (args) => {
       const { topUpId, ...rest } = args;
@@ -513,7 +512,7 @@ function topUpsReadTool(context: ToolContext): McpTool {
 
 /** `topups_read` with `topUpId`: the top-up and how to pay it (no QR image: an agent cannot show it). */
 function topUpWithPayment(): ObjectSchema {
-  const topUp = asToolObject(answerOf('topups:get'));
+  const topUp = asToolObject(answerSchemaOf('topups:get'));
   const payment = answerJsonSchema(VIEW_ANSWERS['topups:paymentDetails'].omit({ qrSvg: true }));
   return {
     ...topUp,
@@ -609,7 +608,7 @@ function topUpConfirmTool(context: ToolContext): McpTool {
       },
       required: ['confirmationToken'],
     },
-    output: asToolObject(answerOf('topups:create')),
+    output: asToolObject(answerSchemaOf('topups:create')),
     audited: 'topups:create',
     run: async (args) => {
       const parsed = confirmInput.safeParse(args);
@@ -727,7 +726,7 @@ function healthSnapshotTool(context: ToolContext): McpTool {
         response_format: RESPONSE_FORMAT_PROPERTY,
       },
     },
-    output: eitherOf(toolShape(conciseSnapshotSchema), asToolObject(answerOf('overview:get'))),
+    output: eitherOf(toolShape(conciseSnapshotSchema), asToolObject(answerSchemaOf('overview:get'))),
     audited: 'overview:get',
     run: async (args) => {
       const detailed = detailedAsked(args);
@@ -773,7 +772,7 @@ function portsHealthTool(context: ToolContext): McpTool {
         total: { type: 'integer' },
         nextCursor: { type: ['string', 'null'] },
       }),
-      objectOf({ history: answerOf('ports:healthHistory') }),
+      objectOf({ history: answerSchemaOf('ports:healthHistory') }),
     ),
     audited: 'ports:health',
     run: async (args) => {
@@ -821,8 +820,8 @@ function alertDeliveriesTool(context: ToolContext): McpTool {
       },
     },
     output: objectOf({
-      channels: answerOf('alertRouting:channels'),
-      deliveries: answerOf('alertRouting:deliveries'),
+      channels: answerSchemaOf('alertRouting:channels'),
+      deliveries: answerSchemaOf('alertRouting:deliveries'),
     }),
     audited: 'alertRouting:deliveries',
     run: async (args) => {
@@ -903,7 +902,7 @@ function localProxiesTool(context: ToolContext): McpTool {
     },
     output: eitherOf(
       ...(['localProxies:list', 'localProxies:add', 'localProxies:remove'] as const).map((channel) =>
-        asToolObject(answerOf(channel)),
+        asToolObject(answerSchemaOf(channel)),
       ),
     ),
     actions: {
@@ -938,7 +937,7 @@ function schedulesTool(context: ToolContext): McpTool {
       required: ['action'],
     },
     // Every action answers the schedules as they now are.
-    output: asToolObject(answerOf('schedules:list')),
+    output: asToolObject(answerSchemaOf('schedules:list')),
     actions: {
       list: () => ({ channel: 'schedules:list', input: undefined }),
       set: (args) => ({ channel: 'schedules:set', input: inputFor('schedules:set', args) }),
@@ -977,7 +976,7 @@ function subUsersTool(context: ToolContext): McpTool {
           'subscriptions:createSubUsers',
           'subscriptions:deleteSubUser',
         ] as const
-      ).map((channel) => asToolObject(answerOf(channel))),
+      ).map((channel) => asToolObject(answerSchemaOf(channel))),
     ),
     actions: {
       create: (args) =>

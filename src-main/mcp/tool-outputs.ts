@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ipcErrorSchema, VIEW_ANSWERS } from '../dispatch/answer-schemas';
-import { answerJsonSchema, outputSchemaOf } from '../dispatch/output-schemas';
+import { answerJsonSchema, answerSchemaOf } from '../dispatch/output-schemas';
 import type { CallChannel } from '../../src-shared/contract';
 import { isUnreachableBound, type JsonSchema, withCountryCode } from './tool-schemas';
 
 /**
  * The MCP tools' output schemas: exactly what each tool sends as structured content, built from the
- * same schemas as the OpenAPI document (`outputSchemaOf`, checked at compile time against the
+ * same schemas as the OpenAPI document (`answerSchemaOf`, checked at compile time against the
  * contract's types) and from the zod schemas below for the shapes only the tools send. A client
  * validates every answer against them (Claude Code and the SDK's client refuse one that does not
  * match), so they are exact rather than loose, and tests/mcp/ checks every tool's answers against them
@@ -17,13 +17,6 @@ import { isUnreachableBound, type JsonSchema, withCountryCode } from './tool-sch
  */
 
 export type ObjectSchema = JsonSchema & { type: 'object' };
-
-/** A channel's answer as published; a tool may not send an answer whose shape nothing says. */
-export function answerOf(channel: CallChannel): JsonSchema {
-  const schema = outputSchemaOf(channel);
-  if (!schema) throw new Error(`${channel} has no answer schema (src-main/dispatch/output-schemas.ts).`);
-  return schema;
-}
 
 /** An answer as structured content carries it (always an object: an array is `{items}`). */
 export function asToolObject(schema: JsonSchema): ObjectSchema {
@@ -48,7 +41,7 @@ export function eitherOf(...choices: JsonSchema[]): ObjectSchema {
 
 /** The items of a channel's list answer. */
 export function itemsOf(channel: CallChannel): JsonSchema {
-  const answer = answerOf(channel);
+  const answer = answerSchemaOf(channel);
   if (answer.type !== 'array') throw new Error(`${channel} does not answer a list.`);
   return answer.items as JsonSchema;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type AutomationChannel, AUTOMATION_CHANNELS, toolNameOf } from '../dispatch/automation-catalog';
-import { outputSchemaOf } from '../dispatch/output-schemas';
+import { answerSchemaOf } from '../dispatch/output-schemas';
 import { type CallChannel, ipcCalls, type Scope } from '../../src-shared/contract';
 
 /**
@@ -241,23 +241,13 @@ export function restAnswer(
   return { body: items, headers };
 }
 
-/** A list route's 200 schema: the array its wrapper's schema holds, or objects with the key. */
+/** A list route's 200 schema: the array its wrapper's schema holds. */
 function listSchemaOf(route: RestRoute, list: RestList): Record<string, unknown> {
-  const properties = outputSchemaOf(route.channel)?.properties;
-  const items =
-    properties !== null && typeof properties === 'object'
-      ? (properties as Record<string, Record<string, unknown> | undefined>)[list.path]
-      : undefined;
-  const schema: Record<string, unknown> = items ?? {
-    type: 'array',
-    items: {
-      type: 'object',
-      required: [list.key],
-      properties: { [list.key]: { type: 'string' } },
-    },
-  };
+  const properties = answerSchemaOf(route.channel).properties as Record<string, JsonSchema> | undefined;
+  const items = properties?.[list.path];
+  if (items?.type !== 'array') throw new Error(`${route.channel} keeps no list in ${list.path}.`);
   return {
-    ...schema,
+    ...items,
     description: `The items, one object each (key: ${list.key}); ${
       list.server ? 'the page in the Link and X-Total-Count headers' : 'not paged'
     }.`,
@@ -372,10 +362,8 @@ function operationOf(route: RestRoute): Record<string, unknown> {
             content: { 'application/json': { schema: listSchemaOf(route, route.list) } },
           }
         : {
-            description: outputSchemaOf(route.channel)
-              ? 'The answer, as this schema describes it.'
-              : 'The contract’s answer (its types: src-shared/contract/).',
-            content: { 'application/json': { schema: outputSchemaOf(route.channel) ?? {} } },
+            description: 'The answer, as this schema describes it.',
+            content: { 'application/json': { schema: answerSchemaOf(route.channel) } },
           },
       '400': errorResponse('Bad input: the fields and their messages.'),
       '401': errorResponse('No token, or not a valid one.'),
