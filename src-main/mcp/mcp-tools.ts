@@ -135,13 +135,16 @@ const countryForContract = (args: unknown): unknown => renamedKey(args, 'country
 /** An answer in the tools' words: a country is `countryCode` there too, as in every input. */
 const countryCodeForAgent = (answer: unknown): unknown => renamedKey(answer, 'country', 'countryCode');
 
-/** Only the members a channel's input declares (its schemas are strict). */
-function inputFor(channel: CallChannel, args: Record<string, unknown>, renameCountry = false): unknown {
+/**
+ * Only the members a channel's input declares (its schemas are strict), a country named as the
+ * channel names it: `countryCode` where it does (the catalog's), `country` at any depth elsewhere.
+ */
+function inputFor(channel: CallChannel, args: Record<string, unknown>): unknown {
   const declared = z.toJSONSchema(ipcCalls[channel].input, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, unknown>;
   };
   const names = new Set(Object.keys(declared.properties ?? {}));
-  const source = (renameCountry ? countryForContract(args) : args) as Record<string, unknown>;
+  const source = (names.has('countryCode') ? args : countryForContract(args)) as Record<string, unknown>;
   const picked = Object.fromEntries(Object.entries(source).filter(([key]) => names.has(key)));
   if (Object.keys(picked).length === 0 && ipcCalls[channel].input.safeParse(undefined).success)
     return undefined;
@@ -220,7 +223,6 @@ interface ListPlan {
   path: string;
   /** The fields a concise answer keeps of each item. */
   concise: readonly string[];
-  renameCountry?: boolean;
 }
 
 /** A list channel's answer (its public shape), paged, concise unless asked for details. */
@@ -235,7 +237,7 @@ async function listRun(
     const issue = own.error.issues[0];
     return invalid(String(issue?.path[0] ?? ''), issue?.message ?? 'Invalid argument');
   }
-  const result = await context.call(plan.channel, inputFor(plan.channel, rest, plan.renameCountry));
+  const result = await context.call(plan.channel, inputFor(plan.channel, rest));
   if (!result.ok) return result;
   let value = publicAnswer(plan.channel, result.value);
   if (own.data.response_format !== 'detailed') value = conciseList(value, plan.path, plan.concise);
@@ -286,7 +288,6 @@ function channelTool(
     full?: boolean;
   },
 ): McpTool {
-  const renameCountry = true;
   return tool({
     ...spec,
     scope: ipcCalls[spec.channel].scope,
@@ -294,7 +295,7 @@ function channelTool(
     input: toolSchema(spec.channel, { omit: spec.omit ?? [] }),
     output: asToolObject(answerSchemaOf(spec.channel)),
     run: async (args) => {
-      const result = await context.call(spec.channel, inputFor(spec.channel, args, renameCountry));
+      const result = await context.call(spec.channel, inputFor(spec.channel, args));
       if (!result.ok) return result;
       return shaped(publicAnswer(spec.channel, result.value), { full: spec.full === true });
     },
@@ -460,7 +461,7 @@ function proxyTestTool(context: ToolContext): McpTool {
       const { response_format: _format, ...targets } = args;
       const detailed = detailedAsked(args);
       if (typeof detailed !== 'boolean') return detailed;
-      const result = await context.call('proxy:testMany', inputFor('proxy:testMany', targets, true));
+      const result = await context.call('proxy:testMany', inputFor('proxy:testMany', targets));
       if (!result.ok) return result;
       const results = result.value as ProxyTestResult[];
       const concise = (): ToolOutcome => shaped({ results: results.map(conciseTestResult) }, { full: false });
@@ -907,11 +908,11 @@ function localProxiesTool(context: ToolContext): McpTool {
     ),
     actions: {
       list: () => ({ channel: 'localProxies:list', input: undefined }),
-      add: (args) => ({ channel: 'localProxies:add', input: inputFor('localProxies:add', args, true) }),
+      add: (args) => ({ channel: 'localProxies:add', input: inputFor('localProxies:add', args) }),
       // `localProxyId` here (every tool names an id after its kind), `id` in the contract.
       update: ({ localProxyId, ...args }) => ({
         channel: 'localProxies:update',
-        input: inputFor('localProxies:update', { ...args, id: localProxyId }, true),
+        input: inputFor('localProxies:update', { ...args, id: localProxyId }),
       }),
       remove: (args) => ({ channel: 'localProxies:remove', input: { id: args.localProxyId } }),
       start: (args) => ({ channel: 'localProxies:start', input: { id: args.localProxyId } }),

@@ -163,6 +163,15 @@ describe('proxy-manager mcp --scopes with every scope: a small toolset', () => {
     expect(subUsers.value.items).toHaveLength(1);
     expect(subUsers.value.total).toBe(withSubUsers.subUserCount);
     expect(JSON.stringify(subUsers.value)).not.toMatch(/password/i);
+    // A country nested in targeting is `countryCode` too, and reaches the contract as its `country`.
+    const strings = await callJson(session, 'proxy_strings', {
+      subscriptionId: withSubUsers.id,
+      targeting: { countryCode: 'US' },
+      format: 'http_url',
+      protocol: 'http',
+    });
+    expect(strings.isError, JSON.stringify(strings.value)).toBe(false);
+    expect(strings.value.lines[0]).toMatch(/-country-us\b/);
   });
 
   it('rotates one or many ports in one tool; a cooldown answers waitSeconds', async () => {
