@@ -1,20 +1,18 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
 import { PORT_ROW_COLUMNS } from '../../src-shared/contract/ports';
-import { runCapture, tempDataDir } from '../cli/support/cli-harness';
+import { runCapture } from '../cli/support/cli-harness';
+import { createToken, readyUrl, restEnv, spawnServe, stopServe } from './support/serve-process';
 
 // `proxy-manager serve` in the foreground against a test sandbox, reached as a script would: with
 // curl, and with raw requests for what a browser would send (foreign Host, Origin, form posts).
 
-const ROOT = join(__dirname, '..', '..');
 const run = promisify(execFile);
 
 let sandbox: TestSandbox;
@@ -26,43 +24,19 @@ let reader: string;
 let rotator: string;
 let portIds: string[];
 
-async function createToken(name: string, scopes: string): Promise<string> {
-  const created = await runCapture(['token', 'create', '--name', name, '--scopes', scopes], env);
-  expect(created.code).toBe(0);
-  return created.stdout.split('\n')[0] ?? '';
-}
-
 beforeAll(async () => {
   sandbox = await TestSandbox.start();
   portIds = (await sandbox.request('GET', '/v1/mobile')).json.data.map((p: { id: string }) => p.id);
-  env = {
-    PROXY_MANAGER_DATA_DIR: tempDataDir(),
-    PROXY_MANAGER_API_KEY: DEMO_KEY,
-    PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
-  };
-  reader = await createToken('reader', 'read');
-  rotator = await createToken('rotator', 'read,rotate');
-  server = spawn(process.execPath, [join(ROOT, 'bin', 'proxy-manager.mjs'), 'serve', '--port', '0'], {
-    env: { ...process.env, ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: server.stdout! });
-  url = await new Promise<string>((resolve, reject) => {
-    server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-    lines.on('line', (line) => {
-      const match = /^REST_READY (.*)$/.exec(line);
-      if (match) resolve((JSON.parse(match[1] ?? '{}') as { url: string }).url);
-    });
-  });
+  env = restEnv(sandbox);
+  reader = await createToken(env, 'reader', 'read');
+  rotator = await createToken(env, 'rotator', 'read,rotate');
+  server = spawnServe(env);
+  url = await readyUrl(server);
   port = Number(new URL(url).port);
 }, 60_000);
 
 afterAll(async () => {
-  if (server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await stopServe(server);
   await sandbox.close();
 });
 
@@ -196,7 +170,7 @@ describe('proxy-manager serve', () => {
       await sandbox.request('POST', '/v1/topups', {
         body: { amountUsd: '30.00', coin: 'USDT', network: 'tron' },
       });
-    const manager = await createToken('list-manager', 'read,manage');
+    const manager = await createToken(env, 'list-manager', 'read,manage');
     const added = await raw(
       'POST',
       '/v1/local-proxies',
@@ -400,7 +374,7 @@ describe('proxy-manager serve', () => {
 describe('proxy-manager serve tells the truth about failures', () => {
   let spender: string;
   beforeAll(async () => {
-    spender = await createToken('spender', 'read,spend');
+    spender = await createToken(env, 'spender', 'read,spend');
   });
 
   const usage = () => raw('GET', `/v1/ports/${portIds[1]}/usage`, bearer(spender));

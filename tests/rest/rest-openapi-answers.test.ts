@@ -1,23 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEMO_KEY, TestSandbox } from '@proxy-manager/sandbox/testing';
-import { runCapture, tempDataDir } from '../cli/support/cli-harness';
+import { TestSandbox } from '@proxy-manager/sandbox/testing';
+import { createToken, readyUrl, restEnv, spawnServe, stopServe } from './support/serve-process';
 
 // Every route's OpenAPI answer schema is exact (no schema that takes anything), and what a real
 // `proxy-manager serve` against the test sandbox sends is what it says: every GET route, and the main
 // writes (rotate, relocate, sub-user create, top-up create, and a few more; schedules set: see
 // rest-schedules.test.ts, where the owner of the background jobs answers it).
 
-const ROOT = join(__dirname, '..', '..');
-
 let sandbox: TestSandbox;
 let server: ChildProcess;
 let url: string;
-let env: Record<string, string>;
 let everything: string;
 let reader: string;
 let doc: OpenApi;
@@ -29,12 +24,6 @@ interface Operation {
 }
 interface OpenApi {
   paths: Record<string, Record<string, Operation>>;
-}
-
-async function createToken(name: string, scopes: string): Promise<string> {
-  const created = await runCapture(['token', 'create', '--name', name, '--scopes', scopes], env);
-  expect(created.code).toBe(0);
-  return created.stdout.split('\n')[0] ?? '';
 }
 
 interface Answer {
@@ -58,34 +47,16 @@ async function call(token: string, method: string, path: string, body?: unknown)
 
 beforeAll(async () => {
   sandbox = await TestSandbox.start();
-  env = {
-    PROXY_MANAGER_DATA_DIR: tempDataDir(),
-    PROXY_MANAGER_API_KEY: DEMO_KEY,
-    PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
-  };
-  everything = await createToken('everything', 'read,rotate,manage,spend,secrets');
-  reader = await createToken('reader', 'read');
-  server = spawn(process.execPath, [join(ROOT, 'bin', 'proxy-manager.mjs'), 'serve', '--port', '0'], {
-    env: { ...process.env, ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: server.stdout! });
-  url = await new Promise<string>((resolve, reject) => {
-    server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-    lines.on('line', (line) => {
-      const match = /^REST_READY (.*)$/.exec(line);
-      if (match) resolve((JSON.parse(match[1] ?? '{}') as { url: string }).url);
-    });
-  });
+  const env = restEnv(sandbox);
+  everything = await createToken(env, 'everything', 'read,rotate,manage,spend,secrets');
+  reader = await createToken(env, 'reader', 'read');
+  server = spawnServe(env);
+  url = await readyUrl(server);
   doc = (await call(reader, 'GET', '/openapi.json')).body as OpenApi;
 }, 60_000);
 
 afterAll(async () => {
-  if (server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await stopServe(server);
   await sandbox.close();
 });
 

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEMO_KEY, manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
+import { manualPort, TestSandbox } from '@proxy-manager/sandbox/testing';
 import type { PortHealth, PortHealthHistory } from '../../src-shared/contract';
-import { runCapture, tempDataDir } from '../cli/support/cli-harness';
+import { createToken, readyUrl, restEnv, spawnServe, stopServe } from './support/serve-process';
 
 /*
  * The health routes of the local REST API (`ports:health`, `ports:healthHistory`) from
@@ -15,24 +13,15 @@ import { runCapture, tempDataDir } from '../cli/support/cli-harness';
  * for bad input.
  */
 
-const ROOT = join(__dirname, '..', '..');
-
 let sandbox: TestSandbox;
 let server: ChildProcess;
 let port: number;
-let env: Record<string, string>;
 let reader: string;
 let rotatorOnly: string;
 let portId: string;
 let doc: {
   paths: Record<string, Record<string, { parameters?: unknown[]; 'x-scope': string; responses: any }>>;
 };
-
-async function createToken(name: string, scopes: string): Promise<string> {
-  const created = await runCapture(['token', 'create', '--name', name, '--scopes', scopes], env);
-  expect(created.code).toBe(0);
-  return created.stdout.split('\n')[0] ?? '';
-}
 
 interface Answer {
   status: number;
@@ -65,35 +54,17 @@ beforeAll(async () => {
   sandbox = await TestSandbox.start();
   await sandbox.advance(60);
   portId = (await manualPort(sandbox)).id;
-  env = {
-    PROXY_MANAGER_DATA_DIR: tempDataDir(),
-    PROXY_MANAGER_API_KEY: DEMO_KEY,
-    PROXY_MANAGER_BASE_URL: sandbox.baseUrl,
-  };
-  reader = await createToken('reader', 'read');
-  rotatorOnly = await createToken('rotator', 'rotate');
-  server = spawn(process.execPath, [join(ROOT, 'bin', 'proxy-manager.mjs'), 'serve', '--port', '0'], {
-    env: { ...process.env, ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: server.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-    lines.on('line', (line) => {
-      const match = /^REST_READY (.*)$/.exec(line);
-      if (match) resolve((JSON.parse(match[1] ?? '{}') as { url: string }).url);
-    });
-  });
+  const env = restEnv(sandbox);
+  reader = await createToken(env, 'reader', 'read');
+  rotatorOnly = await createToken(env, 'rotator', 'rotate');
+  server = spawnServe(env);
+  const url = await readyUrl(server);
   port = Number(new URL(url).port);
   doc = (await get('/openapi.json', reader)).body;
 }, 60_000);
 
 afterAll(async () => {
-  if (server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await stopServe(server);
   await sandbox.close();
 });
 
