@@ -19,6 +19,7 @@ import {
   subscription,
 } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
+import { choiceTexts, openFilter } from '../../support/table-popovers';
 
 const proxy = (overrides: Partial<LocalProxyView> = {}): LocalProxyView => ({
   id: 'lp-1',
@@ -71,15 +72,6 @@ describe('Local proxies screen', () => {
       .slice(1)
       .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? ''));
   const names = () => rowsOf().map((cells) => cells[0]);
-  const openPopover = (name: string) => {
-    const summary = screen.getByLabelText(name, { selector: 'summary' });
-    const details = summary.closest('details') as HTMLDetailsElement;
-    act(() => {
-      details.open = true;
-      details.dispatchEvent(new Event('toggle'));
-    });
-    return details;
-  };
 
   it('lists each local proxy as a row: address to copy, upstream, live traffic; Details opens the last upstream error', async () => {
     fake.current.handle('localProxies:list', () =>
@@ -186,20 +178,12 @@ describe('Local proxies screen', () => {
     await settle();
     expect(names()).toEqual(['Berlin price monitor', 'Austin scraper', 'Cairo checkout']);
 
-    const states = within(openPopover('Filter by State')).getByRole('group', { name: 'State' });
-    expect(
-      within(states)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['Running2', 'Stopped1']);
+    const states = openFilter('State');
+    expect(choiceTexts(states)).toEqual(['Running2', 'Stopped1']);
     fireEvent.click(within(states).getByRole('checkbox', { name: /Running/ }));
     expect(names()).toEqual(['Berlin price monitor', 'Cairo checkout']);
-    const kinds = within(openPopover('Filter by Forwards to')).getByRole('group', { name: 'Forwards to' });
-    expect(
-      within(kinds)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['Port1', 'Subscription1']);
+    const kinds = openFilter('Forwards to');
+    expect(choiceTexts(kinds)).toEqual(['Port1', 'Subscription1']);
     fireEvent.click(within(kinds).getByRole('checkbox', { name: /Subscription/ }));
     expect(names()).toEqual(['Cairo checkout']);
     fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));

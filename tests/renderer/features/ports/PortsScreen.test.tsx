@@ -9,6 +9,7 @@ import type { PortHealth } from '../../../../src-shared/contract';
 import { fail, ok } from '../../support/fake-api';
 import { appState, portsAnswer, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
+import { choiceTexts, openFilter, openPopover } from '../../support/table-popovers';
 
 describe('Ports screen', () => {
   const fake = useFakeApi(() => ({
@@ -330,15 +331,6 @@ describe('Ports list: health from the health checks', () => {
     const at = headers.findIndex((header) => header.textContent?.includes(column));
     return row.querySelectorAll('th, td')[at]?.textContent ?? '';
   };
-  const openPopover = (name: string) => {
-    const summary = screen.getByLabelText(name, { selector: 'summary' });
-    const details = summary.closest('details') as HTMLDetailsElement;
-    act(() => {
-      details.open = true;
-      details.dispatchEvent(new Event('toggle'));
-    });
-    return details;
-  };
   const showUptime = () =>
     fireEvent.click(
       within(openPopover('Choose the columns of mobile ports')).getByRole('checkbox', {
@@ -381,12 +373,8 @@ describe('Ports list: health from the health checks', () => {
   it('filters by health, each choice with its count', async () => {
     render(<PortsScreen />);
     await screen.findByText('Down');
-    const choices = within(openPopover('Filter by Health')).getByRole('group', { name: 'Health' });
-    expect(
-      within(choices)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['Up2', 'Down1', 'Unknown1']);
+    const choices = openFilter('Health');
+    expect(choiceTexts(choices)).toEqual(['Up2', 'Down1', 'Unknown1']);
     fireEvent.click(within(choices).getByRole('checkbox', { name: /Up/ }));
     expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual(['Berlin', 'Cairo']);
   });
@@ -404,12 +392,8 @@ describe('Ports list: health from the health checks', () => {
     );
     render(<PortsScreen />);
     await screen.findByText('Down');
-    const choices = within(openPopover('Filter by Auto-renew')).getByRole('group', { name: 'Auto-renew' });
-    expect(
-      within(choices)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['On1', 'Off3']);
+    const choices = openFilter('Auto-renew');
+    expect(choiceTexts(choices)).toEqual(['On1', 'Off3']);
     fireEvent.click(within(choices).getByRole('checkbox', { name: /Off/ }));
     expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual([
       'Berlin',
@@ -446,19 +430,15 @@ describe('Ports list: health from the health checks', () => {
     useAppStore.setState({ state: appState({ mode: 'desktop' }) });
     render(<PortsScreen />);
     await screen.findByText('Down');
-    const counted = (filter: string) =>
-      within(within(openPopover(`Filter by ${filter}`)).getByRole('group', { name: filter }))
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent);
-    expect(counted('Carrier')).toEqual(['T-Mobile US3', 'Vodafone DE1']);
-    expect(counted('Network')).toEqual(['4G1', '5G3']);
-    expect(counted('Rotation')).toEqual(['Manual1', 'On a timer3']);
-    expect(counted('Expires')).toEqual(['Expired1', 'Within 2 days2', 'Within 7 days1']);
+    expect(choiceTexts(openFilter('Carrier'))).toEqual(['T-Mobile US3', 'Vodafone DE1']);
+    expect(choiceTexts(openFilter('Network'))).toEqual(['4G1', '5G3']);
+    expect(choiceTexts(openFilter('Rotation'))).toEqual(['Manual1', 'On a timer3']);
+    expect(choiceTexts(openFilter('Expires'))).toEqual(['Expired1', 'Within 2 days2', 'Within 7 days1']);
 
-    const expires = within(openPopover('Filter by Expires')).getByRole('group', { name: 'Expires' });
+    const expires = openFilter('Expires');
     fireEvent.click(within(expires).getByRole('checkbox', { name: /Within 2 days/ }));
     expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual(['Austin', 'Cairo']);
-    const carrier = within(openPopover('Filter by Carrier')).getByRole('group', { name: 'Carrier' });
+    const carrier = openFilter('Carrier');
     fireEvent.click(within(carrier).getByRole('checkbox', { name: /T-Mobile US/ }));
     fireEvent.click(within(openPopover('Filter by Network')).getByRole('checkbox', { name: /5G/ }));
     expect(rowsOf().map((row) => row.querySelector('th a')?.textContent)).toEqual(['Austin']);

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { RotationVerdict } from '../../../../src-shared/contract';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
@@ -7,6 +7,7 @@ import type { SaveTextFile } from '../../../../src-renderer/src/shared/save-outc
 import { ok } from '../../support/fake-api';
 import { carriers, cities, countries, port } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
+import { choiceTexts, openFilter } from '../../support/table-popovers';
 import { receipt } from './port-fixtures';
 
 const verdict = (kind: RotationVerdict['kind'], message: string): RotationVerdict => ({
@@ -43,20 +44,6 @@ const stored = [
   }),
 ];
 
-const openPopover = (name: string) => {
-  const summary = screen.getByLabelText(name, { selector: 'summary' });
-  const details = summary.closest('details') as HTMLDetailsElement;
-  act(() => {
-    details.open = true;
-    details.dispatchEvent(new Event('toggle'));
-  });
-  return details;
-};
-const choicesOf = (group: HTMLElement) =>
-  within(group)
-    .getAllByRole('checkbox')
-    .map((box) => box.parentElement?.textContent);
-
 describe('Rotation receipts on the port page', () => {
   const fake = useFakeApi(() => ({
     'ports:receipts': () => ok(stored),
@@ -83,14 +70,10 @@ describe('Rotation receipts on the port page', () => {
     // Local time in the cell, the exact UTC on hover.
     expect(table().querySelector('tbody time')?.getAttribute('title')).toMatch(/2026-03-10.*UTC/);
 
-    expect(
-      choicesOf(within(openPopover('Filter by Trigger')).getByRole('group', { name: 'Trigger' })),
-    ).toEqual(['Button1', 'Schedule2']);
-    expect(
-      choicesOf(within(openPopover('Filter by Verdict')).getByRole('group', { name: 'Verdict' })),
-    ).toEqual(['clean1', 'None2']);
-    const outcomes = within(openPopover('Filter by Outcome')).getByRole('group', { name: 'Outcome' });
-    expect(choicesOf(outcomes)).toEqual(['New IP2', 'Same IP1']);
+    expect(choiceTexts(openFilter('Trigger'))).toEqual(['Button1', 'Schedule2']);
+    expect(choiceTexts(openFilter('Verdict'))).toEqual(['clean1', 'None2']);
+    const outcomes = openFilter('Outcome');
+    expect(choiceTexts(outcomes)).toEqual(['New IP2', 'Same IP1']);
     fireEvent.click(within(outcomes).getByRole('checkbox', { name: /New IP/ }));
     expect(ips()).toEqual(['100.85.0.3', '100.85.0.1']);
     fireEvent.click(screen.getByRole('button', { name: 'Sort by Took' }));

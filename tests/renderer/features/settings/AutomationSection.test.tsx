@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, AutomationTokenView, RestApiStatus, Scope } from '../../../../src-shared/contract';
 import { useAppStore } from '../../../../src-renderer/src/features/app/app-store';
@@ -6,6 +6,7 @@ import type { SaveTextFile } from '../../../../src-renderer/src/shared/save-outc
 import { AutomationSection } from '../../../../src-renderer/src/features/settings/AutomationSection';
 import { fail, ok } from '../../support/fake-api';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
+import { choiceTexts, openFilter } from '../../support/table-popovers';
 
 const cron: AutomationTokenView = {
   id: 'tok_0123456789ab',
@@ -22,16 +23,6 @@ const entry: AuditEntry = {
   channel: 'ports:rotate',
   outcome: 'ok',
   durationMs: 12,
-};
-
-const openPopover = (name: string) => {
-  const summary = screen.getByLabelText(name, { selector: 'summary' });
-  const details = summary.closest('details') as HTMLDetailsElement;
-  act(() => {
-    details.open = true;
-    details.dispatchEvent(new Event('toggle'));
-  });
-  return details;
 };
 
 describe('Settings → Automation', () => {
@@ -136,26 +127,14 @@ describe('Settings → Automation', () => {
         .map((cell) => cell.textContent);
     expect(calls()).toEqual(['ports:list', 'rotate_until_new', 'ports:rotate']);
 
-    const outcomes = within(openPopover('Filter by Outcome')).getByRole('group', { name: 'Outcome' });
-    expect(
-      within(outcomes)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['ok2', 'scope_denied1']);
-    const via = within(openPopover('Filter by Via')).getByRole('group', { name: 'Via' });
-    expect(
-      within(via)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['MCP1', 'REST2']);
+    const outcomes = openFilter('Outcome');
+    expect(choiceTexts(outcomes)).toEqual(['ok2', 'scope_denied1']);
+    const via = openFilter('Via');
+    expect(choiceTexts(via)).toEqual(['MCP1', 'REST2']);
     fireEvent.click(within(via).getByRole('checkbox', { name: /REST/ }));
     expect(calls()).toEqual(['ports:list', 'ports:rotate']);
-    const callers = within(openPopover('Filter by Caller')).getByRole('group', { name: 'Caller' });
-    expect(
-      within(callers)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['cron2']);
+    const callers = openFilter('Caller');
+    expect(choiceTexts(callers)).toEqual(['cron2']);
     fireEvent.click(screen.getByRole('button', { name: 'Sort by Duration' }));
     expect(calls()).toEqual(['ports:rotate', 'ports:list']);
     fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));

@@ -1,10 +1,11 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { useSubscriptionsStore } from '../../../../src-renderer/src/features/subscriptions/subscriptions-store';
 import { fail, ok } from '../../support/fake-api';
 import { subscription, subUser, subUsersTable } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
+import { choiceTexts, openFilter } from '../../support/table-popovers';
 
 async function openSubUsers() {
   window.location.hash = '#/subscriptions/sub_1';
@@ -48,17 +49,8 @@ describe('Sub-users', () => {
       ),
     );
     const table = await openSubUsers();
-    const details = screen.getByLabelText('Filter by Cap', { selector: 'summary' }).closest('details')!;
-    act(() => {
-      details.open = true;
-      details.dispatchEvent(new Event('toggle'));
-    });
-    const choices = within(details).getByRole('group', { name: 'Cap' });
-    expect(
-      within(choices)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['Cap reached1', 'Under 80%1', 'No cap1']);
+    const choices = openFilter('Cap');
+    expect(choiceTexts(choices)).toEqual(['Cap reached1', 'Under 80%1', 'No cap1']);
     fireEvent.click(within(choices).getByRole('checkbox', { name: /Cap reached/ }));
     const labels = () =>
       within(table)

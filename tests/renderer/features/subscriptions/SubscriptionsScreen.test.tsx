@@ -1,10 +1,11 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProxyTestResult, ProxyTestTarget } from '../../../../src-shared/contract';
 import { SubscriptionsScreen } from '../../../../src-renderer/src/features/subscriptions/SubscriptionsScreen';
 import { fail, ok } from '../../support/fake-api';
 import { subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
+import { choiceTexts, openFilter } from '../../support/table-popovers';
 
 describe('Subscriptions screen', () => {
   const fake = useFakeApi(() => ({
@@ -82,31 +83,18 @@ describe('Subscriptions screen', () => {
         .getAllByRole('row')
         .slice(1)
         .map((row) => row.querySelector('th a')?.textContent);
-    const facet = (name: string) => {
-      const summary = screen.getByLabelText(`Filter by ${name}`, { selector: 'summary' });
-      const details = summary.closest('details') as HTMLDetailsElement;
-      act(() => {
-        details.open = true;
-        details.dispatchEvent(new Event('toggle'));
-      });
-      return within(details).getByRole('group', { name });
-    };
-    const counts = (group: HTMLElement) =>
-      within(group)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent);
-    expect(counts(facet('Traffic left'))).toEqual([
+    expect(choiceTexts(openFilter('Traffic left'))).toEqual([
       'None left1',
       'Under 10% left1',
       '10-50% left1',
       'Over 50% left2',
     ]);
-    expect(counts(facet('Auto-renew'))).toEqual(['Off3', 'On2']);
-    fireEvent.click(within(facet('Traffic left')).getByRole('checkbox', { name: /Over 50% left/ }));
+    expect(choiceTexts(openFilter('Auto-renew'))).toEqual(['Off3', 'On2']);
+    fireEvent.click(within(openFilter('Traffic left')).getByRole('checkbox', { name: /Over 50% left/ }));
     expect(labels()).toEqual(['Fresh', 'Untouched']);
     // The other facets count within what the first one kept.
-    expect(counts(facet('Auto-renew'))).toEqual(['Off1', 'On1']);
-    fireEvent.click(within(facet('Auto-renew')).getByRole('checkbox', { name: /On/ }));
+    expect(choiceTexts(openFilter('Auto-renew'))).toEqual(['Off1', 'On1']);
+    fireEvent.click(within(openFilter('Auto-renew')).getByRole('checkbox', { name: /On/ }));
     expect(labels()).toEqual(['Fresh']);
   });
 

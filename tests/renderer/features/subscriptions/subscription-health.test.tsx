@@ -7,6 +7,7 @@ import type { PortHealthChanged, SubscriptionHealth } from '../../../../src-shar
 import { ok } from '../../support/fake-api';
 import { appState, subscription } from '../../support/fixtures';
 import { settle, useFakeApi } from '../../support/renderer-test-kit';
+import { choiceTexts, openFilter, openPopover } from '../../support/table-popovers';
 
 /*
  * Subscriptions' health checks (through each main user) on screen: the list's Health cell and
@@ -130,14 +131,7 @@ describe('subscriptions’ health on screen', () => {
   // The column is in the chooser, hidden until asked for (the checks are off by default).
   const showHealthColumn = () => {
     expect(screen.queryByRole('columnheader', { name: /Health/ })).toBeNull();
-    const summary = screen.getByLabelText('Choose the columns of traffic subscriptions', {
-      selector: 'summary',
-    });
-    const chooser = summary.closest('details') as HTMLDetailsElement;
-    act(() => {
-      chooser.open = true;
-      chooser.dispatchEvent(new Event('toggle'));
-    });
+    const chooser = openPopover('Choose the columns of traffic subscriptions');
     fireEvent.click(within(chooser).getByRole('checkbox', { name: 'Health' }));
   };
 
@@ -178,18 +172,8 @@ describe('subscriptions’ health on screen', () => {
 
   it('filters by health, each choice with its count', async () => {
     await openList();
-    const summary = screen.getByLabelText('Filter by Health', { selector: 'summary' });
-    const details = summary.closest('details') as HTMLDetailsElement;
-    act(() => {
-      details.open = true;
-      details.dispatchEvent(new Event('toggle'));
-    });
-    const group = within(details).getByRole('group', { name: 'Health' });
-    expect(
-      within(group)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['Checks pass1', 'Down1', 'Not checked1']);
+    const group = openFilter('Health');
+    expect(choiceTexts(group)).toEqual(['Checks pass1', 'Down1', 'Not checked1']);
     act(() => within(group).getByRole('checkbox', { name: /Down/ }).click());
     expect(words()).toEqual(['Down']);
   });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataTable, type DataColumn } from '../../../../src-renderer/src/shared/table/DataTable';
 import { setDensity } from '../../../../src-renderer/src/shared/density';
 import type { SaveTextFile } from '../../../../src-renderer/src/shared/save-outcome';
+import { choiceTexts, openFilter, openPopover } from '../../support/table-popovers';
 
 interface Item {
   id: string;
@@ -318,25 +319,11 @@ describe('DataTable: filters, columns, views, export and the keyboard', () => {
       .getAllByRole('row')
       .filter((row) => row.getAttribute('aria-hidden') !== 'true')
       .slice(1);
-  const openPopover = (name: string) => {
-    const summary = screen.getByLabelText(name, { selector: 'summary' });
-    const details = summary.closest('details') as HTMLDetailsElement;
-    act(() => {
-      details.open = true;
-      details.dispatchEvent(new Event('toggle'));
-    });
-    return details;
-  };
 
   it('lists each filter value with its count, and keeps the rows of the values ticked', () => {
     render(<Ports />);
-    const details = openPopover('Filter by Status');
-    const choices = within(details).getByRole('group', { name: 'Status' });
-    expect(
-      within(choices)
-        .getAllByRole('checkbox')
-        .map((box) => box.parentElement?.textContent),
-    ).toEqual(['Active9', 'Expired3']);
+    const choices = openFilter('Status');
+    expect(choiceTexts(choices)).toEqual(['Active9', 'Expired3']);
     fireEvent.click(within(choices).getByRole('checkbox', { name: /Expired/ }));
     expect(count()).toBe('3 of 12 rows');
     expect(bodyRows().map((row) => row.querySelector('th')?.textContent)).toEqual([
@@ -459,19 +446,9 @@ describe('DataTable: saved views kept in settings', () => {
           filters={[{ id: 'status', label: 'Status', value: (row) => row.status }]}
         />,
       );
-      const open = (name: string) => {
-        const details = screen
-          .getByLabelText(name, { selector: 'summary' })
-          .closest('details') as HTMLDetailsElement;
-        act(() => {
-          details.open = true;
-          details.dispatchEvent(new Event('toggle'));
-        });
-        return details;
-      };
-      fireEvent.click(within(open('Filter by Status')).getByRole('checkbox', { name: /Expired/ }));
+      fireEvent.click(within(openPopover('Filter by Status')).getByRole('checkbox', { name: /Expired/ }));
       fireEvent.click(screen.getByRole('button', { name: 'Sort by Id' }));
-      const views = open('Saved views');
+      const views = openPopover('Saved views');
       fireEvent.change(within(views).getByRole('textbox', { name: 'Save what is shown as' }), {
         target: { value: 'Expired ones' },
       });
